@@ -1,0 +1,66 @@
+"""The companion: ``python -m attnlab`` prints the lab's baseline and the brief's contrasts.
+
+``--json`` prints one JSON object instead, for scripts and for comparing
+with the browser lab.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from attnlab.examples import WE002_QUERY, we002
+from attnlab.lab import LabResult, compute
+from attnlab.render import vector
+
+CONTRASTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "baseline": ("Baseline: rises, multiplier 1, causal on, third value y = 2", {}),
+    "zero_query": ("Experiment 1: query multiplier 0 on rises", {"query_scale": 0.0}),
+    "causal_grid": ("Experiment 2: grid with causal visibility", {"token": "grid"}),
+    "no_causal_grid": ("Experiment 2: grid with causal visibility off", {"token": "grid", "causal": False}),
+    "value_y_4": ("Experiment 3: third value's y raised from 2 to 4", {"value_y": 4.0}),
+}
+
+
+def report() -> dict[str, Any]:
+    """Every contrast as a ``compute`` result dict, plus WE-002."""
+    result: dict[str, Any] = {key: compute(controls).to_dict() for key, (_, controls) in CONTRASTS.items()}
+    example = we002()
+    result["we002"] = {field: getattr(example, field).tolist()
+                       for field in ("scores", "scaled", "visible", "weights", "output")}
+    return result
+
+
+def describe(title: str, r: LabResult) -> str:
+    """A few readable lines for one lab result."""
+    return "\n".join([
+        title,
+        f"  query {r.token:<5} {vector(r.query)}",
+        f"  scaled scores  {vector(r.scaled)}",
+        f"  visible        {r.visible}",
+        f"  weights        {vector(r.weights)}",
+        f"  output         {vector(r.output)}",
+    ])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Print the baseline and contrasts as text, or as one JSON object with ``--json``."""
+    parser = argparse.ArgumentParser(prog="python -m attnlab", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.json:
+        print(json.dumps(report(), indent=2))
+        return
+    for title, controls in CONTRASTS.values():
+        print(describe(title, compute(controls)), end="\n\n")
+    example = we002()
+    print(f"WE-002: q = {vector(WE002_QUERY, 6)} against three keys")
+    print(f"  scaled logits  {vector(example.scaled, 6)}")
+    print(f"  weights        {vector(example.weights, 6)}")
+    print(f"  output         {vector(example.output, 6)}")
+
+
+if __name__ == "__main__":
+    main()

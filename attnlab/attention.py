@@ -1,0 +1,147 @@
+"""Scaled dot-product attention, one named step at a time.
+
+The steps follow the guide: project rows to queries, keys and values; take
+raw ``scores`` (Q Kᵀ); ``scale`` them by 1/√d_k; decide which keys are
+``visible``; turn visible scaled scores into ``weights`` with a masked,
+numerically stable softmax; mix the values into the ``output``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from attnlab.checks import as_mask, as_matrix, as_rows, same_rows, same_width
+
+
+def frozen(array: np.ndarray) -> np.ndarray:
+    """Return a read-only copy, so a result cannot be edited after the fact."""
+    copy = np.array(array)
+    copy.setflags(write=False)
+    return copy
+
+
+@dataclass(frozen=True)
+class Attention:
+    """Every intermediate of one attention computation (read-only arrays).
+
+    Shapes for n query rows and m keys: ``scores``, ``scaled``, ``visible`` and
+    ``weights`` are n×m, ``output`` is n×d_v. When a single 1-D query was
+    given, the leading n axis is dropped.
+    """
+
+    scores: np.ndarray
+    scaled: np.ndarray
+    visible: np.ndarray
+    weights: np.ndarray
+    output: np.ndarray
+
+
+def project(x: Any, w: Any, name: str = "W") -> np.ndarray:
+    """Return ``x @ w``: each row of ``x`` is mapped by the same matrix ``w``."""
+    rows = as_matrix("x", x)
+    matrix = as_matrix(name, w)
+    if rows.shape[1] != matrix.shape[0]:
+        raise ValueError(
+            f"x has width {rows.shape[1]} but {name} has {matrix.shape[0]} rows: "
+            f"x @ {name} needs them equal (shapes {rows.shape} and {matrix.shape})"
+        )
+    return rows @ matrix
+
+
+def scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Raw compatibility Q Kᵀ: entry (i, j) is the dot product of query i and key j."""
+    return q @ k.T
+
+
+def scale(raw: np.ndarray, d_k: int) -> np.ndarray:
+    """Divide raw scores by √d_k, which keeps their spread independent of d_k."""
+    return raw / math.sqrt(d_k)
+
+
+def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarray:
+    """Boolean n×m visibility: key j is visible to query i iff j ≤ i + offset.
+
+    With ``m`` keys and ``n`` queries, the default offset ``m - n`` places the
+    queries at the last n positions, as when generating with a key/value
+    cache; for self-attention (n = m) it is 0, the usual lower triangle.
+    """
+    m = n if m is None else m
+    if n < 1 or m < 1:
+        raise ValueError(f"causal needs n >= 1 and m >= 1, got n={n}, m={m}")
+    shift = m - n if offset is None else offset
+    return np.arange(m)[None, :] <= np.arange(n)[:, None] + shift
+
+
+def softmax(scaled: np.ndarray, visible: np.ndarray) -> np.ndarray:
+    """Masked, stable softmax along the last axis.
+
+    The row maximum over *visible* entries is subtracted before
+    exponentiating (it cancels in the ratio, so nothing changes but overflow
+    is impossible). Blocked entries get exactly 0 and are not in the
+    denominator. A row with no visible key has no distribution: ValueError.
+    """
+    rows = np.atleast_2d(scaled)
+    mask = np.atleast_2d(visible)
+    empty = ~mask.any(axis=-1)
+    if empty.any():
+        row = int(np.flatnonzero(empty)[0])
+        raise ValueError(f"visible row {row} blocks every key: a fully blocked row has no weights")
+    peak = np.max(np.where(mask, rows, -np.inf), axis=-1, keepdims=True)
+    shifted = np.where(mask, rows - peak, 0.0)
+    exp = np.where(mask, np.exp(shifted), 0.0)
+    weights = exp / exp.sum(axis=-1, keepdims=True)
+    return weights.reshape(np.shape(scaled))
+
+
+def mix(weights: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Weighted sum of value rows: output i = Σ_j weights[i, j] · v[j]."""
+    return weights @ v
+
+
+def attention(q: Any, k: Any, v: Any, visible: Any = None) -> Attention:
+    """Scaled dot-product attention, softmax(Q Kᵀ / √d_k) V, with every step kept.
+
+    Parameters
+    ----------
+    q : array_like, shape (n, d_k) or (d_k,)
+        Query rows (or one query row).
+    k : array_like, shape (m, d_k)
+        Key rows; their width must equal the queries'.
+    v : array_like, shape (m, d_v)
+        Value rows, one per key; d_v may differ from d_k.
+    visible : array_like of bool, shape (n, m) or (m,), optional
+        Which keys each query may see. ``None`` means all.
+
+    Returns
+    -------
+    Attention
+        ``scores``, ``scaled``, ``visible``, ``weights`` and ``output``.
+
+    Examples
+    --------
+    >>> r = attention([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]])
+    >>> r.weights.round(3).tolist(), r.output.round(3).tolist()
+    ([0.67, 0.33], [1.66])
+    """
+    queries, single = as_rows("q", q)
+    keys = as_matrix("k", k)
+    values = as_matrix("v", v)
+    same_width("q", queries, "k", keys)
+    same_rows("k", keys, "v", values)
+    n, m = queries.shape[0], keys.shape[0]
+    if visible is None:
+        mask = np.ones((n, m), dtype=bool)
+    else:
+        mask = as_mask("visible", visible, (m,) if single else (n, m)).reshape(n, m)
+    raw = scores(queries, keys)
+    if not np.isfinite(raw).all():
+        raise ValueError("scores overflowed float64: q and k entries are too large")
+    scaled = scale(raw, keys.shape[1])
+    weights = softmax(scaled, mask)
+    output = mix(weights, values)
+    pick = (lambda a: a[0]) if single else (lambda a: a)
+    return Attention(*(frozen(pick(a)) for a in (raw, scaled, mask, weights, output)))

@@ -1,0 +1,219 @@
+"""The pieces around one head: several heads, positions, layer norm, FFN, blocks.
+
+Parameters are plain frozen dataclasses of arrays so a chapter can print
+them and a test can build them by hand. ``init_*`` functions draw seeded
+random parameters for examples; nothing here learns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Literal
+
+import numpy as np
+
+from attnlab.attention import Attention, attention, frozen, project
+from attnlab.checks import as_array, as_matrix, finite_number, positive_int
+
+Activation = Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Head:
+    """One head's projections: queries, keys and values from their own matrices."""
+
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    b_q: np.ndarray | None = None
+    b_k: np.ndarray | None = None
+    b_v: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class MultiHeadParams:
+    """Per-head projections and the output matrix W_O (H·d_v × d_model)."""
+
+    heads: tuple[Head, ...]
+    w_o: np.ndarray
+    b_o: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class MultiHead:
+    """Each head's full ``Attention``, their concatenation, and the output after W_O."""
+
+    heads: tuple[Attention, ...]
+    concat: np.ndarray
+    output: np.ndarray
+
+
+@dataclass(frozen=True)
+class LayerNormParams:
+    """Gain, bias and epsilon of a layer normalisation over one token's features."""
+
+    gain: np.ndarray
+    bias: np.ndarray
+    eps: float = 1e-5
+
+
+@dataclass(frozen=True)
+class FeedForwardParams:
+    """The two linear maps of the position-wise feed-forward network."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+
+@dataclass(frozen=True)
+class EncoderBlockParams:
+    """Everything one encoder block needs: attention, FFN and its two norms."""
+
+    attention: MultiHeadParams
+    ffn: FeedForwardParams
+    norm1: LayerNormParams
+    norm2: LayerNormParams
+
+
+def _shift(x: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
+    """Add an optional bias row (models such as BERT have them, the toy does not)."""
+    return x if bias is None else x + bias
+
+
+def multi_head(x_q: Any, x_kv: Any, params: MultiHeadParams, visible: Any = None) -> MultiHead:
+    """Multi-head attention: Concat(head_1 … head_H) W_O.
+
+    Queries come from ``x_q``, keys and values from ``x_kv``: pass the same
+    rows for self-attention, decoder and encoder rows for cross-attention.
+    """
+    if not params.heads:
+        raise ValueError("params.heads is empty: multi-head attention needs at least one head")
+    results = tuple(
+        attention(
+            _shift(project(x_q, h.w_q, "w_q"), h.b_q),
+            _shift(project(x_kv, h.w_k, "w_k"), h.b_k),
+            _shift(project(x_kv, h.w_v, "w_v"), h.b_v),
+            visible,
+        )
+        for h in params.heads
+    )
+    concat = np.concatenate([r.output for r in results], axis=-1)
+    output = _shift(project(concat, params.w_o, "w_o"), params.b_o)
+    return MultiHead(results, frozen(concat), frozen(output))
+
+
+def cross_attention(decoder: Any, encoder: Any, params: MultiHeadParams) -> MultiHead:
+    """Encoder-decoder attention: queries from the decoder, keys and values from the encoder.
+
+    Every encoder row is visible; the decoder has n rows, the encoder m, and
+    n ≠ m is normal.
+    """
+    return multi_head(decoder, encoder, params)
+
+
+def positional_encoding(length: int, d_model: int) -> np.ndarray:
+    """Sinusoidal positions: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same).
+
+    Returns a ``length`` × ``d_model`` array to add to the token embeddings.
+    """
+    length = positive_int("length", length)
+    d_model = positive_int("d_model", d_model)
+    position = np.arange(length)[:, None]
+    pair = np.arange(d_model) // 2
+    angle = position / np.power(10000.0, 2 * pair / d_model)
+    return np.where(np.arange(d_model) % 2 == 0, np.sin(angle), np.cos(angle))
+
+
+def layer_norm(x: Any, gain: Any = None, bias: Any = None, eps: float = 1e-5) -> np.ndarray:
+    """Normalise each row over its own features, then apply gain and bias.
+
+    Uses the mean and the population variance of one token's features
+    (not across tokens): ``gain * (x - mean) / sqrt(var + eps) + bias``.
+    """
+    rows = as_array("x", x, (1, 2))
+    eps = finite_number("eps", eps)
+    if eps < 0:
+        raise ValueError(f"eps must be non-negative, got {eps}")
+    width = rows.shape[-1]
+    g = np.ones(width) if gain is None else as_array("gain", gain, 1)
+    b = np.zeros(width) if bias is None else as_array("bias", bias, 1)
+    for name, vector in (("gain", g), ("bias", b)):
+        if vector.shape != (width,):
+            raise ValueError(f"{name} must have shape ({width},) to match x, got {vector.shape}")
+    mean = rows.mean(axis=-1, keepdims=True)
+    var = rows.var(axis=-1, keepdims=True)
+    if eps == 0 and (var == 0).any():
+        raise ValueError("x has a row with zero variance and eps is 0: layer norm would divide by zero")
+    return g * (rows - mean) / np.sqrt(var + eps) + b
+
+
+def relu(x: np.ndarray) -> np.ndarray:
+    """max(0, x), elementwise: the activation of the original Transformer."""
+    return np.maximum(x, 0.0)
+
+
+def feed_forward(x: Any, params: FeedForwardParams, activation: Activation = relu) -> np.ndarray:
+    """Position-wise FFN: activation(x W1 + b1) W2 + b2, the same map at every row.
+
+    No row looks at another: token mixing happens only in attention.
+    """
+    hidden = activation(project(x, params.w1, "w1") + params.b1)
+    return project(hidden, params.w2, "w2") + params.b2
+
+
+def norm(x: np.ndarray, params: LayerNormParams) -> np.ndarray:
+    """Apply ``layer_norm`` with a parameter bundle."""
+    return layer_norm(x, params.gain, params.bias, params.eps)
+
+
+def encoder_block(
+    x: Any,
+    params: EncoderBlockParams,
+    visible: Any = None,
+    order: Literal["post", "pre"] = "post",
+    activation: Activation = relu,
+) -> np.ndarray:
+    """One encoder block with residual paths (no dropout: nothing is trained here).
+
+    ``order="post"`` is the original Transformer, LayerNorm(x + Sublayer(x));
+    ``order="pre"`` is the Pre-LN variant, x + Sublayer(LayerNorm(x)).
+    """
+    rows = as_matrix("x", x)
+    if order == "post":
+        mid = norm(rows + multi_head(rows, rows, params.attention, visible).output, params.norm1)
+        return norm(mid + feed_forward(mid, params.ffn, activation), params.norm2)
+    if order == "pre":
+        inner = norm(rows, params.norm1)
+        mid = rows + multi_head(inner, inner, params.attention, visible).output
+        return mid + feed_forward(norm(mid, params.norm2), params.ffn, activation)
+    raise ValueError(f"order must be 'post' or 'pre', got {order!r}")
+
+
+def init_multi_head(rng: np.random.Generator, d_model: int, n_heads: int, d_k: int, d_v: int) -> MultiHeadParams:
+    """Seeded random multi-head parameters, scaled by 1/√fan-in, for examples."""
+    def draw(rows: int, cols: int) -> np.ndarray:
+        return rng.standard_normal((rows, cols)) / np.sqrt(rows)
+
+    heads = tuple(Head(draw(d_model, d_k), draw(d_model, d_k), draw(d_model, d_v)) for _ in range(n_heads))
+    return MultiHeadParams(heads, draw(n_heads * d_v, d_model))
+
+
+def init_encoder_block(seed: int, d_model: int = 4, n_heads: int = 2, d_ff: int = 8) -> EncoderBlockParams:
+    """Seeded random encoder-block parameters (d_k = d_v = d_model / n_heads)."""
+    for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_ff", d_ff)):
+        positive_int(name, value)
+    if d_model % n_heads:
+        raise ValueError(f"d_model={d_model} must be divisible by n_heads={n_heads}")
+    rng = np.random.default_rng(seed)
+    d_head = d_model // n_heads
+    mha = init_multi_head(rng, d_model, n_heads, d_head, d_head)
+    ffn = FeedForwardParams(
+        rng.standard_normal((d_model, d_ff)) / np.sqrt(d_model),
+        np.zeros(d_ff),
+        rng.standard_normal((d_ff, d_model)) / np.sqrt(d_ff),
+        np.zeros(d_model),
+    )
+    unit = LayerNormParams(np.ones(d_model), np.zeros(d_model))
+    return EncoderBlockParams(mha, ffn, unit, unit)
