@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.checks import as_mask, as_matrix, as_rows, same_rows, same_width
+from attnlab.checks import as_mask, as_matrix, as_rows, positive_int, same_rows, same_width
 
 
 def frozen(array: np.ndarray) -> np.ndarray:
@@ -69,9 +69,8 @@ def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarra
     queries at the last n positions, as when generating with a key/value
     cache; for self-attention (n = m) it is 0, the usual lower triangle.
     """
-    m = n if m is None else m
-    if n < 1 or m < 1:
-        raise ValueError(f"causal needs n >= 1 and m >= 1, got n={n}, m={m}")
+    n = positive_int("n", n)
+    m = n if m is None else positive_int("m", m)
     shift = m - n if offset is None else offset
     return np.arange(m)[None, :] <= np.arange(n)[:, None] + shift
 
@@ -91,7 +90,8 @@ def softmax(scaled: np.ndarray, visible: np.ndarray) -> np.ndarray:
         row = int(np.flatnonzero(empty)[0])
         raise ValueError(f"visible row {row} blocks every key: a fully blocked row has no weights")
     peak = np.max(np.where(mask, rows, -np.inf), axis=-1, keepdims=True)
-    shifted = np.where(mask, rows - peak, 0.0)
+    with np.errstate(over="ignore"):  # a gap beyond float64 becomes -inf, whose exp is the right 0
+        shifted = np.where(mask, rows - peak, 0.0)
     exp = np.where(mask, np.exp(shifted), 0.0)
     weights = exp / exp.sum(axis=-1, keepdims=True)
     return weights.reshape(np.shape(scaled))
@@ -137,9 +137,13 @@ def attention(q: Any, k: Any, v: Any, visible: Any = None) -> Attention:
         mask = np.ones((n, m), dtype=bool)
     else:
         mask = as_mask("visible", visible, (m,) if single else (n, m)).reshape(n, m)
-    raw = scores(queries, keys)
+    with np.errstate(over="ignore", invalid="ignore"):  # checked just below, without a warning
+        raw = scores(queries, keys)
     if not np.isfinite(raw).all():
-        raise ValueError("scores overflowed float64: q and k entries are too large")
+        raise ValueError(
+            f"scores q @ k.T overflow float64: q and k entries are too large "
+            f"(largest |q| {np.abs(queries).max():g}, largest |k| {np.abs(keys).max():g})"
+        )
     scaled = scale(raw, keys.shape[1])
     weights = softmax(scaled, mask)
     output = mix(weights, values)

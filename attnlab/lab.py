@@ -122,7 +122,10 @@ def compute(token: str | Mapping[str, Any] = "rises", query_scale: Any = 1.0,
     values = project(X, W_V, "W_V")
     values[2, 1] = c["value_y"]
     visible = causal_mask(3) if c["causal"] else np.ones((3, 3), dtype=bool)
-    full = attention(queries, keys, values, visible)
+    try:
+        full = attention(queries, keys, values, visible)
+    except ValueError as error:  # the toy's rows are fixed and finite: only a huge query_scale overflows
+        raise ValueError(f"query_scale={c['query_scale']:g} is too large: {error}") from error
     return LabResult(
         controls=c,
         token=c["token"],
