@@ -1,0 +1,76 @@
+"""MkDocs hook: every formula becomes MathML while the site is built.
+
+``pymdownx.arithmatex`` (generic mode) wraps inline math as
+``<span class="arithmatex">\\(…\\)</span>`` and display math as
+``<div class="arithmatex">\\[…\\]</div>``; this hook replaces each with the
+``<math>`` element latex2mathml produces, so pages need no math JavaScript
+and no CDN. latex2mathml passes some mistakes through silently (an unknown
+command becomes a letter, ``aligned`` and ``\\operatorname*`` come out
+wrong), so the output is checked and the build stops on any formula that
+did not convert cleanly, naming the page and the formula.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html import unescape
+from typing import Any
+
+from latex2mathml.converter import convert
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.pages import Page
+
+ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
+DELIMITERS = re.compile(r"\A\s*\\[(\[](.*)\\[)\]]\s*\Z", re.S)
+UNSUPPORTED = {
+    r"\begin{aligned}": "the aligned environment (latex2mathml misplaces its columns); use separate display formulas",
+    r"\operatorname*": r"\operatorname* (latex2mathml drops the operator); use \operatorname or \mathop",
+}
+ARITY = {"mfrac": 2, "msub": 2, "msup": 2, "msubsup": 3, "mroot": 2, "munder": 2, "mover": 2, "munderover": 3}
+"""How many children each MathML layout element must have; a missing argument shows up here."""
+
+
+class FormulaError(ValueError):
+    """A formula that cannot be turned into correct MathML."""
+
+
+def to_mathml(latex: str, display: bool = False) -> str:
+    """Convert one LaTeX formula (no delimiters) to a ``<math>`` element.
+
+    Raises ``FormulaError`` for a formula latex2mathml rejects, for the
+    constructs it mishandles silently, and for output that is not
+    well-formed, keeps an unknown ``\\command`` as text, or lacks an argument.
+    """
+    for construct, why in UNSUPPORTED.items():
+        if construct in latex:
+            raise FormulaError(f"unsupported {why}")
+    try:
+        mathml = convert(latex, display="block" if display else "inline")
+    except Exception as error:  # latex2mathml signals bad input with many exception types
+        raise FormulaError(f"latex2mathml cannot convert it ({type(error).__name__}: {error})") from error
+    try:
+        root = ET.fromstring(mathml)
+    except ET.ParseError as error:
+        raise FormulaError(f"latex2mathml produced malformed MathML ({error})") from error
+    for element in root.iter():
+        tag = element.tag.rpartition("}")[2]
+        if (element.text or "").startswith("\\"):
+            raise FormulaError(f"unknown command {element.text}")
+        if tag in ARITY and len(element) != ARITY[tag]:
+            raise FormulaError(f"<{tag}> has {len(element)} arguments, expected {ARITY[tag]}")
+    return mathml
+
+
+def on_page_content(html: str, page: Page, **kwargs: Any) -> str:
+    """Replace every arithmatex span and div of a page with MathML, or stop the build."""
+    def replace(match: re.Match[str]) -> str:
+        source = unescape(match.group(2))
+        inner = DELIMITERS.match(source)
+        latex = inner.group(1) if inner else source
+        try:
+            return to_mathml(latex.strip(), display=match.group(1) == "div")
+        except FormulaError as error:
+            raise PluginError(f"{page.file.src_uri}: formula {latex.strip()!r}: {error}") from error
+
+    return ARITHMATEX.sub(replace, html)
