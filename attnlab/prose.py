@@ -19,6 +19,7 @@ import importlib
 import math
 import pkgutil
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,10 +35,13 @@ _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
 _NESTED = rf"\[(?:{_TEXT}|\[{_TEXT}*\])*\]"
 BINDING = re.compile(
-    rf"\[\[(?P<quoted>-?[0-9]+(?:\.[0-9]+)?%?)[ \t]*=\s*(?P<expression>(?:{_TEXT}|{_NESTED})+?)\s*\]\]"
+    rf"\[\[[ \t]*(?P<quoted>-?[0-9]+(?:\.[0-9]+)?%?)[ \t]*=\s*(?P<expression>(?:{_TEXT}|{_NESTED})+?)\s*\]\]"
 )
 """``[[quoted = expression]]``; the expression's own brackets (two levels deep) must balance,
 so ``weights[2]]]`` closes after ``weights[2]``."""
+
+OPENING = re.compile(r"\[\[[ \t]*-?[0-9][^\[\]\n=]*=")
+"""The start of anything meant as a binding, complete or not."""
 
 NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)-?[0-9]+(?:\.[0-9]+)*%?")
 """A number as the scanner sees it: digits with an optional sign, decimals and percent sign.
@@ -123,17 +127,24 @@ def namespace() -> dict[str, Any]:
     return names
 
 
-def bindings(markdown: str) -> list[Binding]:
-    """Every binding in the prose of ``markdown`` (code and front matter skipped), in order."""
-    found = []
+def _in_prose(pattern: re.Pattern[str], markdown: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """``(offset in markdown, match)`` for every match of ``pattern`` in the prose pieces."""
     for prose, offset, text in chunks(markdown):
         if prose:
-            found += [
-                Binding(m["quoted"], " ".join(m["expression"].split()),
-                        line_of(markdown, offset + m.start()), offset + m.start(), offset + m.end())
-                for m in BINDING.finditer(text)
-            ]
-    return found
+            yield from ((offset + m.start(), m) for m in pattern.finditer(text))
+
+
+def bindings(markdown: str) -> list[Binding]:
+    """Every binding in the prose of ``markdown`` (code and front matter skipped), in order."""
+    return [Binding(m["quoted"], " ".join(m["expression"].split()), line_of(markdown, start),
+                    start, start + len(m.group(0)))
+            for start, m in _in_prose(BINDING, markdown)]
+
+
+def unclosed(markdown: str) -> list[int]:
+    """Lines where ``[[number =`` opens something that is not a complete binding."""
+    complete = {binding.start for binding in bindings(markdown)}
+    return [line_of(markdown, start) for start, _ in _in_prose(OPENING, markdown) if start not in complete]
 
 
 def render(markdown: str) -> str:
@@ -148,7 +159,7 @@ def evaluate(expression: str, names: dict[str, Any]) -> float:
 
 
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
-    """One message per binding in ``page`` whose expression fails or disagrees with its quote.
+    """One message per binding in ``page`` that is unclosed, fails, or disagrees with its quote.
 
     ``cache`` maps an expression to its value (or its error) and may be
     shared across the pages of one build; by default every call evaluates
@@ -156,7 +167,9 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
     """
     cache = {} if cache is None else cache
     names: dict[str, Any] | None = None
-    problems = []
+    problems = [f"{page}:{line}: a binding opens here but does not close: write [[0.576 = expression]], "
+                "the number as digits with optional -, decimals and %, the brackets balanced"
+                for line in unclosed(markdown)]
     for binding in bindings(markdown):
         if binding.expression not in cache:
             names = namespace() if names is None else names

@@ -8,21 +8,23 @@ binding in the real chapters and show the check names the place.
 
 from __future__ import annotations
 
+import importlib
 import math
 from pathlib import Path
 
 import pytest
-from conftest import DOCS, ROOT
 from hypothesis import given, strategies as st
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
 import attnlab.lab
+import attnlab.prose
 from attnlab.prose import Binding, bindings, check, literals, render, unbound
 from attnlab.render import fmt
 
-PAGES = sorted(DOCS.glob("*.md"))
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted((ROOT / "docs").glob("*.md"))
 HOOK = ROOT / "attnlab" / "site" / "prose_numbers.py"
 
 
@@ -54,7 +56,7 @@ def one_unit_more(quoted: str) -> str:
 
 
 def test_binding_that_matches_its_expression_passes() -> None:
-    assert check("One third is [[0.333 = 1 / 3]].\n", "p.md") == []
+    assert check("One third is [[0.333 = 1 / 3]] or [[ 0.33 = 1 / 3 ]].\n", "p.md") == []
 
 
 def test_mismatch_in_the_last_digit_names_page_line_quote_and_value() -> None:
@@ -115,15 +117,39 @@ def test_unknown_name_is_reported_with_page_and_expression() -> None:
     assert "comptue" in problem.partition("NameError")[2]
 
 
+def test_binding_that_does_not_close_is_reported_at_its_line() -> None:
+    [problem] = check("ok\n\nthe weight [[0.576 = compute().weights[2]] and more\n", "docs/p.md")
+    assert problem.startswith("docs/p.md:3: a binding opens here but does not close")
+
+
+def test_quote_that_is_not_plain_digits_is_reported_as_unclosed() -> None:
+    [problem] = check("[[1e-3 = 0.001]]", "p.md")
+    assert problem.startswith("p.md:1: a binding opens here but does not close")
+
+
+def test_module_that_fails_to_import_breaks_only_the_bindings_that_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = importlib.import_module
+
+    def import_module(name: str) -> object:
+        if name == "attnlab.cost":
+            raise SyntaxError("half-written")
+        return real_import(name)
+
+    monkeypatch.setattr(attnlab.prose.importlib, "import_module", import_module)
+    problems = check("[[0.333 = 1 / 3]] and [[1 = cost.anything]]", "p.md")
+    assert len(problems) == 1 and problems[0].startswith("p.md:1: [[1 = cost.anything]] cannot be evaluated: ")
+    assert "attnlab.cost failed to import: SyntaxError: half-written" in problems[0]
+
+
 def test_expression_that_gives_a_list_is_reported_not_rounded() -> None:
     [problem] = check("[[0.576 = compute().weights]]", "p.md")
     assert problem.startswith("p.md:1: [[0.576 = compute().weights]] cannot be evaluated: TypeError")
 
 
 def test_names_in_scope_include_modules_numpy_math_and_we002() -> None:
-    markdown = "[[1.414 = math.sqrt(2)]] [[3 = np.size(lab.X[0]) + 1]] [[0.5 = we002().weights[1]]]"
-    # WE-002: scaled logits 1, 0, 1 tie for keys one and three: e / (2e + 1) each, so key two gets 1 / (2e + 1).
-    markdown = markdown.replace("0.5", fmt(1 / (2 * math.e + 1)))
+    # WE-002: scaled logits 1, 0, 1, so the middle key gets 1 / (2e + 1).
+    middle = fmt(1 / (2 * math.e + 1))
+    markdown = f"[[1.414 = math.sqrt(2)]] [[3 = np.size(lab.X[0]) + 1]] [[{middle} = we002().weights[1]]]"
     assert check(markdown, "p.md") == []
 
 
