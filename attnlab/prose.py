@@ -28,6 +28,7 @@ import yaml
 
 import attnlab
 from attnlab.checks import finite_number
+from attnlab.lab import compute, toy_data
 from attnlab.render import fmt
 from attnlab.site.markdown import FRONT_MATTER, chunks, line_of, sub_prose
 
@@ -113,8 +114,6 @@ def namespace() -> dict[str, Any]:
     …) unless a public name already has it. A module that fails to import
     only breaks the bindings that use it.
     """
-    from attnlab.lab import compute, toy_data
-
     names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data}
     names.update({name: getattr(attnlab, name) for name in attnlab.__all__})
     for module in pkgutil.iter_modules(attnlab.__path__):
