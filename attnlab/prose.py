@@ -192,7 +192,10 @@ def literals(markdown: str, page: str) -> set[str]:
     front = FRONT_MATTER.match(markdown)
     if not front:
         return set()
-    meta = yaml.load("\n".join(front.group(0).splitlines()[1:-1]), Loader=yaml.BaseLoader) or {}
+    try:
+        meta = yaml.load("\n".join(front.group(0).splitlines()[1:-1]), Loader=yaml.BaseLoader) or {}
+    except yaml.YAMLError as error:
+        raise ValueError(f"{page}: front matter is not valid YAML: {error}") from error
     declared = meta.get("literals", []) if isinstance(meta, dict) else []
     if not isinstance(declared, list) or not all(isinstance(item, str) for item in declared):
         raise ValueError(f"{page}: front matter 'literals' must be a flat list of numbers, got {declared!r}")

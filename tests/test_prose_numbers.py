@@ -179,6 +179,11 @@ def test_literals_that_are_not_a_list_are_refused() -> None:
         literals("---\nliterals: 3\n---\n", "p.md")
 
 
+def test_front_matter_that_is_not_yaml_is_refused_naming_the_page() -> None:
+    with pytest.raises(ValueError, match="p.md: front matter is not valid YAML"):
+        literals("---\nliterals: [1, 2\n---\n", "p.md")
+
+
 def test_scan_names_file_line_and_number() -> None:
     markdown = "---\nliterals: [3]\n---\nThree rows, 3 of them.\n\nThe weight is 0.576 here.\n"
     assert unbound(markdown, "docs/p.md") == [
