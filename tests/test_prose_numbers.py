@@ -191,6 +191,15 @@ def test_scan_names_file_line_and_number() -> None:
     ]
 
 
+@given(st.floats(-1e4, 1e4), st.integers(0, 4), st.sampled_from(["", "%"]))
+def test_scan_finds_any_written_number_whole_and_its_literal_silences_it(value: float, decimals: int,
+                                                                         percent: str) -> None:
+    number = fmt(value, decimals) + percent
+    sentence = f"The value is {number}, as stated.\n"
+    assert [m.split(": ")[1].split(" ")[0] for m in unbound(sentence, "p.md")] == [number]
+    assert unbound(f"---\nliterals: [{number}]\n---\n{sentence}", "p.md") == []
+
+
 def test_scan_keeps_sign_percent_and_dotted_numbers_whole() -> None:
     found = [m.split(": ")[1].split(" ")[0] for m in unbound("From -0.5 to 57.6%, see §3.2.1.", "p.md")]
     assert found == ["-0.5", "57.6%", "3.2.1"]
