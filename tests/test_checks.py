@@ -1,0 +1,133 @@
+"""``attnlab.checks``: inputs become finite float arrays, or an error names the argument."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attnlab.checks import as_array, as_mask, as_matrix, as_rows, finite_number, positive_int, same_rows, same_width
+
+
+def test_as_array_turns_nested_lists_of_ints_into_float64() -> None:
+    array = as_array("x", [[1, 2], [3, 4]], 2)
+    assert (array.dtype, array.tolist()) == (np.float64, [[1.0, 2.0], [3.0, 4.0]])
+
+
+def test_as_array_accepts_any_of_several_dimensions() -> None:
+    assert as_array("x", [1, 2], (1, 2)).shape == (2,)
+
+
+def test_as_array_refuses_the_wrong_dimension_naming_shape() -> None:
+    with pytest.raises(ValueError, match=r"x must be 1-D or 2-D, got shape \(1, 1, 1\)"):
+        as_array("x", [[[1.0]]], (1, 2))
+
+
+def test_as_array_refuses_ragged_rows_naming_the_argument() -> None:
+    with pytest.raises(ValueError, match="keys is ragged"):
+        as_array("keys", [[1.0, 2.0], [3.0]], 2)
+
+
+def test_as_array_refuses_none_entries_naming_the_argument() -> None:
+    with pytest.raises(ValueError, match="x is ragged or holds non-numbers"):
+        as_array("x", [[1.0, None]], 2)
+
+
+@pytest.mark.parametrize("value", [[[]], np.zeros((0, 3)), np.zeros((2, 0))])
+def test_as_array_refuses_empty_input_naming_shape(value: Any) -> None:
+    with pytest.raises(ValueError, match=r"x is empty \(shape"):
+        as_array("x", value, 2)
+
+
+@pytest.mark.parametrize(("bad", "text"), [(math.nan, "nan"), (math.inf, "inf"), (-math.inf, "-inf")])
+def test_as_array_refuses_non_finite_entries_naming_value_and_index(bad: float, text: str) -> None:
+    with pytest.raises(ValueError, match=rf"x has a non-finite entry {text} at index \(1, 0\)"):
+        as_array("x", [[0.0, 1.0], [bad, 2.0]], 2)
+
+
+@pytest.mark.parametrize("value", [np.array([True, False]), [True, False]])
+def test_as_array_refuses_booleans(value: Any) -> None:
+    with pytest.raises(TypeError, match="x must hold"):
+        as_array("x", value, 1)
+
+
+@pytest.mark.parametrize("value", [["1", "2"], "12", [1 + 2j, 3.0]])
+def test_as_array_refuses_strings_and_complex_numbers(value: Any) -> None:
+    with pytest.raises(TypeError, match="x must hold real numbers"):
+        as_array("x", value, 1)
+
+
+def test_as_matrix_refuses_a_single_row() -> None:
+    with pytest.raises(ValueError, match="w must be 2-D"):
+        as_matrix("w", [1.0, 2.0])
+
+
+def test_as_rows_lifts_a_single_row_and_says_so() -> None:
+    rows, single = as_rows("q", [1.0, 2.0])
+    assert (rows.tolist(), single) == ([[1.0, 2.0]], True)
+
+
+def test_as_rows_keeps_a_matrix_and_says_so() -> None:
+    rows, single = as_rows("q", [[1.0, 2.0]])
+    assert (rows.tolist(), single) == ([[1.0, 2.0]], False)
+
+
+def test_as_mask_accepts_nested_lists_of_bools() -> None:
+    assert as_mask("visible", [[True, False]], (1, 2)).tolist() == [[True, False]]
+
+
+@pytest.mark.parametrize("value", [[[1, 0]], np.array([[1.0, 0.0]]), [["yes", "no"]]])
+def test_as_mask_refuses_non_boolean_masks_naming_dtype(value: Any) -> None:
+    with pytest.raises(TypeError, match="visible must be a boolean array, got dtype"):
+        as_mask("visible", value, (1, 2))
+
+
+def test_as_mask_refuses_a_wrong_shape_naming_both_shapes() -> None:
+    with pytest.raises(ValueError, match=r"visible must have shape \(2, 2\), got \(1, 2\)"):
+        as_mask("visible", [[True, False]], (2, 2))
+
+
+def test_same_width_names_both_arguments_and_shapes() -> None:
+    with pytest.raises(ValueError, match=r"q has width 2 but k has width 3: they must match \(shapes \(1, 2\) and \(4, 3\)\)"):
+        same_width("q", np.zeros((1, 2)), "k", np.zeros((4, 3)))
+
+
+def test_same_rows_names_both_arguments_and_shapes() -> None:
+    with pytest.raises(ValueError, match=r"k has 4 rows but v has 3: they must match \(shapes \(4, 2\) and \(3, 5\)\)"):
+        same_rows("k", np.zeros((4, 2)), "v", np.zeros((3, 5)))
+
+
+@pytest.mark.parametrize(("value", "expected"), [(3, 3.0), (-0.5, -0.5), (np.float32(0.25), 0.25), (np.int64(2), 2.0)])
+def test_finite_number_returns_a_float(value: Any, expected: float) -> None:
+    result = finite_number("query_scale", value)
+    assert (type(result), result) == (float, expected)
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, np.float64("nan")])
+def test_finite_number_refuses_nan_and_infinity_naming_the_argument(value: Any) -> None:
+    with pytest.raises(ValueError, match="value_y must be finite"):
+        finite_number("value_y", value)
+
+
+@pytest.mark.parametrize("value", [True, "1", None, [1.0], 1 + 0j])
+def test_finite_number_refuses_non_numbers_naming_the_argument(value: Any) -> None:
+    with pytest.raises(TypeError, match="value_y must be a real number"):
+        finite_number("value_y", value)
+
+
+def test_positive_int_returns_an_int() -> None:
+    assert positive_int("length", np.int32(4)) == 4
+
+
+@pytest.mark.parametrize("value", [0, -3])
+def test_positive_int_refuses_values_below_one(value: int) -> None:
+    with pytest.raises(ValueError, match=f"length must be at least 1, got {value}"):
+        positive_int("length", value)
+
+
+@pytest.mark.parametrize("value", [True, 2.0, "2"])
+def test_positive_int_refuses_non_integers(value: Any) -> None:
+    with pytest.raises(TypeError, match="length must be an integer"):
+        positive_int("length", value)

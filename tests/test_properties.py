@@ -1,0 +1,190 @@
+"""Properties of attention over random shapes, values and masks (hypothesis).
+
+Shapes: n queries, m keys, d_k, d_v each from 1 to 8; entries within ±1e3;
+masks are random but keep at least one visible key in every row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from attnlab.attention import attention, softmax
+from attnlab.lab import TOKENS, compute
+
+# no deadline: the machine may be busy, and these tests assert results, never speed
+PROPERTY = settings(deadline=None, max_examples=150)
+
+SIZE = st.integers(1, 8)
+ENTRY = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
+
+
+def matrix(rows: int, cols: int, entries: st.SearchStrategy[float] = ENTRY) -> st.SearchStrategy[np.ndarray]:
+    """Float matrices of one shape."""
+    return arrays(np.float64, (rows, cols), elements=entries)
+
+
+@st.composite
+def mask(draw: st.DrawFn, n: int, m: int) -> np.ndarray:
+    """A random n×m boolean mask with at least one visible key per row."""
+    visible = draw(arrays(np.bool_, (n, m)))
+    keep = draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n))
+    visible[np.arange(n), keep] = True
+    return visible
+
+
+@st.composite
+def problem(draw: st.DrawFn, entries: st.SearchStrategy[float] = ENTRY) -> dict[str, np.ndarray]:
+    """q (n×d_k), k (m×d_k), v (m×d_v) and a visible mask (n×m)."""
+    n, m, d_k, d_v = draw(SIZE), draw(SIZE), draw(SIZE), draw(SIZE)
+    return {
+        "q": draw(matrix(n, d_k, entries)),
+        "k": draw(matrix(m, d_k, entries)),
+        "v": draw(matrix(m, d_v, entries)),
+        "visible": draw(mask(n, m)),
+    }
+
+
+@PROPERTY
+@given(problem())
+def test_each_weight_row_sums_to_one(p: dict[str, np.ndarray]) -> None:
+    sums = attention(**p).weights.sum(axis=1)
+    np.testing.assert_allclose(sums, 1.0, rtol=0, atol=1e-12)
+
+
+@PROPERTY
+@given(problem())
+def test_weights_are_never_negative(p: dict[str, np.ndarray]) -> None:
+    assert (attention(**p).weights >= 0).all()
+
+
+@PROPERTY
+@given(problem())
+def test_blocked_weights_are_exactly_zero(p: dict[str, np.ndarray]) -> None:
+    r = attention(**p)
+    assert (r.weights[~p["visible"]] == 0.0).all()
+
+
+@PROPERTY
+@given(st.data(), SIZE, SIZE, arrays(np.float64, 8, elements=ENTRY))
+def test_adding_a_constant_to_a_row_of_scaled_scores_changes_no_weight(
+        data: st.DataObject, n: int, m: int, shifts: np.ndarray) -> None:
+    scaled = data.draw(matrix(n, m))
+    visible = data.draw(mask(n, m))
+    before = softmax(scaled, visible)
+    after = softmax(scaled + shifts[:n, None], visible)
+    np.testing.assert_allclose(after, before, rtol=1e-9, atol=1e-12)
+    assert (after[~visible] == 0.0).all()
+
+
+@PROPERTY
+@given(problem())
+def test_each_output_coordinate_lies_within_the_visible_values_range(p: dict[str, np.ndarray]) -> None:
+    output = attention(**p).output
+    tolerance = 1e-9 * (1.0 + np.abs(p["v"]).max())
+    for i, row in enumerate(p["visible"]):
+        seen = p["v"][row]
+        assert (output[i] >= seen.min(axis=0) - tolerance).all()
+        assert (output[i] <= seen.max(axis=0) + tolerance).all()
+
+
+@PROPERTY
+@given(st.data(), SIZE, SIZE, SIZE, SIZE)
+def test_all_visible_self_attention_without_positions_is_permutation_equivariant(
+        data: st.DataObject, n: int, d_model: int, d_k: int, d_v: int) -> None:
+    # projection entries within ±1 keep scores small enough that rounding cannot reorder weights
+    x = data.draw(matrix(n, d_model))
+    w_q, w_k = data.draw(matrix(d_model, d_k, st.floats(-1, 1))), data.draw(matrix(d_model, d_k, st.floats(-1, 1)))
+    w_v = data.draw(matrix(d_model, d_v, st.floats(-1, 1)))
+    order = data.draw(st.permutations(range(n)))
+
+    def outputs(rows: np.ndarray) -> np.ndarray:
+        return attention(rows @ w_q, rows @ w_k, rows @ w_v).output
+
+    scale_of_values = 1.0 + np.abs(x @ w_v).max()
+    np.testing.assert_allclose(outputs(x[order]), outputs(x)[order], rtol=1e-7, atol=1e-7 * scale_of_values)
+
+
+@PROPERTY
+@given(st.data(), SIZE, SIZE)
+def test_softmax_of_scores_up_to_1e6_never_overflows_or_warns(data: st.DataObject, n: int, m: int) -> None:
+    scaled = data.draw(matrix(n, m, st.floats(-1e6, 1e6)))
+    visible = data.draw(mask(n, m))
+    with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
+        warnings.simplefilter("error")
+        weights = softmax(scaled, visible)
+    assert np.isfinite(weights).all()
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+@PROPERTY
+@given(problem())
+def test_attention_with_large_scores_never_overflows_or_warns(p: dict[str, np.ndarray]) -> None:
+    # entries up to 1e3 with d_k up to 8 give raw scores up to ±8e6
+    with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
+        warnings.simplefilter("error")
+        r = attention(**p)
+    for field in dataclasses.fields(r):
+        assert np.isfinite(getattr(r, field.name).astype(float)).all(), field.name
+
+
+@PROPERTY
+@given(problem())
+def test_single_query_equals_row_0_of_the_one_row_matrix_call(p: dict[str, np.ndarray]) -> None:
+    one = attention(p["q"][0], p["k"], p["v"], p["visible"][0])
+    matrix_call = attention(p["q"][:1], p["k"], p["v"], p["visible"][:1])
+    for field in dataclasses.fields(one):
+        assert getattr(one, field.name).tolist() == getattr(matrix_call, field.name)[0].tolist(), field.name
+
+
+@PROPERTY
+@given(problem())
+def test_each_query_row_is_computed_independently_of_the_other_rows(p: dict[str, np.ndarray]) -> None:
+    # a different matrix shape may round q·k differently in the last bit; the weights move by
+    # at most that rounding times the size of the scaled scores
+    alone = attention(p["q"][:1], p["k"], p["v"], p["visible"][:1])
+    full = attention(**p)
+    slack = 1e-13 * (1.0 + np.abs(full.scaled).max())
+    np.testing.assert_allclose(alone.scaled[0], full.scaled[0], rtol=1e-14, atol=slack)
+    np.testing.assert_allclose(alone.weights[0], full.weights[0], rtol=0, atol=slack)
+    np.testing.assert_allclose(alone.output[0], full.output[0], rtol=0, atol=slack * (1.0 + np.abs(p["v"]).sum()))
+
+
+@PROPERTY
+@given(problem())
+def test_every_result_array_is_read_only(p: dict[str, np.ndarray]) -> None:
+    r = attention(**p)
+    for field in dataclasses.fields(r):
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(r, field.name)[(0,) * getattr(r, field.name).ndim] = 1
+
+
+def finite_everywhere(value: Any) -> bool:
+    """True when every number inside nested lists or dicts is finite."""
+    if isinstance(value, dict):
+        return all(finite_everywhere(v) for v in value.values())
+    if isinstance(value, list):
+        return all(finite_everywhere(v) for v in value)
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+@PROPERTY
+@given(st.sampled_from(TOKENS), st.floats(allow_nan=False, allow_infinity=False), st.booleans(),
+       st.floats(allow_nan=False, allow_infinity=False))
+def test_lab_compute_is_finite_for_every_finite_control(token: str, query_scale: float, causal: bool,
+                                                         value_y: float) -> None:
+    # only a query_scale beyond about 1e308 / 3 can push the toy's scores out of float64
+    try:
+        r = compute(token, query_scale, causal, value_y)
+    except ValueError as error:
+        assert "query_scale" in str(error) and abs(query_scale) > 1e300
+    else:
+        assert finite_everywhere(r.to_dict())
