@@ -1,0 +1,51 @@
+"""Tell prose from code in a chapter's Markdown source.
+
+Citations and number bindings live in prose only: fenced code blocks and
+inline code spans are left exactly as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n.*?^\1?[ \t]*\2[ \t]*$", re.M | re.S)
+INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*\n", re.S)
+
+
+def chunks(markdown: str) -> Iterator[tuple[bool, int, str]]:
+    """Yield ``(is_prose, offset, text)`` pieces that concatenate back to ``markdown``.
+
+    Front matter, fenced blocks and inline code spans are the non-prose pieces.
+    """
+    position = 0
+    front = FRONT_MATTER.match(markdown)
+    if front:
+        yield False, 0, front.group(0)
+        position = front.end()
+    for block in FENCE.finditer(markdown, position):
+        yield from _inline(markdown[position:block.start()], position)
+        yield False, block.start(), block.group(0)
+        position = block.end()
+    yield from _inline(markdown[position:], position)
+
+
+def _inline(text: str, offset: int) -> Iterator[tuple[bool, int, str]]:
+    """Split a fence-free stretch into prose and inline code spans."""
+    position = 0
+    for span in INLINE_CODE.finditer(text):
+        yield True, offset + position, text[position:span.start()]
+        yield False, offset + span.start(), span.group(0)
+        position = span.end()
+    yield True, offset + position, text[position:]
+
+
+def sub_prose(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], markdown: str) -> str:
+    """``pattern.sub(replace, …)`` applied to the prose pieces only."""
+    return "".join(pattern.sub(replace, text) if prose else text for prose, _, text in chunks(markdown))
+
+
+def line_of(markdown: str, offset: int) -> int:
+    """1-based line number of a character offset, for error messages."""
+    return markdown.count("\n", 0, offset) + 1
