@@ -7,6 +7,7 @@ random parameters for examples; nothing here learns.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
@@ -152,6 +153,20 @@ def layer_norm(x: Any, gain: Any = None, bias: Any = None, eps: float = 1e-5) ->
 def relu(x: np.ndarray) -> np.ndarray:
     """max(0, x), elementwise: the activation of the original Transformer."""
     return np.maximum(x, 0.0)
+
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """x · Φ(x) = x · (1 + erf(x / √2)) / 2, elementwise: BERT's activation.
+
+    The exact form, not the tanh approximation, so a trained BERT-style model
+    is reproduced to float precision. numpy has no erf, so ``math.erf`` is
+    applied to each entry (exact, slower than a vectorised formula).
+    """
+    values = np.asarray(x, dtype=float)
+    return 0.5 * values * (1.0 + np.asarray(_erf(values / math.sqrt(2.0)), dtype=float))
 
 
 def feed_forward(x: Any, params: FeedForwardParams, activation: Activation = relu) -> np.ndarray:
