@@ -17,5 +17,14 @@ WE002_VALUES = ((1.0, 0.0), (0.0, 2.0), (3.0, 1.0))
 
 
 def we002() -> Attention:
-    """Attention for WE-002: a single query row, so every field drops the row axis."""
+    """Attention for WE-002: a single query row, so every field drops the row axis.
+
+    Examples
+    --------
+    >>> r = we002()
+    >>> r.scaled.round(6).tolist()
+    [1.0, 0.0, 1.0]
+    >>> bool(r.weights[0] == r.weights[2])  # tied logits, tied weights
+    True
+    """
     return attention(WE002_QUERY, WE002_KEYS, WE002_VALUES)
