@@ -23,6 +23,7 @@ from attnlab.layers import (
     positional_encoding,
     relu,
 )
+from attnlab.streaming import streaming_attention
 
 __version__ = "0.1.0"
 
@@ -50,5 +51,6 @@ __all__ = [
     "scale",
     "scores",
     "softmax",
+    "streaming_attention",
     "we002",
 ]

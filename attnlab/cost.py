@@ -1,0 +1,166 @@
+"""What attention costs: exact counts of entries, bytes and multiply-adds.
+
+Naive attention writes down one n×m score matrix per head and per layer
+(claim CL-026), so its memory and its arithmetic grow with n·m: with T
+tokens attending to themselves, with T². Everything here is integer
+arithmetic on the shapes, so the counts are exact for any size.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+from attnlab.checks import positive_int
+
+
+UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
+"""Binary units: each is 1024 of the one before."""
+
+
+def readable_bytes(count: int) -> str:
+    """``count`` bytes in the largest binary unit that keeps the number at least 1, one decimal at most.
+
+    >>> readable_bytes(128), readable_bytes(3 * 2**29), readable_bytes(2**40)
+    ('128 bytes', '1.5 GiB', '1 TiB')
+    """
+    value, unit = float(count), 0
+    while value >= 1024 and unit < len(UNITS) - 1:
+        value, unit = value / 1024, unit + 1
+    return f"{value:.1f}".removesuffix(".0") + f" {UNITS[unit]}"
+
+
+def _int(name: str, value: Any) -> int:
+    """Return ``value`` as an int (negative allowed); refuse booleans and floats."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+
+
+def _ramp(upto: int) -> int:
+    """Σ max(x, 0) for x = …, upto − 1, upto: the triangular number of ``upto`` (0 below 1)."""
+    return upto * (upto + 1) // 2 if upto > 0 else 0
+
+
+def causal_visible(n: int, m: int | None = None, offset: int | None = None) -> int:
+    """How many of the n×m entries ``attnlab.causal(n, m, offset)`` leaves visible.
+
+    Query i sees keys 0 … i + offset (clipped to 0 … m − 1), so row i holds
+    min(max(i + offset + 1, 0), m) visible keys. The sum over rows is done in
+    closed form, so huge n and m cost nothing. The default offset m − n puts
+    the queries at the last n positions; for n = m = T it gives T(T+1)/2.
+    """
+    n = positive_int("n", n)
+    m = n if m is None else positive_int("m", m)
+    shift = m - n if offset is None else _int("offset", offset)
+    # Row i holds clip(x, 0, m) keys with x = i + shift + 1, and
+    # clip(x, 0, m) = max(x, 0) − max(x − m, 0); sum each ramp over x = low … high.
+    low, high = shift + 1, shift + n
+    return _ramp(high) - _ramp(low - 1) - (_ramp(high - m) - _ramp(low - 1 - m))
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Exact sizes of naive attention for n queries over m keys.
+
+    The inputs are kept; every count is derived from them, so a ``Cost``
+    cannot disagree with itself. "Per head" means one head of one layer.
+    """
+
+    n: int
+    m: int
+    d_k: int
+    d_v: int
+    heads: int
+    layers: int
+    bytes_per_number: int
+
+    @property
+    def copies(self) -> int:
+        """How many score matrices the model holds: one per head per layer."""
+        return self.heads * self.layers
+
+    @property
+    def score_entries(self) -> int:
+        """Entries of one n×m score matrix (per head)."""
+        return self.n * self.m
+
+    @property
+    def score_bytes(self) -> int:
+        """Bytes of one n×m score matrix (per head)."""
+        return self.score_entries * self.bytes_per_number
+
+    @property
+    def total_score_entries(self) -> int:
+        """Entries of all score matrices, over every head and layer."""
+        return self.score_entries * self.copies
+
+    @property
+    def total_score_bytes(self) -> int:
+        """Bytes of all score matrices, over every head and layer."""
+        return self.score_bytes * self.copies
+
+    def block_bytes(self, block: int) -> int:
+        """Bytes of one n×block slice of scores: all that streaming attention holds at once (per head)."""
+        return self.n * min(self.m, positive_int("block", block)) * self.bytes_per_number
+
+    @property
+    def score_madds(self) -> int:
+        """Multiply-adds of Q Kᵀ per head: n·m dot products of length d_k."""
+        return self.n * self.m * self.d_k
+
+    @property
+    def mix_madds(self) -> int:
+        """Multiply-adds of the weighted sum of values per head: n·m·d_v."""
+        return self.n * self.m * self.d_v
+
+    @property
+    def madds(self) -> int:
+        """Multiply-adds of Q Kᵀ and the weighted sum together, per head."""
+        return self.score_madds + self.mix_madds
+
+    @property
+    def total_madds(self) -> int:
+        """Multiply-adds of Q Kᵀ and the weighted sum over every head and layer."""
+        return self.madds * self.copies
+
+    @property
+    def causal_visible(self) -> int:
+        """Entries a causal mask leaves visible per head (queries at the last n positions)."""
+        return causal_visible(self.n, self.m)
+
+    @property
+    def kv_cache_bytes(self) -> int:
+        """Bytes of a key/value cache holding the m key positions, over every head and layer.
+
+        Each position keeps one key (d_k numbers) and one value (d_v numbers)
+        per head and layer: m·(d_k + d_v)·heads·layers·bytes. With
+        d_k = d_v = d, the per-head width, that is 2·m·d·heads·layers·bytes.
+        """
+        return self.m * (self.d_k + self.d_v) * self.copies * self.bytes_per_number
+
+
+def cost(n: int, m: int | None = None, *, d_k: int, d_v: int | None = None, heads: int = 1,
+         layers: int = 1, bytes_per_number: int = 8) -> Cost:
+    """Exact cost of naive attention for n queries over m keys (m = n = T if omitted).
+
+    ``d_k`` and ``d_v`` are per-head widths (``d_v`` defaults to ``d_k``);
+    ``bytes_per_number`` is 8 for float64 (what attnlab computes with), 4 for
+    float32, 2 for float16.
+
+    Examples
+    --------
+    >>> c = cost(4, d_k=2)
+    >>> c.score_entries, c.causal_visible, c.score_madds, c.score_bytes
+    (16, 10, 32, 128)
+    """
+    n = positive_int("n", n)
+    m = n if m is None else positive_int("m", m)
+    d_k = positive_int("d_k", d_k)
+    d_v = d_k if d_v is None else positive_int("d_v", d_v)
+    return Cost(n, m, d_k, d_v, positive_int("heads", heads), positive_int("layers", layers),
+                positive_int("bytes_per_number", bytes_per_number))

@@ -1,0 +1,145 @@
+"""Exact attention without the n×m score matrix: one block of keys at a time.
+
+Softmax seems to need every score of a row before any weight is known: the
+row maximum to subtract and the row sum to divide by. It does not (claim
+CL-027). Keep, for each query row, a running maximum ``peak``, a running
+sum of exponentials ``total`` and a running weighted sum of values. When a
+new block of keys raises the maximum from ``peak`` to ``new_peak``, what was
+gathered so far is multiplied by exp(peak − new_peak), which is exactly what
+it would have been had the new maximum been known from the start. After the
+last block, the weighted sum divided by ``total`` is the output of
+``attention`` (claim CL-028), yet only an n×block slice of scores ever
+existed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from attnlab.attention import mix, scale, scores
+from attnlab.checks import as_mask, as_matrix, as_rows, positive_int, same_rows, same_width
+
+BLOCK = 512
+"""Default keys per block: enough for fast numpy matrix products, few next to a long context."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """The running state after the first ``keys_seen`` keys (one entry or row per query).
+
+    ``peak`` is the largest visible scaled score so far (−inf if none),
+    ``total`` the sum of exp(scaled − peak) over visible keys so far, and
+    ``weighted`` the matching sum of exp(scaled − peak) · value, so
+    ``weighted / total`` is the output of attention over the keys seen.
+    """
+
+    keys_seen: int
+    peak: np.ndarray
+    total: np.ndarray
+    weighted: np.ndarray
+
+
+Inputs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, int, bool]
+
+
+def _inputs(q: Any, k: Any, v: Any, visible: Any, block: Any) -> Inputs:
+    """Check the arguments as ``attention`` does, plus ``block``.
+
+    Returns queries (n×d_k), keys, values, the n×m mask (None when every key
+    is visible, so none is built), the block size and whether q was 1-D.
+    """
+    queries, single = as_rows("q", q)
+    keys = as_matrix("k", k)
+    values = as_matrix("v", v)
+    same_width("q", queries, "k", keys)
+    same_rows("k", keys, "v", values)
+    size = positive_int("block", block)
+    n, m = queries.shape[0], keys.shape[0]
+    mask = None if visible is None else as_mask("visible", visible, (m,) if single else (n, m)).reshape(n, m)
+    return queries, keys, values, mask, size, single
+
+
+def _block_scores(queries: np.ndarray, keys: np.ndarray, part: slice) -> np.ndarray:
+    """Scaled scores of every query against one block of keys; overflow is refused as ``attention`` does."""
+    with np.errstate(over="ignore", invalid="ignore"):  # checked just below, without a warning
+        raw = scores(queries, keys[part])
+    if not np.isfinite(raw).all():
+        raise ValueError(
+            f"scores q @ k.T overflow float64: q and k entries are too large "
+            f"(largest |q| {np.abs(queries).max():g}, largest |k| {np.abs(keys).max():g})"
+        )
+    return scale(raw, keys.shape[1])
+
+
+def _fold(state: Step, scaled: np.ndarray, values: np.ndarray, visible: np.ndarray | None) -> Step:
+    """Fold one block's scaled scores, values and visible columns into the running state.
+
+    ``scaled`` is overwritten (it becomes the block's exponentials), so no
+    second n×block array is made; it is freed when the caller lets go of it.
+    """
+    if visible is not None:
+        np.copyto(scaled, -np.inf, where=~visible)
+    peak = np.maximum(state.peak, scaled.max(axis=1))
+    # A row with no visible key yet keeps peak −inf; shifting it by 0 instead
+    # keeps −inf − (−inf) = NaN out, and exp(−inf) = 0 leaves it empty. A gap
+    # wider than float64 can hold becomes −inf, whose exp is the right 0.
+    base = np.where(np.isneginf(peak), 0.0, peak)
+    with np.errstate(over="ignore"):
+        rescale = np.exp(state.peak - base)
+        scaled -= base[:, None]
+    weights = np.exp(scaled, out=scaled)
+    return Step(state.keys_seen + values.shape[0], peak,
+                state.total * rescale + weights.sum(axis=1),
+                state.weighted * rescale[:, None] + mix(weights, values))
+
+
+def _running(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, mask: np.ndarray | None,
+             block: int) -> Iterator[Step]:
+    """Fold the keys in, ``block`` at a time, yielding the running state after each block."""
+    n = queries.shape[0]
+    state = Step(0, np.full(n, -np.inf), np.zeros(n), np.zeros((n, values.shape[1])))
+    for start in range(0, keys.shape[0], block):
+        part = slice(start, start + block)
+        state = _fold(state, _block_scores(queries, keys, part), values[part],
+                      None if mask is None else mask[:, part])
+        yield state
+
+
+def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1) -> list[Step]:
+    """Every running state of ``streaming_attention``, one ``Step`` per block (for teaching).
+
+    Arguments as for ``streaming_attention``; a 1-D query gives 1-D ``peak``
+    and ``total`` of length 1. The default block of 1 shows each key folded in.
+    """
+    *arrays, _ = _inputs(q, k, v, visible, block)
+    return list(_running(*arrays))
+
+
+def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int = BLOCK) -> np.ndarray:
+    """The output of ``attention(q, k, v, visible)``, computed ``block`` keys at a time.
+
+    The arguments and their checks are those of ``attention`` (plus
+    ``block``, a positive int), and so are the errors: same type, same
+    message. Returns only the output, a new n×d_v array, or a 1-D array of
+    length d_v for a single 1-D query, like ``attention(...).output``. The
+    largest arrays made are n×block; a ``visible`` mask is read a slice at a
+    time.
+
+    Examples
+    --------
+    >>> streaming_attention([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]], block=1).round(3)
+    array([1.66])
+    """
+    *arrays, single = _inputs(q, k, v, visible, block)
+    for last in _running(*arrays):
+        pass
+    empty = np.isneginf(last.peak)
+    if empty.any():
+        row = int(np.flatnonzero(empty)[0])
+        raise ValueError(f"visible row {row} blocks every key: a fully blocked row has no weights")
+    output = last.weighted / last.total[:, None]
+    return output[0] if single else output

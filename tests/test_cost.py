@@ -1,0 +1,138 @@
+"""``attnlab.cost``: exact counts of what naive attention holds and computes."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attnlab import causal
+from attnlab.cost import cost, causal_visible, readable_bytes
+
+
+def test_self_attention_over_four_tokens_has_sixteen_score_entries() -> None:
+    assert cost(4, d_k=2).score_entries == 4 * 4
+
+
+def test_causal_mask_over_four_tokens_leaves_ten_visible() -> None:
+    assert cost(4, d_k=2).causal_visible == 1 + 2 + 3 + 4
+
+
+def test_score_bytes_are_entries_times_bytes_per_number() -> None:
+    assert cost(4, d_k=2, bytes_per_number=4).score_bytes == 4 * 4 * 4
+
+
+def test_cross_attention_counts_use_n_queries_and_m_keys() -> None:
+    c = cost(3, 5, d_k=2, d_v=7)
+    assert (c.score_entries, c.score_madds, c.mix_madds, c.madds) == (3 * 5, 3 * 5 * 2, 3 * 5 * 7, 3 * 5 * 9)
+
+
+def test_d_v_defaults_to_d_k() -> None:
+    assert cost(3, d_k=5).d_v == 5
+
+
+def test_totals_multiply_by_heads_and_layers() -> None:
+    c = cost(3, 5, d_k=2, d_v=7, heads=8, layers=6, bytes_per_number=2)
+    assert (c.total_score_entries, c.total_score_bytes, c.total_madds) == (
+        3 * 5 * 8 * 6, 3 * 5 * 2 * 8 * 6, 3 * 5 * (2 + 7) * 8 * 6)
+
+
+def test_kv_cache_holds_one_key_and_one_value_per_position_head_and_layer() -> None:
+    c = cost(1, 10, d_k=64, d_v=32, heads=8, layers=6, bytes_per_number=2)
+    assert c.kv_cache_bytes == 10 * (64 + 32) * 8 * 6 * 2
+
+
+def test_kv_cache_with_equal_widths_is_two_t_d_heads_layers_bytes() -> None:
+    assert cost(1, 100, d_k=64, heads=8, layers=6, bytes_per_number=4).kv_cache_bytes == 2 * 100 * 64 * 8 * 6 * 4
+
+
+def test_one_cached_query_costs_t_times_the_widths() -> None:
+    assert cost(1, 1000, d_k=64).madds == 1000 * (64 + 64)
+
+
+def test_block_bytes_hold_n_by_block_scores() -> None:
+    assert cost(10, 100, d_k=2).block_bytes(16) == 10 * 16 * 8
+
+
+def test_block_bytes_never_exceed_the_full_matrix() -> None:
+    assert cost(10, 100, d_k=2).block_bytes(1000) == 10 * 100 * 8
+
+
+def test_causal_visible_for_fewer_queries_than_keys_puts_queries_last() -> None:
+    # 2 queries at positions 3 and 4 of 5 keys see 4 and 5 keys.
+    assert causal_visible(2, 5) == 4 + 5
+
+
+def test_causal_visible_with_negative_offset_leaves_first_row_empty() -> None:
+    assert causal_visible(3, 3, offset=-1) == 0 + 1 + 2
+
+
+def test_causal_visible_with_large_offset_sees_everything() -> None:
+    assert causal_visible(3, 4, offset=10) == 3 * 4
+
+
+def test_causal_visible_of_a_million_tokens_is_exact() -> None:
+    t = 10**6
+    assert causal_visible(t) == t * (t + 1) // 2
+
+
+@given(st.integers(1, 30), st.integers(1, 30), st.one_of(st.none(), st.integers(-40, 40)))
+def test_causal_visible_counts_the_true_entries_of_causal(n: int, m: int, offset: int | None) -> None:
+    assert causal_visible(n, m, offset) == int(causal(n, m, offset).sum())
+
+
+@given(st.integers(1, 10**9))
+def test_self_attention_causal_visible_is_a_triangular_number(t: int) -> None:
+    assert cost(t, d_k=1).causal_visible == t * (t + 1) // 2
+
+
+@given(st.integers(1, 10**6), st.integers(1, 10**6), st.integers(1, 512), st.integers(1, 512))
+def test_counts_grow_with_n_times_m(n: int, m: int, d_k: int, d_v: int) -> None:
+    c, doubled = cost(n, m, d_k=d_k, d_v=d_v), cost(2 * n, 2 * m, d_k=d_k, d_v=d_v)
+    assert (doubled.score_entries, doubled.madds) == (4 * c.score_entries, 4 * c.madds)
+
+
+def test_numpy_integers_are_accepted() -> None:
+    assert cost(np.int64(4), d_k=np.int32(2)).score_entries == 16
+
+
+def test_cost_is_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cost(4, d_k=2).n = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("kwargs", "error", "text"), [
+    ({"n": 0, "d_k": 2}, ValueError, "n must be at least 1, got 0"),
+    ({"n": 4, "m": -1, "d_k": 2}, ValueError, "m must be at least 1, got -1"),
+    ({"n": 4, "d_k": 2.0}, TypeError, "d_k must be an integer, got float 2.0"),
+    ({"n": 4, "d_k": 2, "d_v": 0}, ValueError, "d_v must be at least 1"),
+    ({"n": 4, "d_k": 2, "heads": True}, TypeError, "heads must be an integer, got bool"),
+    ({"n": 4, "d_k": 2, "layers": "6"}, TypeError, "layers must be an integer, got str"),
+    ({"n": 4, "d_k": 2, "bytes_per_number": 0}, ValueError, "bytes_per_number must be at least 1"),
+])
+def test_bad_sizes_are_refused_naming_the_argument(kwargs: dict[str, Any], error: type, text: str) -> None:
+    with pytest.raises(error, match=text):
+        cost(**kwargs)
+
+
+@pytest.mark.parametrize("offset", [0.5, True, "1"])
+def test_causal_visible_refuses_a_non_integer_offset(offset: Any) -> None:
+    with pytest.raises(TypeError, match="offset must be an integer"):
+        causal_visible(3, 3, offset)
+
+
+def test_block_bytes_refuses_a_zero_block() -> None:
+    with pytest.raises(ValueError, match="block must be at least 1, got 0"):
+        cost(4, d_k=2).block_bytes(0)
+
+
+@pytest.mark.parametrize(("count", "text"), [
+    (0, "0 bytes"), (1023, "1023 bytes"), (1024, "1 KiB"), (1536, "1.5 KiB"),
+    (512 * 2**30, "512 GiB"), (3 * 2**39, "1.5 TiB"),
+])
+def test_readable_bytes_uses_binary_units(count: int, text: str) -> None:
+    assert readable_bytes(count) == text
