@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.checks import as_mask, as_matrix, as_rows, positive_int, same_rows, same_width
+from attnlab.checks import as_array, as_mask, as_matrix, as_rows, positive_int, same_rows, same_width
 
 
 def frozen(array: np.ndarray) -> np.ndarray:
@@ -75,16 +75,18 @@ def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarra
     return np.arange(m)[None, :] <= np.arange(n)[:, None] + shift
 
 
-def softmax(scaled: np.ndarray, visible: np.ndarray) -> np.ndarray:
-    """Masked, stable softmax along the last axis.
+def softmax(scaled: Any, visible: Any) -> np.ndarray:
+    """Masked, stable softmax along the last axis of one row or n rows.
 
     The row maximum over *visible* entries is subtracted before
     exponentiating (it cancels in the ratio, so nothing changes but overflow
     is impossible). Blocked entries get exactly 0 and are not in the
     denominator. A row with no visible key has no distribution: ValueError.
+    ``visible`` must be boolean with the shape of ``scaled``.
     """
-    rows = np.atleast_2d(scaled)
-    mask = np.atleast_2d(visible)
+    values = as_array("scaled", scaled, (1, 2))
+    rows = np.atleast_2d(values)
+    mask = np.atleast_2d(as_mask("visible", visible, values.shape))
     empty = ~mask.any(axis=-1)
     if empty.any():
         row = int(np.flatnonzero(empty)[0])
@@ -94,7 +96,7 @@ def softmax(scaled: np.ndarray, visible: np.ndarray) -> np.ndarray:
         shifted = np.where(mask, rows - peak, 0.0)
     exp = np.where(mask, np.exp(shifted), 0.0)
     weights = exp / exp.sum(axis=-1, keepdims=True)
-    return weights.reshape(np.shape(scaled))
+    return weights.reshape(values.shape)
 
 
 def mix(weights: np.ndarray, v: np.ndarray) -> np.ndarray:

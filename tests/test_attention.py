@@ -58,6 +58,22 @@ def test_softmax_fully_blocked_row_is_refused_naming_the_row() -> None:
         softmax(np.zeros((2, 2)), visible)
 
 
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_softmax_refuses_non_finite_scaled_scores_naming_scaled(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"scaled has a non-finite entry .* at index \(1,\)"):
+        softmax([0.0, bad], [True, True])
+
+
+def test_softmax_refuses_a_non_boolean_mask_naming_visible() -> None:
+    with pytest.raises(TypeError, match="visible must be a boolean array"):
+        softmax([0.0, 1.0], [1, 0])
+
+
+def test_softmax_refuses_a_mask_of_another_shape_naming_visible() -> None:
+    with pytest.raises(ValueError, match=r"visible must have shape \(2,\), got \(3,\)"):
+        softmax([0.0, 1.0], [True, True, False])
+
+
 def test_softmax_keeps_the_input_shape() -> None:
     assert softmax(np.zeros(4), np.ones(4, dtype=bool)).shape == (4,)
 

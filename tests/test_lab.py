@@ -266,3 +266,11 @@ def test_string_controls_in_dict_are_refused_naming_them() -> None:
 def test_query_scale_that_overflows_the_scores_is_refused_naming_query_scale() -> None:
     with pytest.raises(ValueError, match="query_scale"):
         compute(query_scale=1.7e308)
+
+
+@pytest.mark.parametrize(("name", "reachable"), [("query_scale", [0.0, 1.0]), ("value_y", [2.0, 4.0])])
+def test_slider_range_reaches_the_default_and_the_experiment_value(name: str, reachable: list[float]) -> None:
+    low, high, step = lab.RANGES[name]
+    for value in reachable:
+        steps = (value - low) / step
+        assert low <= value <= high and math.isclose(steps, round(steps), abs_tol=1e-9), value
