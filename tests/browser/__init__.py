@@ -1,0 +1,1 @@
+"""Real-browser tests: Playwright drives Chromium over the built site."""

@@ -1,0 +1,43 @@
+"""The page's attnlab.compute returns Python's fields and numbers (to 1e-12) and refuses bad controls."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from attnlab.lab import compute
+
+from .agreement import assert_agrees, control_settings
+from .labpage import open_lab
+
+pytestmark = pytest.mark.browser
+
+
+def test_page_compute_agrees_with_python_over_810_settings(page: Page, site_url: str) -> None:
+    settings = control_settings()
+    assert len(settings) >= 500
+    open_lab(page, site_url)
+    results = page.evaluate("settings => settings.map(c => attnlab.compute(c))", settings)
+    for controls, js in zip(settings, results, strict=True):
+        assert_agrees(js, compute(controls).to_dict(), where=f"compute({controls})")
+
+
+def test_page_compute_fills_missing_controls_with_defaults(page: Page, site_url: str) -> None:
+    open_lab(page, site_url)
+    assert_agrees(page.evaluate("attnlab.compute({token: 'grid'})"), compute({"token": "grid"}).to_dict())
+
+
+@pytest.mark.parametrize(("controls", "named"), [
+    ("{token: 'sun'}", "token"),
+    ("{query_scale: NaN}", "query_scale"),
+    ("{query_scale: Infinity}", "query_scale"),
+    ("{value_y: -Infinity}", "value_y"),
+    ("{value_y: '2'}", "value_y"),
+    ("{causal: 1}", "causal"),
+    ("{colour: 'red'}", "colour"),
+])
+def test_page_compute_names_the_bad_control(page: Page, site_url: str, controls: str, named: str) -> None:
+    open_lab(page, site_url)
+    message = page.evaluate(f"() => {{ try {{ attnlab.compute({controls}); return null; }}"
+                            f" catch (e) {{ return e.message; }} }}")
+    assert message is not None and named in message

@@ -1,0 +1,117 @@
+"""The brief's three experiments, done with the lab's controls and read off the rendered numbers.
+
+Expected text always comes from ``attnlab.lab.compute`` under the same
+controls; the assertions add what each experiment is meant to show.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from attnlab.lab import compute
+from attnlab.render import fmt
+
+from .labpage import as_shown, open_lab, rendered, set_controls
+
+pytestmark = pytest.mark.browser
+
+
+def numbers(texts: list[str]) -> list[float]:
+    """Rendered numbers as floats ("blocked" is not a number and must not appear here)."""
+    return [float(t) for t in texts]
+
+
+def test_zero_multiplier_gives_uniform_weights_and_the_plain_mean(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="rises", query_scale=0)
+    shown = rendered(lab)
+    python = compute("rises", query_scale=0.0)
+    assert shown == as_shown(python.to_dict())
+    assert len(set(shown["weights"])) == 1
+    mean = [sum(column) / len(python.values) for column in zip(*python.values)]
+    assert shown["output"] == [fmt(x) for x in mean]
+    assert numbers(shown["output"]) != [0.0, 0.0], "a zero query still gives a non-zero output"
+
+
+def test_raising_the_multiplier_concentrates_weight_without_hard_selection(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="rises")
+    top = max(range(3), key=lambda j: compute("rises").scores[j])
+    previous = -1.0
+    for scale in (0, 1, 2, 3, 4):
+        set_controls(lab, query_scale=scale)
+        shown = rendered(lab)
+        assert shown == as_shown(compute("rises", query_scale=float(scale)).to_dict())
+        weights = numbers(shown["weights"])
+        assert weights[top] > previous and all(w > 0 for w in weights)
+        previous = weights[top]
+
+
+def test_tied_scores_stay_tied_as_the_multiplier_grows(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="grid", causal=False)
+    scores = compute("grid", causal=False).scores
+    tied = [j for j in range(3) if scores[j] == max(scores)]
+    assert len(tied) == 2
+    for scale in (1, 2.5, 4):
+        set_controls(lab, query_scale=scale)
+        shown = rendered(lab)
+        assert shown == as_shown(compute("grid", query_scale=float(scale), causal=False).to_dict())
+        assert len({shown["weights"][j] for j in tied}) == 1
+        assert all(w > 0 for w in numbers(shown["weights"]))
+
+
+def test_grid_under_the_causal_mask_returns_its_own_value(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="grid", causal=True)
+    shown = rendered(lab)
+    assert shown == as_shown(compute("grid", causal=True).to_dict())
+    assert shown["visible"] == ["visible", "blocked", "blocked"]
+    assert shown["output"] == shown["values"][0]
+
+
+def test_grid_without_the_mask_mixes_in_later_rows(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="grid", causal=False)
+    shown = rendered(lab)
+    assert shown == as_shown(compute("grid", causal=False).to_dict())
+    assert all(w > 0 for w in numbers(shown["weights"][1:]))
+    assert shown["output"] != shown["values"][0]
+
+
+def test_the_causal_toggle_changes_nothing_for_rises(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="rises", causal=True)
+    masked = rendered(lab)
+    set_controls(lab, causal=False)
+    open_row = rendered(lab)
+    assert masked == as_shown(compute("rises", causal=True).to_dict())
+    for field in ("query", "scores", "scaled", "visible", "weights", "output"):
+        assert masked[field] == open_row[field], field
+
+
+def test_raising_the_third_value_moves_only_the_second_output_coordinate(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="rises", value_y=2)
+    before = rendered(lab)
+    set_controls(lab, value_y=4)
+    after = rendered(lab)
+    python = compute("rises", value_y=4.0)
+    assert after == as_shown(python.to_dict())
+    for field in ("scores", "scaled", "weights", "weight_map"):
+        assert after[field] == before[field], field
+    assert after["output"][0] == before["output"][0]
+    moved = compute("rises", value_y=2.0).output[1] + 2 * python.weights[2]
+    assert after["output"][1] == fmt(moved)
+
+
+def test_the_override_does_nothing_when_the_third_key_is_blocked(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="load", causal=True, value_y=2)
+    before = rendered(lab)
+    set_controls(lab, value_y=4)
+    after = rendered(lab)
+    assert after == as_shown(compute("load", causal=True, value_y=4.0).to_dict())
+    assert after["visible"][2] == "blocked"
+    assert {k: v for k, v in after.items() if k != "values"} == {k: v for k, v in before.items() if k != "values"}

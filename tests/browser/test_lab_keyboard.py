@@ -1,0 +1,74 @@
+"""Every control of the lab, the checklist and the read mark works from the keyboard alone."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from attnlab.lab import DEFAULTS, RANGES, compute
+
+from .labpage import as_shown, open_lab, rendered
+
+pytestmark = pytest.mark.browser
+
+
+def test_arrow_keys_move_the_selected_query_row(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    lab.locator('input[type="radio"][value="rises"]').focus()
+    page.keyboard.press("ArrowLeft")
+    assert lab.locator('input[type="radio"][value="load"]').is_checked()
+    assert rendered(lab) == as_shown(compute("load").to_dict())
+
+
+def test_arrow_home_and_end_keys_move_the_query_multiplier(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    low, high, step = RANGES["query_scale"]
+    lab.get_by_test_id("query-scale").focus()
+    page.keyboard.press("ArrowRight")
+    assert rendered(lab) == as_shown(compute(query_scale=DEFAULTS["query_scale"] + step).to_dict())
+    page.keyboard.press("End")
+    assert rendered(lab) == as_shown(compute(query_scale=high).to_dict())
+    page.keyboard.press("Home")
+    assert rendered(lab) == as_shown(compute(query_scale=low).to_dict())
+
+
+def test_arrow_keys_move_the_third_value_override(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    step = RANGES["value_y"][2]
+    lab.get_by_test_id("value-y").focus()
+    page.keyboard.press("ArrowLeft")
+    assert rendered(lab) == as_shown(compute(value_y=DEFAULTS["value_y"] - step).to_dict())
+
+
+def test_space_toggles_causal_visibility(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    lab.locator('input[type="radio"][value="grid"]').check()
+    lab.get_by_test_id("causal").focus()
+    page.keyboard.press("Space")
+    assert rendered(lab) == as_shown(compute("grid", causal=not DEFAULTS["causal"]).to_dict())
+
+
+def test_enter_on_reset_restores_the_defaults(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    lab.locator('input[type="radio"][value="grid"]').check()
+    lab.get_by_test_id("query-scale").fill("3")
+    lab.get_by_test_id("reset").focus()
+    page.keyboard.press("Enter")
+    assert rendered(lab) == as_shown(compute(DEFAULTS).to_dict())
+
+
+def test_tab_reaches_every_lab_control_in_order(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    lab.locator('input[type="radio"]:checked').focus()
+    order = ["query-scale", "causal", "value-y", "reset"]
+    for testid in order:
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.testid") == testid
+
+
+def test_space_ticks_a_checklist_step_and_the_read_mark(page: Page, site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    for box in (page.locator("#step-1"), page.get_by_test_id("read-mark")):
+        box.focus()
+        page.keyboard.press("Space")
+        assert box.is_checked()

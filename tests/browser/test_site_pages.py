@@ -1,0 +1,48 @@
+"""Every page of the built site: no console errors, no requests off the machine, no serious axe violations."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+from .labpage import watch
+
+pytestmark = pytest.mark.browser
+
+SERIOUS = ("serious", "critical")
+
+
+def load_problems(page: Page, base: str, pages: list[str]) -> dict[str, list[str]]:
+    """Open each page under ``base``; return the pages that logged errors or asked another host."""
+    problems = watch(page, base)
+    found = {}
+    for name in pages:
+        page.goto(base + name, wait_until="networkidle")
+        if problems:
+            found[name] = list(problems)
+            problems.clear()
+    return found
+
+
+def test_every_page_loads_cleanly_from_the_local_server(page: Page, site_url: str, site_pages: list[str]) -> None:
+    assert load_problems(page, site_url, site_pages) == {}
+
+
+def test_every_page_loads_cleanly_from_disk(page: Page, file_url: str, site_pages: list[str]) -> None:
+    # 404.html is only ever sent by a web server, for a missing URL; its links start at the
+    # server's root ("/assets/..."), which on disk would be the file system's root.
+    assert load_problems(page, file_url, [name for name in site_pages if name != "404.html"]) == {}
+
+
+def test_no_page_has_a_serious_accessibility_violation(page: Page, site_url: str, site_pages: list[str]) -> None:
+    axe = Axe()
+    found = {}
+    for name in site_pages:
+        page.goto(site_url + name, wait_until="networkidle")
+        violations = axe.run(page).response["violations"]
+        serious = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+                   for v in violations if v["impact"] in SERIOUS]
+        if serious:
+            found[name] = serious
+    assert found == {}
