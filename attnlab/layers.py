@@ -143,11 +143,16 @@ def layer_norm(x: Any, gain: Any = None, bias: Any = None, eps: float = 1e-5) ->
     for name, vector in (("gain", g), ("bias", b)):
         if vector.shape != (width,):
             raise ValueError(f"{name} must have shape ({width},) to match x, got {vector.shape}")
-    mean = rows.mean(axis=-1, keepdims=True)
-    var = rows.var(axis=-1, keepdims=True)
+    # Divide each row by a power of two near its largest entry (exact), so that the mean and
+    # variance of huge or tiny entries neither overflow nor underflow; eps is rescaled to match.
+    unit = np.ldexp(1.0, np.frexp(np.abs(rows).max(axis=-1, keepdims=True))[1] - 1)
+    z = rows / unit
+    var = z.var(axis=-1, keepdims=True)
     if eps == 0 and (var == 0).any():
         raise ValueError("x has a row with zero variance and eps is 0: layer norm would divide by zero")
-    return g * (rows - mean) / np.sqrt(var + eps) + b
+    with np.errstate(over="ignore"):  # an infinite sqrt(eps) / unit is right: eps swamps the spread
+        spread = np.hypot(np.sqrt(var), np.sqrt(eps) / unit)  # sqrt(var + eps) / unit
+    return g * (z - z.mean(axis=-1, keepdims=True)) / spread + b
 
 
 def relu(x: np.ndarray) -> np.ndarray:

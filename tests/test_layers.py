@@ -90,6 +90,22 @@ def test_layer_norm_of_a_constant_row_is_the_bias() -> None:
     assert layer_norm([[5.0, 5.0, 5.0]], bias=[1.0, 2.0, 3.0]).tolist() == [[1.0, 2.0, 3.0]]
 
 
+def test_layer_norm_of_huge_entries_is_still_minus_1_plus_1() -> None:
+    # mean 0, variance 1e400 (beyond float64): the normalised row is still [-1, 1]
+    np.testing.assert_allclose(layer_norm([-1e200, 1e200]), [-1.0, 1.0], rtol=1e-15)
+
+
+def test_layer_norm_of_a_constant_row_of_the_largest_floats_is_zero_not_nan() -> None:
+    assert layer_norm([1e308, 1e308]).tolist() == [0.0, 0.0]
+
+
+def test_layer_norm_of_tiny_entries_is_dominated_by_eps() -> None:
+    # mean 1.5e-300, variance 0.25e-600: (x - mean) / sqrt(eps)
+    eps = 1e-5
+    np.testing.assert_allclose(layer_norm([1e-300, 2e-300], eps=eps), [-0.5e-300 / math.sqrt(eps), 0.5e-300 / math.sqrt(eps)],
+                               rtol=1e-12)
+
+
 def test_layer_norm_refuses_gain_of_the_wrong_width_naming_gain() -> None:
     with pytest.raises(ValueError, match=r"gain must have shape \(2,\) to match x, got \(3,\)"):
         layer_norm([1.0, 3.0], gain=[1.0, 1.0, 1.0])

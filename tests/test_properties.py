@@ -19,6 +19,7 @@ from hypothesis.extra.numpy import arrays
 
 from attnlab.attention import attention, softmax
 from attnlab.lab import TOKENS, compute
+from attnlab.layers import layer_norm
 
 # no deadline: the machine may be busy, and these tests assert results, never speed
 PROPERTY = settings(deadline=None, max_examples=150)
@@ -165,6 +166,21 @@ def test_every_result_array_is_read_only(p: dict[str, np.ndarray]) -> None:
     for field in dataclasses.fields(r):
         with pytest.raises(ValueError, match="read-only"):
             getattr(r, field.name)[(0,) * getattr(r, field.name).ndim] = 1
+
+
+@PROPERTY
+@given(st.data(), st.integers(1, 4), SIZE, st.sampled_from([0.0, 1e-12, 1e-5, 1.0]))
+def test_layer_norm_of_any_finite_rows_is_finite_bounded_and_silent(
+        data: st.DataObject, n: int, width: int, eps: float) -> None:
+    # entries over the whole float64 range; each normalised entry is at most √width in size
+    x = data.draw(matrix(n, width, st.floats(allow_nan=False, allow_infinity=False)))
+    if eps == 0.0 and (x == x[:, :1]).all(axis=1).any():
+        eps = 1e-5  # a constant row with eps 0 is refused by design (tested in test_layers)
+    with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
+        warnings.simplefilter("error")
+        out = layer_norm(x, eps=eps)
+    assert np.isfinite(out).all()
+    assert (np.abs(out) <= math.sqrt(width) * (1 + 1e-12)).all()
 
 
 def finite_everywhere(value: Any) -> bool:
