@@ -1,0 +1,98 @@
+"""docs/assets/attnlab.js under Node gives Python's fields and numbers and refuses the same bad controls.
+
+Node loads the file with ``require`` (the browser lab's computation, unchanged)
+and gets the toy's constants from ``attnlab.lab.toy_data()``, as the page gets
+them from the data the build emits.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from attnlab.lab import compute, toy_data
+from browser.agreement import assert_agrees, control_settings
+
+ATTNLAB_JS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "attnlab.js"
+
+RUNNER = """
+const attnlab = require(process.argv[1]);
+const {toy, settings} = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const lab = attnlab.withToy(toy);
+const run = c => { try { return {result: lab.compute(c)}; } catch (e) { return {error: e.name + ": " + e.message}; } };
+process.stdout.write(JSON.stringify(settings.map(run)));
+"""
+"""Reads {toy, settings} on stdin, writes one {result} or {error} per setting."""
+
+
+def node(script: str, *args: str, stdin: str = "") -> str:
+    """Run ``script`` with ``node -e`` and return what it printed; fail clearly without Node."""
+    executable = shutil.which("node")
+    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs)"
+    finished = subprocess.run([executable, "-e", script, *args], input=stdin,
+                              capture_output=True, text=True, timeout=60, check=False)
+    assert finished.returncode == 0, finished.stderr
+    return finished.stdout
+
+
+def run_in_node(settings: list[Any]) -> list[dict[str, Any]]:
+    """Compute each setting with attnlab.js in a fresh Node process, with the toy from ``toy_data()``."""
+    return json.loads(node(RUNNER, str(ATTNLAB_JS), stdin=json.dumps({"toy": toy_data(), "settings": settings})))
+
+
+def test_node_agrees_with_python_over_810_settings() -> None:
+    settings = control_settings()
+    for controls, answer in zip(settings, run_in_node(settings), strict=True):
+        assert_agrees(answer.get("result", answer), compute(controls).to_dict(), where=f"compute({controls})")
+
+
+def test_node_fills_missing_controls_with_the_toy_defaults() -> None:
+    [answer] = run_in_node([{}])
+    assert_agrees(answer["result"], compute().to_dict())
+
+
+def test_node_blocked_keys_get_exactly_zero_weight() -> None:
+    [answer] = run_in_node([{"token": "grid", "causal": True}])
+    assert answer["result"]["weights"] == [1.0, 0.0, 0.0]
+    assert answer["result"]["visible"] == [True, False, False]
+
+
+def test_node_zero_multiplier_gives_exactly_uniform_weights() -> None:
+    [answer] = run_in_node([{"token": "rises", "query_scale": 0, "causal": False}])
+    assert answer["result"]["weights"] == [1 / 3, 1 / 3, 1 / 3]
+
+
+@pytest.mark.parametrize(("controls", "named"), [
+    ({"token": "sun"}, "token"),
+    ({"token": 2}, "token"),
+    ({"query_scale": "1"}, "query_scale"),
+    ({"query_scale": True}, "query_scale"),
+    ({"value_y": None}, "value_y"),
+    ({"causal": 1}, "causal"),
+    ({"colour": "red"}, "colour"),
+    ({"query_scale": 1e308}, "scores overflowed"),
+])
+def test_node_refuses_the_controls_python_refuses(controls: dict[str, Any], named: str) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        compute(controls)
+    [answer] = run_in_node([controls])
+    assert named in answer["error"]
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
+def test_node_refuses_non_finite_numbers(number: str) -> None:
+    lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
+    printed = node(f"try {{ {lab}.compute({{query_scale: {number}}}); }} catch (e) {{ process.stdout.write(e.message); }}",
+                   str(ATTNLAB_JS))
+    assert "query_scale must be finite" in printed
+
+
+def test_node_without_toy_data_says_where_to_get_it() -> None:
+    printed = node("try { require(process.argv[1]).compute({}); } catch (e) { process.stdout.write(e.message); }",
+                   str(ATTNLAB_JS))
+    assert "toy data is missing" in printed
