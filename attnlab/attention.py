@@ -49,7 +49,22 @@ def project(x: Any, w: Any, name: str = "W") -> np.ndarray:
             f"x has width {rows.shape[1]} but {name} has {matrix.shape[0]} rows: "
             f"x @ {name} needs them equal (shapes {rows.shape} and {matrix.shape})"
         )
-    return rows @ matrix
+    with np.errstate(over="ignore", invalid="ignore"):  # refused below, without a warning
+        return overflow_free(rows @ matrix, f"x @ {name}", "x", rows, name, matrix)
+
+
+def overflow_free(product: np.ndarray, what: str, first: str, a: np.ndarray, second: str, b: np.ndarray) -> np.ndarray:
+    """Return the matrix product ``product`` of ``a`` and ``b`` unless it left float64.
+
+    Finite inputs can still multiply past the largest float; then the error
+    names both factors and their largest entries instead of returning inf or NaN.
+    """
+    if not np.isfinite(product).all():
+        raise ValueError(
+            f"{what} overflow float64: {first} and {second} entries are too large "
+            f"(largest |{first}| {np.abs(a).max():g}, largest |{second}| {np.abs(b).max():g})"
+        )
+    return product
 
 
 def scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -139,13 +154,8 @@ def attention(q: Any, k: Any, v: Any, visible: Any = None) -> Attention:
         mask = np.ones((n, m), dtype=bool)
     else:
         mask = as_mask("visible", visible, (m,) if single else (n, m)).reshape(n, m)
-    with np.errstate(over="ignore", invalid="ignore"):  # checked just below, without a warning
-        raw = scores(queries, keys)
-    if not np.isfinite(raw).all():
-        raise ValueError(
-            f"scores q @ k.T overflow float64: q and k entries are too large "
-            f"(largest |q| {np.abs(queries).max():g}, largest |k| {np.abs(keys).max():g})"
-        )
+    with np.errstate(over="ignore", invalid="ignore"):  # refused inside, without a warning
+        raw = overflow_free(scores(queries, keys), "scores q @ k.T", "q", queries, "k", keys)
     scaled = scale(raw, keys.shape[1])
     weights = softmax(scaled, mask)
     output = mix(weights, values)

@@ -93,6 +93,14 @@ def test_overflowing_scores_are_refused_naming_q_and_k_without_warning() -> None
             attention([1e200, 1e200], [[1e200, 1e200]], [[1.0]])
 
 
+def test_projection_that_overflows_is_refused_naming_x_and_the_matrix_without_warning() -> None:
+    # 1e308·10 + 1e308·(-10) would be inf - inf = NaN
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"x @ w2 overflow float64: .*\|x\| 1e\+308.*\|w2\| 10"):
+            project([[1e308, 1e308]], [[10.0], [-10.0]], "w2")
+
+
 def test_zero_query_gives_uniform_weights_and_the_mean_value() -> None:
     r = attention([0.0, 0.0], KEYS, VALUES)
     assert r.weights.tolist() == pytest.approx([1 / 3] * 3, rel=1e-15)
