@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
@@ -23,7 +24,7 @@ from mkdocs.exceptions import PluginError
 
 import attnlab
 from attnlab import claims as registry
-from attnlab.site import citations
+from attnlab.site import a11y, citations
 from attnlab.site.math import FormulaError, on_page_content, to_mathml
 
 LOADS = {  # element → attributes whose URL the browser fetches by itself
@@ -222,6 +223,23 @@ def test_stylesheet_draws_math_with_the_shipped_font(built_site: Path) -> None:
     assert 'url("fonts/noto-sans-math.woff2")' in css and re.search(r"math \{\s*font-family: \"Attention Lab", css)
 
 
+def font_ranges() -> list[tuple[int, int]]:
+    """The code-point ranges the shipped math font was subset to, as its README records them."""
+    readme = (DOCS / "assets/fonts/README.txt").read_text(encoding="utf-8")
+    spans = re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", readme.partition("--unicodes=")[2])
+    assert spans, "no --unicodes list in docs/assets/fonts/README.txt"
+    return [(int(a, 16), int(b or a, 16)) for a, b in spans]
+
+
+def test_every_character_in_a_formula_is_in_the_math_font(built_site: Path) -> None:
+    ranges = font_ranges()
+    found = {ch: p.name for p in pages(built_site)
+             for formula in re.findall(r"<math .*?</math>", p.read_text(encoding="utf-8"), re.S)
+             for ch in unescape(re.sub(r"<[^>]+>", "", formula))
+             if not ch.isspace() and not any(a <= ord(ch) <= b for a, b in ranges)}
+    assert found == {}, f"characters outside the font subset (extend it): {found}"
+
+
 # --- offline and self-contained -----------------------------------------------------------------
 
 
@@ -263,6 +281,12 @@ def test_every_page_names_the_versions_that_computed_it(built_site: Path) -> Non
     assert missing == []
 
 
+def test_theme_search_dialog_and_toggles_have_accessible_names(built_site: Path) -> None:
+    unnamed = [f"{p.name}: {markup}" for p in pages(built_site) for markup in a11y.NAMES
+               if markup in p.read_text(encoding="utf-8")]
+    assert unnamed == []
+
+
 # --- claims, sources, reference -------------------------------------------------------------------
 
 
@@ -280,7 +304,7 @@ def test_claims_page_has_a_permalink_for_every_claim(built_site: Path) -> None:
 
 def test_claims_page_lists_the_pages_citing_each_claim(built_site: Path) -> None:
     html = (built_site / "claims.html").read_text(encoding="utf-8")
-    sections = dict(re.findall(r'<h3 id="([a-z]+-\d{3})">(.*?)(?=<h3 |</article>)', html, re.S))
+    sections = dict(re.findall(r'<h2 id="([a-z]+-\d{3})">(.*?)(?=<h2 |</article>)', html, re.S))
     missing = [f"{claim_id} on {page}"
                for claim_id, cited in citations.cited_on(citations.docs_pages(DOCS)).items()
                for page in cited if f'href="{page.removesuffix(".md")}.html"' not in sections[claim_id.lower()]]
@@ -289,7 +313,7 @@ def test_claims_page_lists_the_pages_citing_each_claim(built_site: Path) -> None
 
 def test_sources_page_lists_the_claims_resting_on_each_source(built_site: Path) -> None:
     html = (built_site / "sources.html").read_text(encoding="utf-8")
-    sections = dict(re.findall(r'<h3 id="(s\d+)">(.*?)(?=<h3 |</article>)', html, re.S))
+    sections = dict(re.findall(r'<h2 id="(s\d+)">(.*?)(?=<h2 |</article>)', html, re.S))
     assert all(f'href="claims.html#{c.id.lower()}"' in sections[s.id.lower()] and s.url in sections[s.id.lower()]
                for s in registry.sources() for c in registry.resting_on(s.id))
 

@@ -94,7 +94,7 @@ def claims_markdown(page: str = CLAIMS_PAGE) -> str:
     sources_page = _relative(SOURCES_PAGE, page)
     parts = []
     for c in registry.claims():
-        lines = [f"### {c.id} {{#{c.id.lower()}}}", "", _text(c.statement), "",
+        lines = [f"## {c.id} {{#{c.id.lower()}}}", "", _text(c.statement), "",
                  f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}"]
         if c.rests_on:
             lines.append("- **Rests on:** " + ", ".join(f"[{r}](#{r.lower()})" for r in c.rests_on))
@@ -113,7 +113,7 @@ def sources_markdown(page: str = SOURCES_PAGE) -> str:
     for s in registry.sources():
         resting = ", ".join(f"[{c.id}]({claims_page}#{c.id.lower()})" for c in registry.resting_on(s.id))
         parts.append("\n".join([
-            f"### {s.id}: {_text(s.title)} {{#{s.id.lower()}}}", "",
+            f"## {s.id}: {_text(s.title)} {{#{s.id.lower()}}}", "",
             _text(s.reference()), "",
             f"- **Link:** <{s.url}>",
             f"- **BibTeX key:** `{s.key}`",
