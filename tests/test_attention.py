@@ -171,6 +171,16 @@ def test_causal_mask_applied_to_attention_gives_exact_zeros_above_the_diagonal()
     assert r.weights[~causal(3)].tolist() == [0.0, 0.0, 0.0]
 
 
+def test_causal_mask_breaks_permutation_equivariance() -> None:
+    # swap the first and last rows of the toy states: with the mask, row 0 now sees only [1, 1]
+    x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    swap = [2, 1, 0]
+    before = attention(x, x, x, causal(3)).output
+    after = attention(x[swap], x[swap], x[swap], causal(3)).output
+    assert after[0].tolist() == [1.0, 1.0]
+    assert not np.allclose(after, before[swap])
+
+
 def test_result_arrays_are_read_only() -> None:
     r = attention([1.0, 0.0], KEYS, VALUES)
     for field in ("scores", "scaled", "visible", "weights", "output"):

@@ -19,7 +19,7 @@ from hypothesis.extra.numpy import arrays
 
 from attnlab.attention import attention, softmax
 from attnlab.lab import TOKENS, compute
-from attnlab.layers import layer_norm
+from attnlab.layers import encoder_block, init_encoder_block, layer_norm
 
 # no deadline: the machine may be busy, and these tests assert results, never speed
 PROPERTY = settings(deadline=None, max_examples=150)
@@ -112,6 +112,17 @@ def test_all_visible_self_attention_without_positions_is_permutation_equivariant
 
     scale_of_values = 1.0 + np.abs(x @ w_v).max()
     np.testing.assert_allclose(outputs(x[order]), outputs(x)[order], rtol=1e-7, atol=1e-7 * scale_of_values)
+
+
+@PROPERTY
+@given(st.data(), SIZE, st.integers(0, 2**32 - 1), st.sampled_from(["post", "pre"]))
+def test_encoder_block_without_positions_is_permutation_equivariant(
+        data: st.DataObject, n: int, seed: int, order: str) -> None:
+    x = data.draw(matrix(n, 4, st.floats(-10, 10)))
+    params = init_encoder_block(seed)
+    permutation = data.draw(st.permutations(range(n)))
+    np.testing.assert_allclose(encoder_block(x[permutation], params, order=order),
+                               encoder_block(x, params, order=order)[permutation], rtol=1e-9, atol=1e-9)
 
 
 @PROPERTY
