@@ -167,7 +167,10 @@ def bibtex() -> str:
 
 
 def as_json(cited_on: Mapping[str, Sequence[str]] | None = None) -> str:
-    """The registry as JSON; ``cited_on`` maps a claim ID to the pages that cite it."""
+    """The registry as JSON; ``cited_on`` maps a claim ID to the pages that cite it.
+
+    A claim's ``sources`` include those reached through the claims it rests on.
+    """
     cited_on = cited_on or {}
     payload = {
         "claims": [

@@ -85,8 +85,10 @@ def cite(claim_id: str, page: str) -> str:
 
 
 def _page_links(paths: list[str], page: str) -> str:
-    """Comma-separated links to pages, labelled with their navigation titles."""
-    return ", ".join(f"[{_text(_titles.get(p, p))}]({_relative(p, page)})" for p in paths) or "not cited yet"
+    """Comma-separated links to pages in reading order, labelled with their navigation titles."""
+    order = list(_titles)
+    ordered = sorted(paths, key=lambda p: (order.index(p) if p in order else len(order), p))
+    return ", ".join(f"[{_text(_titles.get(p, p))}]({_relative(p, page)})" for p in ordered) or "not cited yet"
 
 
 def claims_markdown(page: str = CLAIMS_PAGE) -> str:
