@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import re
 from typing import Any
 
 import pytest
@@ -220,9 +221,10 @@ def test_toy_data_is_json_ready() -> None:
     assert json.loads(json.dumps(toy_data())) == toy_data()
 
 
-def test_unknown_token_is_refused_naming_token() -> None:
-    with pytest.raises(ValueError, match=r"token must be one of .*'power'"):
-        compute("power")
+@pytest.mark.parametrize("token", ["power", "RISES", "", 2, None])
+def test_unknown_token_is_refused_naming_token_and_value(token: Any) -> None:
+    with pytest.raises(ValueError, match=rf"token must be one of \['grid', 'load', 'rises'\], got {re.escape(repr(token))}"):
+        compute(token)
 
 
 def test_unknown_token_in_dict_is_refused_naming_token() -> None:
