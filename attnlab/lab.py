@@ -68,9 +68,15 @@ def controls(token: str | Mapping[str, Any] = "rises", query_scale: Any = 1.0,
     """Validate the four controls, given as arguments or as one dict.
 
     A dict may leave keys out (they take their defaults) but may not add
-    unknown ones. Returns a new dict with every key.
+    unknown ones, and may not be mixed with keyword controls (one of the two
+    would silently lose). Returns a new dict with every key.
     """
     if isinstance(token, Mapping):
+        extra = {name: value for name, value in
+                 (("query_scale", query_scale), ("causal", causal), ("value_y", value_y))
+                 if value != DEFAULTS[name]}
+        if extra:
+            raise TypeError(f"controls were given as a dict and also as arguments {sorted(extra)}: use one or the other")
         unknown = sorted(set(token) - set(DEFAULTS))
         if unknown:
             raise ValueError(f"unknown control(s) {unknown}; known: {sorted(DEFAULTS)}")

@@ -189,6 +189,11 @@ def test_partial_dict_takes_defaults_for_missing_keys() -> None:
     assert compute({"value_y": 4.0}) == compute(value_y=4.0)
 
 
+def test_dict_mixed_with_keyword_controls_is_refused_naming_them() -> None:
+    with pytest.raises(TypeError, match=r"dict and also as arguments \['causal'\]"):
+        compute({"token": "grid"}, causal=False)
+
+
 def test_controls_returns_every_key_validated() -> None:
     assert controls({"query_scale": 3}) == {**BRIEF_DEFAULTS, "query_scale": 3.0}
 
