@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.attention import Attention, attention, project
+from attnlab.attention import Attention, attention, frozen, project
 from attnlab.layers import (
     EncoderBlockParams,
     FeedForwardParams,
@@ -55,9 +55,13 @@ class Embeddings:
     norm: LayerNormParams
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Model:
-    """The loaded model: embeddings, one ``EncoderBlockParams`` per layer, the tokenizer."""
+    """The loaded model: embeddings, one ``EncoderBlockParams`` per layer, the tokenizer.
+
+    Compared and hashed by identity (``load_model`` returns one per folder),
+    so ``encode`` can cache its results per model.
+    """
 
     embeddings: Embeddings
     blocks: tuple[EncoderBlockParams, ...]
@@ -216,11 +220,17 @@ def load_model(directory: str | Path | None = None) -> Model:
     return _load(Path(directory or model_dir()).resolve())
 
 
-def tokenize(sentences: str | Sequence[str], model: Model | None = None) -> Tokens:
-    """Split sentences into WordPiece tokens with [CLS] … [SEP], padded to equal length."""
-    batch = [sentences] if isinstance(sentences, str) else sentences
+def as_sentences(sentences: str | Sequence[str]) -> tuple[str, ...]:
+    """One sentence or several, as a non-empty tuple of strings."""
+    batch = (sentences,) if isinstance(sentences, str) else sentences
     if not isinstance(batch, Sequence) or not batch or not all(isinstance(s, str) for s in batch):
         raise TypeError(f"sentences must be a string or a non-empty list of strings, got {sentences!r}")
+    return tuple(batch)
+
+
+def tokenize(sentences: str | Sequence[str], model: Model | None = None) -> Tokens:
+    """Split sentences into WordPiece tokens with [CLS] … [SEP], padded to equal length."""
+    batch = as_sentences(sentences)
     model = model or load_model()
     encoded = model.tokenizer.encode_batch(list(batch))
     longest = len(encoded[0].ids)
@@ -276,6 +286,9 @@ def run(ids: np.ndarray, real: np.ndarray, model: Model) -> tuple[tuple[np.ndarr
 def encode(sentences: str | Sequence[str], model: Model | None = None) -> tuple[Encoding, ...]:
     """Run each sentence through the model (padded to the batch's longest), keeping everything.
 
+    Results are cached per batch and model (a chapter asks for the same
+    sentence many times) and are read-only.
+
     Examples
     --------
     >>> enc = encode("grid load rises")[0]
@@ -284,13 +297,19 @@ def encode(sentences: str | Sequence[str], model: Model | None = None) -> tuple[
     >>> enc.layers[0].heads[0].weights.shape, enc.pooled.shape
     ((5, 5), (384,))
     """
-    model = model or load_model()
+    return _encode(as_sentences(sentences), model or load_model())
+
+
+@lru_cache(maxsize=64)
+def _encode(sentences: tuple[str, ...], model: Model) -> tuple[Encoding, ...]:
+    """``encode`` for a tuple of sentences, cached; every array is a read-only copy."""
     batch = tokenize(sentences, model)
     encodings = []
     for tokens, ids, real in zip(batch.tokens, batch.ids, batch.real):
         hidden, layers = run(ids, real, model)
         pooled = hidden[-1][real].mean(axis=0)
-        encodings.append(Encoding(tokens, real, hidden, layers, pooled))
+        hidden = tuple(frozen(h) for h in hidden)
+        encodings.append(Encoding(tokens, frozen(real), hidden, layers, frozen(pooled)))
     return tuple(encodings)
 
 

@@ -15,11 +15,13 @@ from hypothesis import strategies as st
 from attnlab.attention import mix, project, scale, scores, softmax
 from attnlab.bert import (
     encode,
+    head_inputs,
     load_model,
     model_dir,
     padding_visible,
     read_config,
     read_weights,
+    scale_value_row,
     tokenize,
 )
 from attnlab.layers import gelu
@@ -199,3 +201,36 @@ def test_one_head_recomputed_step_by_step_matches_the_record() -> None:
     record = enc.layers[2].heads[7]
     assert np.allclose(weights, record.weights, atol=1e-15, rtol=0)
     assert np.allclose(mix(weights, v), record.output, atol=1e-13, rtol=0)
+
+
+def test_encode_returns_one_cached_read_only_result_per_batch() -> None:
+    enc = encode("grid load rises")
+    assert enc is encode(["grid load rises"])
+    assert not enc[0].hidden[3].flags.writeable and not enc[0].pooled.flags.writeable
+
+
+def test_head_inputs_give_the_recorded_scores() -> None:
+    enc = encode("grid load rises")[0]
+    q, k, _ = head_inputs(enc, 4, 1)
+    assert np.allclose(scores(q, k), enc.layers[4].heads[1].scores, atol=1e-12, rtol=0)
+
+
+def test_scaling_a_value_row_keeps_every_weight() -> None:
+    enc = encode("grid load rises")[0]
+    after = scale_value_row(enc, 0, 2, row=2, factor=2.0)
+    assert np.array_equal(after.weights, enc.layers[0].heads[2].weights)
+
+
+def test_doubling_a_value_row_moves_each_output_by_its_weight_times_that_row() -> None:
+    enc = encode("grid load rises")[0]
+    before = enc.layers[0].heads[2]
+    after = scale_value_row(enc, 0, 2, row=2, factor=2.0)
+    _, _, v = head_inputs(enc, 0, 2)
+    # output_i = sum_j w_ij v_j, so v_2 -> 2 v_2 adds w_i2 * v_2 to every row i
+    expected = before.output + before.weights[:, [2]] * v[2]
+    assert np.allclose(after.output, expected, atol=1e-12, rtol=0)
+
+
+def test_scale_value_row_refuses_a_row_outside_the_sentence() -> None:
+    with pytest.raises(ValueError, match="row must be a token index from 0 to 4, got 5"):
+        scale_value_row(encode("grid load rises")[0], 0, 2, row=5, factor=2.0)
