@@ -1,0 +1,82 @@
+"""Benchmark attnlab's forward pass of all-MiniLM-L6-v2 beside the reference's.
+
+Run ``.venv/bin/python benchmarks/bert_forward.py`` (after ``make test``
+has installed the peer extra: PyTorch CPU and transformers). One sentence
+of 16 tokens, [CLS] and [SEP] included, goes through
+
+* attnlab: ``attnlab.bert.run`` in float64 numpy, keeping every head's
+  steps (it calls ``multi_head`` once more per layer for that record), and
+* the reference: transformers' ``BertModel`` in float32 on PyTorch's CPU
+  build, eager attention, returning every layer's weights and hidden states.
+
+Both get the same token ids and produce the same outputs (the peer test
+checks them to 1e-5). Each figure is the median of ``--runs`` timed calls
+after a few warm-up calls; the machine's load average is printed too, since
+other work on a 2-core machine changes both figures. This prints figures
+and asserts nothing, so it is not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import timeit
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+import numpy as np  # noqa: E402
+
+from attnlab.bert import load_model, run, tokenize  # noqa: E402
+
+SENTENCE = "In winter the grid load rises every evening, when heat pumps run."
+TOKENS = 16
+WARM_UP = 3
+
+
+def median_ms(call: object, runs: int) -> float:
+    """Median milliseconds of ``runs`` single calls, after a warm-up."""
+    timeit.repeat(call, number=1, repeat=WARM_UP)
+    return 1e3 * statistics.median(timeit.repeat(call, number=1, repeat=runs))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=50, help="timed calls per figure (default 50)")
+    runs = parser.parse_args().runs
+
+    try:
+        import torch
+        from transformers import BertModel, logging
+    except ImportError as error:
+        raise SystemExit(f"the reference needs the peer extra: pip install -e \".[peer]\" ({error})")
+
+    model = load_model()
+    batch = tokenize(SENTENCE, model)
+    if batch.ids.shape[1] != TOKENS:
+        raise SystemExit(f"the sentence gives {batch.ids.shape[1]} tokens, not {TOKENS}: change SENTENCE")
+    ids, real = batch.ids[0], batch.real[0]
+
+    logging.set_verbosity_error()
+    logging.disable_progress_bar()
+    reference = BertModel.from_pretrained(str(model.directory), local_files_only=True,
+                                          attn_implementation="eager").eval()
+    inputs = {"input_ids": torch.from_numpy(batch.ids),
+              "attention_mask": torch.from_numpy(batch.real.astype(np.int64)),
+              "output_attentions": True, "output_hidden_states": True}
+
+    def reference_forward() -> None:
+        with torch.no_grad():
+            reference(**inputs)
+
+    ours = median_ms(lambda: run(ids, real, model), runs)
+    theirs = median_ms(reference_forward, runs)
+    print(f"all-MiniLM-L6-v2 forward pass, {TOKENS} tokens, median of {runs} runs "
+          f"(load average {os.getloadavg()[0]:.1f}, torch threads {torch.get_num_threads()})")
+    print(f"  attnlab (numpy float64, every head kept):   {ours:8.2f} ms")
+    print(f"  BertModel (torch {torch.__version__} float32, eager): {theirs:8.2f} ms")
+    print(f"  ratio attnlab / reference: {ours / theirs:.1f}")
+
+
+if __name__ == "__main__":
+    main()
