@@ -72,11 +72,11 @@ def controls(token: str | Mapping[str, Any] = "rises", query_scale: Any = 1.0,
     would silently lose). Returns a new dict with every key.
     """
     if isinstance(token, Mapping):
-        extra = {name: value for name, value in
-                 (("query_scale", query_scale), ("causal", causal), ("value_y", value_y))
-                 if value != DEFAULTS[name]}
+        keywords = {"query_scale": query_scale, "causal": causal, "value_y": value_y}
+        unchanged = dict(zip(keywords, controls.__defaults__[1:]))  # this signature's own defaults
+        extra = [name for name, value in keywords.items() if value != unchanged[name]]
         if extra:
-            raise TypeError(f"controls were given as a dict and also as arguments {sorted(extra)}: use one or the other")
+            raise TypeError(f"controls were given as a dict and also as arguments {extra}: use one or the other")
         unknown = sorted(set(token) - set(DEFAULTS))
         if unknown:
             raise ValueError(f"unknown control(s) {unknown}; known: {sorted(DEFAULTS)}")
