@@ -79,6 +79,11 @@
     return node;
   }
 
+  /** Set a node's text only when it differs, so unchanged numbers cost no layout. */
+  function setText(node, text) {
+    if (node.textContent !== text) { node.textContent = text; }
+  }
+
   /** Decimals a slider readout needs to show its step exactly (0.1 → 1, 0.5 → 1, 1 → 0). */
   function stepDecimals(step) {
     var text = String(step);
@@ -178,37 +183,37 @@
     }
 
     function showVector(name, vector) {
-      vector.forEach(function (x, d) { nodes[name + "-" + d].textContent = attnlab.fmt(x); });
+      vector.forEach(function (x, d) { setText(nodes[name + "-" + d], attnlab.fmt(x)); });
     }
 
     function update() {
       var r = attnlab.compute(readControls(), toy);
       var seen = attnlab.visibleMap(r.controls.causal, toy.tokens.length);
-      nodes["query-scale-value"].textContent = "× " + r.controls.query_scale.toFixed(scaleDecimals);
-      nodes["value-y-value"].textContent = r.controls.value_y.toFixed(valueDecimals);
-      nodes["token-name"].textContent = r.token;
+      setText(nodes["query-scale-value"], "× " + r.controls.query_scale.toFixed(scaleDecimals));
+      setText(nodes["value-y-value"], r.controls.value_y.toFixed(valueDecimals));
+      setText(nodes["token-name"], r.token);
       showVector("query", r.query);
       showVector("output", r.output);
       r.keys.forEach(function (key, j) {
         showVector("key-" + j, key);
         showVector("value-" + j, r.values[j]);
-        nodes["visible-" + j].textContent = r.visible[j] ? "visible" : "blocked";
-        nodes["score-" + j].textContent = attnlab.fmt(r.scores[j]);
-        nodes["scaled-" + j].textContent = attnlab.fmt(r.scaled[j]);
-        nodes["weight-" + j].textContent = attnlab.fmt(r.weights[j]);
-        nodes["bar-" + j].style.width = (100 * r.weights[j]).toFixed(1) + "%";
+        setText(nodes["visible-" + j], r.visible[j] ? "visible" : "blocked");
+        setText(nodes["score-" + j], attnlab.fmt(r.scores[j]));
+        setText(nodes["scaled-" + j], attnlab.fmt(r.scaled[j]));
+        setText(nodes["weight-" + j], attnlab.fmt(r.weights[j]));
+        nodes["bar-" + j].style.transform = "scaleX(" + r.weights[j].toFixed(4) + ")";
       });
       r.weight_map.forEach(function (row, i) {
         row.forEach(function (w, j) {
           var cell = nodes["map-" + i + "-" + j];
-          cell.className = seen[i][j] ? "" : "blocked";
+          cell.classList.toggle("blocked", !seen[i][j]);
           cell.style.setProperty("--w", seen[i][j] ? w.toFixed(4) : "0");
-          cell.textContent = seen[i][j] ? attnlab.fmt(w) : "blocked";
+          setText(cell, seen[i][j] ? attnlab.fmt(w) : "blocked");
         });
       });
-      nodes.announce.textContent = "Query " + r.token + ": weights " +
+      setText(nodes.announce, "Query " + r.token + ": weights " +
         toy.tokens.map(function (t, j) { return t + " " + attnlab.fmt(r.weights[j]); }).join(", ") +
-        "; output " + r.output.map(function (x) { return attnlab.fmt(x); }).join(", ") + ".";
+        "; output " + r.output.map(function (x) { return attnlab.fmt(x); }).join(", ") + ".");
     }
 
     container.querySelector("form").addEventListener("input", update);
