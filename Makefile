@@ -22,8 +22,9 @@ $(PEER): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[peer]"
 	touch $@
 
-browser:
-	bash scripts/ensure-chromium
+# Chromium for tests/browser (the venv is needed only for Playwright's own download).
+browser: $(STAMP)
+	VENV=$(VENV) bash scripts/ensure-chromium
 
 serve: $(STAMP)
 	$(BIN)/mkdocs serve
