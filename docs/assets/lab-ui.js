@@ -301,10 +301,19 @@
     title.parentNode.insertBefore(mark, title.nextSibling);
   }
 
+  /** Bring every widget to life once; running the script again only starts widgets added since. */
   function start() {
-    startReadMark();
-    Array.prototype.forEach.call(document.querySelectorAll(".attnlab-checklist"), startChecklist);
-    Array.prototype.forEach.call(document.querySelectorAll(".attnlab-lab"), startLab);
+    if (!document.querySelector('[data-testid="read-mark"]')) { startReadMark(); }
+    var fresh = function (selector) {
+      return Array.prototype.filter.call(document.querySelectorAll(selector), function (node) {
+        if (node.hasAttribute("data-attnlab-ready")) { return false; }
+        node.setAttribute("data-attnlab-ready", "");
+        return true;
+      });
+    };
+    fresh(".attnlab-checklist").forEach(startChecklist);
+    var started = document.querySelectorAll(".attnlab-lab[data-attnlab-ready]").length;
+    fresh(".attnlab-lab").forEach(function (container, i) { startLab(container, started + i); });
   }
 
   if (document.readyState === "loading") {

@@ -73,3 +73,21 @@ def test_every_slider_setting_shows_python_numbers(page: Page, site_url: str) ->
     settings = every_setting()
     for setting, swept in zip(settings, sweep(page, settings), strict=True):
         assert swept["shown"] == as_shown(compute(*setting).to_dict()), setting
+
+
+def test_two_labs_on_one_page_keep_their_own_controls(page: Page, site_url: str) -> None:
+    first = open_lab(page, site_url)
+    page.evaluate("""() => {
+        const second = document.createElement("div");
+        second.className = "attnlab-lab";
+        document.querySelector(".attnlab-lab").after(second);
+    }""")
+    page.add_script_tag(url=site_url + "assets/lab-ui.js")
+    second = page.locator(".attnlab-lab").nth(1)
+    second.get_by_test_id("weight-0").wait_for()
+    set_controls(second, token="grid", query_scale=3, causal=False, value_y=-4)
+    assert rendered(second) == as_shown(compute("grid", 3.0, False, -4.0).to_dict())
+    assert rendered(first) == as_shown(compute().to_dict())
+    ids = page.evaluate("Array.from(document.querySelectorAll('[id]'), e => e.id)")
+    assert len(ids) == len(set(ids)), "an id is used twice"
+    assert page.locator(".attnlab-lab").count() == 2
