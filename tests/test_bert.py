@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import math
 import sys
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import attnlab.bert
 from attnlab.attention import mix, project, scale, scores, softmax
 from attnlab.bert import (
     encode,
@@ -234,3 +236,8 @@ def test_doubling_a_value_row_moves_each_output_by_its_weight_times_that_row() -
 def test_scale_value_row_refuses_a_row_outside_the_sentence() -> None:
     with pytest.raises(ValueError, match="row must be a token index from 0 to 4, got 5"):
         scale_value_row(encode("grid load rises")[0], 0, 2, row=5, factor=2.0)
+
+
+def test_docstring_example_of_encode_holds() -> None:
+    result = doctest.testmod(attnlab.bert, verbose=False)
+    assert (result.failed, result.attempted > 0) == (0, True)
