@@ -21,6 +21,7 @@ from mkdocs.exceptions import PluginError
 
 from attnlab import claims as registry
 from attnlab.site import citations
+from attnlab.site.markdown import FRONT_MATTER
 
 BRIEF = ROOT.parent / "shared" / "BRIEF.md"
 NOT_CHAPTERS = {"claims.md", "sources.md", "reference.md", "licenses.md"}
@@ -49,9 +50,10 @@ def brief_sources() -> dict[str, str]:
     return {source_id: re.search(r"arXiv:(\d{4}\.\d{4,5})", text).group(1) for source_id, text in items}
 
 
-def fake_page(path: str) -> SimpleNamespace:
-    """Just enough of a MkDocs page for the hook: its source path."""
-    return SimpleNamespace(file=SimpleNamespace(src_uri=path))
+def run_hook(markdown: str, path: str = "scores.md") -> str:
+    """The citations hook on a page whose source file holds ``markdown``."""
+    page = SimpleNamespace(file=SimpleNamespace(src_uri=path, content_string=markdown))
+    return citations.on_page_markdown(FRONT_MATTER.sub("", markdown), page=page)
 
 
 # --- completeness against the brief --------------------------------------------------------
@@ -206,13 +208,18 @@ def test_cite_from_a_page_in_a_folder_climbs_to_the_claims_page() -> None:
 
 
 def test_hook_turns_a_citation_into_a_link_and_leaves_code_alone() -> None:
-    out = citations.on_page_markdown("See [[CL-005]] and `[[CL-005]]`.", page=fake_page("scores.md"))
+    out = run_hook("See [[CL-005]] and `[[CL-005]]`.")
     assert out.startswith("See [CL-005](claims.md#cl-005 ") and out.endswith(" and `[[CL-005]]`.")
 
 
 def test_hook_stops_on_an_unknown_id_naming_page_line_and_id() -> None:
     with pytest.raises(PluginError, match=r"scores\.md:3: unknown claim ID CL-099"):
-        citations.on_page_markdown("Intro.\n\nSee [[CL-099]].\n", page=fake_page("scores.md"))
+        run_hook("Intro.\n\nSee [[CL-099]].\n")
+
+
+def test_hook_counts_front_matter_in_the_line_of_an_unknown_id() -> None:
+    with pytest.raises(PluginError, match=r"scores\.md:5: unknown claim ID CL-099"):
+        run_hook("---\nliterals: [2]\n---\n\nSee [[CL-099]].\n")
 
 
 def test_build_fails_on_an_unknown_claim_id(tmp_path: Path) -> None:

@@ -153,10 +153,14 @@ def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
 
 
 def on_page_markdown(markdown: str, page: Page, **kwargs: Any) -> str:
-    """Turn citations into links, and fill in the Claims and Sources pages."""
+    """Turn citations into links, and fill in the Claims and Sources pages.
+
+    IDs are checked in the page's source file, so a line number counts the
+    front matter as an author's editor does.
+    """
     path = page.file.src_uri
     known = {c.id for c in registry.claims()}
-    for claim_id, line in citations(markdown):
+    for claim_id, line in citations(page.file.content_string):
         if claim_id not in known:
             raise PluginError(f"{path}:{line}: unknown claim ID {claim_id} in [[{claim_id}]]")
 
