@@ -77,6 +77,44 @@ def scale(raw: np.ndarray, d_k: int) -> np.ndarray:
     return raw / math.sqrt(d_k)
 
 
+def checked_scores(queries: np.ndarray, keys: np.ndarray, part: slice = slice(None)) -> np.ndarray:
+    """Raw scores of every query against ``keys[part]``, refused if they overflow float64.
+
+    The error names q and k with their largest entries (of all keys, so a
+    blockwise caller reports exactly what ``attention`` would).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below, without a warning
+        return overflow_free(scores(queries, keys[part]), "scores q @ k.T", "q", queries, "k", keys)
+
+
+def refuse_empty_rows(has_visible: np.ndarray) -> None:
+    """Raise naming the first row with no visible key: such a row has no distribution."""
+    empty = ~np.asarray(has_visible)
+    if empty.any():
+        row = int(np.flatnonzero(empty)[0])
+        raise ValueError(f"visible row {row} blocks every key: a fully blocked row has no weights")
+
+
+Inputs = tuple[np.ndarray, np.ndarray, np.ndarray, "np.ndarray | None", bool]
+
+
+def checked_inputs(q: Any, k: Any, v: Any, visible: Any = None) -> Inputs:
+    """Check ``attention``'s arguments once, for every function that takes them.
+
+    Returns queries (n×d_k), keys (m×d_k), values (m×d_v), the n×m boolean
+    mask or None when every key is visible (so none need be built), and
+    whether ``q`` was a single 1-D row.
+    """
+    queries, single = as_rows("q", q)
+    keys = as_matrix("k", k)
+    values = as_matrix("v", v)
+    same_width("q", queries, "k", keys)
+    same_rows("k", keys, "v", values)
+    n, m = queries.shape[0], keys.shape[0]
+    mask = None if visible is None else as_mask("visible", visible, (m,) if single else (n, m)).reshape(n, m)
+    return queries, keys, values, mask, single
+
+
 def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarray:
     """Boolean n×m visibility: key j is visible to query i iff j ≤ i + offset.
 
@@ -102,10 +140,7 @@ def softmax(scaled: Any, visible: Any) -> np.ndarray:
     values = as_array("scaled", scaled, (1, 2))
     rows = np.atleast_2d(values)
     mask = np.atleast_2d(as_mask("visible", visible, values.shape))
-    empty = ~mask.any(axis=-1)
-    if empty.any():
-        row = int(np.flatnonzero(empty)[0])
-        raise ValueError(f"visible row {row} blocks every key: a fully blocked row has no weights")
+    refuse_empty_rows(mask.any(axis=-1))
     peak = np.max(np.where(mask, rows, -np.inf), axis=-1, keepdims=True)
     with np.errstate(over="ignore"):  # a gap beyond float64 becomes -inf, whose exp is the right 0
         shifted = np.where(mask, rows - peak, 0.0)
@@ -144,18 +179,9 @@ def attention(q: Any, k: Any, v: Any, visible: Any = None) -> Attention:
     >>> r.weights.round(3).tolist(), r.output.round(3).tolist()
     ([0.67, 0.33], [1.66])
     """
-    queries, single = as_rows("q", q)
-    keys = as_matrix("k", k)
-    values = as_matrix("v", v)
-    same_width("q", queries, "k", keys)
-    same_rows("k", keys, "v", values)
-    n, m = queries.shape[0], keys.shape[0]
-    if visible is None:
-        mask = np.ones((n, m), dtype=bool)
-    else:
-        mask = as_mask("visible", visible, (m,) if single else (n, m)).reshape(n, m)
-    with np.errstate(over="ignore", invalid="ignore"):  # refused inside, without a warning
-        raw = overflow_free(scores(queries, keys), "scores q @ k.T", "q", queries, "k", keys)
+    queries, keys, values, given, single = checked_inputs(q, k, v, visible)
+    mask = np.ones((queries.shape[0], keys.shape[0]), dtype=bool) if given is None else given
+    raw = checked_scores(queries, keys)
     scaled = scale(raw, keys.shape[1])
     weights = softmax(scaled, mask)
     output = mix(weights, values)

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.attention import mix, scale, scores
-from attnlab.checks import as_mask, as_matrix, as_rows, positive_int, same_rows, same_width
+from attnlab.attention import checked_inputs, checked_scores, mix, refuse_empty_rows, scale
+from attnlab.checks import positive_int
 
 BLOCK = 512
 """Default keys per block: enough for fast numpy matrix products, few next to a long context."""
@@ -43,36 +43,9 @@ class Step:
     weighted: np.ndarray
 
 
-Inputs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, int, bool]
-
-
-def _inputs(q: Any, k: Any, v: Any, visible: Any, block: Any) -> Inputs:
-    """Check the arguments as ``attention`` does, plus ``block``.
-
-    Returns queries (n×d_k), keys, values, the n×m mask (None when every key
-    is visible, so none is built), the block size and whether q was 1-D.
-    """
-    queries, single = as_rows("q", q)
-    keys = as_matrix("k", k)
-    values = as_matrix("v", v)
-    same_width("q", queries, "k", keys)
-    same_rows("k", keys, "v", values)
-    size = positive_int("block", block)
-    n, m = queries.shape[0], keys.shape[0]
-    mask = None if visible is None else as_mask("visible", visible, (m,) if single else (n, m)).reshape(n, m)
-    return queries, keys, values, mask, size, single
-
-
 def _block_scores(queries: np.ndarray, keys: np.ndarray, part: slice) -> np.ndarray:
     """Scaled scores of every query against one block of keys; overflow is refused as ``attention`` does."""
-    with np.errstate(over="ignore", invalid="ignore"):  # checked just below, without a warning
-        raw = scores(queries, keys[part])
-    if not np.isfinite(raw).all():
-        raise ValueError(
-            f"scores q @ k.T overflow float64: q and k entries are too large "
-            f"(largest |q| {np.abs(queries).max():g}, largest |k| {np.abs(keys).max():g})"
-        )
-    return scale(raw, keys.shape[1])
+    return scale(checked_scores(queries, keys, part), keys.shape[1])
 
 
 def _fold(state: Step, scaled: np.ndarray, values: np.ndarray, visible: np.ndarray | None) -> Step:
@@ -115,8 +88,8 @@ def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1)
     Arguments as for ``streaming_attention``; a 1-D query gives 1-D ``peak``
     and ``total`` of length 1. The default block of 1 shows each key folded in.
     """
-    *arrays, _ = _inputs(q, k, v, visible, block)
-    return list(_running(*arrays))
+    queries, keys, values, mask, _ = checked_inputs(q, k, v, visible)
+    return list(_running(queries, keys, values, mask, positive_int("block", block)))
 
 
 def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int = BLOCK) -> np.ndarray:
@@ -134,12 +107,9 @@ def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int 
     >>> streaming_attention([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]], block=1).round(3)
     array([1.66])
     """
-    *arrays, single = _inputs(q, k, v, visible, block)
-    for last in _running(*arrays):
+    queries, keys, values, mask, single = checked_inputs(q, k, v, visible)
+    for last in _running(queries, keys, values, mask, positive_int("block", block)):
         pass
-    empty = np.isneginf(last.peak)
-    if empty.any():
-        row = int(np.flatnonzero(empty)[0])
-        raise ValueError(f"visible row {row} blocks every key: a fully blocked row has no weights")
+    refuse_empty_rows(~np.isneginf(last.peak))
     output = last.weighted / last.total[:, None]
     return output[0] if single else output
