@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from attnlab.lab import compute, toy_data
+from attnlab.lab import TOKENS, compute, toy_data
 from browser.agreement import assert_agrees, control_settings
 
 ATTNLAB_JS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "attnlab.js"
@@ -96,3 +98,18 @@ def test_node_without_toy_data_says_where_to_get_it() -> None:
     printed = node("try { require(process.argv[1]).compute({}); } catch (e) { process.stdout.write(e.message); }",
                    str(ATTNLAB_JS))
     assert "toy data is missing" in printed
+
+
+SETTING = st.fixed_dictionaries({}, optional={
+    "token": st.sampled_from(TOKENS),
+    "query_scale": st.floats(-1e3, 1e3, allow_nan=False),
+    "causal": st.booleans(),
+    "value_y": st.floats(-1e12, 1e12, allow_nan=False),
+})
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(SETTING, min_size=1, max_size=40))
+def test_node_agrees_with_python_for_any_finite_controls(batch: list[dict[str, Any]]) -> None:
+    for controls, answer in zip(batch, run_in_node(batch), strict=True):
+        assert_agrees(answer.get("result", answer), compute(controls).to_dict(), where=f"compute({controls})")

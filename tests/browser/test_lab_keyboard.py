@@ -72,3 +72,14 @@ def test_space_ticks_a_checklist_step_and_the_read_mark(page: Page, site_url: st
         box.focus()
         page.keyboard.press("Space")
         assert box.is_checked()
+
+
+def test_enter_on_the_progress_buttons_clears_ticks_and_read_marks(page: Page, site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    page.locator("#step-4").check()
+    page.get_by_test_id("read-mark").check()
+    for button in ("checklist-reset", "read-reset"):
+        page.get_by_test_id(button).focus()
+        page.keyboard.press("Enter")
+    assert not page.locator("#step-4").is_checked()
+    assert not page.get_by_test_id("read-mark").is_checked()
