@@ -19,6 +19,8 @@ from transformers import BertModel  # noqa: E402
 
 from attnlab.bert import Encoding, encode, load_model, tokenize  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 SENTENCES = [
     "grid load rises",
     "The grid load rises in the evening, when everyone cooks and the heat pumps run.",
