@@ -12,19 +12,23 @@ from collections.abc import Callable, Iterator
 FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n.*?^\1?[ \t]*\2[ \t]*$", re.M | re.S)
 INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*\n", re.S)
+DIRECTIVE = re.compile(r"^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
+"""A mkdocstrings ``::: module`` line and the indented options below it."""
+NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
 
 
 def chunks(markdown: str) -> Iterator[tuple[bool, int, str]]:
     """Yield ``(is_prose, offset, text)`` pieces that concatenate back to ``markdown``.
 
-    Front matter, fenced blocks and inline code spans are the non-prose pieces.
+    Front matter, fenced blocks, mkdocstrings directives and inline code
+    spans are the non-prose pieces.
     """
     position = 0
     front = FRONT_MATTER.match(markdown)
     if front:
         yield False, 0, front.group(0)
         position = front.end()
-    for block in FENCE.finditer(markdown, position):
+    for block in NOT_PROSE.finditer(markdown, position):
         yield from _inline(markdown[position:block.start()], position)
         yield False, block.start(), block.group(0)
         position = block.end()
