@@ -41,11 +41,12 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
 
 
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str,
-               visible: Any = None, decimals: int = 3) -> str:
+               visible: Any = None, decimals: int = 3, corner: str = "query \\ key") -> str:
     """An accessible HTML attention map: one row per query, one cell per key.
 
     Each cell carries its number and a ``--w`` style variable (the weight)
     that the stylesheet turns into a shade; blocked keys read "blocked".
+    ``corner`` names what the rows and columns are (rows may be settings).
     """
     w = np.atleast_2d(weights)
     mask = np.ones(w.shape, dtype=bool) if visible is None else np.atleast_2d(visible)
@@ -60,7 +61,7 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
         body.append(f'<tr><th scope="row">{escape(label)}</th>{cells}</tr>')
     return (
         f'<table class="attn-map"><caption>{escape(caption)}</caption>'
-        f'<thead><tr><td class="corner">query \\ key</td>{head}</tr></thead>'
+        f'<thead><tr><td class="corner">{escape(corner)}</td>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody></table>\n'
     )
 

@@ -1,0 +1,79 @@
+"""What a page prints: rounding for display, tables and accessible weight maps."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from attnlab.render import fmt, matrix, table, vector, weight_map
+
+
+class Cells(HTMLParser):
+    """Collects (tag, attributes, text) for every th/td/caption of a table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[tuple[str, dict[str, str | None], str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("th", "td", "caption"):
+            self.cells.append((tag, dict(attrs), ""))
+
+    def handle_data(self, data: str) -> None:
+        if self.cells:
+            tag, attrs, text = self.cells[-1]
+            self.cells[-1] = (tag, attrs, text + data)
+
+
+def cells(html: str) -> list[tuple[str, dict[str, str | None], str]]:
+    parser = Cells()
+    parser.feed(html)
+    return [(tag, attrs, text.strip()) for tag, attrs, text in parser.cells]
+
+
+def test_fmt_keeps_the_requested_decimals() -> None:
+    assert fmt(1 / 3) == "0.333" and fmt(2, 6) == "2.000000"
+
+
+def test_fmt_never_prints_negative_zero() -> None:
+    assert fmt(-0.0001) == "0.000"
+
+
+def test_vector_is_a_bracketed_row() -> None:
+    assert vector([0.5, -1]) == "[0.500, -1.000]"
+
+
+def test_table_has_header_rule_and_one_line_per_row() -> None:
+    assert table(["a", "b"], [[1, 2], [3, 4]]).splitlines() == ["| a | b |", "|---|---|", "| 1 | 2 |", "| 3 | 4 |"]
+
+
+def test_matrix_labels_rows_in_bold() -> None:
+    assert matrix([[1, 0]], ["grid"], ["x", "y"]).splitlines()[2] == "| **grid** | 1.000 | 0.000 |"
+
+
+def test_weight_map_has_caption_and_scoped_headers() -> None:
+    found = cells(weight_map([[0.25, 0.75]], ["q"], ["a", "b"], "Map"))
+    assert ("caption", {}, "Map") in found
+    assert [(a.get("scope"), t) for tag, a, t in found if tag == "th"] == [("col", "a"), ("col", "b"), ("row", "q")]
+
+
+def test_weight_map_cells_show_the_number_and_carry_the_weight_as_shade() -> None:
+    found = [(a.get("style"), t) for tag, a, t in cells(weight_map([[0.25, 0.75]], ["q"], ["a", "b"], "Map"))
+             if tag == "td" and a.get("class") != "corner"]
+    assert found == [("--w:0.2500", "0.250"), ("--w:0.7500", "0.750")]
+
+
+def test_weight_map_says_blocked_for_invisible_keys() -> None:
+    found = [(a.get("class"), t) for tag, a, t in cells(weight_map([[1.0, 0.0]], ["q"], ["a", "b"], "Map",
+                                                                  visible=[[True, False]]))
+             if tag == "td" and a.get("class") != "corner"]
+    assert found[1] == ("blocked", "blocked")
+
+
+def test_weight_map_corner_names_rows_and_columns() -> None:
+    found = [t for tag, a, t in cells(weight_map([[1.0]], ["x"], ["k"], "Map", corner="setting \\ key"))
+             if a.get("class") == "corner"]
+    assert found == ["setting \\ key"]
+
+
+def test_weight_map_escapes_labels() -> None:
+    assert "<b>" not in weight_map([[1.0]], ["<b>"], ["k"], "Map")
