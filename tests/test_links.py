@@ -1,0 +1,77 @@
+"""Every link inside the built site leads to a page and anchor that exist."""
+
+from __future__ import annotations
+
+from functools import cache
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+
+class Anchors(HTMLParser):
+    """Collects the ids a page defines and the hrefs of its links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.add(str(found["id"]))
+        if found.get("name"):
+            self.ids.add(str(found["name"]))
+        if tag == "a" and found.get("href"):
+            self.hrefs.append(str(found["href"]))
+
+
+@cache
+def parse(page: Path) -> Anchors:
+    parser = Anchors()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser
+
+
+def broken_links(site: Path, page: Path) -> list[str]:
+    """Internal links of ``page`` whose file or #anchor does not exist in ``site``."""
+    broken = []
+    for href in parse(page).hrefs:
+        parts = urlsplit(href)
+        if parts.scheme or parts.netloc:
+            continue  # another host or mailto: not part of the site
+        target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_file() or site.resolve() not in target.parents:
+            broken.append(f"{href} (no such file)")
+        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in parse(target).ids:
+            broken.append(f"{href} (no anchor #{parts.fragment})")
+    return broken
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.glob("*.html") if p.name != "404.html")
+
+
+def test_site_has_pages(built_site: Path) -> None:
+    assert len(pages(built_site)) > 10
+
+
+@pytest.mark.slow
+def test_every_internal_link_resolves(built_site: Path) -> None:
+    problems = {p.name: broken_links(built_site, p) for p in pages(built_site)}
+    assert {name: found for name, found in problems.items() if found} == {}
+
+
+def test_a_missing_anchor_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text('<a href="b.html#x">b</a><a href="b.html#y">b</a>')
+    (tmp_path / "b.html").write_text('<h2 id="x">X</h2>')
+    assert broken_links(tmp_path, tmp_path / "a.html") == ["b.html#y (no anchor #y)"]
+
+
+def test_a_missing_page_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text('<a href="nowhere.html">n</a><a href="https://example.org/">e</a>')
+    assert broken_links(tmp_path, tmp_path / "a.html") == ["nowhere.html (no such file)"]
