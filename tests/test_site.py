@@ -21,10 +21,11 @@ import pytest
 from conftest import DOCS, ROOT
 from hypothesis import given, strategies as st
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.toc import AnchorLink
 
 import attnlab
 from attnlab import claims as registry
-from attnlab.site import a11y, citations
+from attnlab.site import a11y, citations, toc
 from attnlab.site.math import FormulaError, on_page_content, to_mathml
 
 LOADS = {  # element → attributes whose URL the browser fetches by itself
@@ -333,3 +334,29 @@ def test_reference_page_documents_every_module() -> None:
 def test_reference_page_is_generated_from_docstrings(built_site: Path) -> None:
     ids = scan(built_site / "reference.html").ids
     assert {"attnlab.attention.softmax", "attnlab.claims.claim"} <= ids
+
+
+def toc_tree() -> list[AnchorLink]:
+    """h1 > h2 > h3, one entry at each level."""
+    h1, h2, h3 = AnchorLink("Reference", "reference", 1), AnchorLink("attnlab.attention", "m", 2), \
+        AnchorLink("softmax", "f", 3)
+    h1.children, h2.children = [h2], [h3]
+    return [h1]
+
+
+def test_toc_depth_two_keeps_h2_entries_and_drops_h3() -> None:
+    tree = toc_tree()
+    toc.trim(tree, 2)
+    assert [c.title for c in tree[0].children] == ["attnlab.attention"] and tree[0].children[0].children == []
+
+
+def test_toc_depth_that_is_not_a_heading_level_stops_the_build() -> None:
+    page = SimpleNamespace(meta={"toc_depth": 7}, toc=toc_tree(), file=SimpleNamespace(src_uri="reference.md"))
+    with pytest.raises(PluginError, match="reference.md: toc_depth must be a heading level 1-6, got 7"):
+        toc.on_page_content("", page=page)
+
+
+def test_reference_contents_list_modules_not_members(built_site: Path) -> None:
+    html = (built_site / "reference.html").read_text(encoding="utf-8")
+    contents = set(re.findall(r'<a href="#([^"]*)" class="md-nav__link">', html))
+    assert "attnlabattention" in contents and "attnlab.attention.softmax" not in contents
