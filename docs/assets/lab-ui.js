@@ -144,13 +144,15 @@
       "</form>" +
       '<div class="attnlab-readout">' +
       '<p>Query of <strong data-testid="token-name"></strong>: ' + vectorSpans("query", width) + "</p>" +
-      '<div class="attnlab-scroll"><table class="attnlab-steps">' +
+      '<div class="attnlab-scroll" tabindex="0" role="group" aria-label="Steps for the selected query">' +
+      '<table class="attnlab-steps">' +
       '<caption>Each key for the selected query: raw score, score divided by √d<sub>k</sub>, visibility and weight</caption>' +
       '<thead><tr><th scope="col">token</th><th scope="col">key</th><th scope="col">value</th>' +
       '<th scope="col">visible</th><th scope="col">raw score</th><th scope="col">scaled score</th>' +
       '<th scope="col">weight</th></tr></thead><tbody>' + stepRows + "</tbody></table></div>" +
       '<p>Output (weights times values): <strong>' + vectorSpans("output", toy.w_v[0].length) + "</strong></p>" +
-      '<div class="attnlab-scroll"><table class="attn-map" data-testid="weight-map">' +
+      '<div class="attnlab-scroll" tabindex="0" role="group" aria-label="Weight map">' +
+      '<table class="attn-map" data-testid="weight-map">' +
       '<caption>Weight map: every query row under these controls (the multiplier acts on the selected row only)</caption>' +
       '<thead><tr><td class="corner">query \\ key</td>' + mapHead + "</tr></thead><tbody>" + mapRows +
       "</tbody></table></div></div>" +

@@ -35,14 +35,23 @@ def test_every_page_loads_cleanly_from_disk(page: Page, file_url: str, site_page
     assert load_problems(page, file_url, [name for name in site_pages if name != "404.html"]) == {}
 
 
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the open page, with up to three places each."""
+    violations = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+            for v in violations if v["impact"] in SERIOUS]
+
+
 def test_no_page_has_a_serious_accessibility_violation(page: Page, site_url: str, site_pages: list[str]) -> None:
-    axe = Axe()
     found = {}
     for name in site_pages:
         page.goto(site_url + name, wait_until="networkidle")
-        violations = axe.run(page).response["violations"]
-        serious = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-                   for v in violations if v["impact"] in SERIOUS]
-        if serious:
+        if serious := serious_violations(page):
             found[name] = serious
     assert found == {}
+
+
+def test_the_lab_is_accessible_on_a_phone_sized_screen(page: Page, site_url: str) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(site_url + "lab.html", wait_until="networkidle")
+    assert serious_violations(page) == []
