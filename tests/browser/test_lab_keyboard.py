@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from attnlab.lab import DEFAULTS, RANGES, compute
+from attnlab.lab import DEFAULTS, RANGES, TOKENS, compute
+from attnlab.render import fmt
 
 from .labpage import as_shown, open_lab, rendered
 
@@ -83,3 +84,14 @@ def test_enter_on_the_progress_buttons_clears_ticks_and_read_marks(page: Page, s
         page.keyboard.press("Enter")
     assert not page.locator("#step-4").is_checked()
     assert not page.get_by_test_id("read-mark").is_checked()
+
+
+def test_screen_readers_hear_the_new_weights_and_output(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    lab.get_by_test_id("query-scale").focus()
+    page.keyboard.press("End")
+    python = compute(query_scale=RANGES["query_scale"][1])
+    live = lab.locator('[aria-live="polite"]')
+    assert live.get_attribute("role") == "status"
+    expected = ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, python.weights))
+    assert live.inner_text() == f"Query rises: weights {expected}; output {', '.join(fmt(x) for x in python.output)}."
