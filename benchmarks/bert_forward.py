@@ -10,10 +10,12 @@ of 16 tokens, [CLS] and [SEP] included, goes through
   build, eager attention, returning every layer's weights and hidden states.
 
 Both get the same token ids and produce the same outputs (the peer test
-checks them to 1e-5). Each figure is the median of ``--runs`` timed calls
-after a few warm-up calls; the machine's load average is printed too, since
-other work on a 2-core machine changes both figures. This prints figures
-and asserts nothing, so it is not a test.
+checks them to 1e-5). Each figure is the median (and the fastest) of
+``--runs`` timed calls after a few warm-up calls; the machine's load average is printed too, since
+other work on a 2-core machine changes both figures. On a busy machine,
+``OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1`` (one thread for numpy and for
+PyTorch) gives steadier figures. This prints figures and asserts nothing,
+so it is not a test.
 """
 
 from __future__ import annotations
@@ -34,10 +36,14 @@ TOKENS = 16
 WARM_UP = 3
 
 
-def median_ms(call: object, runs: int) -> float:
-    """Median milliseconds of ``runs`` single calls, after a warm-up."""
+def timings_ms(call: object, runs: int) -> tuple[float, float]:
+    """Median and fastest milliseconds of ``runs`` single calls, after a warm-up.
+
+    The fastest call is the one least disturbed by other work on the machine.
+    """
     timeit.repeat(call, number=1, repeat=WARM_UP)
-    return 1e3 * statistics.median(timeit.repeat(call, number=1, repeat=runs))
+    times = [1e3 * t for t in timeit.repeat(call, number=1, repeat=runs)]
+    return statistics.median(times), min(times)
 
 
 def main() -> None:
@@ -69,13 +75,18 @@ def main() -> None:
         with torch.no_grad():
             reference(**inputs)
 
-    ours = median_ms(lambda: run(ids, real, model), runs)
-    theirs = median_ms(reference_forward, runs)
-    print(f"all-MiniLM-L6-v2 forward pass, {TOKENS} tokens, median of {runs} runs "
-          f"(load average {os.getloadavg()[0]:.1f}, torch threads {torch.get_num_threads()})")
-    print(f"  attnlab (numpy float64, every head kept):   {ours:8.2f} ms")
-    print(f"  BertModel (torch {torch.__version__} float32, eager): {theirs:8.2f} ms")
-    print(f"  ratio attnlab / reference: {ours / theirs:.1f}")
+    ours = timings_ms(lambda: run(ids, real, model), runs)
+    theirs = timings_ms(reference_forward, runs)
+    print(f"all-MiniLM-L6-v2 forward pass, {TOKENS} tokens, {runs} runs each "
+          f"(load average {os.getloadavg()[0]:.1f}, torch threads {torch.get_num_threads()}, "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')})")
+    print(f"{'':48}{'median':>10}{'fastest':>10}")
+    for name, (median, fastest) in (
+        ("attnlab (numpy float64, every head kept)", ours),
+        (f"BertModel (torch {torch.__version__} float32, eager)", theirs),
+    ):
+        print(f"  {name:46}{median:7.1f} ms{fastest:7.1f} ms")
+    print(f"  median ratio attnlab / reference: {ours[0] / theirs[0]:.1f}")
 
 
 if __name__ == "__main__":
