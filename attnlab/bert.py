@@ -95,10 +95,12 @@ class Tokens:
 class Encoding:
     """One sentence through the model, every intermediate kept.
 
-    ``hidden[0]`` is the embedding output and ``hidden[l]`` the output of
-    layer l (n × 384 each, padding rows included); ``layers[l].heads[h]``
-    is the full ``Attention`` of head h in layer l + 1; ``pooled`` is the mean
-    of the last hidden state over the real tokens.
+    Layers count from 0. ``hidden[0]`` is the embedding output and
+    ``hidden[l + 1]`` the output of layer l (n × 384 each, padding rows
+    included); ``layers[l]`` is layer l's multi-head attention on
+    ``hidden[l]``, so ``layers[l].heads[h]`` is the full ``Attention`` of
+    head h; ``pooled`` is the mean of the last hidden state over the real
+    tokens.
     """
 
     tokens: tuple[str, ...]
