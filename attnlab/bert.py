@@ -179,7 +179,7 @@ def read_weights(directory: Path, config: dict[str, Any]) -> tuple[Embeddings, t
     """Read model.safetensors as float64 numpy arrays and arrange them for attnlab."""
     safetensors_numpy = _require("safetensors.numpy", "read the model weights")
     stored = safetensors_numpy.load_file(str(directory / "model.safetensors"))
-    weights = {name.removeprefix("bert."): array.astype(np.float64) for name, array in stored.items()}
+    weights = {name: array.astype(np.float64) for name, array in stored.items()}
     eps = float(config["layer_norm_eps"])
     try:
         embeddings = Embeddings(
