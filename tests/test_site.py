@@ -142,6 +142,22 @@ def test_a_whole_number_becomes_one_mn(n: int) -> None:
     assert f"<mn>{n}</mn>" in to_mathml(str(n))
 
 
+def test_a_leading_minus_is_a_sign_not_a_subtraction() -> None:
+    assert '<mo stretchy="false">[</mo><mo form="prefix">\u2212</mo><mn>3</mn>' in to_mathml("[-3, 5]")
+
+
+def test_a_minus_between_terms_stays_a_subtraction() -> None:
+    assert "<mi>a</mi><mo>\u2212</mo><mi>b</mi>" in to_mathml("a - b")
+
+
+def test_a_minus_after_a_closing_bracket_stays_a_subtraction() -> None:
+    assert '<mo stretchy="false">)</mo><mo>\u2212</mo>' in to_mathml("(a) - b")
+
+
+def test_infinity_is_an_identifier_not_an_operator() -> None:
+    assert "<mi>\u221e</mi>" in to_mathml(r"-\infty")
+
+
 def test_aligned_environment_is_rejected() -> None:
     with pytest.raises(FormulaError, match="aligned"):
         to_mathml(r"\begin{aligned} a &= b \\ c &= d \end{aligned}")
@@ -172,7 +188,7 @@ def test_hook_replaces_inline_and_display_arithmatex_with_mathml() -> None:
             '<div class="arithmatex">\\[\nx^2\n\\]</div>')
     out = on_page_content(html, page=fake_page("p.md"))
     assert "arithmatex" not in out and "\\(" not in out and "\\[" not in out
-    assert '<mi>a</mi><mo>&#x0003C;</mo><mi>b</mi>' in out and 'display="block"' in out
+    assert '<mi>a</mi><mo>&lt;</mo><mi>b</mi>' in out and 'display="block"' in out
 
 
 def test_hook_error_names_page_and_formula() -> None:

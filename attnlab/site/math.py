@@ -27,6 +27,10 @@ UNSUPPORTED = {
     r"\begin{aligned}": "the aligned environment (latex2mathml misplaces its columns); use separate display formulas",
     r"\operatorname*": r"\operatorname* (latex2mathml drops the operator); use \operatorname or \mathop",
 }
+MATHML = "http://www.w3.org/1998/Math/MathML"
+ET.register_namespace("", MATHML)
+SIGNS = {"\u2212", "+", "\u00b1"}
+CLOSING = {")", "]", "}", "|", "\u2016", "\u27e9"}
 ARITY = {"mfrac": 2, "msub": 2, "msup": 2, "msubsup": 3, "mroot": 2, "munder": 2, "mover": 2, "munderover": 3}
 """How many children each MathML layout element must have; a missing argument shows up here."""
 
@@ -59,7 +63,29 @@ def to_mathml(latex: str, display: bool = False) -> str:
             raise FormulaError(f"unknown command {element.text}")
         if tag in ARITY and len(element) != ARITY[tag]:
             raise FormulaError(f"<{tag}> has {len(element)} arguments, expected {ARITY[tag]}")
-    return mathml
+    polish(root)
+    return ET.tostring(root, encoding="unicode")
+
+
+def polish(root: ET.Element) -> None:
+    """Fix two spacing slips of latex2mathml in place.
+
+    ∞ comes out as an operator (spaced like one): make it an identifier. A
+    minus or plus that starts a group or follows another operator or an
+    opening bracket is a sign, not a subtraction: mark it ``form="prefix"``
+    so "[−3, 5]" is not set as "[ − 3, 5]".
+    """
+    mo, mi = f"{{{MATHML}}}mo", f"{{{MATHML}}}mi"
+    for element in root.iter(mo):
+        if element.text == "\u221e":
+            element.tag = mi
+    for parent in root.iter():
+        before = None
+        for child in parent:
+            if child.tag == mo and child.text in SIGNS and (
+                    before is None or (before.tag == mo and before.text not in CLOSING)):
+                child.set("form", "prefix")
+            before = child
 
 
 def on_page_content(html: str, page: Page, **kwargs: Any) -> str:
