@@ -33,8 +33,14 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
-           corner: str = "", decimals: int = 3) -> str:
-    """A labelled matrix as a Markdown table (rows are tokens, columns features or keys)."""
+           corner: str = "token", decimals: int = 3) -> str:
+    """A labelled matrix as a Markdown table (rows are tokens, columns features or keys).
+
+    ``corner`` heads the label column; it is never empty, so screen readers
+    announce what the row labels are.
+    """
+    if not corner.strip():
+        raise ValueError("corner must name the row labels (an empty header cell is unlabelled for screen readers)")
     rows = [[f"**{label}**", *(fmt(x, decimals) for x in row)]
             for label, row in zip(row_labels, np.atleast_2d(m))]
     return table([corner, *col_labels], rows)

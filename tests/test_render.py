@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+import pytest
+
 from attnlab.render import fmt, matrix, table, vector, weight_map
 
 
@@ -48,6 +50,15 @@ def test_table_has_header_rule_and_one_line_per_row() -> None:
 
 def test_matrix_labels_rows_in_bold() -> None:
     assert matrix([[1, 0]], ["grid"], ["x", "y"]).splitlines()[2] == "| **grid** | 1.000 | 0.000 |"
+
+
+def test_matrix_heads_the_label_column_with_token_by_default() -> None:
+    assert matrix([[1, 0]], ["grid"], ["x", "y"]).splitlines()[0] == "| token | x | y |"
+
+
+def test_matrix_refuses_an_empty_corner() -> None:
+    with pytest.raises(ValueError, match="corner"):
+        matrix([[1]], ["grid"], ["x"], corner=" ")
 
 
 def test_weight_map_has_caption_and_scoped_headers() -> None:
