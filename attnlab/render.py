@@ -46,6 +46,10 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
     return table([corner, *col_labels], rows)
 
 
+WIDE_MAP = 6
+"""Maps with more keys than this scroll sideways inside a keyboard-focusable box."""
+
+
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str,
                visible: Any = None, decimals: int = 3, corner: str = "query \\ key") -> str:
     """An accessible HTML attention map: one row per query, one cell per key.
@@ -65,11 +69,16 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
             for x, ok in zip(row, seen)
         )
         body.append(f'<tr><th scope="row">{escape(label)}</th>{cells}</tr>')
-    return (
+    table = (
         f'<table class="attn-map"><caption>{escape(caption)}</caption>'
         f'<thead><tr><td class="corner">{escape(corner)}</td>{head}</tr></thead>'
-        f'<tbody>{"".join(body)}</tbody></table>\n'
+        f'<tbody>{"".join(body)}</tbody></table>'
     )
+    if len(keys) <= WIDE_MAP:
+        return table + "\n"
+    # Wider than a phone's text column: let it scroll, and let a keyboard reach the scroll.
+    return (f'<div class="attn-map-scroll" tabindex="0" role="group" aria-label="{escape(caption)}">'
+            f"{table}</div>\n")
 
 
 BLOCK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from attnlab.render import fmt, matrix, table, vector, weight_map
+from attnlab.render import WIDE_MAP, fmt, matrix, table, vector, weight_map
 
 
 class Cells(HTMLParser):
@@ -84,6 +84,16 @@ def test_weight_map_corner_names_rows_and_columns() -> None:
     found = [t for tag, a, t in cells(weight_map([[1.0]], ["x"], ["k"], "Map", corner="setting \\ key"))
              if a.get("class") == "corner"]
     assert found == ["setting \\ key"]
+
+
+def test_a_narrow_weight_map_is_a_bare_table() -> None:
+    assert weight_map([[1.0]], ["q"], ["k"], "Map").startswith("<table")
+
+
+def test_a_wide_weight_map_scrolls_in_a_focusable_labelled_box() -> None:
+    keys = [f"k{i}" for i in range(WIDE_MAP + 1)]
+    html = weight_map([[1.0] + [0.0] * WIDE_MAP], ["q"], keys, "Wide map")
+    assert html.startswith('<div class="attn-map-scroll" tabindex="0" role="group" aria-label="Wide map">')
 
 
 def test_weight_map_escapes_labels() -> None:
