@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from attnlab.checks import as_mask
+
 
 def fmt(x: float, decimals: int = 3) -> str:
     """A number with a fixed count of decimals; never prints "-0.000"."""
@@ -32,6 +34,12 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def one_label_each(name: str, labels: Sequence[str], count: int, what: str) -> None:
+    """Raise unless ``labels`` names each of ``count`` rows or columns (``zip`` would drop the rest silently)."""
+    if len(labels) != count:
+        raise ValueError(f"{name} has {len(labels)} labels but there are {count} {what}")
+
+
 def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
            corner: str = "token", decimals: int = 3) -> str:
     """A labelled matrix as a Markdown table (rows are tokens, columns features or keys).
@@ -41,8 +49,11 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
     """
     if not corner.strip():
         raise ValueError("corner must name the row labels (an empty header cell is unlabelled for screen readers)")
+    values = np.atleast_2d(m)
+    one_label_each("row_labels", row_labels, values.shape[0], "rows")
+    one_label_each("col_labels", col_labels, values.shape[1], "columns")
     rows = [[f"**{label}**", *(fmt(x, decimals) for x in row)]
-            for label, row in zip(row_labels, np.atleast_2d(m))]
+            for label, row in zip(row_labels, values)]
     return table([corner, *col_labels], rows)
 
 
@@ -59,7 +70,10 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
     ``corner`` names what the rows and columns are (rows may be settings).
     """
     w = np.atleast_2d(weights)
-    mask = np.ones(w.shape, dtype=bool) if visible is None else np.atleast_2d(visible)
+    one_label_each("queries", queries, w.shape[0], "rows of weights")
+    one_label_each("keys", keys, w.shape[1], "columns of weights")
+    mask = np.atleast_2d(np.ones(w.shape, dtype=bool) if visible is None
+                         else as_mask("visible", visible, np.shape(weights)))
     head = "".join(f'<th scope="col">{escape(k)}</th>' for k in keys)
     body = []
     for label, row, seen in zip(queries, w, mask):

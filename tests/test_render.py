@@ -98,3 +98,24 @@ def test_a_wide_weight_map_scrolls_in_a_focusable_labelled_box() -> None:
 
 def test_weight_map_escapes_labels() -> None:
     assert "<b>" not in weight_map([[1.0]], ["<b>"], ["k"], "Map")
+
+
+def test_matrix_refuses_fewer_row_labels_than_rows_naming_row_labels() -> None:
+    with pytest.raises(ValueError, match="row_labels has 1 labels but there are 2 rows"):
+        matrix([[1, 2], [3, 4]], ["grid"], ["x", "y"])
+
+
+def test_matrix_refuses_fewer_column_labels_than_columns_naming_col_labels() -> None:
+    with pytest.raises(ValueError, match="col_labels has 1 labels but there are 2 columns"):
+        matrix([[1, 2]], ["grid"], ["x"])
+
+
+@pytest.mark.parametrize(("queries", "keys", "name"), [(["q"], ["a"], "keys"), (["q", "r"], ["a", "b"], "queries")])
+def test_weight_map_refuses_labels_that_do_not_match_the_weights(queries: list[str], keys: list[str], name: str) -> None:
+    with pytest.raises(ValueError, match=f"{name} has"):
+        weight_map([[0.25, 0.75]], queries, keys, "Map")
+
+
+def test_weight_map_refuses_a_visible_mask_of_another_shape_naming_visible() -> None:
+    with pytest.raises(ValueError, match=r"visible must have shape \(1, 2\), got \(1, 1\)"):
+        weight_map([[0.25, 0.75]], ["q"], ["a", "b"], "Map", visible=[[True]])
