@@ -73,8 +73,11 @@ def scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def scale(raw: np.ndarray, d_k: int) -> np.ndarray:
-    """Divide raw scores by √d_k, which keeps their spread independent of d_k."""
-    return raw / math.sqrt(d_k)
+    """Divide raw scores by √d_k, which keeps their spread independent of d_k.
+
+    ``d_k`` is the key width, a positive int (0 would divide by zero).
+    """
+    return raw / math.sqrt(positive_int("d_k", d_k))
 
 
 def checked_scores(queries: np.ndarray, keys: np.ndarray, part: slice = slice(None)) -> np.ndarray:

@@ -32,6 +32,12 @@ def test_scale_divides_by_the_square_root_of_d_k() -> None:
     assert scale(np.array([4.0, -2.0]), 4).tolist() == [4.0 / 2, -2.0 / 2]
 
 
+@pytest.mark.parametrize(("d_k", "error"), [(0, ValueError), (2.0, TypeError)])
+def test_scale_refuses_a_key_width_that_is_not_a_positive_int_naming_d_k(d_k: object, error: type) -> None:
+    with pytest.raises(error, match="d_k must be"):
+        scale(np.array([4.0]), d_k)  # type: ignore[arg-type]
+
+
 def test_mix_is_the_weighted_sum_of_value_rows() -> None:
     assert mix(np.array([0.25, 0.75]), np.array([[4.0, 0.0], [0.0, 8.0]])).tolist() == [1.0, 6.0]
 
