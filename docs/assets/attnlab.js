@@ -16,8 +16,6 @@
 (function (root) {
   "use strict";
 
-  var CONTROL_NAMES = ["token", "query_scale", "causal", "value_y"];
-
   /** The toy data to use: the one given, else the one the page loaded. */
   function toyOrPage(toy) {
     var data = toy === undefined ? root.ATTNLAB_TOY : toy;
@@ -39,20 +37,22 @@
     return value;
   }
 
-  /** Validate the four controls; missing keys take the toy's defaults, unknown keys are refused. */
+  /** Validate the four controls; missing keys take the toy's defaults, unknown keys are refused.
+   *  The control names are the keys of the toy's defaults (attnlab.lab.DEFAULTS), not a list of our own. */
   function controls(given, toy) {
     var data = toyOrPage(toy);
+    var names = Object.keys(data.defaults);
     var asked = given === undefined ? {} : given;
     if (asked === null || typeof asked !== "object" || Array.isArray(asked)) {
-      throw new TypeError("controls must be an object with keys " + CONTROL_NAMES.join(", "));
+      throw new TypeError("controls must be an object with keys " + names.join(", "));
     }
-    var unknown = Object.keys(asked).filter(function (k) { return CONTROL_NAMES.indexOf(k) < 0; }).sort();
+    var unknown = Object.keys(asked).filter(function (k) { return names.indexOf(k) < 0; }).sort();
     if (unknown.length) {
       throw new Error("unknown control(s) " + JSON.stringify(unknown) + "; known: " +
-                      JSON.stringify(CONTROL_NAMES.slice().sort()));
+                      JSON.stringify(names.slice().sort()));
     }
     var c = {};
-    CONTROL_NAMES.forEach(function (k) { c[k] = k in asked ? asked[k] : data.defaults[k]; });
+    names.forEach(function (k) { c[k] = k in asked ? asked[k] : data.defaults[k]; });
     if (data.tokens.indexOf(c.token) < 0) {
       throw new Error("token must be one of " + JSON.stringify(data.tokens) + ", got " + JSON.stringify(c.token));
     }
@@ -161,8 +161,7 @@
     };
   }
 
-  var api = { compute: compute, controls: controls, visibleMap: visibleMap, fmt: fmt, withToy: withToy,
-              CONTROL_NAMES: CONTROL_NAMES };
+  var api = { compute: compute, controls: controls, visibleMap: visibleMap, fmt: fmt, withToy: withToy };
   root.attnlab = api;
   if (typeof exports === "object") {
     Object.keys(api).forEach(function (name) { exports[name] = api[name]; });
