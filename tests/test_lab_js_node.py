@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attnlab.lab import TOKENS, compute, toy_data
+from attnlab.render import fmt
 from browser.agreement import assert_agrees, control_settings
 
 ATTNLAB_JS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "attnlab.js"
@@ -113,3 +114,29 @@ SETTING = st.fixed_dictionaries({}, optional={
 def test_node_agrees_with_python_for_any_finite_controls(batch: list[dict[str, Any]]) -> None:
     for controls, answer in zip(batch, run_in_node(batch), strict=True):
         assert_agrees(answer.get("result", answer), compute(controls).to_dict(), where=f"compute({controls})")
+
+
+FMT_RUNNER = """
+const attnlab = require(process.argv[1]);
+const pairs = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(pairs.map(([x, decimals]) => attnlab.fmt(x, decimals))));
+"""
+"""Reads [[x, decimals], ...] on stdin, writes attnlab.fmt of each."""
+
+
+def fmt_in_node(pairs: list[tuple[float, int]]) -> list[str]:
+    """attnlab.js's fmt of each (x, decimals), in one Node process."""
+    return json.loads(node(FMT_RUNNER, str(ATTNLAB_JS), stdin=json.dumps(pairs)))
+
+
+@pytest.mark.parametrize(("x", "decimals"), [
+    (1 / 16, 3), (-1 / 16, 3), (3 / 16, 3), (1 / 8, 2), (5 / 2, 0), (7 / 2, 0), (-1 / 2, 0), (-0.0, 3), (-0.0004, 3),
+])
+def test_node_fmt_rounds_halfway_and_negative_zero_as_python(x: float, decimals: int) -> None:
+    assert fmt_in_node([(x, decimals)]) == [fmt(x, decimals)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.floats(-1e15, 1e15, allow_nan=False), st.integers(0, 6)), min_size=1, max_size=200))
+def test_node_fmt_prints_what_python_prints(pairs: list[tuple[float, int]]) -> None:
+    assert fmt_in_node(pairs) == [fmt(x, decimals) for x, decimals in pairs]

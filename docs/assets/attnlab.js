@@ -146,9 +146,18 @@
     };
   }
 
-  /** A number with fixed decimals, as attnlab.render.fmt prints it (never "-0.000"). */
+  /** A number with fixed decimals, as attnlab.render.fmt prints it: never "-0.000", and a number
+   *  exactly halfway between two roundings goes to the even one, as Python's format does
+   *  (toFixed would round 0.0625 up to 0.063; Python prints 0.062). */
   function fmt(x, decimals) {
-    var text = x.toFixed(decimals === undefined ? 3 : decimals);
+    var places = decimals === undefined ? 3 : decimals;
+    var text = x.toFixed(places);
+    var exact = Math.abs(x).toFixed(100);  // the double's every digit: a halfway one ends long before 100
+    var point = exact.indexOf(".");
+    var kept = exact.slice(0, places ? point + 1 + places : point);
+    if (/^50*$/.test(exact.slice(point + 1 + places)) && /[02468]$/.test(kept)) {
+      text = (x < 0 ? "-" : "") + kept;
+    }
     return text.charAt(0) === "-" && Number(text) === 0 ? text.slice(1) : text;
   }
 
