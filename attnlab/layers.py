@@ -83,6 +83,15 @@ def _shift(x: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
     return x if bias is None else x + bias
 
 
+def project_head(x_q: Any, x_kv: Any, head: Head) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One head's queries (from ``x_q``), keys and values (from ``x_kv``), each bias added if it has one."""
+    return (
+        _shift(project(x_q, head.w_q, "w_q"), head.b_q),
+        _shift(project(x_kv, head.w_k, "w_k"), head.b_k),
+        _shift(project(x_kv, head.w_v, "w_v"), head.b_v),
+    )
+
+
 def multi_head(x_q: Any, x_kv: Any, params: MultiHeadParams, visible: Any = None) -> MultiHead:
     """Multi-head attention: Concat(head_1 … head_H) W_O.
 
@@ -91,15 +100,7 @@ def multi_head(x_q: Any, x_kv: Any, params: MultiHeadParams, visible: Any = None
     """
     if not params.heads:
         raise ValueError("params.heads is empty: multi-head attention needs at least one head")
-    results = tuple(
-        attention(
-            _shift(project(x_q, h.w_q, "w_q"), h.b_q),
-            _shift(project(x_kv, h.w_k, "w_k"), h.b_k),
-            _shift(project(x_kv, h.w_v, "w_v"), h.b_v),
-            visible,
-        )
-        for h in params.heads
-    )
+    results = tuple(attention(*project_head(x_q, x_kv, h), visible) for h in params.heads)
     concat = np.concatenate([r.output for r in results], axis=-1)
     output = _shift(project(concat, params.w_o, "w_o"), params.b_o)
     return MultiHead(results, frozen(concat), frozen(output))

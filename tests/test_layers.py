@@ -21,6 +21,7 @@ from attnlab.layers import (
     layer_norm,
     multi_head,
     positional_encoding,
+    project_head,
     relu,
 )
 
@@ -187,6 +188,12 @@ def test_multi_head_passes_the_mask_to_every_head() -> None:
     result = multi_head(X, X, identity_heads(2), visible)
     for head in result.heads:
         assert (head.weights[~visible] == 0.0).all()
+
+
+def test_project_head_takes_queries_from_x_q_and_keys_and_values_from_x_kv_adding_biases() -> None:
+    head = Head(I2, 2 * I2, 3 * I2, b_q=np.array([1.0, 0.0]), b_v=np.array([0.0, -1.0]))
+    q, k, v = project_head([[1.0, 2.0]], [[0.0, 1.0]], head)
+    assert (q.tolist(), k.tolist(), v.tolist()) == ([[1 + 1.0, 2.0]], [[0.0, 2 * 1.0]], [[0.0, 3 * 1.0 - 1]])
 
 
 def test_multi_head_refuses_no_heads() -> None:
