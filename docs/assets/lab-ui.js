@@ -1,9 +1,9 @@
 /* Attention Lab: the page side of the lab, the checklist and the "read" marks.
  *
  * - Every <div class="attnlab-lab"> (printed by attnlab.site.widgets.lab())
- *   becomes a lab: controls on the left, the selected row's steps and the
- *   full weight map on the right, recomputed by attnlab.compute on every
- *   input event and announced to screen readers.
+ *   becomes a lab: the controls, then the selected row's steps and the
+ *   full weight map, recomputed by attnlab.compute on every input event
+ *   and announced to screen readers.
  * - Every <ol class="attnlab-checklist"> (widgets.checklist()) remembers its
  *   ticks, and every chapter gets a "read" checkbox under its title; both
  *   live in localStorage and have a reset. Without storage (private mode,
@@ -218,8 +218,7 @@
         "; output " + r.output.map(function (x) { return attnlab.fmt(x); }).join(", ") + ".");
     }
 
-    container.querySelector("form").addEventListener("input", update);
-    container.querySelector("form").addEventListener("change", update);
+    container.querySelector("form").addEventListener("input", update);  // sliders, radios and the checkbox all fire it
     nodes.reset.addEventListener("click", function () { setControls(toy.defaults); update(); });
     setControls(toy.defaults);
     update();
