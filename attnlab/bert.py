@@ -32,9 +32,8 @@ from attnlab.layers import (
     LayerNormParams,
     MultiHead,
     MultiHeadParams,
-    encoder_block,
+    encoder_block_steps,
     gelu,
-    multi_head,
     norm,
     project_head,
 )
@@ -272,17 +271,17 @@ def padding_visible(real: np.ndarray) -> np.ndarray:
 def run(ids: np.ndarray, real: np.ndarray, model: Model) -> tuple[tuple[np.ndarray, ...], tuple[MultiHead, ...]]:
     """Hidden states after the embeddings and after each layer, and each layer's heads.
 
-    ``multi_head`` is called on the block's input to keep every head's steps;
-    ``encoder_block`` then computes the block itself (the same attention again,
-    plus residuals, Post-LN and the GELU feed-forward).
+    Each layer is ``encoder_block`` in Post-LN order with the GELU
+    feed-forward; ``encoder_block_steps`` also hands back the multi-head
+    attention the block computed, every head's steps kept.
     """
     visible = padding_visible(real)
     hidden = [embed(ids, model)]
     layers = []
     for block in model.blocks:
-        x = hidden[-1]
-        layers.append(multi_head(x, x, block.attention, visible))
-        hidden.append(encoder_block(x, block, visible, order="post", activation=gelu))
+        output, heads = encoder_block_steps(hidden[-1], block, visible, order="post", activation=gelu)
+        hidden.append(output)
+        layers.append(heads)
     return tuple(hidden), tuple(layers)
 
 

@@ -189,26 +189,34 @@ def norm(x: np.ndarray, params: LayerNormParams) -> np.ndarray:
     return layer_norm(x, params.gain, params.bias, params.eps)
 
 
-def encoder_block(
-    x: Any,
-    params: EncoderBlockParams,
-    visible: Any = None,
-    order: Literal["post", "pre"] = "post",
-    activation: Activation = relu,
-) -> np.ndarray:
+def encoder_block(x: Any, params: EncoderBlockParams, visible: Any = None,
+                  order: Literal["post", "pre"] = "post", activation: Activation = relu) -> np.ndarray:
     """One encoder block with residual paths (no dropout: nothing is trained here).
 
     ``order="post"`` is the original Transformer, LayerNorm(x + Sublayer(x));
     ``order="pre"`` is the Pre-LN variant, x + Sublayer(LayerNorm(x)).
     """
+    return encoder_block_steps(x, params, visible, order, activation)[0]
+
+
+def encoder_block_steps(x: Any, params: EncoderBlockParams, visible: Any = None,
+                        order: Literal["post", "pre"] = "post", activation: Activation = relu) -> tuple[np.ndarray, MultiHead]:
+    """``encoder_block``'s output together with its multi-head attention, every head's steps kept.
+
+    The attention is the one the block computed (on ``x`` for Post-LN, on
+    LayerNorm(x) for Pre-LN), so a caller that shows the heads need not run
+    them a second time.
+    """
     rows = as_matrix("x", x)
     if order == "post":
-        mid = norm(rows + multi_head(rows, rows, params.attention, visible).output, params.norm1)
-        return norm(mid + feed_forward(mid, params.ffn, activation), params.norm2)
+        heads = multi_head(rows, rows, params.attention, visible)
+        mid = norm(rows + heads.output, params.norm1)
+        return norm(mid + feed_forward(mid, params.ffn, activation), params.norm2), heads
     if order == "pre":
         inner = norm(rows, params.norm1)
-        mid = rows + multi_head(inner, inner, params.attention, visible).output
-        return mid + feed_forward(norm(mid, params.norm2), params.ffn, activation)
+        heads = multi_head(inner, inner, params.attention, visible)
+        mid = rows + heads.output
+        return mid + feed_forward(norm(mid, params.norm2), params.ffn, activation), heads
     raise ValueError(f"order must be 'post' or 'pre', got {order!r}")
 
 

@@ -5,7 +5,7 @@ has installed the peer extra: PyTorch CPU and transformers). One sentence
 of 16 tokens, [CLS] and [SEP] included, goes through
 
 * attnlab: ``attnlab.bert.run`` in float64 numpy, keeping every head's
-  steps (it calls ``multi_head`` once more per layer for that record), and
+  steps, and
 * the reference: transformers' ``BertModel`` in float32 on PyTorch's CPU
   build, eager attention, returning every layer's weights and hidden states.
 

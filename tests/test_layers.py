@@ -16,6 +16,7 @@ from attnlab.layers import (
     MultiHeadParams,
     cross_attention,
     encoder_block,
+    encoder_block_steps,
     feed_forward,
     init_encoder_block,
     layer_norm,
@@ -280,6 +281,26 @@ def test_post_ln_with_silent_sublayers_is_layer_norm_twice() -> None:
     params = EncoderBlockParams(MultiHeadParams(heads, np.zeros((2, 2))), zero_ffn, unit, unit)
     # [1, 3] -> [-1, 1] -> [-1, 1]; [0, 5] -> [-1, 1]
     assert encoder_block([[1.0, 3.0], [0.0, 5.0]], params, order="post").tolist() == [[-1.0, 1.0], [-1.0, 1.0]]
+
+
+@pytest.mark.parametrize("order", ["post", "pre"])
+def test_encoder_block_steps_returns_the_blocks_output(order: str) -> None:
+    x, params = rows(4, 3, 4), init_encoder_block(5)
+    np.testing.assert_array_equal(encoder_block_steps(x, params, order=order)[0], encoder_block(x, params, order=order))
+
+
+def test_encoder_block_steps_post_ln_heads_attend_over_the_input_itself() -> None:
+    x, params = rows(4, 3, 4), init_encoder_block(5)
+    expected = multi_head(x, x, params.attention)
+    heads = encoder_block_steps(x, params, order="post")[1]
+    np.testing.assert_array_equal(heads.output, expected.output)
+
+
+def test_encoder_block_steps_pre_ln_heads_attend_over_the_normalised_input() -> None:
+    x, params = rows(4, 3, 4), init_encoder_block(5)
+    inner = layer_norm(x, params.norm1.gain, params.norm1.bias, params.norm1.eps)
+    heads = encoder_block_steps(x, params, order="pre")[1]
+    np.testing.assert_array_equal(heads.output, multi_head(inner, inner, params.attention).output)
 
 
 def test_encoder_block_refuses_an_unknown_order_naming_order() -> None:
