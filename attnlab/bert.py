@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.attention import Attention, attention, frozen
+from attnlab.checks import finite_number, index
 from attnlab.layers import (
     EncoderBlockParams,
     FeedForwardParams,
@@ -317,8 +318,13 @@ def _encode(sentences: tuple[str, ...], model: Model) -> tuple[Encoding, ...]:
 
 def head_inputs(encoding: Encoding, layer: int, head: int,
                 model: Model | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Queries, keys and values of one head: the layer's input rows projected, biases added."""
-    params = (model or load_model()).blocks[layer].attention.heads[head]
+    """Queries, keys and values of one head: the layer's input rows projected, biases added.
+
+    ``layer`` and ``head`` count from 0, as in ``Encoding``.
+    """
+    model = model or load_model()
+    layer = index("layer", layer, len(model.blocks))
+    params = model.blocks[layer].attention.heads[index("head", head, model.n_heads)]
     x = encoding.hidden[layer]
     return project_head(x, x, params)
 
@@ -331,8 +337,6 @@ def scale_value_row(encoding: Encoding, layer: int, head: int, row: int, factor:
     the weights mix does (the toy's value experiment, on a trained head).
     """
     q, k, v = head_inputs(encoding, layer, head, model)
-    if not 0 <= row < len(v):
-        raise ValueError(f"row must be a token index from 0 to {len(v) - 1}, got {row}")
     changed = v.copy()
-    changed[row] *= factor
+    changed[index("row", row, len(v))] *= finite_number("factor", factor)
     return attention(q, k, changed, padding_visible(encoding.real))

@@ -103,3 +103,16 @@ def positive_int(name: str, value: Any) -> int:
     if value < 1:
         raise ValueError(f"{name} must be at least 1, got {value}")
     return int(value)
+
+
+def index(name: str, value: Any, count: int) -> int:
+    """Return ``value`` as a position from 0 to ``count`` − 1.
+
+    Refuses booleans, floats and negative positions (Python would silently
+    count those from the end, which no caller here means).
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    if not 0 <= value < count:
+        raise ValueError(f"{name} must be from 0 to {count - 1}, got {value}")
+    return int(value)

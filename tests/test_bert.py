@@ -234,8 +234,24 @@ def test_doubling_a_value_row_moves_each_output_by_its_weight_times_that_row() -
 
 
 def test_scale_value_row_refuses_a_row_outside_the_sentence() -> None:
-    with pytest.raises(ValueError, match="row must be a token index from 0 to 4, got 5"):
+    with pytest.raises(ValueError, match="row must be from 0 to 4, got 5"):
         scale_value_row(encode("grid load rises")[0], 0, 2, row=5, factor=2.0)
+
+
+@pytest.mark.parametrize(("layer", "head", "message"), [
+    (6, 0, "layer must be from 0 to 5, got 6"), (-1, 0, "layer must be from 0 to 5, got -1"),
+    (0, 12, "head must be from 0 to 11, got 12"),
+])
+def test_head_inputs_refuse_a_layer_or_head_the_model_lacks_naming_it(layer: int, head: int, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        head_inputs(encode("grid load rises")[0], layer, head)
+
+
+@pytest.mark.parametrize(("factor", "error"), [("2", TypeError), (math.nan, ValueError)])
+def test_scale_value_row_refuses_a_factor_that_is_not_a_finite_number_naming_factor(
+        factor: object, error: type) -> None:
+    with pytest.raises(error, match="factor must be"):
+        scale_value_row(encode("grid load rises")[0], 0, 2, row=1, factor=factor)  # type: ignore[arg-type]
 
 
 def test_docstring_example_of_encode_holds() -> None:

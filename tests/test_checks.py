@@ -8,7 +8,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attnlab.checks import as_array, as_mask, as_matrix, as_rows, finite_number, positive_int, same_rows, same_width
+from attnlab.checks import (
+    as_array,
+    as_mask,
+    as_matrix,
+    as_rows,
+    finite_number,
+    index,
+    positive_int,
+    same_rows,
+    same_width,
+)
 
 
 def test_as_array_turns_nested_lists_of_ints_into_float64() -> None:
@@ -131,3 +141,19 @@ def test_positive_int_refuses_values_below_one(value: int) -> None:
 def test_positive_int_refuses_non_integers(value: Any) -> None:
     with pytest.raises(TypeError, match="length must be an integer"):
         positive_int("length", value)
+
+
+def test_index_returns_an_int_position() -> None:
+    assert index("row", np.int64(4), 5) == 4
+
+
+@pytest.mark.parametrize("value", [5, -1])
+def test_index_refuses_positions_outside_0_to_count_minus_1_naming_the_argument(value: int) -> None:
+    with pytest.raises(ValueError, match=f"row must be from 0 to 4, got {value}"):
+        index("row", value, 5)
+
+
+@pytest.mark.parametrize("value", [True, 1.0, "1"])
+def test_index_refuses_non_integers_naming_the_argument(value: Any) -> None:
+    with pytest.raises(TypeError, match="row must be an integer"):
+        index("row", value, 5)
