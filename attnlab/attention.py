@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.checks import as_array, as_mask, as_matrix, as_rows, positive_int, same_rows, same_width
+from attnlab.checks import as_array, as_mask, as_matrix, as_rows, integer, positive_int, same_rows, same_width
 
 
 def frozen(array: np.ndarray) -> np.ndarray:
@@ -127,7 +127,7 @@ def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarra
     """
     n = positive_int("n", n)
     m = n if m is None else positive_int("m", m)
-    shift = m - n if offset is None else offset
+    shift = m - n if offset is None else integer("offset", offset)
     return np.arange(m)[None, :] <= np.arange(n)[:, None] + shift
 
 

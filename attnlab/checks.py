@@ -96,13 +96,19 @@ def finite_number(name: str, value: Any) -> float:
     return number
 
 
-def positive_int(name: str, value: Any) -> int:
-    """Return ``value`` as an int of at least 1; refuse booleans and floats."""
+def integer(name: str, value: Any) -> int:
+    """Return ``value`` as an int of any sign; refuse booleans, floats and strings."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
     return int(value)
+
+
+def positive_int(name: str, value: Any) -> int:
+    """Return ``value`` as an int of at least 1; refuse booleans and floats."""
+    number = integer(name, value)
+    if number < 1:
+        raise ValueError(f"{name} must be at least 1, got {number}")
+    return number
 
 
 def index(name: str, value: Any, count: int) -> int:
@@ -111,8 +117,7 @@ def index(name: str, value: Any, count: int) -> int:
     Refuses booleans, floats and negative positions (Python would silently
     count those from the end, which no caller here means).
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if not 0 <= value < count:
-        raise ValueError(f"{name} must be from 0 to {count - 1}, got {value}")
-    return int(value)
+    position = integer(name, value)
+    if not 0 <= position < count:
+        raise ValueError(f"{name} must be from 0 to {count - 1}, got {position}")
+    return position

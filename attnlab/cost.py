@@ -8,11 +8,9 @@ arithmetic on the shapes, so the counts are exact for any size.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
-from typing import Any
 
-from attnlab.checks import positive_int
+from attnlab.checks import integer, positive_int
 
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -31,16 +29,6 @@ def readable_bytes(count: int) -> str:
     return f"{value:.1f}".removesuffix(".0") + f" {UNITS[unit]}"
 
 
-def _int(name: str, value: Any) -> int:
-    """Return ``value`` as an int (negative allowed); refuse booleans and floats."""
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)
-        except TypeError:
-            pass
-    raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-
-
 def _ramp(upto: int) -> int:
     """Σ max(x, 0) for x = …, upto − 1, upto: the triangular number of ``upto`` (0 below 1)."""
     return upto * (upto + 1) // 2 if upto > 0 else 0
@@ -56,7 +44,7 @@ def causal_visible(n: int, m: int | None = None, offset: int | None = None) -> i
     """
     n = positive_int("n", n)
     m = n if m is None else positive_int("m", m)
-    shift = m - n if offset is None else _int("offset", offset)
+    shift = m - n if offset is None else integer("offset", offset)
     # Row i holds clip(x, 0, m) keys with x = i + shift + 1, and
     # clip(x, 0, m) = max(x, 0) − max(x − m, 0); sum each ramp over x = low … high.
     low, high = shift + 1, shift + n

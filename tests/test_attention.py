@@ -170,6 +170,12 @@ def test_causal_refuses_non_integer_sizes_naming_them(args: tuple[float, ...], n
         causal(*args)
 
 
+@pytest.mark.parametrize("offset", [0.5, True, "1"])
+def test_causal_refuses_a_non_integer_offset_naming_offset(offset: object) -> None:
+    with pytest.raises(TypeError, match="offset must be an integer"):
+        causal(3, 3, offset)  # type: ignore[arg-type]
+
+
 def test_causal_mask_applied_to_attention_gives_exact_zeros_above_the_diagonal() -> None:
     r = attention(np.zeros((3, 2)), KEYS, VALUES, causal(3))
     expected = np.array([[1, 0, 0], [1 / 2, 1 / 2, 0], [1 / 3, 1 / 3, 1 / 3]])

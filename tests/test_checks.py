@@ -15,6 +15,7 @@ from attnlab.checks import (
     as_rows,
     finite_number,
     index,
+    integer,
     positive_int,
     same_rows,
     same_width,
@@ -157,3 +158,13 @@ def test_index_refuses_positions_outside_0_to_count_minus_1_naming_the_argument(
 def test_index_refuses_non_integers_naming_the_argument(value: Any) -> None:
     with pytest.raises(TypeError, match="row must be an integer"):
         index("row", value, 5)
+
+
+def test_integer_accepts_negative_numpy_integers() -> None:
+    assert integer("offset", np.int8(-3)) == -3
+
+
+@pytest.mark.parametrize("value", [True, 0.5, "1", None])
+def test_integer_refuses_non_integers_naming_the_argument(value: Any) -> None:
+    with pytest.raises(TypeError, match="offset must be an integer"):
+        integer("offset", value)
