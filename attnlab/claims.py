@@ -121,8 +121,8 @@ def source(source_id: str) -> Source:
 
 
 def rests_on_sources(claim_id: str) -> tuple[str, ...]:
-    """The sources a claim rests on, directly or through the claims it is derived from."""
-    found: list[str] = []
+    """The sources a claim rests on, directly or through the claims it is derived from, in registry order."""
+    found: set[str] = set()
     pending = [claim_id]
     seen: set[str] = set()
     while pending:
@@ -130,9 +130,9 @@ def rests_on_sources(claim_id: str) -> tuple[str, ...]:
         if current.id in seen:
             continue
         seen.add(current.id)
-        found += [s for s in current.sources if s not in found]
+        found.update(current.sources)
         pending += current.rests_on
-    return tuple(sorted(found, key=lambda s: [x.id for x in sources()].index(s)))
+    return tuple(s.id for s in sources() if s.id in found)
 
 
 def resting_on(source_id: str) -> tuple[Claim, ...]:
