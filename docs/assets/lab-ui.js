@@ -19,6 +19,7 @@
   var CHECKLIST_KEY = PREFIX + "checklist";
   var READ_PREFIX = PREFIX + "read:";
   var SCRIPT = document.currentScript;
+  var ANNOUNCE_AFTER_MS = 500;  // a drag or a held arrow key is announced once, when it stops
 
   /* ---- storage that may be missing or refuse to work ---------------- */
 
@@ -104,7 +105,7 @@
       '<label for="' + id + '">' + escapeHtml(label) + "</label>" +
       '<input type="range" id="' + id + '" name="' + testid + '" data-testid="' + testid + '"' +
       ' min="' + range[0] + '" max="' + range[1] + '" step="' + range[2] + '" aria-describedby="' + id + '-hint">' +
-      '<output for="' + id + '" data-testid="' + testid + '-value"></output>' +
+      '<output for="' + id + '" aria-live="off" data-testid="' + testid + '-value"></output>' +
       '<span class="attnlab-hint" id="' + id + '-hint">' + escapeHtml(hint) + "</span></div>";
   }
 
@@ -188,6 +189,19 @@
       vector.forEach(function (x, d) { setText(nodes[name + "-" + d], attnlab.fmt(x)); });
     }
 
+    var pending = null;
+
+    /** Tell screen readers the new weights and output once the controls have been still for a moment. */
+    function announce(r) {
+      clearTimeout(pending);
+      pending = setTimeout(function () {
+        setText(nodes.announce, "Query " + r.token + ": weights " +
+          toy.tokens.map(function (t, j) { return t + " " + attnlab.fmt(r.weights[j]); }).join(", ") +
+          "; output " + r.output.map(function (x) { return attnlab.fmt(x); }).join(", ") + ".");
+      }, ANNOUNCE_AFTER_MS);
+    }
+
+    /** Show the numbers for the current controls; returns them. */
     function update() {
       var r = attnlab.compute(readControls(), toy);
       var seen = attnlab.visibleMap(r.controls.causal, toy.tokens.length);
@@ -213,13 +227,12 @@
           setText(cell, seen[i][j] ? attnlab.fmt(w) : "blocked");
         });
       });
-      setText(nodes.announce, "Query " + r.token + ": weights " +
-        toy.tokens.map(function (t, j) { return t + " " + attnlab.fmt(r.weights[j]); }).join(", ") +
-        "; output " + r.output.map(function (x) { return attnlab.fmt(x); }).join(", ") + ".");
+      return r;
     }
 
-    container.querySelector("form").addEventListener("input", update);  // sliders, radios and the checkbox all fire it
-    nodes.reset.addEventListener("click", function () { setControls(toy.defaults); update(); });
+    // sliders, radios and the checkbox all fire input; the page's first numbers are not announced
+    container.querySelector("form").addEventListener("input", function () { announce(update()); });
+    nodes.reset.addEventListener("click", function () { setControls(toy.defaults); announce(update()); });
     setControls(toy.defaults);
     update();
   }

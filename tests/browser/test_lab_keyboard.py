@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
-from attnlab.lab import DEFAULTS, RANGES, TOKENS, compute
+from attnlab.lab import DEFAULTS, RANGES, TOKENS, LabResult, compute
 from attnlab.render import fmt
 
 from .labpage import as_shown, open_lab, rendered
@@ -86,12 +86,40 @@ def test_enter_on_the_progress_buttons_clears_ticks_and_read_marks(page: Page, s
     assert not page.get_by_test_id("read-mark").is_checked()
 
 
+def announcement(python: LabResult) -> str:
+    """What the live region should say for a Python result."""
+    weights = ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, python.weights))
+    return f"Query {python.token}: weights {weights}; output {', '.join(fmt(x) for x in python.output)}."
+
+
 def test_screen_readers_hear_the_new_weights_and_output(page: Page, site_url: str) -> None:
     lab = open_lab(page, site_url)
-    lab.get_by_test_id("query-scale").focus()
-    page.keyboard.press("End")
-    python = compute(query_scale=RANGES["query_scale"][1])
     live = lab.locator('[aria-live="polite"]')
     assert live.get_attribute("role") == "status"
-    expected = ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, python.weights))
-    assert live.inner_text() == f"Query rises: weights {expected}; output {', '.join(fmt(x) for x in python.output)}."
+    # the slider readouts (<output>, a status role) are silenced: the slider speaks its own value
+    assert lab.locator("output").count() == lab.locator('output[aria-live="off"]').count() == 2
+    lab.get_by_test_id("query-scale").focus()
+    page.keyboard.press("End")
+    expect(live).to_have_text(announcement(compute(query_scale=RANGES["query_scale"][1])), timeout=10_000)
+
+
+SLIDE = """lab => {
+    const live = lab.querySelector('[data-testid="announce"]');
+    window.announced = [];
+    new MutationObserver(records => records.forEach(() => window.announced.push(live.textContent)))
+        .observe(live, {childList: true, characterData: true, subtree: true});
+    const slider = lab.querySelector('[data-testid="query-scale"]');
+    for (const value of ["1.1", "1.2", "1.3", "1.4", "1.5"]) {
+        slider.value = value;
+        slider.dispatchEvent(new Event("input", {bubbles: true}));
+    }
+}"""
+"""Drag the query multiplier through five stops in one go, recording the live region's text at each change to it."""
+
+
+def test_a_drag_is_announced_once_with_its_final_numbers(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    live = lab.get_by_test_id("announce")
+    lab.evaluate(SLIDE)
+    expect(live).to_have_text(announcement(compute(query_scale=1.5)), timeout=10_000)
+    assert page.evaluate("window.announced") == [announcement(compute(query_scale=1.5))]
