@@ -72,6 +72,7 @@ def measure(site: Path, batches: int, per_batch: int) -> dict[str, list[float]]:
 
 
 def main() -> None:
+    """Build the site unless ``--site`` names one, time the lab's input events and print the medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
     parser.add_argument("--batches", type=int, default=200)
