@@ -14,7 +14,7 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from attnlab.attention import Attention, attention, frozen, project
-from attnlab.checks import as_array, as_matrix, finite_number, positive_int
+from attnlab.checks import as_array, as_matrix, finite_number, integer, positive_int
 
 Activation = Callable[[np.ndarray], np.ndarray]
 
@@ -235,7 +235,7 @@ def init_encoder_block(seed: int, d_model: int = 4, n_heads: int = 2, d_ff: int 
         positive_int(name, value)
     if d_model % n_heads:
         raise ValueError(f"d_model={d_model} must be divisible by n_heads={n_heads}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(integer("seed", seed))
     d_head = d_model // n_heads
     mha = init_multi_head(rng, d_model, n_heads, d_head, d_head)
     ffn = FeedForwardParams(

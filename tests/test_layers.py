@@ -316,3 +316,9 @@ def test_init_encoder_block_is_reproducible_from_its_seed() -> None:
 def test_init_encoder_block_refuses_d_model_not_divisible_by_heads() -> None:
     with pytest.raises(ValueError, match="d_model=5 must be divisible by n_heads=2"):
         init_encoder_block(0, d_model=5, n_heads=2)
+
+
+@pytest.mark.parametrize("seed", ["a", 1.5, None])
+def test_init_encoder_block_refuses_a_seed_that_is_not_an_integer_naming_seed(seed: object) -> None:
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        init_encoder_block(seed)  # type: ignore[arg-type]
