@@ -1,4 +1,4 @@
-"""WE-002 by hand, and the docstring examples of the core modules.
+"""WE-002 by hand, and the docstring examples of the core modules (attnlab.bert's are in test_bert).
 
 WE-002: q = [√2, 0]; keys [1, 0], [0, 1], [1, 1]; values [1, 0], [0, 2], [3, 1].
 Raw scores √2, 0, √2; divided by √2 they are 1, 0, 1. With E = e:
@@ -56,7 +56,7 @@ def test_we002_is_a_single_query_with_every_key_visible() -> None:
     assert (r.scores.shape, r.visible.tolist(), r.output.shape) == ((3,), [True, True, True], (2,))
 
 
-@pytest.mark.parametrize("module", ["attnlab.attention", "attnlab.lab", "attnlab.examples"])
+@pytest.mark.parametrize("module", ["attnlab.attention", "attnlab.lab", "attnlab.examples", "attnlab.cost", "attnlab.streaming"])
 def test_docstring_examples_hold(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), verbose=False)
     assert (result.failed, result.attempted > 0) == (0, True)
