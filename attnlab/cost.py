@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attnlab.checks import integer, positive_int
+from attnlab.render import fmt
 
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -26,7 +27,7 @@ def readable_bytes(count: int) -> str:
     value, unit = float(count), 0
     while value >= 1024 and unit < len(UNITS) - 1:
         value, unit = value / 1024, unit + 1
-    return f"{value:.1f}".removesuffix(".0") + f" {UNITS[unit]}"
+    return fmt(value, 1).removesuffix(".0") + f" {UNITS[unit]}"
 
 
 def _ramp(upto: int) -> int:
