@@ -120,12 +120,12 @@
     var stepRows = tokens.map(function (token, j) {
       return '<tr><th scope="row">' + escapeHtml(token) + "</th>" +
         "<td>" + vectorSpans("key-" + j, width) + "</td>" +
-        "<td>" + vectorSpans("value-" + j, width) + "</td>" +
-        '<td data-testid="visible-' + j + '"></td>' +
         '<td data-testid="score-' + j + '"></td>' +
         '<td data-testid="scaled-' + j + '"></td>' +
+        '<td data-testid="visible-' + j + '"></td>' +
         '<td class="attnlab-weight"><span class="attnlab-bar" aria-hidden="true"><span data-testid="bar-' + j + '"></span></span>' +
-        '<span data-testid="weight-' + j + '"></span></td></tr>';
+        '<span data-testid="weight-' + j + '"></span></td>' +
+        "<td>" + vectorSpans("value-" + j, width) + "</td></tr>";
     }).join("");
     var mapHead = tokens.map(function (t) { return '<th scope="col">' + escapeHtml(t) + "</th>"; }).join("");
     var mapRows = tokens.map(function (token, i) {
@@ -147,10 +147,11 @@
       '<p>Query of <strong data-testid="token-name"></strong>: ' + vectorSpans("query", width) + "</p>" +
       '<div class="attnlab-scroll" tabindex="0" role="group" aria-label="Steps for the selected query">' +
       '<table class="attnlab-steps">' +
-      '<caption>Each key for the selected query: raw score, score divided by √d<sub>k</sub>, visibility and weight</caption>' +
-      '<thead><tr><th scope="col">token</th><th scope="col">key</th><th scope="col">value</th>' +
-      '<th scope="col">visible</th><th scope="col">raw score</th><th scope="col">scaled score</th>' +
-      '<th scope="col">weight</th></tr></thead><tbody>' + stepRows + "</tbody></table></div>" +
+      '<caption>Steps for the selected query, left to right</caption>' +
+      '<thead><tr><th scope="col">token</th><th scope="col">key</th><th scope="col">raw score</th>' +
+      '<th scope="col">scaled score<br><small>raw ÷ √d<sub>k</sub></small></th><th scope="col">visible</th>' +
+      '<th scope="col">weight</th>' +
+      '<th scope="col">value</th></tr></thead><tbody>' + stepRows + "</tbody></table></div>" +
       '<p>Output (weights times values): <strong>' + vectorSpans("output", toy.w_v[0].length) + "</strong></p>" +
       '<div class="attnlab-scroll" tabindex="0" role="group" aria-label="Weight map">' +
       '<table class="attn-map" data-testid="weight-map">' +
