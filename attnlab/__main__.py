@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 from attnlab.examples import WE002_QUERY, we002
@@ -28,8 +29,7 @@ def report() -> dict[str, Any]:
     """Every contrast as a ``compute`` result dict, plus WE-002."""
     result: dict[str, Any] = {key: compute(controls).to_dict() for key, (_, controls) in CONTRASTS.items()}
     example = we002()
-    result["we002"] = {field: getattr(example, field).tolist()
-                       for field in ("scores", "scaled", "visible", "weights", "output")}
+    result["we002"] = {field.name: getattr(example, field.name).tolist() for field in fields(example)}
     return result
 
 
