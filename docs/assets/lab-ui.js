@@ -112,20 +112,20 @@
   /** The lab's markup for one container; ids start with prefix so several labs can share a page. */
   function labMarkup(prefix, toy) {
     var tokens = toy.tokens;
-    var width = toy.x[0].length;
+    var columns = function (w) { return w[0].length; };  // a projection's output width
     var radios = tokens.map(function (token, i) {
       return '<label class="attnlab-choice"><input type="radio" name="' + prefix + '-token" value="' +
         escapeHtml(token) + '" data-testid="token-' + i + '"> ' + escapeHtml(token) + "</label>";
     }).join("");
     var stepRows = tokens.map(function (token, j) {
       return '<tr><th scope="row">' + escapeHtml(token) + "</th>" +
-        "<td>" + vectorSpans("key-" + j, width) + "</td>" +
+        "<td>" + vectorSpans("key-" + j, columns(toy.w_k)) + "</td>" +
         '<td data-testid="score-' + j + '"></td>' +
         '<td data-testid="scaled-' + j + '"></td>' +
         '<td data-testid="visible-' + j + '"></td>' +
         '<td class="attnlab-weight"><span class="attnlab-bar" aria-hidden="true"><span data-testid="bar-' + j + '"></span></span>' +
         '<span data-testid="weight-' + j + '"></span></td>' +
-        "<td>" + vectorSpans("value-" + j, width) + "</td></tr>";
+        "<td>" + vectorSpans("value-" + j, columns(toy.w_v)) + "</td></tr>";
     }).join("");
     var mapHead = tokens.map(function (t) { return '<th scope="col">' + escapeHtml(t) + "</th>"; }).join("");
     var mapRows = tokens.map(function (token, i) {
@@ -144,7 +144,7 @@
       '<button type="button" class="md-button" data-testid="reset">Reset the controls</button>' +
       "</form>" +
       '<div class="attnlab-readout">' +
-      '<p>Query of <strong data-testid="token-name"></strong>: ' + vectorSpans("query", width) + "</p>" +
+      '<p>Query of <strong data-testid="token-name"></strong>: ' + vectorSpans("query", columns(toy.w_q)) + "</p>" +
       '<div class="attnlab-scroll" tabindex="0" role="group" aria-label="Steps for the selected query">' +
       '<table class="attnlab-steps">' +
       '<caption>Steps for the selected query, left to right</caption>' +
@@ -152,7 +152,7 @@
       '<th scope="col">scaled score<br><small>raw ÷ √d<sub>k</sub></small></th><th scope="col">visible</th>' +
       '<th scope="col">weight</th>' +
       '<th scope="col">value</th></tr></thead><tbody>' + stepRows + "</tbody></table></div>" +
-      '<p>Output (weights times values): <strong>' + vectorSpans("output", toy.w_v[0].length) + "</strong></p>" +
+      '<p>Output (weights times values): <strong>' + vectorSpans("output", columns(toy.w_v)) + "</strong></p>" +
       '<div class="attnlab-scroll" tabindex="0" role="group" aria-label="Weight map">' +
       '<table class="attn-map" data-testid="weight-map">' +
       '<caption>Weight map: every query row under these controls (the multiplier acts on the selected row only)</caption>' +

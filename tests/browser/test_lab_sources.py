@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from attnlab.lab import RANGES, TOKENS, compute
+from attnlab.lab import RANGES, TOKENS, X, compute
+from attnlab.render import fmt
 
 from .labpage import READ_LAB, as_shown, open_lab, rendered, set_controls
 
@@ -91,3 +92,23 @@ def test_two_labs_on_one_page_keep_their_own_controls(page: Page, site_url: str)
     ids = page.evaluate("Array.from(document.querySelectorAll('[id]'), e => e.id)")
     assert len(ids) == len(set(ids)), "an id is used twice"
     assert page.locator(".attnlab-lab").count() == 2
+
+
+def test_the_lab_sizes_its_vectors_from_the_toy_data(page: Page, site_url: str) -> None:
+    # W_V gains a third column of ones, so every value, and the output, gets a third coordinate.
+    open_lab(page, site_url)
+    page.evaluate("""() => {
+        ATTNLAB_TOY.w_v = ATTNLAB_TOY.w_v.map(row => [...row, 1]);
+        const second = document.createElement("div");
+        second.className = "attnlab-lab";
+        document.querySelector(".attnlab-lab").after(second);
+    }""")
+    page.add_script_tag(url=site_url + "assets/lab-ui.js")
+    second = page.locator(".attnlab-lab").nth(1)
+    second.get_by_test_id("weight-0").wait_for()
+    shown = rendered(second)
+    python = compute()
+    expected = as_shown(python.to_dict())
+    third = [sum(row) for row in X]  # x @ [1, 1]: the new coordinate of each value
+    assert shown["values"] == [[*row, fmt(t)] for row, t in zip(expected["values"], third)]
+    assert shown["output"] == [*expected["output"], fmt(sum(w * t for w, t in zip(python.weights, third)))]
