@@ -200,7 +200,8 @@ def encoder_block(x: Any, params: EncoderBlockParams, visible: Any = None,
 
 
 def encoder_block_steps(x: Any, params: EncoderBlockParams, visible: Any = None,
-                        order: Literal["post", "pre"] = "post", activation: Activation = relu) -> tuple[np.ndarray, MultiHead]:
+                        order: Literal["post", "pre"] = "post",
+                        activation: Activation = relu) -> tuple[np.ndarray, MultiHead]:
     """``encoder_block``'s output together with its multi-head attention, every head's steps kept.
 
     The attention is the one the block computed (on ``x`` for Post-LN, on
