@@ -28,7 +28,14 @@ def vector(v: Any, decimals: int = 3) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A Markdown table; cells are used as given (format numbers first)."""
+    """A Markdown table; cells are used as given (format numbers first).
+
+    Every row must have one cell per header: Markdown would silently drop
+    extra cells or leave missing ones blank.
+    """
+    for i, row in enumerate(rows):
+        if len(row) != len(headers):
+            raise ValueError(f"rows[{i}] has {len(row)} cells but there are {len(headers)} headers")
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"

@@ -48,6 +48,11 @@ def test_table_has_header_rule_and_one_line_per_row() -> None:
     assert table(["a", "b"], [[1, 2], [3, 4]]).splitlines() == ["| a | b |", "|---|---|", "| 1 | 2 |", "| 3 | 4 |"]
 
 
+def test_table_refuses_a_row_with_another_count_of_cells_naming_the_row() -> None:
+    with pytest.raises(ValueError, match=r"rows\[1\] has 1 cells but there are 2 headers"):
+        table(["a", "b"], [[1, 2], [3]])
+
+
 def test_matrix_labels_rows_in_bold() -> None:
     assert matrix([[1, 0]], ["grid"], ["x", "y"]).splitlines()[2] == "| **grid** | 1.000 | 0.000 |"
 
