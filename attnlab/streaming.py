@@ -108,8 +108,8 @@ def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int 
     array([1.66])
     """
     queries, keys, values, mask, single = checked_inputs(q, k, v, visible)
-    for last in _running(queries, keys, values, mask, positive_int("block", block)):
-        pass
+    for last in _running(queries, keys, values, mask, positive_int("block", block)):  # noqa: B007
+        pass  # only the last state is kept; a list of every Step would hold an n×d_v sum per block
     refuse_empty_rows(~np.isneginf(last.peak))
     output = last.weighted / last.total[:, None]
     return output[0] if single else output
