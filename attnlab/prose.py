@@ -64,11 +64,13 @@ MARKUP = re.compile(
         r"^[ \t]*\[[^\]\n]+\]:[^\n]*",  # reference definitions
         r"[a-z]+://\S+",  # bare URLs
         r"(?<![\w\\^_])\{:?[ \t]*(?:[#.]|[\w-]+=)[^}\n]*\}",  # attribute lists {#id .class key=value}
-        r"^[ \t>]*[0-9]+[.)](?=[ \t])",  # ordered-list markers
     )),
     re.S | re.M | re.I,
 )
-"""Prose that a reader never sees as a number: markup, addresses, anchors, list markers."""
+"""Prose that a reader never sees as a number: markup, addresses, anchors."""
+
+LIST_MARKER = re.compile(r"^[ \t>]*([0-9]+)[.)](?=[ \t])")
+"""A line's leading "2." or "3)", which may be an ordered-list marker (see :func:`_blank_list_markers`)."""
 
 SKIPPED_MODULES = frozenset({"__main__", "prose"})
 """attnlab modules a binding cannot use: the command line and this module."""
@@ -212,6 +214,27 @@ def _blank_match(match: re.Match[str]) -> str:
     return _blank(match.group(0))
 
 
+def _blank_list_markers(text: str) -> str:
+    """``text`` with the markers of ordered-list items blanked, and only those.
+
+    As in Markdown, a numbered line starts an item after a blank line,
+    inside a list, or when its number is 1. Elsewhere, a wrapped sentence
+    that happens to start with "4." or "4)" keeps its number, which the
+    scan then checks like any other.
+    """
+    lines = text.split("\n")
+    in_list, after_blank = False, True
+    for i, line in enumerate(lines):
+        marker = LIST_MARKER.match(line)
+        if marker and (in_list or after_blank or marker.group(1) == "1"):
+            lines[i] = _blank(marker.group(0)) + line[marker.end():]
+            in_list = True
+        elif line.strip() and after_blank and not line[:1].isspace():
+            in_list = False
+        after_blank = not line.strip()
+    return "\n".join(lines)
+
+
 def unbound(markdown: str, page: str) -> list[str]:
     """One message per number in ``page``'s prose that is neither bound nor declared.
 
@@ -220,8 +243,9 @@ def unbound(markdown: str, page: str) -> list[str]:
     text, sign and percent sign included, equals the declared text.
     """
     declared = literals(markdown, page)
-    visible = "".join(MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
-                      for prose, _, text in chunks(markdown))
+    visible = _blank_list_markers("".join(
+        MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
+        for prose, _, text in chunks(markdown)))
     return [f"{page}:{line_of(visible, m.start())}: {m.group(0)} is neither bound "
             f"([[{m.group(0)} = expression]]) nor declared in the front matter's literals"
             for m in NUMBER.finditer(visible) if m.group(0) not in declared]

@@ -232,6 +232,11 @@ def test_scan_ignores_markup_addresses_anchors_and_list_markers() -> None:
     assert unbound(markdown, "p.md") == []
 
 
+def test_a_wrapped_line_starting_with_a_number_and_a_stop_is_still_scanned() -> None:
+    markdown = "The row sums to\n4. That is a count.\n\nThe lists:\n\n2. item\n   more\n3) item\n"
+    assert [m.split(": ")[1].split(" ")[0] for m in unbound(markdown, "p.md")] == ["4"]
+
+
 def test_declared_literal_must_match_the_text_exactly() -> None:
     markdown = "---\nliterals: [0.5]\n---\nhalf is 0.50 or 0.5\n"
     assert [m.split(": ")[1].split(" ")[0] for m in unbound(markdown, "p.md")] == ["0.50"]
