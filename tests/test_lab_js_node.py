@@ -101,6 +101,18 @@ def test_node_without_toy_data_says_where_to_get_it() -> None:
     assert "toy data is missing" in printed
 
 
+def test_toy_without_data_loaded_names_the_missing_script() -> None:
+    printed = node("try { require(process.argv[1]).toy(); } catch (e) { process.stdout.write(e.message); }",
+                   str(ATTNLAB_JS))
+    assert "load assets/lab-data.js first" in printed
+
+
+def test_toy_returns_the_data_it_is_given() -> None:
+    printed = node(f"process.stdout.write(JSON.stringify(require(process.argv[1]).toy({json.dumps(toy_data())})))",
+                   str(ATTNLAB_JS))
+    assert json.loads(printed) == toy_data()
+
+
 SETTING = st.fixed_dictionaries({}, optional={
     "token": st.sampled_from(TOKENS),
     "query_scale": st.floats(-1e3, 1e3, allow_nan=False),

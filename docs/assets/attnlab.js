@@ -170,7 +170,8 @@
     };
   }
 
-  var api = { compute: compute, controls: controls, visibleMap: visibleMap, fmt: fmt, withToy: withToy };
+  var api = { compute: compute, controls: controls, visibleMap: visibleMap, fmt: fmt, withToy: withToy,
+              toy: toyOrPage };
   root.attnlab = api;
   if (typeof exports === "object") {
     Object.keys(api).forEach(function (name) { exports[name] = api[name]; });

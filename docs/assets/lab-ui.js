@@ -163,7 +163,7 @@
 
   /** Build one lab inside container and keep it in step with its controls. */
   function startLab(container, index) {
-    var toy = globalThis.ATTNLAB_TOY;
+    var toy = globalThis.attnlab.toy();  // a clear error if assets/lab-data.js did not load
     container.insertAdjacentHTML("beforeend", labMarkup("attnlab-lab" + index, toy));
     var nodes = {};
     Array.prototype.forEach.call(container.querySelectorAll("[data-testid]"), function (node) {
