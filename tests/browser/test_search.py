@@ -14,7 +14,8 @@ def search(page: Page, base: str, query: str) -> list[str]:
     """Type ``query`` into the search box of the home page under ``base``; return the result titles."""
     page.goto(base + "index.html", wait_until="networkidle")
     page.locator("input.md-search__input").fill(query)
-    page.locator(".md-search-result__item").first.wait_for()
+    # The theme builds its index in a worker first; on a loaded 2-core machine that took over 30 s.
+    page.locator(".md-search-result__item").first.wait_for(timeout=120_000)
     return page.locator(".md-search-result__item h1").all_inner_texts()
 
 
