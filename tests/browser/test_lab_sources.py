@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 from attnlab.lab import RANGES, TOKENS, X, compute
 from attnlab.render import fmt
@@ -76,16 +76,23 @@ def test_every_slider_setting_shows_python_numbers(page: Page, site_url: str) ->
         assert swept["shown"] == as_shown(compute(*setting).to_dict()), setting
 
 
-def test_two_labs_on_one_page_keep_their_own_controls(page: Page, site_url: str) -> None:
-    first = open_lab(page, site_url)
-    page.evaluate("""() => {
+def add_second_lab(page: Page, site_url: str, prepare: str = "") -> Locator:
+    """Run ``prepare`` (JS), put a second lab container after the first, start the UI again; return it."""
+    page.evaluate(f"""() => {{
+        {prepare}
         const second = document.createElement("div");
         second.className = "attnlab-lab";
         document.querySelector(".attnlab-lab").after(second);
-    }""")
+    }}""")
     page.add_script_tag(url=site_url + "assets/lab-ui.js")
     second = page.locator(".attnlab-lab").nth(1)
     second.get_by_test_id("weight-0").wait_for()
+    return second
+
+
+def test_two_labs_on_one_page_keep_their_own_controls(page: Page, site_url: str) -> None:
+    first = open_lab(page, site_url)
+    second = add_second_lab(page, site_url)
     set_controls(second, token="grid", query_scale=3, causal=False, value_y=-4)
     assert rendered(second) == as_shown(compute("grid", 3.0, False, -4.0).to_dict())
     assert rendered(first) == as_shown(compute().to_dict())
@@ -97,15 +104,7 @@ def test_two_labs_on_one_page_keep_their_own_controls(page: Page, site_url: str)
 def test_the_lab_sizes_its_vectors_from_the_toy_data(page: Page, site_url: str) -> None:
     # W_V gains a third column of ones, so every value, and the output, gets a third coordinate.
     open_lab(page, site_url)
-    page.evaluate("""() => {
-        ATTNLAB_TOY.w_v = ATTNLAB_TOY.w_v.map(row => [...row, 1]);
-        const second = document.createElement("div");
-        second.className = "attnlab-lab";
-        document.querySelector(".attnlab-lab").after(second);
-    }""")
-    page.add_script_tag(url=site_url + "assets/lab-ui.js")
-    second = page.locator(".attnlab-lab").nth(1)
-    second.get_by_test_id("weight-0").wait_for()
+    second = add_second_lab(page, site_url, prepare="ATTNLAB_TOY.w_v = ATTNLAB_TOY.w_v.map(row => [...row, 1]);")
     shown = rendered(second)
     python = compute()
     expected = as_shown(python.to_dict())
