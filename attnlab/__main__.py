@@ -14,7 +14,7 @@ from typing import Any
 
 from attnlab.examples import WE002_QUERY, we002
 from attnlab.lab import LabResult, compute
-from attnlab.render import vector
+from attnlab.text import vector
 
 CONTRASTS: dict[str, tuple[str, dict[str, Any]]] = {
     "baseline": ("Baseline: rises, multiplier 1, causal on, third value y = 2", {}),

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.attention import attention
-from attnlab.render import fmt, table
+from attnlab.text import fmt, table
 from attnlab.streaming import BLOCK, streaming_attention
 
 SIZES: tuple[int, ...] = (256, 512, 1024, 2048, 4096, 8192)

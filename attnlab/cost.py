@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attnlab.checks import integer, positive_int
-from attnlab.render import fmt
+from attnlab.text import fmt
 
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")

@@ -2,7 +2,7 @@
 
 A sentence quotes a computed number as ``[[0.576 = compute().weights[2]]]``.
 The page shows ``0.576``; :func:`check` fails unless the expression, rounded
-the way the tables round (``attnlab.render.fmt``) to the decimals written,
+the way the tables round (``attnlab.text.fmt``) to the decimals written,
 gives exactly that text. Numbers nobody computes (a year, a section number,
 the toy's own inputs) are listed in the page's front matter ``literals:``;
 :func:`unbound` reports every other number left in the prose.
@@ -29,7 +29,7 @@ import yaml
 import attnlab
 from attnlab.checks import finite_number
 from attnlab.lab import compute, toy_data
-from attnlab.render import fmt
+from attnlab.text import fmt
 from attnlab.site.markdown import FRONT_MATTER, chunks, line_of, sub_prose
 
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"

@@ -1,8 +1,8 @@
-"""Turn computed arrays into what a page shows: numbers, Markdown tables, weight maps.
+"""Turn computed arrays into what a page shows: labelled matrices, weight maps, the block diagram.
 
 Chapters call these inside build-time code blocks and ``print`` the result;
 markdown-exec then parses it as Markdown (HTML passes through). Numbers are
-rounded only here, for display; the arrays keep full precision.
+rounded only for display (``attnlab.text``); the arrays keep full precision.
 """
 
 from __future__ import annotations
@@ -14,31 +14,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.checks import as_mask
-
-
-def fmt(x: float, decimals: int = 3) -> str:
-    """A number with a fixed count of decimals; never prints "-0.000"."""
-    text = f"{float(x):.{decimals}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
-def vector(v: Any, decimals: int = 3) -> str:
-    """A row vector as ``[a, b, c]`` with fixed decimals."""
-    return "[" + ", ".join(fmt(x, decimals) for x in np.ravel(v)) + "]"
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A Markdown table; cells are used as given (format numbers first).
-
-    Every row must have one cell per header: Markdown would silently drop
-    extra cells or leave missing ones blank.
-    """
-    for i, row in enumerate(rows):
-        if len(row) != len(headers):
-            raise ValueError(f"rows[{i}] has {len(row)} cells but there are {len(headers)} headers")
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+from attnlab.text import fmt, table
 
 
 def one_label_each(name: str, labels: Sequence[str], count: int, what: str) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from attnlab.lab import compute
-from attnlab.render import vector
+from attnlab.text import vector
 
 ROOT = Path(__file__).resolve().parent.parent
 SQRT2 = math.sqrt(2.0)

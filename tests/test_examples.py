@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from attnlab.examples import we002
-from attnlab.render import fmt
+from attnlab.text import fmt
 
 E = math.e
 WEIGHTS = [E / (2 * E + 1), 1 / (2 * E + 1), E / (2 * E + 1)]

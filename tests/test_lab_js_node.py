@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attnlab.lab import TOKENS, compute, toy_data
-from attnlab.render import fmt
+from attnlab.text import fmt
 from browser.agreement import assert_agrees, control_settings
 
 ATTNLAB_JS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "attnlab.js"

@@ -21,7 +21,7 @@ from mkdocs.exceptions import Abort
 import attnlab.lab
 import attnlab.prose
 from attnlab.prose import Binding, bindings, check, literals, render, unbound
-from attnlab.render import fmt
+from attnlab.text import fmt
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs").glob("*.md"))

@@ -6,7 +6,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from attnlab.render import WIDE_MAP, fmt, matrix, table, vector, weight_map
+from attnlab.render import WIDE_MAP, matrix, weight_map
+from attnlab.text import fmt, table, vector
 
 
 class Cells(HTMLParser):

@@ -146,7 +146,7 @@
     };
   }
 
-  /** A number with fixed decimals, as attnlab.render.fmt prints it: never "-0.000", and a number
+  /** A number with fixed decimals, as attnlab.text.fmt prints it: never "-0.000", and a number
    *  exactly halfway between two roundings goes to the even one, as Python's format does
    *  (toFixed would round 0.0625 up to 0.063; Python prints 0.062). */
   function fmt(x, decimals) {

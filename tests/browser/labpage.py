@@ -2,7 +2,7 @@
 
 Tests move the controls through the page (click, fill a slider, tick) and
 compare the rendered text with ``attnlab.lab.compute`` formatted the way
-``attnlab.render`` formats numbers for pages.
+``attnlab.text`` formats numbers for pages.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page
 
 from attnlab.attention import causal as causal_mask
-from attnlab.render import fmt
+from attnlab.text import fmt
 
 
 def open_lab(page: Page, base: str) -> Locator:

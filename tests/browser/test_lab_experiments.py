@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from attnlab.lab import compute
-from attnlab.render import fmt
+from attnlab.text import fmt
 
 from .labpage import as_shown, open_lab, rendered, set_controls
 

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attnlab.lab import DEFAULTS, RANGES, TOKENS, LabResult, compute
-from attnlab.render import fmt
+from attnlab.text import fmt
 
 from .labpage import as_shown, open_lab, rendered
 

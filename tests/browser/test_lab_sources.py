@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from attnlab.lab import RANGES, TOKENS, X, compute
-from attnlab.render import fmt
+from attnlab.text import fmt
 
 from .labpage import READ_LAB, as_shown, open_lab, rendered, set_controls
 

@@ -1,0 +1,38 @@
+"""How attnlab writes numbers as text: fixed decimals, row vectors, plain tables.
+
+Computation keeps full precision; only these functions round, so every page,
+the companion (``python -m attnlab``) and the benchmarks show a number the
+same way. Pure Python and numpy: the maths modules may use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+def fmt(x: float, decimals: int = 3) -> str:
+    """A number with a fixed count of decimals; never prints "-0.000"."""
+    text = f"{float(x):.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def vector(v: Any, decimals: int = 3) -> str:
+    """A row vector as ``[a, b, c]`` with fixed decimals."""
+    return "[" + ", ".join(fmt(x, decimals) for x in np.ravel(v)) + "]"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A Markdown table; cells are used as given (format numbers first).
+
+    Every row must have one cell per header: Markdown would silently drop
+    extra cells or leave missing ones blank.
+    """
+    for i, row in enumerate(rows):
+        if len(row) != len(headers):
+            raise ValueError(f"rows[{i}] has {len(row)} cells but there are {len(headers)} headers")
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
