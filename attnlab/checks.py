@@ -2,7 +2,7 @@
 
 Each check turns what a reader typed (lists, tuples, arrays) into a float
 array, or raises an error that names the argument and what was wrong with it.
-Nothing downstream ever has to guess about NaN, ragged rows or empty input.
+Nothing downstream ever has to guess about ``nan``, ragged rows or empty input.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ def as_array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
     """Return ``value`` as a finite float64 array with ``ndim`` dimensions.
 
     Raises ``TypeError`` for booleans, strings or other non-numbers and
-    ``ValueError`` for ragged rows, empty input, NaN or infinity.
+    ``ValueError`` for ragged rows, empty input, ``nan`` or infinity.
     """
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if isinstance(value, np.ndarray) and value.dtype == bool:
@@ -87,7 +87,7 @@ def same_rows(first: str, a: np.ndarray, second: str, b: np.ndarray) -> None:
 
 
 def finite_number(name: str, value: Any) -> float:
-    """Return ``value`` as a finite float; refuse booleans, strings, NaN and infinity."""
+    """Return ``value`` as a finite float; refuse booleans, strings, ``nan`` and infinity."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
     number = float(value)

@@ -31,7 +31,7 @@ BLOCK = 512
 class Step:
     """The running state after the first ``keys_seen`` keys (one entry or row per query).
 
-    ``peak`` is the largest visible scaled score so far (−inf if none),
+    ``peak`` is the largest visible scaled score so far (−∞ if none),
     ``total`` the sum of exp(scaled − peak) over visible keys so far, and
     ``weighted`` the matching sum of exp(scaled − peak) · value, so
     ``weighted / total`` is the output of attention over the keys seen.

@@ -64,7 +64,7 @@ def build(destination: Path) -> tuple[float, float]:
     """
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     start, cpu_start = time.perf_counter(), cpu_seconds()
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(destination)],
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(destination)],
                             cwd=ROOT, env=env, capture_output=True, text=True)
     seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu_start
     if result.returncode:

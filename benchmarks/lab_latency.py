@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402 (after the path set-up)
 
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: E402
-from tests.conftest import build_site  # noqa: E402
+from tests.sites import CONFIG, build  # noqa: E402
 
 TARGET_MS = 2.0
 
@@ -82,7 +82,7 @@ def main() -> None:
         site = options.site
         if site is None:
             site = Path(scratch) / "site"
-            built = build_site(site)
+            built = build(CONFIG, site)
             if built.returncode:
                 sys.exit(f"mkdocs build --strict failed:\n{built.stdout}{built.stderr}")
         times = measure(site.resolve(), options.batches, options.per_batch)

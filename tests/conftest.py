@@ -1,25 +1,19 @@
-"""Shared fixtures: the site is built once per test session, strictly."""
+"""Shared fixtures: the site is built once per test session, strictly (see ``sites.py``)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from sites import CONFIG, DOCS, ROOT, build
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
+__all__ = ["DOCS", "ROOT", "build_site"]
 
 
 def build_site(destination: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` into ``destination`` and return the finished process."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(destination)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
-    )
+    """The guide built with ``mkdocs build --strict`` into ``destination``."""
+    return build(CONFIG, destination)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from attnlab.render import BLOCK_STEPS, block_diagram
+from attnlab.site.render import BLOCK_STEPS, block_diagram
 
 SVG = "{http://www.w3.org/2000/svg}"
 

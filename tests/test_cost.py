@@ -16,7 +16,7 @@ from attnlab import causal
 from attnlab.bench import growth_exponent, targets
 from attnlab.bench import main as bench_main
 from attnlab.cost import causal_visible, cost, readable_bytes
-from attnlab.plot import loglog_svg
+from attnlab.site.plot import loglog_svg
 
 
 def test_self_attention_over_four_tokens_has_sixteen_score_entries() -> None:

@@ -1,7 +1,7 @@
 """Numbers in prose: bindings ``[[0.576 = expr]]``, literals, the scan, and proof that it bites.
 
 Unit tests use small Markdown strings with hand-worked expressions; the docs
-tests run over every page in ``docs/`` with ``attnlab.prose`` directly (no
+tests run over every page in ``docs/`` with ``attnlab.site.prose`` directly (no
 site build); the mutation tests change a toy constant, a quoted digit and a
 binding in the real chapters and show the check names the place.
 """
@@ -14,18 +14,15 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
-from mkdocs.commands.build import build
-from mkdocs.config import load_config
-from mkdocs.exceptions import Abort
+from sites import build, one_page_site
 
 import attnlab.lab
-import attnlab.prose
-from attnlab.prose import Binding, bindings, check, literals, render, unbound
+import attnlab.site.prose
+from attnlab.site.prose import Binding, bindings, check, literals, render, unbound
 from attnlab.text import fmt
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs").glob("*.md"))
-HOOK = ROOT / "attnlab" / "site" / "prose_numbers.py"
 
 
 def page_name(path: Path) -> str:
@@ -117,16 +114,6 @@ def test_unknown_name_is_reported_with_page_and_expression() -> None:
     assert "comptue" in problem.partition("NameError")[2]
 
 
-def test_binding_that_does_not_close_is_reported_at_its_line() -> None:
-    [problem] = check("ok\n\nthe weight [[0.576 = compute().weights[2]] and more\n", "docs/p.md")
-    assert problem.startswith("docs/p.md:3: a binding opens here but does not close")
-
-
-def test_quote_that_is_not_plain_digits_is_reported_as_unclosed() -> None:
-    [problem] = check("[[1e-3 = 0.001]]", "p.md")
-    assert problem.startswith("p.md:1: a binding opens here but does not close")
-
-
 def test_module_that_fails_to_import_breaks_only_the_bindings_that_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
     real_import = importlib.import_module
 
@@ -135,7 +122,7 @@ def test_module_that_fails_to_import_breaks_only_the_bindings_that_use_it(monkey
             raise SyntaxError("half-written")
         return real_import(name)
 
-    monkeypatch.setattr(attnlab.prose.importlib, "import_module", import_module)
+    monkeypatch.setattr(attnlab.site.prose.importlib, "import_module", import_module)
     problems = check("[[0.333 = 1 / 3]] and [[1 = cost.anything]]", "p.md")
     assert len(problems) == 1 and problems[0].startswith("p.md:1: [[1 = cost.anything]] cannot be evaluated: ")
     assert "attnlab.cost failed to import: SyntaxError: half-written" in problems[0]
@@ -242,30 +229,19 @@ def test_declared_literal_must_match_the_text_exactly() -> None:
     assert [m.split(": ")[1].split(" ")[0] for m in unbound(markdown, "p.md")] == ["0.50"]
 
 
-# --- the hook inside a strict build ---------------------------------------------------------
-
-
-def build_tiny_site(tmp_path: Path, page: str) -> Path:
-    """Build a one-page site that lists only this hook, strictly; return the site directory."""
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(page, encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text(f"site_name: tiny\nhooks:\n  - {HOOK}\n", encoding="utf-8")
-    site = tmp_path / "site"
-    build(load_config(str(tmp_path / "mkdocs.yml"), strict=True, site_dir=str(site)))
-    return site
+# --- the extension inside a strict build ----------------------------------------------------
 
 
 def test_build_shows_the_quoted_number_in_place_of_the_binding(tmp_path: Path) -> None:
-    site = build_tiny_site(tmp_path, "# T\n\nOne third is [[0.333 = 1 / 3]].\n")
-    html = (site / "index.html").read_text(encoding="utf-8")
-    assert "One third is 0.333." in html and "[[" not in html
+    result = build(one_page_site(tmp_path, "# T\n\nOne third is [[0.333 = 1 / 3]].\n"), tmp_path / "site")
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert result.returncode == 0 and "One third is 0.333." in html and "[[" not in html
 
 
-def test_strict_build_fails_on_a_mismatch_naming_file_and_line(tmp_path: Path,
-                                                               caplog: pytest.LogCaptureFixture) -> None:
-    with pytest.raises(Abort):
-        build_tiny_site(tmp_path, "---\nliterals: [1]\n---\n# T\n\nOne third is [[0.334 = 1 / 3]].\n")
-    assert "docs/index.md:6: quoted 0.334 but 1 / 3 gives 0.333" in caplog.text
+def test_strict_build_fails_on_a_mismatch_naming_file_and_line(tmp_path: Path) -> None:
+    markdown = "---\nliterals: [1]\n---\n# T\n\nOne third is [[0.334 = 1 / 3]].\n"
+    result = build(one_page_site(tmp_path, markdown), tmp_path / "site")
+    assert result.returncode != 0 and "docs/index.md:6: quoted 0.334 but 1 / 3 gives 0.333" in result.stderr
 
 
 # --- the real chapters ----------------------------------------------------------------------

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from attnlab.render import WIDE_MAP, matrix, weight_map
+from attnlab.site.render import WIDE_MAP, matrix, weight_map
 from attnlab.text import fmt, table, vector
 
 

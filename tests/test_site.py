@@ -1,15 +1,13 @@
 """The built site: MathML instead of TeX, nothing loaded from other hosts, provenance, claims pages.
 
-Unit tests drive the math hook directly; the rest read the site that the
-session's ``built_site`` fixture built once with ``mkdocs build --strict``.
+Unit tests drive the math conversion directly; the rest read the site that
+the session's ``built_site`` fixture built once with ``mkdocs build --strict``.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,15 +16,15 @@ from urllib.parse import urlsplit
 
 import numpy
 import pytest
-from conftest import DOCS, ROOT
 from hypothesis import given, strategies as st
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.toc import AnchorLink
+from sites import DOCS, ROOT, build, one_page_site
 
 import attnlab
-from attnlab import claims as registry
-from attnlab.site import a11y, citations, toc
-from attnlab.site.math import FormulaError, on_page_content, to_mathml
+from attnlab.site import citations, toc
+from attnlab.site import claims as registry
+from attnlab.site.math import FormulaError, mathml, to_mathml
 
 LOADS = {  # element → attributes whose URL the browser fetches by itself
     "script": ("src",), "img": ("src", "srcset"), "iframe": ("src",), "source": ("src", "srcset"),
@@ -36,11 +34,6 @@ LOADS = {  # element → attributes whose URL the browser fetches by itself
 LINK_LOADS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "preconnect", "dns-prefetch",
               "manifest", "apple-touch-icon"}
 SKIP_TEXT = {"code", "pre", "script", "style", "textarea", "kbd", "samp"}
-
-
-def fake_page(path: str) -> SimpleNamespace:
-    """Just enough of a MkDocs page for the hook: its source path."""
-    return SimpleNamespace(file=SimpleNamespace(src_uri=path))
 
 
 def pages(site: Path) -> list[Path]:
@@ -124,7 +117,7 @@ def woff2_tables(data: bytes) -> list[str]:
     return tags
 
 
-# --- the math hook --------------------------------------------------------------------------------
+# --- the math conversion --------------------------------------------------------------------------------
 
 
 def test_fraction_with_root_becomes_inline_mathml() -> None:
@@ -183,30 +176,38 @@ def test_unbalanced_left_is_rejected() -> None:
         to_mathml(r"\left( x")
 
 
-def test_hook_replaces_inline_and_display_arithmatex_with_mathml() -> None:
+def test_an_unclosed_brace_is_rejected_not_closed_silently() -> None:
+    with pytest.raises(FormulaError, match=r"1 brace group\(s\) opened with \{ are never closed"):
+        to_mathml("x^{2")
+
+
+def test_a_stray_closing_brace_is_rejected() -> None:
+    with pytest.raises(FormulaError, match=r"a closing brace \} has no opening \{"):
+        to_mathml("x^{2}}")
+
+
+def test_escaped_braces_are_not_groups() -> None:
+    assert "<mo" in to_mathml(r"\{ a \}") and "{" in to_mathml(r"\{ a")
+
+
+def test_page_pass_replaces_inline_and_display_arithmatex_with_mathml() -> None:
     html = ('<p>Here <span class="arithmatex">\\(a &lt; b\\)</span>.</p>\n'
             '<div class="arithmatex">\\[\nx^2\n\\]</div>')
-    out = on_page_content(html, page=fake_page("p.md"))
+    out = mathml(html, "docs/p.md")
     assert "arithmatex" not in out and "\\(" not in out and "\\[" not in out
     assert '<mi>a</mi><mo>&lt;</mo><mi>b</mi>' in out and 'display="block"' in out
 
 
-def test_hook_error_names_page_and_formula() -> None:
+def test_page_pass_error_names_page_and_formula() -> None:
     html = '<span class="arithmatex">\\(\\frac{a}\\)</span>'
-    with pytest.raises(PluginError, match=r"scores\.md: formula '\\\\frac\{a\}'"):
-        on_page_content(html, page=fake_page("scores.md"))
+    with pytest.raises(FormulaError, match=r"docs/scores\.md: formula '\\\\frac\{a\}'"):
+        mathml(html, "docs/scores.md")
 
 
 def test_build_fails_on_a_formula_that_cannot_be_converted(tmp_path: Path) -> None:
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("# Home\n\n$\\left( x$\n", encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text(
-        "site_name: t\nmarkdown_extensions:\n  - pymdownx.arithmatex:\n      generic: true\n"
-        f"hooks:\n  - {ROOT / 'attnlab' / 'site' / 'math.py'}\n", encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    result = build(one_page_site(tmp_path, "# Home\n\n$\\left( x$\n"), tmp_path / "site")
     assert result.returncode != 0
-    assert "index.md: formula '\\\\left( x'" in result.stderr
+    assert "docs/index.md: formula '\\\\left( x'" in result.stderr
 
 
 # --- math in the built site ---------------------------------------------------------------------
@@ -292,16 +293,11 @@ def test_search_index_is_inlined_for_file_urls(built_site: Path) -> None:
 
 
 def test_every_page_names_the_versions_that_computed_it(built_site: Path) -> None:
-    line = re.compile(rf'<div class="attn-provenance">Numbers computed by attnlab {re.escape(attnlab.__version__)} '
-                      rf'with numpy {re.escape(numpy.__version__)} · built \d{{4}}-\d{{2}}-\d{{2}} \(UTC\)</div>')
-    missing = [p.name for p in pages(built_site) if not line.search(p.read_text(encoding="utf-8"))]
+    line = re.compile(rf'<p class="attn-provenance">Numbers computed by attnlab {re.escape(attnlab.__version__)} '
+                      rf'with numpy {re.escape(numpy.__version__)} · built \d{{4}}-\d{{2}}-\d{{2}} \(UTC\)</p>')
+    missing = [p.name for p in pages(built_site)
+               if p.name != "404.html" and not line.search(p.read_text(encoding="utf-8"))]
     assert missing == []
-
-
-def test_theme_search_dialog_and_toggles_have_accessible_names(built_site: Path) -> None:
-    unnamed = [f"{p.name}: {markup}" for p in pages(built_site) for markup in a11y.NAMES
-               if markup in p.read_text(encoding="utf-8")]
-    assert unnamed == []
 
 
 # --- claims, sources, reference -------------------------------------------------------------------
@@ -341,7 +337,7 @@ def test_site_publishes_claims_json_and_sources_bib(built_site: Path) -> None:
     assert (built_site / "sources.bib").read_text(encoding="utf-8") == registry.bibtex()
 
 
-def test_reference_page_documents_every_module() -> None:
+def test_reference_page_documents_every_module_of_the_package() -> None:
     modules = sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
     reference = (DOCS / "reference.md").read_text(encoding="utf-8")
     assert [m for m in modules if f"::: attnlab.{m}\n" not in reference] == []
@@ -349,7 +345,7 @@ def test_reference_page_documents_every_module() -> None:
 
 def test_reference_page_is_generated_from_docstrings(built_site: Path) -> None:
     ids = scan(built_site / "reference.html").ids
-    assert {"attnlab.attention.softmax", "attnlab.claims.claim"} <= ids
+    assert {"attnlab.attention.softmax", "attnlab.lab.compute"} <= ids
 
 
 def toc_tree() -> list[AnchorLink]:

@@ -1,5 +1,7 @@
-"""MkDocs hooks and page-building helpers for the Attention Lab site.
+"""The machinery that builds the Attention Lab guide; the package above it is the maths.
 
-Each hook module is listed under ``hooks:`` in ``mkdocs.yml``; they import
-the package by absolute name, so ``pip install -e .`` must have run.
+``attnlab.site.extension`` is a Python-Markdown extension, listed under
+``markdown_extensions`` in ``mkdocs.yml``, that runs the guide's checks on
+every page under MkDocs or Zensical. Everything here may import ``attnlab``;
+nothing in ``attnlab`` imports this package.
 """

@@ -1,32 +1,26 @@
-"""MkDocs hook: claim citations, the Claims and Sources pages, claims.json and sources.bib.
+"""Claim citations in prose, and the Claims and Sources pages written from the registry.
 
 In a chapter's prose ``[[CL-005]]`` (also ``[[LAB-001]]``, ``[[WE-002]]``,
 or several IDs separated by commas) becomes a link to the claim on the
 Claims page, with the claim's statement as its tooltip. Code is left alone,
-and so are number bindings such as ``[[0.576 = expr]]``. An unknown ID
-stops the build, naming the page, line and ID.
+and so are number bindings such as ``[[0.576 = expr]]``.
 
 The Claims page (``claims.md``) and the Sources page (``sources.md``) are
-written from the registry in ``attnlab.claims`` where their source holds the
-marker line ``<!-- attnlab:claims -->`` or ``<!-- attnlab:sources -->``; the
-pages that cite each claim come from a scan of every page's Markdown.
+written from the registry in ``attnlab.site.claims`` where their source holds
+the marker line ``<!-- attnlab:claims -->`` or ``<!-- attnlab:sources -->``;
+the pages that cite each claim come from a scan of every page's Markdown.
+Pure functions of Markdown text: the extension calls them for each page.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 from pathlib import Path
-from typing import Any
 
-from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File, Files
-from mkdocs.structure.pages import Page
-
-from attnlab import claims as registry
+from attnlab.site import claims as registry
 from attnlab.site.markdown import chunks, line_of, sub_prose
 
 ID = r"(?:CL|LAB|WE)-\d{3}"
@@ -35,12 +29,6 @@ CLAIMS_PAGE = "claims.md"
 SOURCES_PAGE = "sources.md"
 CLAIMS_MARKER = "<!-- attnlab:claims -->"
 SOURCES_MARKER = "<!-- attnlab:sources -->"
-DOWNLOADS = ("claims.json", "sources.bib")
-
-_cited_on: dict[str, list[str]] = {}
-"""Claim ID → the pages citing it, filled by ``on_files`` for the current build."""
-_titles: dict[str, str] = {}
-"""Page path → its title in the navigation, filled by ``on_config``."""
 
 
 def citations(markdown: str) -> Iterator[tuple[str, int]]:
@@ -50,6 +38,13 @@ def citations(markdown: str) -> Iterator[tuple[str, int]]:
             for match in CITATION.finditer(text):
                 for claim_id in re.findall(ID, match.group(1)):
                     yield claim_id, line_of(markdown, offset + match.start())
+
+
+def unknown(markdown: str, page: str) -> list[str]:
+    """One message per citation in ``page`` of an ID the registry does not hold."""
+    known = {c.id for c in registry.claims()}
+    return [f"{page}:{line}: unknown claim ID {claim_id} in [[{claim_id}]]"
+            for claim_id, line in citations(markdown) if claim_id not in known]
 
 
 def cited_on(pages: Mapping[str, str]) -> dict[str, list[str]]:
@@ -84,15 +79,28 @@ def cite(claim_id: str, page: str) -> str:
     return f'[{claim_id}]({target}#{claim_id.lower()} "{statement}"){{.attn-cite}}'
 
 
-def _page_links(paths: list[str], page: str) -> str:
+def linked(markdown: str, page: str) -> str:
+    """``markdown`` with every citation in prose replaced by links to the claims."""
+    def replace(match: re.Match[str]) -> str:
+        return ", ".join(cite(claim_id, page) for claim_id in re.findall(ID, match.group(1)))
+
+    return sub_prose(CITATION, replace, markdown)
+
+
+def _page_links(paths: Sequence[str], page: str, titles: Mapping[str, str]) -> str:
     """Comma-separated links to pages in reading order, labelled with their navigation titles."""
-    order = list(_titles)
+    order = list(titles)
     ordered = sorted(paths, key=lambda p: (order.index(p) if p in order else len(order), p))
-    return ", ".join(f"[{_text(_titles.get(p, p))}]({_relative(p, page)})" for p in ordered) or "not cited yet"
+    return ", ".join(f"[{_text(titles.get(p, p))}]({_relative(p, page)})" for p in ordered) or "not cited yet"
 
 
-def claims_markdown(page: str = CLAIMS_PAGE) -> str:
-    """The registry as Markdown: one section per claim with kind, locator, basis and citing pages."""
+def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str],
+                    page: str = CLAIMS_PAGE) -> str:
+    """The registry as Markdown: one section per claim with kind, locator, basis and citing pages.
+
+    ``cited`` maps a claim ID to the pages citing it (:func:`cited_on`),
+    ``titles`` a page path to its navigation title, in reading order.
+    """
     sources_page = _relative(SOURCES_PAGE, page)
     parts = []
     for c in registry.claims():
@@ -103,7 +111,7 @@ def claims_markdown(page: str = CLAIMS_PAGE) -> str:
         through = registry.rests_on_sources(c.id)
         if through:
             lines.append("- **Sources:** " + ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in through))
-        lines.append(f"- **Cited on:** {_page_links(_cited_on.get(c.id, []), page)}")
+        lines.append(f"- **Cited on:** {_page_links(cited.get(c.id, []), page, titles)}")
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
 
@@ -124,54 +132,17 @@ def sources_markdown(page: str = SOURCES_PAGE) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _nav_titles(nav: Any) -> Iterator[tuple[str, str]]:
-    """Yield ``(path, title)`` for every page named in the ``nav`` setting."""
-    for item in nav or []:
-        if isinstance(item, dict):
-            for title, value in item.items():
-                if isinstance(value, str):
-                    yield value, title
-                else:
-                    yield from _nav_titles(value)
+def registry_page(markdown: str, page: str, docs: Path, titles: Mapping[str, str]) -> str:
+    """``markdown`` with the Claims or Sources listing written in at its marker line.
 
-
-def on_config(config: MkDocsConfig, **kwargs: Any) -> None:
-    """Remember each page's navigation title for the "Cited on" lists."""
-    _titles.clear()
-    _titles.update(_nav_titles(config.nav))
-
-
-def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
-    """Scan every page for citations and add claims.json and sources.bib to the site."""
-    pages = {f.src_uri: f.content_string for f in files.documentation_pages()}
-    _cited_on.clear()
-    _cited_on.update(cited_on(pages))
-    urls = {claim_id: [files.get_file_from_path(p).url for p in paths] for claim_id, paths in _cited_on.items()}
-    for name, content in zip(DOWNLOADS, (registry.as_json(urls), registry.bibtex())):
-        files.append(File.generated(config, name, content=content))
-    return files
-
-
-def on_page_markdown(markdown: str, page: Page, **kwargs: Any) -> str:
-    """Turn citations into links, and fill in the Claims and Sources pages.
-
-    IDs are checked in the page's source file, so a line number counts the
-    front matter as an author's editor does.
+    Other pages come back unchanged. A Claims or Sources page without its
+    marker raises ``ValueError``: the listing would silently be missing.
     """
-    path = page.file.src_uri
-    known = {c.id for c in registry.claims()}
-    for claim_id, line in citations(page.file.content_string):
-        if claim_id not in known:
-            raise PluginError(f"{path}:{line}: unknown claim ID {claim_id} in [[{claim_id}]]")
-
-    def replace(match: re.Match[str]) -> str:
-        return ", ".join(cite(claim_id, path) for claim_id in re.findall(ID, match.group(1)))
-
-    markdown = sub_prose(CITATION, replace, markdown)
-    for name, marker, generate in ((CLAIMS_PAGE, CLAIMS_MARKER, claims_markdown),
-                                   (SOURCES_PAGE, SOURCES_MARKER, sources_markdown)):
-        if path == name:
+    for name, marker in ((CLAIMS_PAGE, CLAIMS_MARKER), (SOURCES_PAGE, SOURCES_MARKER)):
+        if page == name:
             if marker not in markdown:
-                raise PluginError(f"{path}: the marker line {marker} is missing")
-            markdown = markdown.replace(marker, generate(path))
+                raise ValueError(f"{page}: the marker line {marker} is missing")
+            listing = (claims_markdown(cited_on(docs_pages(docs)), titles, page) if name == CLAIMS_PAGE
+                       else sources_markdown(page))
+            return markdown.replace(marker, listing)
     return markdown

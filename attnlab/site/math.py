@@ -1,13 +1,14 @@
-"""MkDocs hook: every formula becomes MathML while the site is built.
+"""Every formula becomes MathML while the site is built.
 
 ``pymdownx.arithmatex`` (generic mode) wraps inline math as
 ``<span class="arithmatex">\\(…\\)</span>`` and display math as
-``<div class="arithmatex">\\[…\\]</div>``; this hook replaces each with the
-``<math>`` element latex2mathml produces, so pages need no math JavaScript
-and no CDN. latex2mathml passes some mistakes through silently (an unknown
-command becomes a letter, ``aligned`` and ``\\operatorname*`` come out
-wrong), so the output is checked and the build stops on any formula that
-did not convert cleanly, naming the page and the formula.
+``<div class="arithmatex">\\[…\\]</div>``; :func:`mathml` replaces each with
+the ``<math>`` element latex2mathml produces, so pages need no math
+JavaScript and no CDN. latex2mathml passes some mistakes through silently
+(an unbalanced brace is closed for you, an unknown command becomes a letter,
+``aligned`` and ``\\operatorname*`` come out wrong), so the input and output
+are checked and any formula that did not convert cleanly raises, naming the
+page and the formula.
 """
 
 from __future__ import annotations
@@ -15,11 +16,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
-from typing import Any
 
 from latex2mathml.converter import convert
-from mkdocs.exceptions import PluginError
-from mkdocs.structure.pages import Page
 
 ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
 DELIMITERS = re.compile(r"\A\s*\\[(\[](.*)\\[)\]]\s*\Z", re.S)
@@ -39,6 +37,17 @@ class FormulaError(ValueError):
     """A formula that cannot be turned into correct MathML."""
 
 
+def unbalanced(latex: str) -> str | None:
+    """What is unbalanced in ``latex`` (a brace group), or None; escaped braces ``\\{ \\}`` do not count."""
+    depth = 0
+    for brace in re.findall(r"\\.|[{}]", latex):
+        if brace in "{}":
+            depth += 1 if brace == "{" else -1
+            if depth < 0:
+                return "a closing brace } has no opening {"
+    return f"{depth} brace group(s) opened with {{ are never closed" if depth else None
+
+
 def to_mathml(latex: str, display: bool = False) -> str:
     """Convert one LaTeX formula (no delimiters) to a ``<math>`` element.
 
@@ -49,6 +58,9 @@ def to_mathml(latex: str, display: bool = False) -> str:
     for construct, why in UNSUPPORTED.items():
         if construct in latex:
             raise FormulaError(f"unsupported {why}")
+    problem = unbalanced(latex)
+    if problem:
+        raise FormulaError(problem)
     try:
         mathml = convert(latex, display="block" if display else "inline")
     except Exception as error:  # latex2mathml signals bad input with many exception types
@@ -88,8 +100,12 @@ def polish(root: ET.Element) -> None:
             before = child
 
 
-def on_page_content(html: str, page: Page, **kwargs: Any) -> str:
-    """Replace every arithmatex span and div of a page with MathML, or stop the build."""
+def mathml(html: str, page: str) -> str:
+    """``html`` with every arithmatex span and div replaced by MathML.
+
+    Raises ``FormulaError`` naming ``page`` and the formula for the first
+    one that does not convert cleanly.
+    """
     def replace(match: re.Match[str]) -> str:
         source = unescape(match.group(2))
         inner = DELIMITERS.match(source)
@@ -97,6 +113,6 @@ def on_page_content(html: str, page: Page, **kwargs: Any) -> str:
         try:
             return to_mathml(latex.strip(), display=match.group(1) == "div")
         except FormulaError as error:
-            raise PluginError(f"{page.file.src_uri}: formula {latex.strip()!r}: {error}") from error
+            raise FormulaError(f"{page}: formula {latex.strip()!r}: {error}") from error
 
     return ARITHMATEX.sub(replace, html)

@@ -83,7 +83,7 @@ def test_clearing_read_marks_forgets_every_chapter(page: Page, site_url: str) ->
 
 
 def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str) -> None:
-    # Neither the lab's scripts nor the theme's (guarded by attnlab/site/theme_storage.py) may throw.
+    # Neither the lab's scripts nor the theme's (guarded by docs/assets/storage-guard.js) may throw.
     context.add_init_script(NO_STORAGE)
     page = context.new_page()
     errors: list[str] = []

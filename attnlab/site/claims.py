@@ -1,6 +1,6 @@
 """The claims and sources registry: what the guide asserts, and on whose authority.
 
-The registry is data (``attnlab/data/claims.toml``) read with the standard
+The registry is data (``attnlab/site/data/claims.toml``) read with the standard
 library. Pages cite a claim by its ID; the site lists every claim with its
 kind, locator and what it rests on, and publishes the registry as
 ``claims.json`` and the sources as ``sources.bib``.
@@ -60,7 +60,7 @@ class Claim:
 @cache
 def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
     """Read and check the TOML once; every accessor shares the result."""
-    text = files("attnlab").joinpath("data/claims.toml").read_text(encoding="utf-8")
+    text = files("attnlab.site").joinpath("data/claims.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
     found_claims = tuple(

@@ -7,10 +7,10 @@ gives exactly that text. Numbers nobody computes (a year, a section number,
 the toy's own inputs) are listed in the page's front matter ``literals:``;
 :func:`unbound` reports every other number left in the prose.
 
-Pure functions on a page's Markdown source, no MkDocs: the hook
-``attnlab/site/prose_numbers.py`` and ``tests/test_prose_numbers.py`` both
-call them. A docs-build module: it reads front matter with PyYAML, which
-comes with MkDocs (the attnlab library itself needs only numpy).
+Pure functions on a page's Markdown source: the Markdown extension
+(``attnlab.site.extension``) and ``tests/test_prose_numbers.py`` both call
+them. A docs-build module: it reads front matter with PyYAML, which comes
+with the site's builders (the attnlab library itself needs only numpy).
 """
 
 from __future__ import annotations
@@ -41,11 +41,8 @@ BINDING = re.compile(
 """``[[quoted = expression]]``; the expression's own brackets (two levels deep) must balance,
 so ``weights[2]]]`` closes after ``weights[2]``."""
 
-OPENING = re.compile(r"\[\[[ \t]*-?[0-9][^\[\]\n=]*=")
-"""The start of anything meant as a binding, complete or not."""
-
-NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)-?[0-9]+(?:\.[0-9]+)*%?")
-"""A number as the scanner sees it: digits with an optional sign, decimals and percent sign.
+NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?[0-9]+(?:\.[0-9]+)*%?")
+"""A number as the scanner sees it: digits with an optional sign (- or −), decimals and percent sign.
 
 Digits glued to a name are part of the name, not a number: after a letter,
 digit, ``_`` or ``.`` (``S1``, ``W_1``, ``h1``, ``float64``, ``v1.2``),
@@ -72,8 +69,8 @@ MARKUP = re.compile(
 LIST_MARKER = re.compile(r"^[ \t>]*([0-9]+)[.)](?=[ \t])")
 """A line's leading "2." or "3)", which may be an ordered-list marker (see :func:`_blank_list_markers`)."""
 
-SKIPPED_MODULES = frozenset({"__main__", "prose"})
-"""attnlab modules a binding cannot use: the command line and this module."""
+SKIPPED_MODULES = frozenset({"__main__"})
+"""attnlab modules a binding cannot use: the command line."""
 
 
 @dataclass(frozen=True)
@@ -142,12 +139,6 @@ def bindings(markdown: str) -> list[Binding]:
             for start, m in _in_prose(BINDING, markdown)]
 
 
-def unclosed(markdown: str) -> list[int]:
-    """Lines where ``[[number =`` opens something that is not a complete binding."""
-    complete = {binding.start for binding in bindings(markdown)}
-    return [line_of(markdown, start) for start, _ in _in_prose(OPENING, markdown) if start not in complete]
-
-
 def render(markdown: str) -> str:
     """``markdown`` with every binding in prose replaced by its quoted number."""
     return sub_prose(BINDING, lambda m: m["quoted"], markdown)
@@ -160,17 +151,17 @@ def evaluate(expression: str, names: dict[str, Any]) -> float:
 
 
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
-    """One message per binding in ``page`` that is unclosed, fails, or disagrees with its quote.
+    """One message per binding in ``page`` that fails or disagrees with its quote.
 
-    ``cache`` maps an expression to its value (or its error) and may be
-    shared across the pages of one build; by default every call evaluates
-    afresh, so a changed constant is always seen.
+    A ``[[`` that is not a complete binding is :mod:`attnlab.site.forms`' to report.
+
+    ``cache`` maps an expression to its value (or its error), so an
+    expression quoted twice is evaluated once; by default every call
+    evaluates afresh, so a changed constant is always seen.
     """
     cache = {} if cache is None else cache
     names: dict[str, Any] | None = None
-    problems = [f"{page}:{line}: a binding opens here but does not close: write [[0.576 = expression]], "
-                "the number as digits with optional -, decimals and %, the brackets balanced"
-                for line in unclosed(markdown)]
+    problems = []
     for binding in bindings(markdown):
         if binding.expression not in cache:
             names = namespace() if names is None else names
@@ -182,7 +173,7 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
         where = f"{page}:{binding.line}"
         if isinstance(value, Exception):
             problems.append(f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
-                            f"{type(value).__name__}: {value} (names in scope: attnlab.prose.namespace)")
+                            f"{type(value).__name__}: {value} (names in scope: attnlab.site.prose.namespace)")
         elif binding.shown(value) != binding.quoted:
             problems.append(f"{where}: quoted {binding.quoted} but {binding.expression} "
                             f"gives {binding.shown(value)}")

@@ -1,0 +1,148 @@
+"""The guide's content machinery as one Python-Markdown extension: ``attnlab.site.extension``.
+
+Listed under ``markdown_extensions`` in ``mkdocs.yml``, it runs under any
+builder that converts pages with Python-Markdown (MkDocs, Zensical). For each
+page, before any other block processing:
+
+- every ``[[`` in prose must be a claim citation or a number binding
+  (:mod:`~attnlab.site.forms`);
+- every binding ``[[0.576 = expr]]`` is checked against its expression and
+  replaced by the number (:mod:`~attnlab.site.prose`);
+- every citation ``[[CL-005]]`` must name a registered claim and becomes a
+  link (:mod:`~attnlab.site.citations`); the Claims and Sources pages are
+  written from the registry;
+- every executed code block is given its place, ``docs/page.md:LINE``, as
+  its markdown-exec ``id``, so a failure names where it is.
+
+After the page is HTML: formulas become MathML (:mod:`~attnlab.site.math`),
+a page that would show a traceback, a NaN or an infinity is refused
+(:mod:`~attnlab.site.output`), and the provenance line is added at its foot
+(:mod:`~attnlab.site.provenance`). Converting the home page writes the files the
+site publishes (:mod:`~attnlab.site.publish`). Any problem raises
+``PageError`` naming the page and line, which stops the build.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markdown import Extension, Markdown
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+
+from attnlab.site import citations, forms, math, output, prose, publish
+from attnlab.site.provenance import provenance
+from attnlab.site.context import Page, page_of, whole_page
+
+try:  # under MkDocs, a plugin error is reported as one clean line instead of a traceback
+    from mkdocs.exceptions import PluginError as _Reported
+except ImportError:  # another builder: a plain exception stops it just as well
+    _Reported = Exception  # type: ignore[assignment,misc]
+
+EXEC_FENCE = re.compile(r"^(?P<head>[ \t]*(?:`{3,}|~{3,})[ \t]*[\w-]+\b[^\n`]*\bexec=[^\n]*?)[ \t]*$", re.M)
+"""The opening line of a fenced block that markdown-exec runs."""
+
+
+class PageError(_Reported):
+    """A page that must not be built as it stands; the message names the page and line."""
+
+
+def placed_blocks(markdown: str, page: str) -> str:
+    """``markdown`` with ``id="docs/page.md:LINE"`` on each executed block that has no id of its own.
+
+    markdown-exec puts the id in its warning and in the traceback's file
+    name, so a failing block is reported by its place in the page. The
+    block's HTML ids are prefixed ``block-LINE-``: unique on the page, and
+    the same in every build (markdown-exec's default counts blocks across
+    the whole build).
+    """
+    def place(match: re.Match[str]) -> str:
+        head = match.group("head")
+        if re.search(r"\bid=", head):
+            return match.group(0)
+        line = markdown.count("\n", 0, match.start()) + 1
+        return f'{head} id="{page}:{line}" idprefix="block-{line}-"'
+
+    return EXEC_FENCE.sub(place, markdown)
+
+
+def checked_source(markdown: str, page: str) -> str:
+    """``markdown`` (a whole page, front matter included) with its bindings and citations resolved.
+
+    Raises ``PageError`` listing every malformed bracket, failing or stale
+    binding and unknown claim ID, each as ``docs/page.md:LINE: …``.
+    """
+    problems = forms.malformed(markdown, page) + prose.check(markdown, page) + citations.unknown(markdown, page)
+    if problems:
+        raise PageError("\n".join(problems))
+    return prose.render(markdown)
+
+
+class PageSource(Preprocessor):
+    """Checks and resolves the page's own Markdown (not code output or docstrings converted inside it)."""
+
+    def __init__(self, md: Markdown, extension: AttnlabExtension) -> None:
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, lines: list[str]) -> list[str]:
+        """The page's lines, resolved; what builders strip before them is put back for line numbers."""
+        if not whole_page():
+            return lines
+        page = page_of(self.md, self.extension.getConfigs())
+        front, text = page.in_file("\n".join(lines))
+        markdown = placed_blocks(checked_source(front + text, page.name), page.name)
+        markdown = citations.linked(markdown[len(front):], page.path)
+        try:
+            markdown = citations.registry_page(markdown, page.path, page.docs_dir, page.titles)
+        except ValueError as error:
+            raise PageError(f"{page.docs_dir.name}/{error}") from error
+        if page.path == publish.HOME and page.site_dir is not None:
+            publish.write(page.site_dir, page.docs_dir)
+        return markdown.split("\n")
+
+
+class PageHTML(Postprocessor):
+    """Turns the finished page's formulas into MathML, refuses one that shows a non-number, signs it."""
+
+    def __init__(self, md: Markdown, extension: AttnlabExtension) -> None:
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, text: str) -> str:
+        """The page's HTML with MathML in place of TeX; raises ``PageError`` on anything unshowable."""
+        if not whole_page():
+            return text
+        page: Page = page_of(self.md, self.extension.getConfigs())
+        try:
+            html = math.mathml(text, page.name)
+        except math.FormulaError as error:
+            raise PageError(str(error)) from error
+        problems = output.problems(html, page.name)
+        if problems:
+            raise PageError("\n".join(problems))
+        return html + "\n" + provenance()
+
+
+class AttnlabExtension(Extension):
+    """Registers the page checks before block parsing and the HTML pass after everything else."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {
+            "page": ["", "path of the page inside docs_dir (only where no builder says)"],
+            "docs_dir": ["", "the docs folder (with page)"],
+            "site_dir": ["", "the site folder to publish files into (with page; optional)"],
+        }
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        """Run after whitespace is normalised (30) but before fenced code (25); last on the HTML."""
+        md.registerExtension(self)
+        md.preprocessors.register(PageSource(md, self), "attnlab-page", 29)
+        md.postprocessors.register(PageHTML(md, self), "attnlab-html", 5)
+
+
+def makeExtension(**kwargs: Any) -> AttnlabExtension:  # noqa: N802 (Python-Markdown's entry point)
+    """The extension, as Python-Markdown loads it by module name."""
+    return AttnlabExtension(**kwargs)

@@ -1,0 +1,49 @@
+"""The guide's additions to the theme's pages: the storage guard, accessible names, the 404 page.
+
+They live in ``overrides/`` (a theme directory both MkDocs-Material and
+Zensical honour) and in ``docs/assets/``; in a real browser,
+``tests/browser/test_progress.py`` shows pages work with storage blocked and
+the axe scan shows the names are there.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+THEME_HELPERS = "__md_get=(e,_=localStorage"
+"""The start of the theme's definition of its storage helpers (an inline script in the page head)."""
+GUARD = 'assets/storage-guard.js"></script>'
+"""The guard's script tag, as pages address it (``assets/…``, or ``./assets/…`` on the 404 page)."""
+
+
+def pages(site: Path) -> list[Path]:
+    """Every HTML page of a built site."""
+    return sorted(site.glob("*.html"))
+
+
+def test_every_page_loads_the_guard_after_the_theme_defines_its_helpers(built_site: Path) -> None:
+    wrong = [p.name for p in pages(built_site)
+             if not 0 <= (html := p.read_text(encoding="utf-8")).find(THEME_HELPERS) < html.find(GUARD)]
+    assert wrong == []
+
+
+def test_the_guard_comes_before_the_palette_script_reads_storage(built_site: Path) -> None:
+    late = [p.name for p in pages(built_site)
+            if (html := p.read_text(encoding="utf-8")).find('__md_get("__palette")') < html.find(GUARD)]
+    assert late == []
+
+
+def test_every_page_loads_the_theme_names_script(built_site: Path) -> None:
+    missing = [p.name for p in pages(built_site)
+               if not re.search(r'src="(\./)?assets/theme-names\.js"', p.read_text(encoding="utf-8"))]
+    assert missing == []
+
+
+@pytest.mark.parametrize("attribute", ["href", "src"])
+def test_the_not_found_page_addresses_every_asset_relative_to_itself(built_site: Path, attribute: str) -> None:
+    html = (built_site / "404.html").read_text(encoding="utf-8")
+    absolute = re.findall(rf'{attribute}="(/[^"]*)"', html)
+    assert re.findall(rf'{attribute}="\./assets/', html) and absolute == []
