@@ -39,7 +39,7 @@ def describe(title: str, r: LabResult) -> str:
         title,
         f"  query {r.token:<5} {vector(r.query)}",
         f"  scaled scores  {vector(r.scaled)}",
-        f"  visible        {r.visible}",
+        f"  visible        {list(r.visible)}",
         f"  weights        {vector(r.weights)}",
         f"  output         {vector(r.output)}",
     ])
