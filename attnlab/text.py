@@ -12,10 +12,22 @@ from typing import Any
 
 import numpy as np
 
+from attnlab.checks import index, real_number
+
+MAX_DECIMALS = 20
+"""The most decimals ``fmt`` writes; the browser lab's formatter (attnlab.js) matches it exactly up to here."""
+
 
 def fmt(x: float, decimals: int = 3) -> str:
-    """A number with a fixed count of decimals; never prints "-0.000"."""
-    text = f"{float(x):.{decimals}f}"
+    """A real number with a fixed count of decimals (0 to ``MAX_DECIMALS``); never prints "-0.000".
+
+    Every digit is exact, however large the number (1e21 is written out, not
+    as 1e+21). NaN and infinity print as ``nan`` and ``inf``: the softmax
+    chapter shows a naive formula failing that way (no attnlab result is ever
+    either; the browser lab's formatter, which only shows results, refuses them).
+    """
+    places = index("decimals", decimals, MAX_DECIMALS + 1)
+    text = f"{real_number('x', x):.{places}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
