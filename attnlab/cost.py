@@ -11,15 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attnlab.checks import integer, positive_int
-from attnlab.text import fmt
+from attnlab.text import Rounded, fmt
 
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 """Binary units: each is 1024 of the one before."""
 
 
-def readable_bytes(count: int) -> str:
+def readable_bytes(count: int) -> Rounded:
     """``count`` bytes in the largest binary unit that keeps the number at least 1, one decimal at most.
+
+    The text keeps ``count`` as its ``exact`` value (:class:`~attnlab.text.Rounded`).
 
     >>> readable_bytes(128), readable_bytes(3 * 2**29), readable_bytes(2**40)
     ('128 bytes', '1.5 GiB', '1 TiB')
@@ -27,7 +29,7 @@ def readable_bytes(count: int) -> str:
     value, unit = float(count), 0
     while value >= 1024 and unit < len(UNITS) - 1:
         value, unit = value / 1024, unit + 1
-    return fmt(value, 1).removesuffix(".0") + f" {UNITS[unit]}"
+    return Rounded(fmt(value, 1).removesuffix(".0") + f" {UNITS[unit]}", count)
 
 
 def _ramp(upto: int) -> int:

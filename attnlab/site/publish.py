@@ -47,10 +47,15 @@ def published(docs: Path) -> dict[str, str]:
     }
 
 
-def write(site: Path, docs: Path) -> None:
-    """Write every published file into ``site``, leaving a file alone whose text is already right."""
-    for name, text in published(docs).items():
+def write_files(site: Path, files: dict[str, str]) -> None:
+    """Write each file (path inside ``site`` → text), leaving a file alone whose text is already right."""
+    for name, text in files.items():
         target = site / name
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
+
+
+def write(site: Path, docs: Path) -> None:
+    """Write every published file into ``site``."""
+    write_files(site, published(docs))
