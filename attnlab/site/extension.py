@@ -101,7 +101,10 @@ class PageSource(Preprocessor):
         except ValueError as error:
             raise PageError(f"{page.docs_dir.name}/{error}") from error
         if page.path == publish.HOME and page.site_dir is not None:
-            publish.write(page.site_dir, page.docs_dir)
+            try:
+                publish.write(page.site_dir, page.docs_dir)
+            except ValueError as error:
+                raise PageError(f"{page.docs_dir.name}/{error}") from error
         return markdown.split("\n")
 
 

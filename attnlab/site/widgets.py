@@ -1,7 +1,8 @@
-"""HTML for the interactive pieces a chapter embeds: the lab and the checklist.
+"""HTML for the interactive pieces a chapter embeds: the lab, the checklist, the reading progress.
 
 The markup works without JavaScript (the checklist is a plain list of
-checkboxes); ``docs/assets/lab-ui.js`` brings it to life.
+checkboxes); ``docs/assets/lab-ui.js`` brings the lab to life and
+``docs/assets/progress.js`` the checklist and the progress summary.
 """
 
 from __future__ import annotations
@@ -35,4 +36,11 @@ def lab() -> str:
     """A placeholder the browser lab fills in; says so when JavaScript is off."""
     return ('<div class="attnlab-lab" role="region" aria-label="Interactive attention lab">'
             "<noscript>The interactive lab needs JavaScript; the tables on this page show the same numbers.</noscript>"
+            "</div>\n")
+
+
+def reading() -> str:
+    """A placeholder for the home page's "n of N chapters read" and its reset; says so when JavaScript is off."""
+    return ('<div class="attnlab-reading" role="region" aria-label="Your reading progress">'
+            "<noscript>Progress through the chapters is kept by JavaScript in this browser.</noscript>"
             "</div>\n")
