@@ -69,6 +69,10 @@ def test_node_model_mjs_prints_what_the_python_companion_prints_for_the_contrast
     assert printed(built_site) == contrasts
 
 
+def test_node_model_mjs_prints_the_same_from_the_unzipped_offline_copy(built_site: Path, offline_copy: Path) -> None:
+    assert printed(offline_copy) == printed(built_site)
+
+
 def test_node_model_mjs_prints_every_contrast_in_order(built_site: Path) -> None:
     titles = [block.splitlines()[0] for block in printed(built_site).split("\n\n")]
     assert titles == [title for title, _ in CONTRASTS.values()]
