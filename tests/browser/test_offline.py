@@ -18,6 +18,7 @@ from attnlab.site.widgets import CHECKLIST
 from .labpage import as_shown, open_lab, rendered, set_controls, watch
 from .test_exports import download, expected_rows, read_csv
 from .test_search import type_at_once
+from .test_site_pages import load_problems
 
 pytestmark = pytest.mark.browser
 
@@ -66,14 +67,7 @@ def test_the_lab_works_in_the_unzipped_copy(page: Page, copy_url: str) -> None:
 
 def test_every_page_of_the_copy_loads_from_disk_without_asking_another_host(
         page: Page, copy_url: str, site_pages: list[str]) -> None:
-    problems = watch(page, copy_url)
-    found = {}
-    for name in site_pages:
-        page.goto(copy_url + name, wait_until="networkidle")
-        if problems:
-            found[name] = list(problems)
-            problems.clear()
-    assert found == {}
+    assert load_problems(page, copy_url, site_pages) == {}
 
 
 def test_the_copy_says_it_is_the_offline_copy_instead_of_offering_itself(page: Page, copy_url: str) -> None:
