@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from attnlab.checks import at_least, integer, positive_int
+from attnlab.text import Rounded
 
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -23,12 +24,13 @@ def tenths(count: int, unit: int) -> int:
     return round(Fraction(10 * count, 1024**unit))
 
 
-def readable_bytes(count: int) -> str:
+def readable_bytes(count: int) -> Rounded:
     """``count`` bytes in the largest binary unit that keeps the shown number at least 1, one decimal at most.
 
     ``count`` is a whole number of bytes, 0 or more. The unit is chosen after
     rounding, so 1048575 bytes read "1 MiB", not "1024 KiB"; the arithmetic
-    is exact for any size.
+    is exact for any size. The text keeps ``count`` as its ``exact`` value
+    (:class:`~attnlab.text.Rounded`).
 
     >>> readable_bytes(128), readable_bytes(3 * 2**29), readable_bytes(2**40)
     ('128 bytes', '1.5 GiB', '1 TiB')
@@ -40,7 +42,7 @@ def readable_bytes(count: int) -> str:
     if unit < len(UNITS) - 1 and tenths(count, unit) >= 1024 * 10:  # rounds up to 1024 of this unit
         unit += 1
     whole, tenth = divmod(tenths(count, unit), 10)
-    return f"{whole}{f'.{tenth}' if tenth else ''} {UNITS[unit]}"
+    return Rounded(f"{whole}{f'.{tenth}' if tenth else ''} {UNITS[unit]}", count)
 
 
 def _ramp(upto: int) -> int:

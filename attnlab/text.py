@@ -2,7 +2,10 @@
 
 Computation keeps full precision; only these functions round, so every page,
 the companion (``python -m attnlab``) and the benchmarks show a number the
-same way. Pure Python and numpy: the maths modules may use them.
+same way. What ``fmt`` and ``vector`` return is text that still knows the
+exact number it shows (:class:`Rounded`), so a table can be handed on at full
+precision without reading its rounded text back. Pure Python and numpy: the
+maths modules may use them.
 """
 
 from __future__ import annotations
@@ -18,21 +21,67 @@ MAX_DECIMALS = 20
 """The most decimals ``fmt`` writes; the browser lab's formatter (attnlab.js) matches it exactly up to here."""
 
 
-def fmt(x: float, decimals: int = 3) -> str:
+Exact = float | int | list[float]
+"""The value behind a shown number: a number, or the entries of a row."""
+
+
+class Rounded(str):
+    """Text showing a number (or a row of numbers) rounded, that keeps the exact value in ``exact``.
+
+    It is a ``str`` in every way (printing, f-strings, comparison, JSON), so
+    pages and tests use it as text; a table exported for download reads
+    ``exact`` instead (``attnlab.site.export``). Text built around it, such
+    as ``f"**{fmt(x)}**"``, is a plain ``str`` again: build it with
+    :func:`joined`, or give it its value explicitly, ``Rounded(text, exact)``.
+    """
+
+    exact: Exact
+
+    def __new__(cls, text: str, exact: Exact) -> Rounded:
+        """``text`` as shown, remembering ``exact``."""
+        made = super().__new__(cls, text)
+        made.exact = exact
+        return made
+
+    def __getnewargs__(self) -> tuple[str, Exact]:  # type: ignore[override]
+        """Copies and pickles keep the exact value."""
+        return str(self), self.exact
+
+
+def fmt(x: float, decimals: int = 3) -> Rounded:
     """A real number with a fixed count of decimals (0 to ``MAX_DECIMALS``); never prints "-0.000".
 
     Every digit is exact, however large the number (1e21 is written out, not
     as 1e+21). A value that is not finite is refused, naming ``x``: no page
-    shows one, and the browser lab's formatter refuses it too.
+    shows one, and the browser lab's formatter refuses it too. Keeps
+    ``float(x)`` as ``exact``.
     """
     places = index("decimals", decimals, MAX_DECIMALS + 1)
-    text = f"{finite_number('x', x):.{places}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
+    exact = finite_number("x", x)
+    text = f"{exact:.{places}f}"
+    return Rounded(text[1:] if text.startswith("-") and float(text) == 0 else text, exact)
 
 
-def vector(v: Any, decimals: int = 3) -> str:
-    """A row vector as ``[a, b, c]`` with fixed decimals."""
-    return "[" + ", ".join(fmt(x, decimals) for x in np.ravel(v)) + "]"
+def vector(v: Any, decimals: int = 3) -> Rounded:
+    """A row vector as ``[a, b, c]`` with fixed decimals. Keeps the entries as floats in ``exact``."""
+    shown = [fmt(x, decimals) for x in np.ravel(v)]
+    return Rounded("[" + ", ".join(shown) + "]", [x.exact for x in shown])
+
+
+def significant(x: float, digits: int = 2) -> Rounded:
+    """A number to ``digits`` significant digits, trailing zeros kept: ``0.090``, ``5.7e-05``."""
+    exact = float(x)
+    return Rounded(f"{exact:#.{digits}g}", exact)
+
+
+def thousands(n: int) -> Rounded:
+    """A whole number with thousands separators, ``1,048,576``; ``exact`` is the integer."""
+    return Rounded(f"{int(n):,}", int(n))
+
+
+def joined(separator: str, *parts: Rounded) -> Rounded:
+    """Several shown numbers as one text, ``0.113 / 0.081``; ``exact`` lists each part's exact value."""
+    return Rounded(separator.join(parts), [part.exact for part in parts])
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

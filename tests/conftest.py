@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
 from sites import CONFIG, DOCS, ROOT, build
+
+from attnlab.site.offline import archive_name
 
 __all__ = ["DOCS", "ROOT", "build_site"]
 
@@ -23,3 +26,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = build_site(destination)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return destination
+
+
+@pytest.fixture(scope="session")
+def offline_copy(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built site's zip, unzipped as a reader would into a folder of its own; returns the guide's folder."""
+    destination = tmp_path_factory.mktemp("unzipped")
+    with zipfile.ZipFile(built_site / archive_name()) as zipped:
+        zipped.extractall(destination)
+    return destination / archive_name().removesuffix(".zip")

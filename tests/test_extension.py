@@ -15,6 +15,7 @@ import markdown_exec
 import pytest
 from markdown import Markdown
 
+import attnlab
 from attnlab.site.context import nav_pages, page_of, zensical_nav_pages
 from attnlab.site.extension import AttnlabExtension, PageError, placed_blocks
 from attnlab.site.markdown import FRONT_MATTER
@@ -108,6 +109,43 @@ def test_converting_the_home_page_publishes_the_sites_files(tmp_path: Path) -> N
     assert claims["claims"][0]["cited_on"] == ["index.html"]
     assert (tmp_path / "site" / "sources.bib").read_text(encoding="utf-8").startswith("@")
     assert "globalThis.ATTNLAB_TOY = {" in (tmp_path / "site" / "assets" / "lab-data.js").read_text()
+
+
+def guide_data(site: Path) -> dict:
+    """The data the build wrote for the progress script."""
+    script = (site / "assets" / "guide-data.js").read_text(encoding="utf-8")
+    return json.loads(re.search(r"ATTNLAB_GUIDE = (\{.*\});", script, re.S).group(1))
+
+
+def test_the_home_page_publishes_the_chapters_a_reader_can_mark_read(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "softmax.md").write_text("# Softmax\n", encoding="utf-8")
+    (docs / "claims.md").write_text("---\nread_mark: false\n---\n\n# Claims\n", encoding="utf-8")
+    convert(tmp_path, "---\nread_mark: false\n---\n\nHome.\n", path="index.md", site=tmp_path / "site")
+    assert guide_data(tmp_path / "site")["chapters"] == ["softmax.html"]
+
+
+def test_the_guide_data_names_the_guide_and_its_version(tmp_path: Path) -> None:
+    convert(tmp_path, "Home.\n", path="index.md", site=tmp_path / "site")
+    data = guide_data(tmp_path / "site")
+    assert (data["name"], data["version"]) == ("attention-lab", attnlab.__version__)
+
+
+def test_a_read_mark_that_is_not_true_or_false_stops_the_build_naming_the_page(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.md").write_text("---\nread_mark: no\n---\n\nNotes.\n", encoding="utf-8")
+    with pytest.raises(PageError, match=r"docs/notes\.md: front matter 'read_mark' must be true or false, got 'no'"):
+        convert(tmp_path, "Home.\n", path="index.md", site=tmp_path / "site")
+
+
+def test_a_pages_tables_are_published_beside_it_with_links_to_them(tmp_path: Path) -> None:
+    block = ('```python exec="on"\nfrom attnlab.site.render import table\nfrom attnlab.text import fmt\n'
+             'print(table(["w"], [[fmt(1 / 3)]]))\n```\n')
+    html = convert(tmp_path, block, path="mixing.md", site=tmp_path / "site",
+                   extensions=("tables", "pymdownx.superfences"))
+    assert 'href="exports/mixing-1.csv"' in html and "data-export" not in html
+    assert (tmp_path / "site" / "exports" / "mixing-1.csv").read_bytes() == f"w\r\n{1 / 3!r}\r\n".encode()
 
 
 def test_other_pages_publish_nothing(tmp_path: Path) -> None:

@@ -337,6 +337,13 @@ def test_site_publishes_claims_json_and_sources_bib(built_site: Path) -> None:
     assert (built_site / "sources.bib").read_text(encoding="utf-8") == registry.bibtex()
 
 
+@pytest.mark.parametrize("page", ["claims.html", "sources.html"])
+@pytest.mark.parametrize("published", ["claims.json", "sources.bib"])
+def test_claims_and_sources_pages_offer_both_published_files_for_download(built_site: Path, page: str,
+                                                                          published: str) -> None:
+    assert f'<a href="{published}" download>{published}</a>' in (built_site / page).read_text(encoding="utf-8")
+
+
 def test_reference_page_documents_every_module_of_the_package() -> None:
     modules = sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
     reference = (DOCS / "reference.md").read_text(encoding="utf-8")

@@ -15,8 +15,10 @@ page, before any other block processing:
   its markdown-exec ``id``, so a failure names where it is.
 
 After the page is HTML: formulas become MathML (:mod:`~attnlab.site.math`),
-a page that would show a traceback, a NaN or an infinity is refused
-(:mod:`~attnlab.site.output`), and the provenance line is added at its foot
+each generated table gets its download links and its CSV and JSON files
+(:mod:`~attnlab.site.export`), a page that would show a traceback, a NaN or
+an infinity is refused (:mod:`~attnlab.site.output`), and the provenance
+line is added at its foot
 (:mod:`~attnlab.site.provenance`). Converting the home page writes the files the
 site publishes (:mod:`~attnlab.site.publish`). Any problem raises
 ``PageError`` naming the page and line, which stops the build.
@@ -31,7 +33,7 @@ from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
-from attnlab.site import citations, forms, math, output, prose, publish
+from attnlab.site import citations, export, forms, math, output, prose, publish
 from attnlab.site.provenance import provenance
 from attnlab.site.context import Page, page_of, whole_page
 
@@ -99,19 +101,25 @@ class PageSource(Preprocessor):
         except ValueError as error:
             raise PageError(f"{page.docs_dir.name}/{error}") from error
         if page.path == publish.HOME and page.site_dir is not None:
-            publish.write(page.site_dir, page.docs_dir)
+            try:
+                publish.write(page.site_dir, page.docs_dir)
+            except ValueError as error:
+                raise PageError(f"{page.docs_dir.name}/{error}") from error
         return markdown.split("\n")
 
 
 class PageHTML(Postprocessor):
-    """Turns the finished page's formulas into MathML, refuses one that shows a non-number, signs it."""
+    """Turns formulas into MathML, publishes the tables' exports, refuses a page showing a non-number, signs it."""
 
     def __init__(self, md: Markdown, extension: AttnlabExtension) -> None:
         super().__init__(md)
         self.extension = extension
 
     def run(self, text: str) -> str:
-        """The page's HTML with MathML in place of TeX; raises ``PageError`` on anything unshowable."""
+        """The page's HTML with MathML in place of TeX and download links under its tables.
+
+        Raises ``PageError`` on anything unshowable.
+        """
         if not whole_page():
             return text
         page: Page = page_of(self.md, self.extension.getConfigs())
@@ -119,6 +127,9 @@ class PageHTML(Postprocessor):
             html = math.mathml(text, page.name)
         except math.FormulaError as error:
             raise PageError(str(error)) from error
+        html, exports = export.resolve(html, page.path)
+        if page.site_dir is not None:
+            publish.write_files(page.site_dir, exports)
         problems = output.problems(html, page.name)
         if problems:
             raise PageError("\n".join(problems))

@@ -1,4 +1,4 @@
-"""Tell prose from code in a chapter's Markdown source.
+"""Tell prose from code in a chapter's Markdown source, and read its front matter.
 
 Citations and number bindings live in prose only: fenced code blocks and
 inline code spans are left exactly as written.
@@ -8,12 +8,32 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
+
+import yaml
 
 FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n.*?^\1?[ \t]*\2[ \t]*$", re.M | re.S)
 INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*\n", re.S)
 DIRECTIVE = re.compile(r"^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 """A mkdocstrings ``::: module`` line and the indented options below it."""
+
+
+def front_matter(markdown: str, page: str) -> dict[str, Any]:
+    """The page's front matter with every value as written (strings, lists of strings); ``{}`` without one.
+
+    Raises ``ValueError`` naming ``page`` when it is not a YAML mapping.
+    """
+    front = FRONT_MATTER.match(markdown)
+    if not front:
+        return {}
+    try:
+        meta = yaml.load("\n".join(front.group(0).splitlines()[1:-1]), Loader=yaml.BaseLoader) or {}
+    except yaml.YAMLError as error:
+        raise ValueError(f"{page}: front matter is not valid YAML: {error}") from error
+    if not isinstance(meta, dict):
+        raise ValueError(f"{page}: front matter must be a mapping of names to values, got {meta!r}")
+    return meta
 NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
 
 

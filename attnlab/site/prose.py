@@ -24,13 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import yaml
 
 import attnlab
 from attnlab.checks import finite_number
 from attnlab.lab import compute, toy_data
 from attnlab.text import fmt
-from attnlab.site.markdown import FRONT_MATTER, chunks, line_of, sub_prose
+from attnlab.site.markdown import chunks, front_matter, line_of, sub_prose
 
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
@@ -182,14 +181,7 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
 
 def literals(markdown: str, page: str) -> set[str]:
     """The numbers ``page`` declares as not computed, as written in its front matter."""
-    front = FRONT_MATTER.match(markdown)
-    if not front:
-        return set()
-    try:
-        meta = yaml.load("\n".join(front.group(0).splitlines()[1:-1]), Loader=yaml.BaseLoader) or {}
-    except yaml.YAMLError as error:
-        raise ValueError(f"{page}: front matter is not valid YAML: {error}") from error
-    declared = meta.get("literals", []) if isinstance(meta, dict) else []
+    declared = front_matter(markdown, page).get("literals", [])
     if not isinstance(declared, list) or not all(isinstance(item, str) for item in declared):
         raise ValueError(f"{page}: front matter 'literals' must be a flat list of numbers, got {declared!r}")
     return set(declared)

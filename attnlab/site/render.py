@@ -3,6 +3,8 @@
 Chapters call these inside build-time code blocks and ``print`` the result;
 markdown-exec then parses it as Markdown (HTML passes through). Numbers are
 rounded only for display (``attnlab.text``); the arrays keep full precision.
+Every table and weight map printed here is followed by its export marker, so
+the page offers it for download at full precision (:mod:`attnlab.site.export`).
 """
 
 from __future__ import annotations
@@ -13,14 +15,25 @@ from typing import Any
 
 import numpy as np
 
+from attnlab import text
 from attnlab.checks import as_mask
-from attnlab.text import fmt, table
+from attnlab.site.export import marker
+from attnlab.text import fmt
 
 
 def one_label_each(name: str, labels: Sequence[str], count: int, what: str) -> None:
     """Raise unless ``labels`` names each of ``count`` rows or columns (``zip`` would drop the rest silently)."""
     if len(labels) != count:
         raise ValueError(f"{name} has {len(labels)} labels but there are {count} {what}")
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> str:
+    """A Markdown table (``attnlab.text.table``) that the page offers for download at full precision.
+
+    Cells are used as given: a number made by ``fmt`` or ``vector`` is
+    exported exactly, other text as it reads (``caption`` names the export).
+    """
+    return f"{text.table(headers, rows)}\n{marker(headers, rows, caption)}\n"
 
 
 def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
@@ -58,24 +71,21 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
     mask = np.atleast_2d(np.ones(w.shape, dtype=bool) if visible is None
                          else as_mask("visible", visible, np.shape(weights)))
     head = "".join(f'<th scope="col">{escape(k)}</th>' for k in keys)
+    shown = [[fmt(x, decimals) if ok else "blocked" for x, ok in zip(row, seen)] for row, seen in zip(w, mask)]
     body = []
-    for label, row, seen in zip(queries, w, mask):
-        cells = "".join(
-            f'<td style="--w:{x:.4f}">{fmt(x, decimals)}</td>' if ok
-            else '<td class="blocked">blocked</td>'
-            for x, ok in zip(row, seen)
-        )
-        body.append(f'<tr><th scope="row">{escape(label)}</th>{cells}</tr>')
-    table = (
+    for label, row, seen, cells in zip(queries, w, mask, shown):
+        tds = "".join(f'<td style="--w:{x:.4f}">{cell}</td>' if ok else f'<td class="blocked">{cell}</td>'
+                      for x, ok, cell in zip(row, seen, cells))
+        body.append(f'<tr><th scope="row">{escape(label)}</th>{tds}</tr>')
+    html = (
         f'<table class="attn-map"><caption>{escape(caption)}</caption>'
         f'<thead><tr><td class="corner">{escape(corner)}</td>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody></table>'
     )
-    if len(keys) <= WIDE_MAP:
-        return table + "\n"
-    # Wider than a phone's text column: let it scroll, and let a keyboard reach the scroll.
-    return (f'<div class="attn-map-scroll" tabindex="0" role="group" aria-label="{escape(caption)}">'
-            f"{table}</div>\n")
+    if len(keys) > WIDE_MAP:  # wider than a phone's text column: let it scroll, and let a keyboard reach the scroll
+        html = f'<div class="attn-map-scroll" tabindex="0" role="group" aria-label="{escape(caption)}">{html}</div>'
+    exported = [[label, *cells] for label, cells in zip(queries, shown)]
+    return f"{html}\n{marker([corner, *keys], exported, caption, markdown=False)}\n"
 
 
 BLOCK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -1,12 +1,16 @@
-"""HTML for the interactive pieces a chapter embeds: the lab and the checklist.
+"""HTML for the interactive pieces a page embeds: the lab, the checklist, the reading progress, the download.
 
 The markup works without JavaScript (the checklist is a plain list of
-checkboxes); ``docs/assets/lab-ui.js`` brings it to life.
+checkboxes); ``docs/assets/lab-ui.js`` brings the lab to life,
+``docs/assets/progress.js`` the checklist and the progress summary, and
+``docs/assets/download.js`` adds the offline copy's size.
 """
 
 from __future__ import annotations
 
 from html import escape
+
+from attnlab.site.offline import archive_name
 
 CHECKLIST: tuple[str, ...] = (
     "Shapes fit: queries and keys share d_k; keys and values share m rows",
@@ -36,3 +40,17 @@ def lab() -> str:
     return ('<div class="attnlab-lab" role="region" aria-label="Interactive attention lab">'
             "<noscript>The interactive lab needs JavaScript; the tables on this page show the same numbers.</noscript>"
             "</div>\n")
+
+
+def reading() -> str:
+    """A placeholder for the home page's "n of N chapters read" and its reset; says so when JavaScript is off."""
+    return ('<div class="attnlab-reading" role="region" aria-label="Your reading progress">'
+            "<noscript>Progress through the chapters is kept by JavaScript in this browser.</noscript>"
+            "</div>\n")
+
+
+def download() -> str:
+    """A link to the offline copy (``attnlab.site.offline``); the page's script adds its size."""
+    return (f'<p class="attnlab-download"><a class="md-button" href="{escape(archive_name())}" download '
+            'data-attnlab-download>'
+            "Download the whole guide to read offline <span data-attnlab-download-size></span></a></p>\n")

@@ -1,13 +1,10 @@
-/* Attention Lab: the page side of the lab, the checklist and the "read" marks.
+/* Attention Lab: the page side of the lab.
  *
- * - Every <div class="attnlab-lab"> (printed by attnlab.site.widgets.lab())
- *   becomes a lab: the controls, then the selected row's steps and the
- *   full weight map, recomputed by attnlab.compute on every input event
- *   and announced to screen readers.
- * - Every <ol class="attnlab-checklist"> (widgets.checklist()) remembers its
- *   ticks, and every chapter gets a "read" checkbox under its title; both
- *   live in localStorage and have a reset. Without storage (private mode,
- *   blocked cookies) everything still works for the visit.
+ * Every <div class="attnlab-lab"> (printed by attnlab.site.widgets.lab())
+ * becomes a lab: the controls, then the selected row's steps and the full
+ * weight map, recomputed by attnlab.compute on every input event and
+ * announced to screen readers. (The checklist and the "read" marks are
+ * assets/progress.js.)
  *
  * Needs assets/lab-data.js and assets/attnlab.js loaded first. Classic
  * script, no dependencies. MIT licence.
@@ -15,55 +12,7 @@
 (function () {
   "use strict";
 
-  var PREFIX = "attnlab:";
-  var CHECKLIST_KEY = PREFIX + "checklist";
-  var READ_PREFIX = PREFIX + "read:";
-  var SCRIPT = document.currentScript;
   var ANNOUNCE_AFTER_MS = 500;  // a drag or a held arrow key is announced once, when it stops
-
-  /* ---- storage that may be missing or refuse to work ---------------- */
-
-  /** localStorage if it can be read and written, else null. */
-  function openStorage() {
-    try {
-      var storage = window.localStorage;
-      storage.setItem(PREFIX + "probe", "1");
-      storage.removeItem(PREFIX + "probe");
-      return storage;
-    } catch (error) {
-      return null;
-    }
-  }
-
-  var storage = openStorage();
-
-  function load(key) {
-    try {
-      return storage ? storage.getItem(key) : null;
-    } catch (error) {
-      return null;
-    }
-  }
-
-  /** Store a value, or remove the key when value is null; failures only lose persistence. */
-  function save(key, value) {
-    try {
-      if (!storage) { return; }
-      if (value === null) { storage.removeItem(key); } else { storage.setItem(key, value); }
-    } catch (error) { /* quota or policy: the page keeps working for this visit */ }
-  }
-
-  /** The keys in storage that start with prefix. */
-  function keysStartingWith(prefix) {
-    var found = [];
-    try {
-      for (var i = 0; storage && i < storage.length; i += 1) {
-        var key = storage.key(i);
-        if (key.indexOf(prefix) === 0) { found.push(key); }
-      }
-    } catch (error) { /* no storage: nothing to list */ }
-    return found;
-  }
 
   /* ---- small DOM helpers --------------------------------------------- */
 
@@ -71,13 +20,6 @@
     return String(text).replace(/[&<>"']/g, function (ch) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[ch];
     });
-  }
-
-  function element(tag, attributes, text) {
-    var node = document.createElement(tag);
-    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
-    if (text !== undefined) { node.textContent = text; }
-    return node;
   }
 
   /** Set a node's text only when it differs, so unchanged numbers cost no layout. */
@@ -238,87 +180,8 @@
     update();
   }
 
-  /* ---- checklist and read marks -------------------------------------- */
-
-  function checkedSteps() {
-    try {
-      var steps = JSON.parse(load(CHECKLIST_KEY) || "[]");
-      return Array.isArray(steps) ? steps : [];
-    } catch (error) {
-      return [];
-    }
-  }
-
-  function allStepBoxes() {
-    return Array.prototype.slice.call(document.querySelectorAll(".attnlab-checklist input[data-step]"));
-  }
-
-  /** Tick boxes from storage, remember every change, and add the reset buttons. */
-  function startChecklist(list) {
-    var boxes = Array.prototype.slice.call(list.querySelectorAll("input[data-step]"));
-    var steps = checkedSteps();
-    boxes.forEach(function (box) {
-      box.checked = steps.indexOf(box.getAttribute("data-step")) >= 0;
-      box.addEventListener("change", function () {
-        var step = box.getAttribute("data-step");
-        allStepBoxes().forEach(function (other) {
-          if (other.getAttribute("data-step") === step) { other.checked = box.checked; }
-        });
-        var ticked = allStepBoxes().filter(function (b) { return b.checked; })
-          .map(function (b) { return b.getAttribute("data-step"); });
-        save(CHECKLIST_KEY, JSON.stringify(ticked.filter(function (s, i) { return ticked.indexOf(s) === i; })));
-      });
-    });
-    var tools = element("p", { "class": "attnlab-progress" });
-    var clearSteps = element("button", { type: "button", "class": "md-button", "data-testid": "checklist-reset" },
-                             "Clear the checklist");
-    clearSteps.addEventListener("click", function () {
-      allStepBoxes().forEach(function (b) { b.checked = false; });
-      save(CHECKLIST_KEY, null);
-    });
-    var clearRead = element("button", { type: "button", "class": "md-button", "data-testid": "read-reset" },
-                            "Clear every chapter's read mark");
-    clearRead.addEventListener("click", function () {
-      keysStartingWith(READ_PREFIX).forEach(function (key) { save(key, null); });
-      var mark = document.querySelector('[data-testid="read-mark"]');
-      if (mark) { mark.checked = false; }
-    });
-    tools.appendChild(clearSteps);
-    tools.appendChild(document.createTextNode(" "));
-    tools.appendChild(clearRead);
-    list.parentNode.insertBefore(tools, list.nextSibling);
-    if (!storage) {
-      tools.appendChild(element("span", { "class": "attnlab-hint", "data-testid": "storage-note" },
-        " This browser does not let the page store progress, so ticks last only while the page is open."));
-    }
-  }
-
-  /** This page's path relative to the site root (the folder above assets/), stable on file:// and http. */
-  function pageKey() {
-    var root = new URL("..", SCRIPT.src).href;
-    var here = location.href.split("#")[0].split("?")[0];
-    var path = here.indexOf(root) === 0 ? here.slice(root.length) : location.pathname;
-    return READ_PREFIX + (path || "index.html");
-  }
-
-  /** A "read" checkbox under the chapter title, remembered per page. */
-  function startReadMark() {
-    var title = document.querySelector(".md-content h1");
-    if (!title) { return; }
-    var key = pageKey();
-    var mark = element("p", { "class": "attnlab-read" });
-    var box = element("input", { type: "checkbox", id: "attnlab-read-mark", "data-testid": "read-mark" });
-    box.checked = load(key) === "1";
-    box.addEventListener("change", function () { save(key, box.checked ? "1" : null); });
-    mark.appendChild(box);
-    mark.appendChild(document.createTextNode(" "));
-    mark.appendChild(element("label", { "for": "attnlab-read-mark" }, "I have read this chapter"));
-    title.parentNode.insertBefore(mark, title.nextSibling);
-  }
-
-  /** Bring every widget to life once; running the script again only starts widgets added since. */
+  /** Bring every lab to life once; running the script again only starts labs added since. */
   function start() {
-    if (!document.querySelector('[data-testid="read-mark"]')) { startReadMark(); }
     var fresh = function (selector) {
       return Array.prototype.filter.call(document.querySelectorAll(selector), function (node) {
         if (node.hasAttribute("data-attnlab-ready")) { return false; }
@@ -326,7 +189,6 @@
         return true;
       });
     };
-    fresh(".attnlab-checklist").forEach(startChecklist);
     var started = document.querySelectorAll(".attnlab-lab[data-attnlab-ready]").length;
     fresh(".attnlab-lab").forEach(function (container, i) { startLab(container, started + i); });
   }

@@ -1,10 +1,19 @@
-"""The checklist and the per-chapter read marks persist in localStorage, reset, and survive without storage."""
+"""The reader's progress: the checklist and its count, the read marks in the navigation and on the home page.
+
+Everything persists in localStorage under keys scoped to the guide and its
+version, survives reloads, resets, and works for the visit without storage.
+"""
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import BrowserContext, Page
+import json
+import re
+from pathlib import Path
 
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+import attnlab
 from attnlab.lab import compute
 from attnlab.site.widgets import CHECKLIST
 
@@ -22,9 +31,35 @@ for (const name of ["localStorage", "sessionStorage"]) {
 """
 """Init script that makes every use of web storage throw, as blocked site data does."""
 
+REFERENCE_PAGES = ("claims.html", "sources.html", "reference.html", "licenses.html")
+KEY_PREFIX = f"attention-lab@{attnlab.__version__}:"
+
+
+@pytest.fixture(scope="module")
+def chapters(built_site: Path) -> list[str]:
+    """The chapters the build lists for the progress script (assets/guide-data.js)."""
+    script = (built_site / "assets" / "guide-data.js").read_text(encoding="utf-8")
+    return json.loads(re.search(r"ATTNLAB_GUIDE = (\{.*\});", script, re.S).group(1))["chapters"]
+
 
 def ticked(page: Page) -> list[bool]:
     return [page.locator(f"#step-{i}").is_checked() for i in range(1, len(CHECKLIST) + 1)]
+
+
+def nav_marked(page: Page) -> list[str]:
+    """The pages the navigation marks as read, by their links' addresses."""
+    return page.locator(".md-nav--primary a.md-nav__link", has=page.get_by_test_id("nav-read")).evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))")
+
+
+def mark_read(page: Page, base: str, *names: str) -> None:
+    """Open each chapter and tick its "I have read this chapter" box."""
+    for name in names:
+        page.goto(base + name)
+        page.get_by_test_id("read-mark").check()
+
+
+# --- the checklist ---------------------------------------------------------------------------------------
 
 
 def test_checklist_ticks_survive_a_reload(page: Page, site_url: str) -> None:
@@ -35,29 +70,61 @@ def test_checklist_ticks_survive_a_reload(page: Page, site_url: str) -> None:
     assert ticked(page) == [i in (2, 5) for i in range(1, len(CHECKLIST) + 1)]
 
 
+def test_the_checklist_counts_its_ticks_as_they_change(page: Page, site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    count = page.get_by_test_id("checklist-count")
+    expect(count).to_have_text(f"0 of {len(CHECKLIST)} checks complete")
+    page.locator("#step-1").check()
+    page.locator("#step-8").check()
+    expect(count).to_have_text(f"2 of {len(CHECKLIST)} checks complete")
+    page.locator("#step-1").uncheck()
+    expect(count).to_have_text(f"1 of {len(CHECKLIST)} checks complete")
+
+
+def test_the_checklist_count_is_announced_politely(page: Page, site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    assert page.get_by_test_id("checklist-count").get_attribute("role") == "status"
+
+
+def test_the_checklist_count_survives_a_reload_and_another_page(page: Page, site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    for step in (3, 4, 6):
+        page.locator(f"#step-{step}").check()
+    page.goto(site_url + "experiments.html")  # the checklist's other home
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"3 of {len(CHECKLIST)} checks complete")
+    page.reload()
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"3 of {len(CHECKLIST)} checks complete")
+
+
 def test_clearing_the_checklist_unticks_it_for_good(page: Page, site_url: str) -> None:
     page.goto(site_url + "lab.html")
     page.locator("#step-3").check()
     page.get_by_test_id("checklist-reset").click()
     assert not any(ticked(page))
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"0 of {len(CHECKLIST)} checks complete")
     page.reload()
     assert not any(ticked(page))
 
 
-def test_every_chapter_gets_a_read_mark(page: Page, site_url: str, site_pages: list[str]) -> None:
-    missing = []
+# --- read marks ----------------------------------------------------------------------------------------------
+
+
+def test_every_chapter_and_no_other_page_has_a_read_box(page: Page, site_url: str, site_pages: list[str],
+                                                          chapters: list[str]) -> None:
+    boxes = {}
     for name in site_pages:
-        if name == "404.html":
-            continue
         page.goto(site_url + name)
-        if page.get_by_test_id("read-mark").count() != 1:
-            missing.append(name)
-    assert missing == []
+        boxes[name] = page.get_by_test_id("read-mark").count()
+    assert boxes == {name: int(name in chapters) for name in site_pages}
+
+
+@pytest.mark.parametrize("name", ["index.html", "404.html", *REFERENCE_PAGES])
+def test_home_and_reference_pages_are_not_chapters(chapters: list[str], name: str) -> None:
+    assert name not in chapters
 
 
 def test_read_marks_are_kept_per_chapter(page: Page, site_url: str) -> None:
-    page.goto(site_url + "softmax.html")
-    page.get_by_test_id("read-mark").check()
+    mark_read(page, site_url, "softmax.html")
     page.goto(site_url + "masking.html")
     assert not page.get_by_test_id("read-mark").is_checked()
     page.goto(site_url + "softmax.html")
@@ -65,24 +132,87 @@ def test_read_marks_are_kept_per_chapter(page: Page, site_url: str) -> None:
 
 
 def test_read_marks_persist_from_disk_too(page: Page, file_url: str) -> None:
-    page.goto(file_url + "softmax.html")
-    page.get_by_test_id("read-mark").check()
+    mark_read(page, file_url, "softmax.html")
     page.reload()
     assert page.get_by_test_id("read-mark").is_checked()
 
 
-def test_clearing_read_marks_forgets_every_chapter(page: Page, site_url: str) -> None:
-    page.goto(site_url + "softmax.html")
+def test_the_navigation_marks_a_chapter_as_soon_as_it_is_read(page: Page, site_url: str) -> None:
+    page.goto(site_url + "mixing.html")
+    assert nav_marked(page) == []
     page.get_by_test_id("read-mark").check()
-    page.goto(site_url + "lab.html")
-    page.get_by_test_id("read-mark").check()
+    assert nav_marked(page) == ["mixing.html"]
+    page.get_by_test_id("read-mark").uncheck()
+    assert nav_marked(page) == []
+
+
+def test_the_navigation_marks_chapters_read_across_reloads(page: Page, site_url: str) -> None:
+    mark_read(page, site_url, "softmax.html", "heads.html")
+    page.goto(site_url + "rows.html")
+    assert nav_marked(page) == ["softmax.html", "heads.html"]
+    page.reload()
+    assert nav_marked(page) == ["softmax.html", "heads.html"]
+
+
+def test_a_read_mark_in_the_navigation_is_spoken_as_read(page: Page, site_url: str) -> None:
+    mark_read(page, site_url, "scores.html")
+    link = page.locator(".md-nav--primary a.md-nav__link", has=page.get_by_test_id("nav-read"))
+    expect(link).to_have_accessible_name(re.compile(r"Scores and scaling\s*\(read\)"))
+
+
+def test_the_home_page_counts_the_chapters_read(page: Page, site_url: str, chapters: list[str]) -> None:
+    page.goto(site_url + "index.html")
+    count = page.get_by_test_id("chapters-read")
+    expect(count).to_have_text(f"0 of {len(chapters)} chapters read")
+    mark_read(page, site_url, "rows.html", "scores.html", "lab.html")
+    page.goto(site_url + "index.html")
+    expect(count).to_have_text(f"3 of {len(chapters)} chapters read")
+    page.reload()
+    expect(count).to_have_text(f"3 of {len(chapters)} chapters read")
+
+
+def test_the_home_page_reset_forgets_every_chapter(page: Page, site_url: str, chapters: list[str]) -> None:
+    mark_read(page, site_url, "softmax.html", "lab.html")
+    page.goto(site_url + "index.html")
     page.get_by_test_id("read-reset").click()
-    assert not page.get_by_test_id("read-mark").is_checked()
+    expect(page.get_by_test_id("chapters-read")).to_have_text(f"0 of {len(chapters)} chapters read")
+    assert nav_marked(page) == []
     page.goto(site_url + "softmax.html")
     assert not page.get_by_test_id("read-mark").is_checked()
+    assert nav_marked(page) == []
 
 
-def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str) -> None:
+# --- storage ----------------------------------------------------------------------------------------------
+
+
+def test_every_key_is_scoped_to_the_guide_and_its_version(page: Page, site_url: str) -> None:
+    mark_read(page, site_url, "lab.html")
+    page.locator("#step-1").check()
+    keys = page.evaluate("Object.keys(localStorage)")
+    ours = [key for key in keys if not key.startswith("/")]  # the theme's keys start with the site's path
+    assert sorted(ours) == [f"{KEY_PREFIX}checklist", f"{KEY_PREFIX}read:lab.html"]
+
+
+def test_another_versions_ticks_are_not_this_versions(page: Page, site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    page.evaluate("""() => {
+        localStorage.setItem("attention-lab@0.0.1:read:lab.html", "1");
+        localStorage.setItem("attention-lab@0.0.1:checklist", '["1", "2"]');
+    }""")
+    page.reload()
+    assert not page.get_by_test_id("read-mark").is_checked() and not any(ticked(page))
+
+
+def test_two_copies_of_one_version_on_disk_share_progress(page: Page, built_site: Path, tmp_path: Path) -> None:
+    import shutil
+    copy = tmp_path / "copy"
+    shutil.copytree(built_site, copy)
+    mark_read(page, built_site.as_uri() + "/", "positions.html")
+    page.goto(copy.as_uri() + "/positions.html")
+    assert page.get_by_test_id("read-mark").is_checked()
+
+
+def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str, chapters: list[str]) -> None:
     # Neither the lab's scripts nor the theme's (guarded by docs/assets/storage-guard.js) may throw.
     context.add_init_script(NO_STORAGE)
     page = context.new_page()
@@ -93,9 +223,14 @@ def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str) 
     set_controls(lab, token="load", query_scale=2, causal=False)
     assert rendered(lab) == as_shown(compute("load", 2.0, False).to_dict())
     page.locator("#step-1").check()
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"1 of {len(CHECKLIST)} checks complete")
     page.get_by_test_id("read-mark").check()
+    assert nav_marked(page) == ["lab.html"]
     page.get_by_test_id("checklist-reset").click()
-    page.get_by_test_id("read-reset").click()
     assert not any(ticked(page))
+    assert page.get_by_test_id("storage-note").is_visible()
+    page.goto(site_url + "index.html")
+    expect(page.get_by_test_id("chapters-read")).to_have_text(f"0 of {len(chapters)} chapters read")
+    page.get_by_test_id("read-reset").click()
     assert page.get_by_test_id("storage-note").is_visible()
     assert errors == []
