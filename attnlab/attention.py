@@ -16,6 +16,8 @@ import numpy as np
 
 from attnlab.checks import as_array, as_mask, as_matrix, as_rows, integer, positive_int, same_rows, same_width
 
+__all__ = ["Attention", "project", "scores", "scale", "causal", "softmax", "mix", "attention"]
+
 
 def frozen(array: np.ndarray) -> np.ndarray:
     """Return a read-only copy, so a result cannot be edited after the fact."""

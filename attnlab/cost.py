@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from attnlab.checks import integer, positive_int
 from attnlab.text import fmt
 
+__all__ = ["UNITS", "readable_bytes", "causal_visible", "Cost", "cost"]
+
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 """Binary units: each is 1024 of the one before."""
