@@ -7,10 +7,15 @@ same way. Pure Python and numpy: the maths modules may use them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from attnlab.checks import finite_number
+
+__all__ = ["fmt", "vector", "given", "given_vector", "table"]
 
 
 def fmt(x: float, decimals: int = 3) -> str:
@@ -22,6 +27,27 @@ def fmt(x: float, decimals: int = 3) -> str:
 def vector(v: Any, decimals: int = 3) -> str:
     """A row vector as ``[a, b, c]`` with fixed decimals."""
     return "[" + ", ".join(fmt(x, decimals) for x in np.ravel(v)) + "]"
+
+
+def given(x: float) -> str:
+    """An input written as a reader would type it, not rounded like a result.
+
+    A whole number has no decimals (``1``, not ``1.000000``), the square root
+    of a whole number is written with a root sign (``√2``), and anything else
+    in the shortest decimals that give the number back (``0.5``).
+    """
+    value = finite_number("x", x)
+    if value.is_integer():
+        return str(int(value))
+    square = round(value * value)
+    if square > 0 and math.isclose(value * value, square, rel_tol=1e-12) and math.isqrt(square) ** 2 != square:
+        return ("-" if value < 0 else "") + f"√{square}"
+    return repr(value)
+
+
+def given_vector(v: Any) -> str:
+    """A row vector of inputs as ``[√2, 0]``: each entry written by :func:`given`."""
+    return "[" + ", ".join(given(x) for x in np.ravel(v)) + "]"
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
