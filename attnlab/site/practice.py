@@ -70,6 +70,12 @@ class Exercise:
     body: str
 
     @property
+    def question(self) -> str:
+        """The exercise without its answer: what the Exercises page shows."""
+        answer = re.search(rf"^{re.escape(ANSWER)}[ \t]*$", self.body, re.M)
+        return (self.body[:answer.start()] if answer else self.body).strip("\n")
+
+    @property
     def anchor(self) -> str:
         """The exercise's id in its chapter: ``exercise-2``."""
         return f"exercise-{self.number}"
@@ -81,7 +87,10 @@ class Exercise:
 
 
 def _code_blanked(markdown: str) -> str:
-    """``markdown`` with fenced code and front matter turned to blanks (same offsets), so headings are real."""
+    """``markdown`` with code and front matter turned to blanks (same offsets), so headings found are real.
+
+    Inline code is blanked too: read a heading's text from ``markdown`` itself.
+    """
     return "".join(text if prose else re.sub(r"[^\n]", " ", text) for prose, _, text in chunks(markdown))
 
 
@@ -98,7 +107,8 @@ def _indented_block(markdown: str, start: int, indent: int) -> str:
 def prompts(markdown: str) -> list[tuple[str, int, str]]:
     """``(title, line, body)`` of every predict-first admonition in the prose of ``markdown``."""
     prose = _code_blanked(markdown)
-    return [(m["title"], line_of(markdown, m.start()), _indented_block(markdown, m.start(), 4))
+    return [(markdown[m.start("title"):m.end("title")], line_of(markdown, m.start()),
+             _indented_block(markdown, m.start(), 4))
             for m in PROMPT.finditer(prose)]
 
 
@@ -126,7 +136,7 @@ def exercises(markdown: str, page: str = "page") -> list[Exercise]:
     heads = [m for m in HEADING.finditer(prose, start, end) if len(m["hashes"]) == 3]
     found = []
     for number, (head, following) in enumerate(zip(heads, [*heads[1:], None]), start=1):
-        text, python = head["text"], False
+        text, python = markdown[head.start("text"):head.end("text")], False
         attrs = ATTRS.search(text)
         if attrs:
             words = attrs["attrs"].split()
@@ -151,7 +161,7 @@ def numbered(markdown: str, page: str = "page") -> str:
 def title_of(markdown: str, page: str) -> str:
     """The page's own title: its first level-1 heading (the page path if it has none)."""
     found = re.search(r"^# (.+?)[ \t]*$", _code_blanked(markdown), re.M)
-    return found.group(1) if found else page
+    return markdown[found.start(1):found.end(1)] if found else page
 
 
 def slug(page: str) -> str:
@@ -169,9 +179,11 @@ def gathered(chapters: Mapping[str, str]) -> str:
 
     ``chapters`` maps a teaching chapter's path to its Markdown, bindings
     already resolved and blocks already placed. Each chapter becomes a
-    section linking to it; each exercise keeps its number and title, links
-    back to its place in the chapter and carries its question and answer.
-    The chapters sit beside the Exercises page, so their other links stay as written.
+    section linking to it; each exercise keeps its number, title and
+    question, and links back to its place in the chapter, where its answer
+    is (the answers' tables and code would take the page past its weight
+    budget). The chapters sit beside the Exercises page, so their other
+    links stay as written.
     """
     parts = []
     for path in TEACHING_CHAPTERS:
@@ -182,8 +194,8 @@ def gathered(chapters: Mapping[str, str]) -> str:
         for exercise in listed:
             parts.append("\n\n".join([
                 exercise.heading(f"{slug(path)}-{exercise.anchor}"),
-                f"[Exercise {exercise.number} in {title}]({path}#{exercise.anchor}){{.attn-back}}",
-                linked_back(exercise.body, path),
+                linked_back(exercise.question, path),
+                f"[The answer, in {title}]({path}#{exercise.anchor}){{.attn-back}}",
             ]))
     return "\n\n".join(parts) + "\n"
 
