@@ -6,12 +6,13 @@ with the browser lab.
 
 from __future__ import annotations
 
-import argparse
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
+from attnlab.cli import Parser, run
 from attnlab.examples import WE002_QUERY, we002
 from attnlab.lab import LabResult, compute
 from attnlab.text import given_vector, vector
@@ -39,20 +40,17 @@ def describe(title: str, r: LabResult) -> str:
         title,
         f"  query {r.token:<5} {vector(r.query)}",
         f"  scaled scores  {vector(r.scaled)}",
-        f"  visible        {r.visible}",
+        f"  visible        {list(r.visible)}",
         f"  weights        {vector(r.weights)}",
         f"  output         {vector(r.output)}",
     ])
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Print the baseline and contrasts as text, or as one JSON object with ``--json``."""
-    parser = argparse.ArgumentParser(prog="python -m attnlab", description=__doc__)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args(argv)
-    if args.json:
+def show(as_json: bool) -> int:
+    """Print the baseline and contrasts as text, or as one JSON object; return the exit status 0."""
+    if as_json:
         print(json.dumps(report(), indent=2))
-        return
+        return 0
     for title, controls in CONTRASTS.values():
         print(describe(title, compute(controls)), end="\n\n")
     example = we002()
@@ -60,7 +58,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"  scaled logits  {vector(example.scaled, 6)}")
     print(f"  weights        {vector(example.weights, 6)}")
     print(f"  output         {vector(example.output, 6)}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the companion with the flags in ``argv`` (default: the command line); return the exit status."""
+    parser = Parser(prog="python -m attnlab", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    return run(parser.prog, lambda: show(args.json))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -14,16 +14,30 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.checks import as_array, as_mask, as_matrix, as_rows, integer, positive_int, same_rows, same_width
+from attnlab.checks import (
+    as_array,
+    as_mask,
+    as_matrix,
+    as_rows,
+    integer,
+    overflow_free,
+    positive_int,
+    same_rows,
+    same_width,
+)
 
 __all__ = ["Attention", "project", "scores", "scale", "causal", "softmax", "mix", "attention"]
 
 
 def frozen(array: np.ndarray) -> np.ndarray:
-    """Return a read-only copy, so a result cannot be edited after the fact."""
-    copy = np.array(array)
-    copy.setflags(write=False)
-    return copy
+    """Return a read-only copy that cannot be made writeable again, so a result cannot be edited.
+
+    The copy's memory is an immutable ``bytes`` object: numpy refuses
+    ``flags.writeable = True`` on it and on every view of it (a plain copy
+    with the flag cleared could simply be switched back).
+    """
+    contiguous = np.asarray(array, order="C")
+    return np.frombuffer(contiguous.tobytes(), dtype=contiguous.dtype).reshape(contiguous.shape)
 
 
 @dataclass(frozen=True)
@@ -55,31 +69,25 @@ def project(x: Any, w: Any, name: str = "W") -> np.ndarray:
         return overflow_free(rows @ matrix, f"x @ {name}", "x", rows, name, matrix)
 
 
-def overflow_free(product: np.ndarray, what: str, first: str, a: np.ndarray, second: str, b: np.ndarray) -> np.ndarray:
-    """Return the matrix product ``product`` of ``a`` and ``b`` unless it left float64.
+def scores(q: Any, k: Any) -> np.ndarray:
+    """Raw compatibility Q Kᵀ: entry (i, j) is the dot product of query i and key j.
 
-    Finite inputs can still multiply past the largest float; then the error
-    names both factors and their largest entries instead of returning ``inf`` or ``nan``.
+    ``q`` is n×d_k (or one row of d_k), ``k`` is m×d_k; a score beyond
+    float64 is refused naming q and k, as in ``attention``.
     """
-    if not np.isfinite(product).all():
-        raise ValueError(
-            f"{what} overflow float64: {first} and {second} entries are too large "
-            f"(largest |{first}| {np.abs(a).max():g}, largest |{second}| {np.abs(b).max():g})"
-        )
-    return product
-
-
-def scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Raw compatibility Q Kᵀ: entry (i, j) is the dot product of query i and key j."""
-    return q @ k.T
+    queries = as_array("q", q, (1, 2))
+    keys = as_matrix("k", k)
+    same_width("q", queries, "k", keys)
+    return checked_scores(queries, keys)
 
 
 def scale(raw: np.ndarray, d_k: int) -> np.ndarray:
     """Divide raw scores by √d_k, which keeps their spread independent of d_k.
 
-    ``d_k`` is the key width, a positive int (0 would divide by zero).
+    ``raw`` is one row or n rows of finite scores; ``d_k`` is the key width,
+    a positive int (0 would divide by zero).
     """
-    return raw / math.sqrt(positive_int("d_k", d_k))
+    return as_array("raw", raw, (1, 2)) / math.sqrt(positive_int("d_k", d_k))
 
 
 def checked_scores(queries: np.ndarray, keys: np.ndarray, part: slice = slice(None)) -> np.ndarray:
@@ -89,7 +97,7 @@ def checked_scores(queries: np.ndarray, keys: np.ndarray, part: slice = slice(No
     blockwise caller reports exactly what ``attention`` would).
     """
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below, without a warning
-        return overflow_free(scores(queries, keys[part]), "scores q @ k.T", "q", queries, "k", keys)
+        return overflow_free(queries @ keys[part].T, "scores q @ k.T", "q", queries, "k", keys)
 
 
 def refuse_empty_rows(has_visible: np.ndarray) -> None:
@@ -154,9 +162,65 @@ def softmax(scaled: Any, visible: Any) -> np.ndarray:
     return weights.reshape(values.shape)
 
 
-def mix(weights: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Weighted sum of value rows: output i = Σ_j weights[i, j] · v[j]."""
-    return weights @ v
+def headroom(values: np.ndarray, count: int) -> np.ndarray:
+    """The power of two, per column, to divide ``values`` by before mixing, so that no sum overflows.
+
+    A mix adds weights times values. With weights of at most 1 that add up
+    to at most ``count`` (1 for attention weights; the number of keys for the
+    running sums of ``streaming_attention``), every partial sum is below
+    ``count`` times the column's largest |value|; after this division it is
+    below 2^1023. The power is 1 unless a column comes near the float64
+    maximum, and dividing by a power of two is exact (below 2^-1022 it can
+    drop the last bits of a subnormal, which is all the rounding it adds).
+    """
+    exponent = np.frexp(np.abs(values).max(axis=0))[1]  # the largest |value| is below 2^exponent
+    return np.ldexp(1.0, np.maximum(exponent + int(count).bit_length() - 1023, 0))
+
+
+def within_range(mixed: np.ndarray, unit: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Undo ``headroom``'s division of a mix, and keep each coordinate within its column of ``values``.
+
+    The exact mix, with weights that add up to 1, lies between the smallest
+    and the largest value it mixes. Rounding can carry the computed one a few
+    ulps past either end, and at the top of float64 past the largest float
+    (``inf``). Clipping to the column's range over all values can only move it
+    towards the exact answer, which lies inside that range; the range over
+    all keys, not each row's visible ones, costs O(m·d_v) instead of O(n·m·d_v).
+    """
+    with np.errstate(over="ignore"):  # an overshoot to inf is clipped to the largest value
+        return np.clip(mixed * unit, values.min(axis=0), values.max(axis=0))
+
+
+def mixture(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The weighted sum of value rows for checked attention weights: finite, within each column's values."""
+    unit = headroom(values, 1)
+    return within_range(weights @ (values / unit), unit, values)
+
+
+def mix(weights: Any, v: Any) -> np.ndarray:
+    """Weighted sum of value rows: output i = Σ_j weights[i, j] · v[j].
+
+    ``weights`` are attention weights, one row of m or n rows of m: never
+    negative, each row adding up to 1 (up to the rounding of a softmax,
+    (m + 1)·2^-52). ``v`` is m×d_v. So each output coordinate is a weighted
+    average of its column of ``v`` and lies within that column's range; it is
+    finite even when the values come near the float64 maximum.
+    """
+    w = as_array("weights", weights, (1, 2))
+    values = as_matrix("v", v)
+    m = values.shape[0]
+    if w.shape[-1] != m:
+        raise ValueError(f"weights has {w.shape[-1]} columns but v has {m} rows: "
+                         f"weights @ v needs them equal (shapes {w.shape} and {values.shape})")
+    if (w < 0).any():
+        where = tuple(int(i) for i in np.argwhere(w < 0)[0])
+        raise ValueError(f"weights has a negative entry {w[where]} at index {where}: attention weights never are")
+    sums = np.atleast_1d(w.sum(axis=-1))
+    off = np.flatnonzero(np.abs(sums - 1.0) > (m + 1) * 2.0**-52)
+    if off.size:
+        raise ValueError(f"weights row {off[0]} adds up to {float(sums[off[0]])!r}, not 1: "
+                         "attention weights are a distribution over the keys")
+    return mixture(w, values)
 
 
 def attention(q: Any, k: Any, v: Any, visible: Any = None) -> Attention:
@@ -189,6 +253,6 @@ def attention(q: Any, k: Any, v: Any, visible: Any = None) -> Attention:
     raw = checked_scores(queries, keys)
     scaled = scale(raw, keys.shape[1])
     weights = softmax(scaled, mask)
-    output = mix(weights, values)
+    output = mixture(weights, values)
     pick = (lambda a: a[0]) if single else (lambda a: a)
     return Attention(*(frozen(pick(a)) for a in (raw, scaled, mask, weights, output)))

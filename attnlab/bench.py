@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.attention import attention
+from attnlab.cli import Parser, run, whole_number
 from attnlab.text import fmt, table
 from attnlab.streaming import BLOCK, streaming_attention
 
@@ -118,19 +119,9 @@ def report(rows: Sequence[dict[str, Any]], block: int) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark and print it; exit status 1 if a measured target fails."""
-    parser = argparse.ArgumentParser(prog="python -m attnlab.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
-    parser.add_argument("--max-t", type=int, default=SIZES[-1], help="largest T to run (quick: 1024)")
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure (median)")
-    parser.add_argument("--block", type=int, default=BLOCK, help="keys per block for streaming")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random rows")
-    args = parser.parse_args(argv)
-    sizes = [t for t in SIZES if t <= args.max_t]
-    if not sizes or args.repeats < 1 or args.block < 1:
-        parser.error(f"need --max-t >= {SIZES[0]}, --repeats >= 1 and --block >= 1")
-    rows = [measure(t, args.block, args.repeats, args.seed) for t in sizes]
+def benchmark(args: argparse.Namespace) -> int:
+    """Run the benchmark the flags ask for and print it; exit status 1 if a measured target fails."""
+    rows = [measure(t, args.block, args.repeats, args.seed) for t in SIZES if t <= args.max_t]
     checked = targets(rows)
     if args.json:
         print(json.dumps({"d_k": WIDTH, "d_v": WIDTH, "block": args.block, "repeats": args.repeats,
@@ -139,6 +130,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(report(rows, args.block))
     return 1 if any(x["passed"] is False for x in checked) else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark with the flags in ``argv`` (default: the command line); return the exit status.
+
+    A bad flag ends it with one line naming the flag and status 2.
+    """
+    parser = Parser(prog="python -m attnlab.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument("--max-t", type=whole_number(SIZES[0]), default=SIZES[-1],
+                        help=f"largest T to run, at least {SIZES[0]} (quick: 1024)")
+    parser.add_argument("--repeats", type=whole_number(1), default=3, help="timed runs per figure (median)")
+    parser.add_argument("--block", type=whole_number(1), default=BLOCK, help="keys per block for streaming")
+    parser.add_argument("--seed", type=whole_number(0), default=0, help="seed of the random rows")
+    args = parser.parse_args(argv)
+    return run(parser.prog, lambda: benchmark(args))
 
 
 if __name__ == "__main__":

@@ -9,9 +9,9 @@ arithmetic on the shapes, so the counts are exact for any size.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
-from attnlab.checks import integer, positive_int
-from attnlab.text import fmt
+from attnlab.checks import at_least, integer, positive_int
 
 __all__ = ["UNITS", "readable_bytes", "causal_visible", "Cost", "cost"]
 
@@ -20,16 +20,29 @@ UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 """Binary units: each is 1024 of the one before."""
 
 
+def tenths(count: int, unit: int) -> int:
+    """``count`` / 1024^unit in tenths, rounded half to even as ``fmt`` rounds (exact integer arithmetic)."""
+    return round(Fraction(10 * count, 1024**unit))
+
+
 def readable_bytes(count: int) -> str:
-    """``count`` bytes in the largest binary unit that keeps the number at least 1, one decimal at most.
+    """``count`` bytes in the largest binary unit that keeps the shown number at least 1, one decimal at most.
+
+    ``count`` is a whole number of bytes, 0 or more. The unit is chosen after
+    rounding, so 1048575 bytes read "1 MiB", not "1024 KiB"; the arithmetic
+    is exact for any size.
 
     >>> readable_bytes(128), readable_bytes(3 * 2**29), readable_bytes(2**40)
     ('128 bytes', '1.5 GiB', '1 TiB')
     """
-    value, unit = float(count), 0
-    while value >= 1024 and unit < len(UNITS) - 1:
-        value, unit = value / 1024, unit + 1
-    return fmt(value, 1).removesuffix(".0") + f" {UNITS[unit]}"
+    count = at_least("count", count, 0)
+    unit = 0
+    while unit < len(UNITS) - 1 and count >= 1024 ** (unit + 1):
+        unit += 1
+    if unit < len(UNITS) - 1 and tenths(count, unit) >= 1024 * 10:  # rounds up to 1024 of this unit
+        unit += 1
+    whole, tenth = divmod(tenths(count, unit), 10)
+    return f"{whole}{f'.{tenth}' if tenth else ''} {UNITS[unit]}"
 
 
 def _ramp(upto: int) -> int:

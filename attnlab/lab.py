@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from attnlab.attention import attention, causal as causal_mask, project
-from attnlab.checks import finite_number
+from attnlab.checks import finite_number, shown
 
 __all__ = [
     "TOKENS",
@@ -47,62 +48,101 @@ RANGES: dict[str, tuple[float, float, float]] = {
 
 
 @dataclass(frozen=True)
+class Default:
+    """Marks a control argument that was not passed; shows the default (``DEFAULTS``) it stands for.
+
+    ``compute({"query_scale": 2.0}, query_scale=1.0)`` must be refused like
+    any dict mixed with keyword controls, although 1.0 is also the default:
+    only a marker of its own tells an omitted argument from an explicit one.
+    """
+
+    value: Any
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+Vector = tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class LabResult:
     """Every intermediate of the selected query row, plus the full weight map.
 
-    Vectors are plain lists so the result compares equal to the browser's
-    JSON. ``weight_map[i][j]`` is the weight query i gives key j under the
-    same controls (the multiplier applies to the selected row only).
+    Immutable all the way down: vectors are tuples, matrices tuples of
+    tuples, ``controls`` a read-only mapping, so no edit can reach
+    ``to_dict()``. ``to_dict()`` gives lists, and equals the browser's JSON.
+    ``weight_map[i][j]`` is the weight query i gives key j under the same
+    controls (the multiplier applies to the selected row only).
     """
 
-    controls: dict[str, Any]
+    controls: Mapping[str, Any]
     token: str
     row: int
-    query: list[float]
-    keys: list[list[float]]
-    values: list[list[float]]
-    scores: list[float]
-    scaled: list[float]
-    visible: list[bool]
-    weights: list[float]
-    output: list[float]
-    weight_map: list[list[float]]
+    query: Vector
+    keys: tuple[Vector, ...]
+    values: tuple[Vector, ...]
+    scores: Vector
+    scaled: Vector
+    visible: tuple[bool, ...]
+    weights: Vector
+    output: Vector
+    weight_map: tuple[Vector, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        """The result as a JSON-ready dict (the browser returns the same keys)."""
-        return asdict(self)
+        """The result as a new JSON-ready dict of lists (the browser returns the same keys)."""
+        return {field.name: as_lists(getattr(self, field.name)) for field in fields(self)}
 
     def to_json(self) -> str:
         """The result serialised to JSON."""
         return json.dumps(self.to_dict())
 
 
-def controls(token: str | Mapping[str, Any] = "rises", query_scale: Any = 1.0,
-             causal: Any = True, value_y: Any = 2.0) -> dict[str, Any]:
+def as_lists(value: Any) -> Any:
+    """``value`` with tuples turned into lists and mappings into dicts, all the way down (new objects)."""
+    if isinstance(value, Mapping):
+        return {key: as_lists(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [as_lists(item) for item in value]
+    return value
+
+
+def as_tuples(array: np.ndarray) -> Any:
+    """A numpy array as nested tuples of Python numbers."""
+    return tuple(as_tuples(row) for row in array) if array.ndim > 1 else tuple(array.tolist())
+
+
+def controls(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any = Default(1.0),
+             causal: Any = Default(True), value_y: Any = Default(2.0)) -> dict[str, Any]:
     """Validate the four controls, given as arguments or as one dict.
 
     A dict may leave keys out (they take their defaults) but may not add
     unknown ones, and may not be mixed with keyword controls (one of the two
-    would silently lose). Returns a new dict with every key.
+    would silently lose). Returns a new dict with every key. The checks and
+    their messages are those of the browser lab, which refuses the same
+    controls with the same words.
     """
+    keywords = {"query_scale": query_scale, "causal": causal, "value_y": value_y}
     if isinstance(token, Mapping):
-        keywords = {"query_scale": query_scale, "causal": causal, "value_y": value_y}
-        unchanged = dict(zip(keywords, controls.__defaults__[1:]))  # this signature's own defaults
-        extra = [name for name, value in keywords.items() if value != unchanged[name]]
+        extra = [name for name, value in keywords.items() if not isinstance(value, Default)]
         if extra:
             raise TypeError(f"controls were given as a dict and also as arguments {extra}: use one or the other")
+        odd = [name for name in token if not isinstance(name, str)]
+        if odd:
+            raise TypeError(f"control names must be strings, got {shown(odd[0])}")
         unknown = sorted(set(token) - set(DEFAULTS))
         if unknown:
-            raise ValueError(f"unknown control(s) {unknown}; known: {sorted(DEFAULTS)}")
+            raise ValueError(f"unknown control(s) {shown(unknown)}; known: {shown(sorted(DEFAULTS))}")
         given = {**DEFAULTS, **token}
     else:
-        given = {"token": token, "query_scale": query_scale, "causal": causal, "value_y": value_y}
-    if given["token"] not in TOKENS:
-        raise ValueError(f"token must be one of {list(TOKENS)}, got {given['token']!r}")
+        given = {name: DEFAULTS[name] if isinstance(value, Default) else value
+                 for name, value in {"token": token, **keywords}.items()}
+    if not isinstance(given["token"], str) or given["token"] not in TOKENS:
+        raise ValueError(f"token must be one of {shown(list(TOKENS))}, got {shown(given['token'])}")
     if not isinstance(given["causal"], (bool, np.bool_)):
-        raise TypeError(f"causal must be True or False, got {given['causal']!r}")
+        raise TypeError(f"causal must be a boolean, got {shown(given['causal'])}")
     return {
-        "token": given["token"],
+        "token": str(given["token"]),
         "query_scale": finite_number("query_scale", given["query_scale"]),
         "causal": bool(given["causal"]),
         "value_y": finite_number("value_y", given["value_y"]),
@@ -122,9 +162,13 @@ def toy_data() -> dict[str, Any]:
     }
 
 
-def compute(token: str | Mapping[str, Any] = "rises", query_scale: Any = 1.0,
-            causal: Any = True, value_y: Any = 2.0) -> LabResult:
+def compute(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any = Default(1.0),
+            causal: Any = Default(True), value_y: Any = Default(2.0)) -> LabResult:
     """Run the toy under the given controls and keep every intermediate.
+
+    Controls are checked by ``controls``; the toy's rows are fixed and
+    finite, so the only other refusal is a ``query_scale`` so large that the
+    selected row's scores leave float64.
 
     Examples
     --------
@@ -132,7 +176,7 @@ def compute(token: str | Mapping[str, Any] = "rises", query_scale: Any = 1.0,
     >>> [round(w, 3) for w in r.weights]
     [0.284, 0.14, 0.576]
     >>> compute({"token": "grid"}).weights
-    [1.0, 0.0, 0.0]
+    (1.0, 0.0, 0.0)
     """
     c = controls(token, query_scale, causal, value_y)
     row = TOKENS.index(c["token"])
@@ -144,19 +188,20 @@ def compute(token: str | Mapping[str, Any] = "rises", query_scale: Any = 1.0,
     visible = causal_mask(len(X)) if c["causal"] else None  # None: every key visible
     try:
         full = attention(queries, keys, values, visible)
-    except ValueError as error:  # the toy's rows are fixed and finite: only a huge query_scale overflows
-        raise ValueError(f"query_scale={c['query_scale']:g} is too large: {error}") from error
+    except ValueError as error:
+        raise ValueError(f"query_scale {shown(c['query_scale'])} is too large: "
+                         "the toy's scores overflow float64") from error
     return LabResult(
-        controls=c,
+        controls=MappingProxyType(c),
         token=c["token"],
         row=row,
-        query=queries[row].tolist(),
-        keys=keys.tolist(),
-        values=values.tolist(),
-        scores=full.scores[row].tolist(),
-        scaled=full.scaled[row].tolist(),
-        visible=full.visible[row].tolist(),
-        weights=full.weights[row].tolist(),
-        output=full.output[row].tolist(),
-        weight_map=full.weights.tolist(),
+        query=as_tuples(queries[row]),
+        keys=as_tuples(keys),
+        values=as_tuples(values),
+        scores=as_tuples(full.scores[row]),
+        scaled=as_tuples(full.scaled[row]),
+        visible=as_tuples(full.visible[row]),
+        weights=as_tuples(full.weights[row]),
+        output=as_tuples(full.output[row]),
+        weight_map=as_tuples(full.weights),
     )

@@ -14,7 +14,7 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from attnlab.attention import Attention, attention, frozen, project
-from attnlab.checks import as_array, as_matrix, finite_number, integer, positive_int
+from attnlab.checks import added, as_array, as_matrix, as_vector, at_least, finite_number, overflow_free, positive_int
 
 __all__ = [
     "Head",
@@ -99,17 +99,25 @@ class EncoderBlockParams:
     norm2: LayerNormParams
 
 
-def _shift(x: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
-    """Add an optional bias row (models such as BERT have them, the toy does not)."""
-    return x if bias is None else x + bias
+def _affine(x: Any, w: Any, b: Any, w_name: str, b_name: str) -> np.ndarray:
+    """``x @ w + b``, with the bias ``b`` optional (models such as BERT have them, the toy does not).
+
+    The bias must be finite with one entry per column of ``w``; a sum beyond
+    float64 is refused naming both terms.
+    """
+    product = project(x, w, w_name)
+    if b is None:
+        return product
+    bias = as_vector(b_name, b, product.shape[1], w_name)
+    return added(f"x @ {w_name}", product, b_name, bias)
 
 
 def project_head(x_q: Any, x_kv: Any, head: Head) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One head's queries (from ``x_q``), keys and values (from ``x_kv``), each bias added if it has one."""
     return (
-        _shift(project(x_q, head.w_q, "w_q"), head.b_q),
-        _shift(project(x_kv, head.w_k, "w_k"), head.b_k),
-        _shift(project(x_kv, head.w_v, "w_v"), head.b_v),
+        _affine(x_q, head.w_q, head.b_q, "w_q", "b_q"),
+        _affine(x_kv, head.w_k, head.b_k, "w_k", "b_k"),
+        _affine(x_kv, head.w_v, head.b_v, "w_v", "b_v"),
     )
 
 
@@ -121,9 +129,10 @@ def multi_head(x_q: Any, x_kv: Any, params: MultiHeadParams, visible: Any = None
     """
     if not params.heads:
         raise ValueError("params.heads is empty: multi-head attention needs at least one head")
-    results = tuple(attention(*project_head(x_q, x_kv, h), visible) for h in params.heads)
+    queries, keys = as_matrix("x_q", x_q), as_matrix("x_kv", x_kv)
+    results = tuple(attention(*project_head(queries, keys, h), visible) for h in params.heads)
     concat = np.concatenate([r.output for r in results], axis=-1)
-    output = _shift(project(concat, params.w_o, "w_o"), params.b_o)
+    output = _affine(concat, params.w_o, params.b_o, "w_o", "b_o")
     return MultiHead(results, frozen(concat), frozen(output))
 
 
@@ -133,7 +142,7 @@ def cross_attention(decoder: Any, encoder: Any, params: MultiHeadParams) -> Mult
     Every encoder row is visible; the decoder has n rows, the encoder m, and
     n ≠ m is normal.
     """
-    return multi_head(decoder, encoder, params)
+    return multi_head(as_matrix("decoder", decoder), as_matrix("encoder", encoder), params)
 
 
 def positional_encoding(length: int, d_model: int) -> np.ndarray:
@@ -160,11 +169,8 @@ def layer_norm(x: Any, gain: Any = None, bias: Any = None, eps: float = 1e-5) ->
     if eps < 0:
         raise ValueError(f"eps must be non-negative, got {eps}")
     width = rows.shape[-1]
-    g = np.ones(width) if gain is None else as_array("gain", gain, 1)
-    b = np.zeros(width) if bias is None else as_array("bias", bias, 1)
-    for name, vector in (("gain", g), ("bias", b)):
-        if vector.shape != (width,):
-            raise ValueError(f"{name} must have shape ({width},) to match x, got {vector.shape}")
+    g = np.ones(width) if gain is None else as_vector("gain", gain, width, "x")
+    b = np.zeros(width) if bias is None else as_vector("bias", bias, width, "x")
     # Divide each row by a power of two near its largest entry (exact), so that the mean and
     # variance of huge or tiny entries neither overflow nor underflow; eps is rescaled to match.
     unit = np.ldexp(1.0, np.frexp(np.abs(rows).max(axis=-1, keepdims=True))[1] - 1)
@@ -174,35 +180,41 @@ def layer_norm(x: Any, gain: Any = None, bias: Any = None, eps: float = 1e-5) ->
         raise ValueError("x has a row with zero variance and eps is 0: layer norm would divide by zero")
     with np.errstate(over="ignore"):  # an infinite sqrt(eps) / unit is right: eps swamps the spread
         spread = np.hypot(np.sqrt(var), np.sqrt(eps) / unit)  # sqrt(var + eps) / unit
-    return g * (z - z.mean(axis=-1, keepdims=True)) / spread + b
+    normalised = (z - z.mean(axis=-1, keepdims=True)) / spread  # each entry at most √width in size
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below, without a warning
+        return overflow_free(g * normalised + b, "gain * normalised x + bias", "gain", g, "bias", b)
 
 
-def relu(x: np.ndarray) -> np.ndarray:
-    """max(0, x), elementwise: the activation of the original Transformer."""
-    return np.maximum(x, 0.0)
+def relu(x: Any) -> np.ndarray:
+    """max(0, x), elementwise over a number, a row or n rows: the activation of the original Transformer."""
+    return np.maximum(as_array("x", x, (0, 1, 2)), 0.0)
 
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
-def gelu(x: np.ndarray) -> np.ndarray:
-    """x · Φ(x) = x · (1 + erf(x / √2)) / 2, elementwise: BERT's activation.
+def gelu(x: Any) -> np.ndarray:
+    """x · Φ(x) = x · (1 + erf(x / √2)) / 2, elementwise over a number, a row or n rows: BERT's activation.
 
     The exact form, not the tanh approximation, so a trained BERT-style model
     is reproduced to float precision. numpy has no erf, so ``math.erf`` is
     applied to each entry (exact, slower than a vectorised formula).
     """
-    values = np.asarray(x, dtype=float)
+    values = as_array("x", x, (0, 1, 2))
     return 0.5 * values * (1.0 + np.asarray(_erf(values / math.sqrt(2.0)), dtype=float))
 
 
 def feed_forward(x: Any, params: FeedForwardParams, activation: Activation = relu) -> np.ndarray:
     """Position-wise FFN: activation(x W1 + b1) W2 + b2, the same map at every row.
 
-    No row looks at another: token mixing happens only in attention.
+    No row looks at another: token mixing happens only in attention. The
+    biases must be finite, ``b1`` with one entry per column of ``w1`` and
+    ``b2`` per column of ``w2``; what ``activation`` returns is checked like
+    an input, under its own name.
     """
-    hidden = activation(project(x, params.w1, "w1") + params.b1)
-    return project(hidden, params.w2, "w2") + params.b2
+    name = f"{getattr(activation, '__name__', 'activation')}(x @ w1 + b1)"
+    hidden = as_matrix(name, activation(_affine(x, params.w1, params.b1, "w1", "b1")))
+    return _affine(hidden, params.w2, params.b2, "w2", "b2")
 
 
 def norm(x: np.ndarray, params: LayerNormParams) -> np.ndarray:
@@ -232,13 +244,14 @@ def encoder_block_steps(x: Any, params: EncoderBlockParams, visible: Any = None,
     rows = as_matrix("x", x)
     if order == "post":
         heads = multi_head(rows, rows, params.attention, visible)
-        mid = norm(rows + heads.output, params.norm1)
-        return norm(mid + feed_forward(mid, params.ffn, activation), params.norm2), heads
+        mid = norm(added("x", rows, "attention", heads.output), params.norm1)
+        return norm(added("x", mid, "feed-forward", feed_forward(mid, params.ffn, activation)), params.norm2), heads
     if order == "pre":
         inner = norm(rows, params.norm1)
         heads = multi_head(inner, inner, params.attention, visible)
-        mid = rows + heads.output
-        return mid + feed_forward(norm(mid, params.norm2), params.ffn, activation), heads
+        mid = added("x", rows, "attention", heads.output)
+        return added("x + attention", mid, "feed-forward",
+                     feed_forward(norm(mid, params.norm2), params.ffn, activation)), heads
     raise ValueError(f"order must be 'post' or 'pre', got {order!r}")
 
 
@@ -257,7 +270,7 @@ def init_encoder_block(seed: int, d_model: int = 4, n_heads: int = 2, d_ff: int 
         positive_int(name, value)
     if d_model % n_heads:
         raise ValueError(f"d_model={d_model} must be divisible by n_heads={n_heads}")
-    rng = np.random.default_rng(integer("seed", seed))
+    rng = np.random.default_rng(at_least("seed", seed, 0))
     d_head = d_model // n_heads
     mha = init_multi_head(rng, d_model, n_heads, d_head, d_head)
     ffn = FeedForwardParams(

@@ -10,6 +10,12 @@ it would have been had the new maximum been known from the start. After the
 last block, the weighted sum divided by ``total`` is the output of
 ``attention`` (claim CL-028), yet only an n×block slice of scores ever
 existed.
+
+The running sum of up to m weights of at most 1 times the values can exceed
+the largest float64 even though the output cannot (it is an average of the
+values), so the values are first divided by ``attention.headroom``'s power
+of two per column; the output is multiplied back and kept within each
+column's values by ``attention.within_range``, as ``attention`` does.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.attention import checked_inputs, checked_scores, mix, refuse_empty_rows, scale
+from attnlab.attention import checked_inputs, checked_scores, frozen, headroom, refuse_empty_rows, scale, within_range
 from attnlab.checks import positive_int
 
 __all__ = ["BLOCK", "Step", "streaming_trace", "streaming_attention"]
@@ -35,14 +41,18 @@ class Step:
 
     ``peak`` is the largest visible scaled score so far (−∞ if none),
     ``total`` the sum of exp(scaled − peak) over visible keys so far, and
-    ``weighted`` the matching sum of exp(scaled − peak) · value, so
-    ``weighted / total`` is the output of attention over the keys seen.
+    ``weighted`` the matching sum of exp(scaled − peak) · value / ``unit``,
+    so ``weighted * unit / total`` is the output of attention over the keys
+    seen. ``unit`` is ``attention.headroom``'s power of two per value column:
+    1 unless the column holds values near the float64 maximum, whose
+    running sum could otherwise overflow.
     """
 
     keys_seen: int
     peak: np.ndarray
     total: np.ndarray
     weighted: np.ndarray
+    unit: np.ndarray
 
 
 def _block_scores(queries: np.ndarray, keys: np.ndarray, part: slice) -> np.ndarray:
@@ -51,7 +61,7 @@ def _block_scores(queries: np.ndarray, keys: np.ndarray, part: slice) -> np.ndar
 
 
 def _fold(state: Step, scaled: np.ndarray, values: np.ndarray, visible: np.ndarray | None) -> Step:
-    """Fold one block's scaled scores, values and visible columns into the running state.
+    """Fold one block's scaled scores, values (divided by ``state.unit``) and visible columns into the state.
 
     ``scaled`` is overwritten (it becomes the block's exponentials), so no
     second n×block array is made; it is freed when the caller lets go of it.
@@ -69,17 +79,18 @@ def _fold(state: Step, scaled: np.ndarray, values: np.ndarray, visible: np.ndarr
     weights = np.exp(scaled, out=scaled)
     return Step(state.keys_seen + values.shape[0], peak,
                 state.total * rescale + weights.sum(axis=1),
-                state.weighted * rescale[:, None] + mix(weights, values))
+                state.weighted * rescale[:, None] + weights @ values, state.unit)
 
 
 def _running(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, mask: np.ndarray | None,
              block: int) -> Iterator[Step]:
     """Fold the keys in, ``block`` at a time, yielding the running state after each block."""
-    n = queries.shape[0]
-    state = Step(0, np.full(n, -np.inf), np.zeros(n), np.zeros((n, values.shape[1])))
+    n, unit = queries.shape[0], headroom(values, keys.shape[0])
+    state = Step(0, np.full(n, -np.inf), np.zeros(n), np.zeros((n, values.shape[1])), unit)
+    divided = values / unit
     for start in range(0, keys.shape[0], block):
         part = slice(start, start + block)
-        state = _fold(state, _block_scores(queries, keys, part), values[part],
+        state = _fold(state, _block_scores(queries, keys, part), divided[part],
                       None if mask is None else mask[:, part])
         yield state
 
@@ -88,10 +99,12 @@ def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1)
     """Every running state of ``streaming_attention``, one ``Step`` per block (for teaching).
 
     Arguments as for ``streaming_attention``; a 1-D query gives 1-D ``peak``
-    and ``total`` of length 1. The default block of 1 shows each key folded in.
+    and ``total`` of length 1. The default block of 1 shows each key folded
+    in. Every array of every ``Step`` is read-only.
     """
     queries, keys, values, mask, _ = checked_inputs(q, k, v, visible)
-    return list(_running(queries, keys, values, mask, positive_int("block", block)))
+    return [Step(s.keys_seen, frozen(s.peak), frozen(s.total), frozen(s.weighted), frozen(s.unit))
+            for s in _running(queries, keys, values, mask, positive_int("block", block))]
 
 
 def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int = BLOCK) -> np.ndarray:
@@ -113,5 +126,5 @@ def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int 
     for last in _running(queries, keys, values, mask, positive_int("block", block)):  # noqa: B007
         pass  # only the last state is kept; a list of every Step would hold an n×d_v sum per block
     refuse_empty_rows(~np.isneginf(last.peak))
-    output = last.weighted / last.total[:, None]
+    output = within_range(last.weighted / last.total[:, None], last.unit, values)
     return output[0] if single else output

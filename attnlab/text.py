@@ -13,14 +13,23 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.checks import finite_number
+from attnlab.checks import finite_number, index
 
-__all__ = ["fmt", "vector", "given", "given_vector", "table"]
+__all__ = ["MAX_DECIMALS", "fmt", "vector", "given", "given_vector", "table"]
+
+MAX_DECIMALS = 20
+"""The most decimals ``fmt`` writes; the browser lab's formatter (attnlab.js) matches it exactly up to here."""
 
 
 def fmt(x: float, decimals: int = 3) -> str:
-    """A number with a fixed count of decimals; never prints "-0.000"."""
-    text = f"{float(x):.{decimals}f}"
+    """A real number with a fixed count of decimals (0 to ``MAX_DECIMALS``); never prints "-0.000".
+
+    Every digit is exact, however large the number (1e21 is written out, not
+    as 1e+21). A value that is not finite is refused, naming ``x``: no page
+    shows one, and the browser lab's formatter refuses it too.
+    """
+    places = index("decimals", decimals, MAX_DECIMALS + 1)
+    text = f"{finite_number('x', x):.{places}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 

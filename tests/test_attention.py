@@ -9,8 +9,13 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from attnlab.attention import Attention, attention, causal, mix, project, scale, scores, softmax
+
+LARGEST = np.finfo(np.float64).max
 
 SQRT2 = math.sqrt(2.0)
 KEYS = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
@@ -28,6 +33,24 @@ def test_scores_are_dot_products_of_queries_with_keys() -> None:
     assert scores(q, k).tolist() == [[1 * 3 + 2 * 4, 1 * -1 + 2 * 0.5]]
 
 
+def test_scores_take_nested_lists_like_every_other_step() -> None:
+    assert scores([[1.0, 2.0]], [[3.0, 4.0]]).tolist() == [[1 * 3 + 2 * 4]]
+
+
+def test_scores_of_one_query_row_are_one_row() -> None:
+    assert scores([1.0, 2.0], [[3.0, 4.0], [0.0, 1.0]]).tolist() == [11.0, 2.0]
+
+
+def test_scores_refuse_mismatched_widths_naming_q_and_k() -> None:
+    with pytest.raises(ValueError, match="q has width 2 but k has width 1"):
+        scores([[1.0, 2.0]], [[3.0]])
+
+
+def test_scores_beyond_float64_are_refused_naming_q_and_k() -> None:
+    with pytest.raises(ValueError, match=r"scores q @ k\.T overflow float64"):
+        scores([[1e200]], [[1e200]])
+
+
 def test_scale_divides_by_the_square_root_of_d_k() -> None:
     assert scale(np.array([4.0, -2.0]), 4).tolist() == [4.0 / 2, -2.0 / 2]
 
@@ -38,8 +61,47 @@ def test_scale_refuses_a_key_width_that_is_not_a_positive_int_naming_d_k(d_k: ob
         scale(np.array([4.0]), d_k)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_scale_refuses_non_finite_scores_naming_raw(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"raw has a non-finite entry .* at index \(1,\)"):
+        scale([1.0, bad], 2)
+
+
 def test_mix_is_the_weighted_sum_of_value_rows() -> None:
     assert mix(np.array([0.25, 0.75]), np.array([[4.0, 0.0], [0.0, 8.0]])).tolist() == [1.0, 6.0]
+
+
+def test_mix_takes_nested_lists_and_several_rows() -> None:
+    assert mix([[0.5, 0.5], [1.0, 0.0]], [[4.0], [0.0]]).tolist() == [[2.0], [4.0]]
+
+
+def test_mix_refuses_a_negative_weight_naming_weights_and_index() -> None:
+    with pytest.raises(ValueError, match=r"weights has a negative entry -0\.5 at index \(1,\)"):
+        mix([1.5, -0.5], [[1.0], [2.0]])
+
+
+def test_mix_refuses_a_row_that_does_not_add_up_to_one_naming_the_row() -> None:
+    with pytest.raises(ValueError, match="weights row 1 adds up to 0.75, not 1"):
+        mix([[0.5, 0.5], [0.25, 0.5]], [[1.0], [2.0]])
+
+
+def test_mix_refuses_weights_of_another_length_than_v_naming_both() -> None:
+    with pytest.raises(ValueError, match=r"weights has 3 columns but v has 2 rows"):
+        mix([0.5, 0.25, 0.25], [[1.0], [2.0]])
+
+
+@given(st.data(), st.integers(1, 12), st.integers(1, 4))
+def test_mix_accepts_every_softmax_output(data: st.DataObject, m: int, n: int) -> None:
+    scaled = data.draw(arrays(np.float64, (n, m), elements=st.floats(-1e6, 1e6)))
+    weights = softmax(scaled, np.ones((n, m), dtype=bool))
+    assert mix(weights, np.ones((m, 1))).shape == (n, 1)
+
+
+@given(st.integers(1, 40), st.floats(1e307, LARGEST) | st.floats(-LARGEST, -1e307))
+def test_mix_of_equal_values_at_the_top_of_float64_is_that_value(m: int, value: float) -> None:
+    # weights 1/m do not add up to exactly 1, so the plain sum can round past the largest float
+    weights = softmax(np.zeros(m), np.ones(m, dtype=bool))
+    assert mix(weights, np.full((m, 1), value)).tolist() == [value]
 
 
 def test_softmax_of_two_visible_entries_by_hand() -> None:
@@ -200,6 +262,14 @@ def test_result_arrays_are_read_only() -> None:
             getattr(r, field)[0] = 0
 
 
+@pytest.mark.parametrize("field", ["scores", "scaled", "visible", "weights", "output"])
+def test_result_arrays_cannot_be_made_writeable_again(field: str) -> None:
+    array = getattr(attention([1.0, 0.0], KEYS, VALUES), field)
+    for owner in (array, array.base):
+        with pytest.raises(ValueError, match="cannot set WRITEABLE flag"):
+            owner.flags.writeable = True
+
+
 def test_result_is_a_frozen_dataclass() -> None:
     r = attention([1.0, 0.0], KEYS, VALUES)
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -291,6 +361,20 @@ def test_fully_blocked_row_is_refused_naming_the_row_index() -> None:
     visible = np.array([[True, True, True], [True, False, False], [False, False, False]])
     with pytest.raises(ValueError, match="visible row 2 blocks every key"):
         attention(np.zeros((3, 2)), KEYS, VALUES, visible)
+
+
+def test_ragged_mask_is_refused_naming_visible() -> None:
+    with pytest.raises(ValueError, match="visible is ragged"):
+        attention(np.zeros((2, 2)), KEYS[:2], VALUES[:2], [[True, False], [True]])
+
+
+def test_integers_beyond_float64_are_refused_naming_the_argument() -> None:
+    with pytest.raises(ValueError, match=r"q has an entry beyond float64 at index \(0, 0\)"):
+        attention([[10**400, 0]], KEYS, VALUES)
+
+
+def test_the_mean_of_eleven_largest_floats_is_the_largest_float() -> None:
+    assert attention([0.0], [[0.0]] * 11, [[LARGEST]] * 11).output.tolist() == [LARGEST]
 
 
 def test_project_refuses_mismatched_inner_sizes_naming_the_matrix() -> None:

@@ -8,17 +8,26 @@ from typing import Any
 import numpy as np
 import pytest
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from attnlab.checks import (
+    added,
     as_array,
     as_mask,
     as_matrix,
     as_rows,
+    as_vector,
+    at_least,
     finite_number,
     index,
     integer,
+    js_number,
+    overflow_free,
     positive_int,
     same_rows,
     same_width,
+    shown,
 )
 
 
@@ -41,9 +50,25 @@ def test_as_array_refuses_ragged_rows_naming_the_argument() -> None:
         as_array("keys", [[1.0, 2.0], [3.0]], 2)
 
 
-def test_as_array_refuses_none_entries_naming_the_argument() -> None:
-    with pytest.raises(ValueError, match="x is ragged or holds non-numbers"):
+def test_as_array_refuses_none_entries_naming_the_argument_and_index() -> None:
+    with pytest.raises(TypeError, match=r"x must hold real numbers, got null at index \(0, 1\)"):
         as_array("x", [[1.0, None]], 2)
+
+
+def test_as_array_refuses_ragged_rows_kept_as_objects_naming_the_argument() -> None:
+    with pytest.raises(ValueError, match="k is ragged"):
+        as_array("k", np.array([[1.0, 2.0], [3.0]], dtype=object), 2)
+
+
+def test_as_array_accepts_python_integers_beyond_int64() -> None:
+    assert as_array("x", [[10**20, 0]], 2).tolist() == [[1e20, 0.0]]
+
+
+@given(st.integers(2**1024, 10**500))
+def test_as_array_refuses_integers_beyond_float64_naming_argument_index_and_size(big: int) -> None:
+    with pytest.raises(ValueError, match=rf"q has an entry beyond float64 at index \(0, 1\): "
+                                         rf"an integer of {len(str(big))} digits"):
+        as_array("q", [[0, -big]], 2)
 
 
 @pytest.mark.parametrize("value", [[[]], np.zeros((0, 3)), np.zeros((2, 0))])
@@ -95,6 +120,22 @@ def test_as_mask_refuses_non_boolean_masks_naming_dtype(value: Any) -> None:
         as_mask("visible", value, (1, 2))
 
 
+def test_as_mask_refuses_ragged_rows_naming_the_argument() -> None:
+    with pytest.raises(ValueError, match="visible is ragged: every row must have the same length"):
+        as_mask("visible", [[True, False], [True]], (2, 2))
+
+
+def test_as_vector_returns_one_finite_entry_per_column() -> None:
+    assert as_vector("b1", [1, 2], 2, "w1").tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(("value", "shape"), [([0.0, 0.0, 0.0], r"\(3,\)"), ([[0.0], [0.0]], None)])
+def test_as_vector_refuses_another_length_or_a_column_naming_it(value: Any, shape: str | None) -> None:
+    wanted = rf"b1 must have shape \(2,\) to match w1, got {shape}" if shape else r"b1 must be 1-D, got shape \(2, 1\)"
+    with pytest.raises(ValueError, match=wanted):
+        as_vector("b1", value, 2, "w1")
+
+
 def test_as_mask_refuses_a_wrong_shape_naming_both_shapes() -> None:
     with pytest.raises(ValueError, match=r"visible must have shape \(2, 2\), got \(1, 2\)"):
         as_mask("visible", [[True, False]], (2, 2))
@@ -122,10 +163,65 @@ def test_finite_number_refuses_nan_and_infinity_naming_the_argument(value: Any) 
         finite_number("value_y", value)
 
 
-@pytest.mark.parametrize("value", [True, "1", None, [1.0], 1 + 0j])
-def test_finite_number_refuses_non_numbers_naming_the_argument(value: Any) -> None:
-    with pytest.raises(TypeError, match="value_y must be a real number"):
+@pytest.mark.parametrize(("value", "written"), [(True, "true"), ("1", '"1"'), (None, "null"), ([1.0], r"\[1\]"),
+                                               (1 + 0j, r"complex \(1\+0j\)")])
+def test_finite_number_refuses_non_numbers_naming_the_argument_and_showing_the_value(value: Any, written: str) -> None:
+    with pytest.raises(TypeError, match=f"value_y must be a real number, got {written}$"):
         finite_number("value_y", value)
+
+
+@given(st.integers(2**1024, 10**500) | st.integers(-(10**500), -(2**1024)))
+def test_finite_number_refuses_integers_beyond_float64_naming_the_argument(big: int) -> None:
+    with pytest.raises(ValueError, match=f"query_scale must be finite in float64, got an integer of {len(str(abs(big)))} digits"):
+        finite_number("query_scale", big)
+
+
+def test_overflow_free_names_both_inputs_and_their_largest_entries() -> None:
+    a, b = np.array([1e308]), np.array([-4.0])
+    with pytest.raises(ValueError, match=r"a \* b overflow float64: a and b entries are too large "
+                                         r"\(largest \|a\| 1e\+308, largest \|b\| 4\)"):
+        overflow_free(np.array([math.inf]), "a * b", "a", a, "b", b)
+
+
+def test_added_returns_the_sum() -> None:
+    assert added("x", np.array([1.0]), "b", np.array([2.0])).tolist() == [3.0]
+
+
+@pytest.mark.parametrize("b", [np.array([1e308]), np.array([-1e308])])
+def test_added_refuses_a_sum_beyond_float64_naming_both_terms(b: np.ndarray) -> None:
+    with pytest.raises(ValueError, match=r"x \+ b1 overflow float64: x and b1 entries are too large"):
+        added("x", b * 1.5, "b1", b)
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (1e21, "1e+21"), (1e20, "100000000000000000000"), (123.0, "123"), (1e-7, "1e-7"), (1e-6, "0.000001"),
+    (-2.5, "-2.5"), (-0.0, "0"), (123456789012345678.0, "123456789012345680"), (math.nan, "NaN"),
+    (-math.inf, "-Infinity"), (5e-324, "5e-324"),
+])
+def test_js_number_writes_numbers_as_javascript_does(value: float, written: str) -> None:
+    assert js_number(value) == written
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    ("a\"b", '"a\\"b"'), ("né", '"né"'), (None, "null"), (False, "false"), ([1.0, "x", None], '[1,"x",null]'),
+    ({"a": 1.5}, '{"a":1.5}'), ((2, 3), "[2,3]"), ([math.inf], "[null]"), (np.float64(2.0), "2"),
+])
+def test_shown_writes_json_data_as_javascript_does(value: Any, written: str) -> None:
+    assert shown(value) == written
+
+
+@pytest.mark.parametrize(("value", "written"), [({1: 2}, "dict {1: 2}"), (1 + 0j, "complex (1+0j)")])
+def test_shown_writes_other_values_with_their_type(value: Any, written: str) -> None:
+    assert shown(value) == written
+
+
+def test_at_least_accepts_its_bound() -> None:
+    assert at_least("seed", 0, 0) == 0
+
+
+def test_at_least_refuses_values_below_its_bound_naming_the_argument() -> None:
+    with pytest.raises(ValueError, match="seed must be at least 0, got -1"):
+        at_least("seed", -1, 0)
 
 
 def test_positive_int_returns_an_int() -> None:

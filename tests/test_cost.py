@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from typing import Any
 from xml.etree import ElementTree
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from attnlab import causal
 from attnlab.bench import growth_exponent, targets
 from attnlab.bench import main as bench_main
-from attnlab.cost import causal_visible, cost, readable_bytes
+from attnlab.cost import UNITS, causal_visible, cost, readable_bytes
 from attnlab.site.plot import loglog_svg
 
 
@@ -141,6 +142,39 @@ def test_block_bytes_refuses_a_zero_block() -> None:
 ])
 def test_readable_bytes_uses_binary_units(count: int, text: str) -> None:
     assert readable_bytes(count) == text
+
+
+@pytest.mark.parametrize(("count", "text"), [(2**20 - 1, "1 MiB"), (1023 * 2**10 + 922, "1023.9 KiB"),
+                                             (2**30 - 1, "1 GiB")])
+def test_readable_bytes_picks_the_unit_after_rounding(count: int, text: str) -> None:
+    assert readable_bytes(count) == text
+
+
+JUST_BELOW_A_UNIT = st.integers(1, len(UNITS) - 1).flatmap(lambda k: st.integers(1024**k - 1024 ** (k - 1), 1024**k - 1))
+"""Counts from 1023 to just below 1024 of a unit, where rounding decides which unit is shown."""
+
+
+@given(st.integers(0, 2**80) | JUST_BELOW_A_UNIT)
+def test_readable_bytes_shows_a_number_from_1_to_below_1024_with_at_most_one_decimal(count: int) -> None:
+    number, unit = readable_bytes(count).split(" ")
+    assert (unit == "bytes" or float(number) >= 1) and (unit == "EiB" or float(number) < 1024)
+    assert len(number.partition(".")[2]) <= 1
+
+
+def test_readable_bytes_writes_every_digit_of_a_count_beyond_float64() -> None:
+    assert readable_bytes(10**400 * 2**60) == f"{10**400} EiB"
+
+
+@pytest.mark.parametrize(("count", "error", "text"), [
+    (math.nan, TypeError, "count must be an integer, got float nan"),
+    (1.0, TypeError, "count must be an integer, got float 1.0"),
+    (True, TypeError, "count must be an integer, got bool"),
+    (-1, ValueError, "count must be at least 0, got -1"),
+])
+def test_readable_bytes_refuses_anything_but_a_whole_number_of_bytes_naming_count(count: Any, error: type,
+                                                                                 text: str) -> None:
+    with pytest.raises(error, match=text):
+        readable_bytes(count)
 
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -13,9 +13,11 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import operator
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 
 from attnlab import lab
@@ -39,9 +41,9 @@ BRIEF_DEFAULTS = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y
 
 
 def close(actual: Any, expected: Any) -> bool:
-    """True when two equally nested lists of numbers agree to 1e-12."""
+    """True when a result's nested tuples agree to 1e-12 with the equally nested lists expected."""
     if isinstance(expected, list):
-        return isinstance(actual, list) and len(actual) == len(expected) and all(
+        return isinstance(actual, tuple) and len(actual) == len(expected) and all(
             close(a, e) for a, e in zip(actual, expected))
     return math.isclose(actual, expected, rel_tol=1e-12, abs_tol=1e-12)
 
@@ -55,7 +57,7 @@ def baseline_mismatches() -> list[str]:
         "weight_map": CAUSAL_MAP,
     }
     wrong = [field for field, value in expected.items() if not close(getattr(r, field), value)]
-    if r.visible != [True, True, True]:
+    if r.visible != (True, True, True):
         wrong.append("visible")
     if toy_data()["defaults"] != BRIEF_DEFAULTS:
         wrong.append("toy_data defaults")
@@ -101,13 +103,14 @@ def test_changing_a_control_default_breaks_the_baseline(monkeypatch: pytest.Monk
     assert baseline_mismatches() != []
 
 
-def test_compute_keyword_defaults_equal_DEFAULTS() -> None:
-    signature = inspect.signature(compute).parameters
-    assert {name: p.default for name, p in signature.items()} == BRIEF_DEFAULTS == DEFAULTS
+@pytest.mark.parametrize("function", [compute, controls])
+def test_keyword_defaults_equal_DEFAULTS(function: Any) -> None:
+    signature = inspect.signature(function).parameters
+    assert {name: p.default.value for name, p in signature.items()} == BRIEF_DEFAULTS == DEFAULTS
 
 
 def test_rises_scores_are_2_1_3() -> None:
-    assert compute().scores == RISES_SCORES
+    assert compute().scores == tuple(RISES_SCORES)
 
 
 def test_rises_scaled_scores_divide_by_sqrt2() -> None:
@@ -134,7 +137,7 @@ def test_weight_map_row_of_selected_token_equals_its_weights() -> None:
 
 def test_grid_with_causal_on_outputs_its_own_value() -> None:
     r = compute("grid")
-    assert (r.weights, r.output) == ([1.0, 0.0, 0.0], [1.0, 0.0])
+    assert (r.weights, r.output) == ((1.0, 0.0, 0.0), (1.0, 0.0))
 
 
 def test_grid_with_causal_off_mixes_later_rows() -> None:
@@ -153,7 +156,7 @@ def test_causal_toggle_changes_nothing_for_rises() -> None:
 
 def test_zero_query_gives_uniform_weights_and_the_mean_value() -> None:
     r = compute(query_scale=0.0)
-    assert r.scores == [0.0, 0.0, 0.0]
+    assert r.scores == (0.0, 0.0, 0.0)
     assert close(r.weights, [1 / 3, 1 / 3, 1 / 3])
     assert close(r.output, [(1 + 0 + 1) / 3, (0 + 2 + 2) / 3])
 
@@ -164,7 +167,7 @@ def test_zero_query_is_uniform_over_visible_keys_only() -> None:
 
 def test_query_scale_multiplies_the_selected_query_only() -> None:
     r = compute(query_scale=2.0)
-    assert r.query == [2.0, 2.0]
+    assert r.query == (2.0, 2.0)
     assert close(r.scaled, [4 / SQRT2, 2 / SQRT2, 6 / SQRT2])
     assert close(r.weight_map[:2], CAUSAL_MAP[:2])
 
@@ -194,6 +197,17 @@ def test_dict_mixed_with_keyword_controls_is_refused_naming_them() -> None:
         compute({"token": "grid"}, causal=False)
 
 
+@pytest.mark.parametrize("name", ["query_scale", "causal", "value_y"])
+def test_dict_mixed_with_a_keyword_control_equal_to_its_default_is_still_refused(name: str) -> None:
+    with pytest.raises(TypeError, match=rf"dict and also as arguments \['{name}'\]"):
+        compute({name: changed_default(name)}, **{name: DEFAULTS[name]})
+
+
+def test_control_names_that_are_not_strings_are_refused_naming_the_first() -> None:
+    with pytest.raises(TypeError, match="control names must be strings, got 1"):
+        compute({1: 2, "x": 3})
+
+
 def test_controls_returns_every_key_validated() -> None:
     assert controls({"query_scale": 3}) == {**BRIEF_DEFAULTS, "query_scale": 3.0}
 
@@ -201,6 +215,23 @@ def test_controls_returns_every_key_validated() -> None:
 def test_result_is_a_frozen_dataclass() -> None:
     with pytest.raises(AttributeError):
         compute().weights = [1.0, 0.0, 0.0]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("edit", [
+    lambda r: operator.setitem(r.weights, 0, 1.0),
+    lambda r: operator.setitem(r.weight_map[0], 0, 1.0),
+    lambda r: operator.setitem(r.controls, "token", "grid"),
+], ids=["a weight", "an entry of the weight map", "a control"])
+def test_nothing_inside_a_result_can_be_edited(edit: Any) -> None:
+    with pytest.raises(TypeError):
+        edit(compute())
+
+
+def test_editing_to_dict_leaves_the_result_as_it_was() -> None:
+    r = compute()
+    changed = r.to_dict()
+    changed["weights"][0], changed["controls"]["token"] = 99.0, "grid"
+    assert r.to_dict() == compute().to_dict()
 
 
 def test_to_json_round_trips_to_to_dict() -> None:
@@ -226,10 +257,16 @@ def test_toy_data_is_json_ready() -> None:
     assert json.loads(json.dumps(toy_data())) == toy_data()
 
 
-@pytest.mark.parametrize("token", ["power", "RISES", "", 2, None])
-def test_unknown_token_is_refused_naming_token_and_value(token: Any) -> None:
-    with pytest.raises(ValueError, match=rf"token must be one of \['grid', 'load', 'rises'\], got {re.escape(repr(token))}"):
+@pytest.mark.parametrize(("token", "written"), [("power", '"power"'), ("RISES", '"RISES"'), ("", '""'), (2, "2"),
+                                               (None, "null")])
+def test_unknown_token_is_refused_naming_token_and_value_as_json(token: Any, written: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(f'token must be one of ["grid","load","rises"], got {written}')):
         compute(token)
+
+
+def test_a_token_that_is_not_a_string_is_refused_though_numpy_compares_it_equal() -> None:
+    with pytest.raises(ValueError, match="token must be one of .*, got ndarray"):
+        compute(np.array(["grid"]))
 
 
 def test_unknown_token_in_dict_is_refused_naming_token() -> None:
@@ -256,12 +293,12 @@ def test_non_number_control_is_refused_naming_it(name: str, value: Any) -> None:
 
 @pytest.mark.parametrize("value", [1, 0, "true", None, 1.0])
 def test_non_bool_causal_is_refused_naming_causal(value: Any) -> None:
-    with pytest.raises(TypeError, match="causal must be True or False"):
+    with pytest.raises(TypeError, match="causal must be a boolean, got"):
         compute(causal=value)
 
 
 def test_unknown_control_key_is_refused_naming_the_key() -> None:
-    with pytest.raises(ValueError, match=r"unknown control\(s\) \['temperature'\]"):
+    with pytest.raises(ValueError, match=re.escape('unknown control(s) ["temperature"]; known: ["causal",')):
         compute({"temperature": 1.0})
 
 

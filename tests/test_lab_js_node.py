@@ -8,6 +8,7 @@ them from the data the build emits.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,8 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from attnlab.checks import js_number
 from attnlab.lab import TOKENS, compute, toy_data
-from attnlab.text import fmt
+from attnlab.text import MAX_DECIMALS, fmt
 from browser.agreement import assert_agrees, control_settings
 
 ATTNLAB_JS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "attnlab.js"
@@ -70,21 +72,83 @@ def test_node_zero_multiplier_gives_exactly_uniform_weights() -> None:
     assert answer["result"]["weights"] == [1 / 3, 1 / 3, 1 / 3]
 
 
-@pytest.mark.parametrize(("controls", "named"), [
-    ({"token": "sun"}, "token"),
-    ({"token": 2}, "token"),
-    ({"query_scale": "1"}, "query_scale"),
-    ({"query_scale": True}, "query_scale"),
-    ({"value_y": None}, "value_y"),
-    ({"causal": 1}, "causal"),
-    ({"colour": "red"}, "colour"),
-    ({"query_scale": 1e308}, "scores overflowed"),
-])
-def test_node_refuses_the_controls_python_refuses(controls: dict[str, Any], named: str) -> None:
-    with pytest.raises((TypeError, ValueError)):
+BAD_CONTROLS = Path(__file__).resolve().parent / "bad_controls.json"
+"""The one list of bad controls: Python's ``compute`` and attnlab.js under Node must refuse each alike."""
+REFUSALS: list[dict[str, Any]] = json.loads(BAD_CONTROLS.read_text(encoding="utf-8"))
+JS_ERROR = {TypeError: "TypeError", ValueError: "RangeError"}
+"""attnlab.js throws a RangeError where Python raises a ValueError."""
+
+REFUSAL_RUNNER = """
+const fs = require("fs");
+const lab = require(process.argv[1]).withToy(JSON.parse(fs.readFileSync(0, "utf8")));
+const bad = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));  // the file itself: 1e400 is Infinity here too
+const refusal = c => { try { lab.compute(c); return null; } catch (e) { return e.name + ": " + e.message; } };
+process.stdout.write(JSON.stringify(bad.map(entry => refusal(entry.controls))));
+"""
+"""Reads the toy on stdin and the bad controls from their file; writes each refusal, or null if accepted."""
+
+
+def python_refusal(controls: Any) -> str | None:
+    """How Python's ``compute`` refuses ``controls``, written as attnlab.js writes an error; None if accepted."""
+    try:
         compute(controls)
-    [answer] = run_in_node([controls])
-    assert named in answer["error"]
+    except (TypeError, ValueError) as error:
+        return f"{JS_ERROR[type(error)]}: {error}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def node_refusals() -> list[str | None]:
+    """attnlab.js's refusal of each bad control, in one Node process."""
+    return json.loads(node(REFUSAL_RUNNER, str(ATTNLAB_JS), str(BAD_CONTROLS), stdin=json.dumps(toy_data())))
+
+
+@pytest.mark.parametrize("entry", REFUSALS, ids=[entry["why"] for entry in REFUSALS])
+def test_node_refuses_each_bad_control_with_pythons_error_and_message(
+        entry: dict[str, Any], node_refusals: list[str | None]) -> None:
+    expected = python_refusal(entry["controls"])
+    assert expected is not None and entry["names"] in expected
+    assert node_refusals[REFUSALS.index(entry)] == expected
+
+
+NODE_ONLY_REFUSALS = {
+    "a BigInt multiplier": ("{query_scale: 2n}", "TypeError: query_scale must be a real number, got 2n"),
+    "a Map of controls": ('new Map([["token", "grid"]])', "TypeError: controls must be a plain object"),
+    "a Date": ("new Date(0)", "TypeError: controls must be a plain object"),
+    "a RegExp": ("/grid/", "TypeError: controls must be a plain object"),
+    "an array": ('["grid"]', "TypeError: controls must be a plain object"),
+    "null": ("null", "TypeError: controls must be a plain object"),
+    "a token string": ('"grid"', "TypeError: controls must be a plain object"),
+    "controls inherited from a prototype": ('Object.create({token: "grid"})', "TypeError: controls must be a plain object"),
+    "an instance of a class": ("new (class Controls { constructor() { this.token = 'grid'; } })()",
+                               "TypeError: controls must be a plain object"),
+}
+"""JavaScript values Python has no counterpart for, each refused by attnlab.js with a clear error."""
+
+
+@pytest.mark.parametrize(("given", "message"), NODE_ONLY_REFUSALS.values(), ids=NODE_ONLY_REFUSALS.keys())
+def test_node_refuses_javascript_values_that_are_not_plain_controls(given: str, message: str) -> None:
+    lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
+    printed = node(f"try {{ {lab}.compute({given}); }} catch (e) {{ process.stdout.write(e.name + ': ' + e.message); }}",
+                   str(ATTNLAB_JS))
+    assert printed.startswith(message)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ("1, 3", "TypeError: causal must be a boolean, got 1"), ("true, 2.5", "TypeError: n must be an integer, got 2.5"),
+    ("true, '3'", 'TypeError: n must be an integer, got "3"'), ("false, 0", "RangeError: n must be at least 1, got 0"),
+])
+def test_node_visible_map_refuses_what_python_causal_refuses_naming_the_argument(args: str, message: str) -> None:
+    printed = node(f"try {{ require(process.argv[1]).visibleMap({args}); }} "
+                   "catch (e) { process.stdout.write(e.name + ': ' + e.message); }", str(ATTNLAB_JS))
+    assert printed == message
+
+
+def test_node_ignores_controls_added_to_every_object_through_object_prototype() -> None:
+    lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
+    printed = node(f"Object.prototype.token = 'grid'; Object.prototype.query_scale = 3; "
+                   f"process.stdout.write(JSON.stringify({lab}.compute({{}})))", str(ATTNLAB_JS))
+    assert_agrees(json.loads(printed), compute().to_dict())
 
 
 @pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
@@ -128,6 +192,16 @@ def test_node_agrees_with_python_for_any_finite_controls(batch: list[dict[str, A
         assert_agrees(answer.get("result", answer), compute(controls).to_dict(), where=f"compute({controls})")
 
 
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.fixed_dictionaries({"token": st.sampled_from(TOKENS), "causal": st.booleans(),
+                                       "value_y": st.floats(allow_nan=False, allow_infinity=False)}),
+                min_size=1, max_size=40))
+def test_node_agrees_with_python_for_third_values_anywhere_in_float64(batch: list[dict[str, Any]]) -> None:
+    # values near ±1.8e308 are mixed without overflow in both languages
+    for controls, answer in zip(batch, run_in_node(batch), strict=True):
+        assert_agrees(answer.get("result", answer), compute(controls).to_dict(), where=f"compute({controls})")
+
+
 FMT_RUNNER = """
 const attnlab = require(process.argv[1]);
 const pairs = JSON.parse(require("fs").readFileSync(0, "utf8"));
@@ -152,3 +226,56 @@ def test_node_fmt_rounds_halfway_and_negative_zero_as_python(x: float, decimals:
 @given(st.lists(st.tuples(st.floats(-1e15, 1e15, allow_nan=False), st.integers(0, 6)), min_size=1, max_size=200))
 def test_node_fmt_prints_what_python_prints(pairs: list[tuple[float, int]]) -> None:
     assert fmt_in_node(pairs) == [fmt(x, decimals) for x, decimals in pairs]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.floats(allow_nan=False, allow_infinity=False), st.integers(0, MAX_DECIMALS)),
+                min_size=1, max_size=200))
+def test_node_fmt_prints_what_python_prints_for_any_finite_number_and_decimals(pairs: list[tuple[float, int]]) -> None:
+    assert fmt_in_node(pairs) == [fmt(x, decimals) for x, decimals in pairs]
+
+
+FMT_REFUSAL_RUNNER = """
+const attnlab = require(process.argv[1]);
+const special = {__proto__: null, NaN: NaN, Infinity: Infinity};  // JSON cannot hold them
+const pairs = JSON.parse(require("fs").readFileSync(0, "utf8"), (key, value) => special[value] ?? value);
+const refusal = ([x, d]) => { try { attnlab.fmt(x, d); return null; } catch (e) { return e.message; } };
+process.stdout.write(JSON.stringify(pairs.map(refusal)));
+"""
+"""Reads [[x, decimals], ...] on stdin ("NaN" and "Infinity" stand for themselves) and writes how fmt refuses each."""
+FMT_REFUSALS = [("1", 3, 'x must be a real number, got "1"'), (True, 3, "x must be a real number, got true"),
+                (1.0, 21, "decimals must be from 0 to 20, got 21"), (1.0, -1, "decimals must be from 0 to 20, got -1"),
+                (1.0, 1.5, "decimals must be an integer")]
+"""Calls Python's fmt refuses too: a non-number, decimals beyond 20 or not whole."""
+
+
+def fmt_refusals_in_node(pairs: list[tuple[Any, Any]]) -> list[str | None]:
+    """How attnlab.js's fmt refuses each (x, decimals), or None where it prints."""
+    return json.loads(node(FMT_REFUSAL_RUNNER, str(ATTNLAB_JS), stdin=json.dumps(pairs)))
+
+
+def test_node_fmt_refuses_what_python_fmt_refuses_with_the_same_message() -> None:
+    printed = fmt_refusals_in_node([(x, d) for x, d, _ in FMT_REFUSALS])
+    for (x, decimals, message), in_node in zip(FMT_REFUSALS, printed, strict=True):
+        with pytest.raises((TypeError, ValueError), match=f"^{re.escape(message)}"):
+            fmt(x, decimals)
+        assert in_node is not None and in_node.startswith(message), (x, decimals, in_node)
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity"])
+def test_node_fmt_refuses_nan_and_infinity_which_no_lab_result_holds(number: str) -> None:
+    # Python's fmt prints nan and inf for the softmax chapter's naive formula; the lab only shows results
+    assert fmt_refusals_in_node([(number, 3)]) == [f"x must be finite, got {number}"]
+
+
+JS_NUMBER_RUNNER = """
+const numbers = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(numbers.map(String)));
+"""
+"""Reads a list of numbers on stdin and writes String(x) of each."""
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=200))
+def test_js_number_writes_every_float_as_javascripts_string_does(numbers: list[float]) -> None:
+    assert json.loads(node(JS_NUMBER_RUNNER, stdin=json.dumps(numbers))) == [js_number(x) for x in numbers]

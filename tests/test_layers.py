@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from attnlab.attention import attention
 from attnlab.layers import (
@@ -113,6 +118,36 @@ def test_layer_norm_refuses_gain_of_the_wrong_width_naming_gain() -> None:
         layer_norm([1.0, 3.0], gain=[1.0, 1.0, 1.0])
 
 
+@pytest.mark.parametrize(("gain", "bias"), [([1e308, 1e308], [1e308, 1e308]), ([1.5e308, 1.0], [0.0, 0.0]),
+                                           ([1e308, 1e308], [1e308, 1.7e308])])
+def test_layer_norm_refuses_gain_and_bias_that_carry_it_past_float64_naming_both(gain: list, bias: list) -> None:
+    with pytest.raises(ValueError, match=r"gain \* normalised x \+ bias overflow float64: gain and bias entries"):
+        layer_norm([1.0, 3.0, 2.0], gain=gain + [1.0], bias=bias + [0.0])
+
+
+FLOAT = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(deadline=None)
+@given(arrays(np.float64, (2, 3), elements=FLOAT), arrays(np.float64, 3, elements=FLOAT),
+       arrays(np.float64, 3, elements=FLOAT))
+def test_layer_norm_of_any_finite_gain_and_bias_is_finite_or_refused_naming_them(
+        x: np.ndarray, gain: np.ndarray, bias: np.ndarray) -> None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            out = layer_norm(x, gain, bias)
+    except ValueError as error:
+        assert "gain and bias entries are too large" in str(error)
+    else:
+        assert np.isfinite(out).all()
+
+
+def test_layer_norm_refuses_a_column_of_gains_naming_gain() -> None:
+    with pytest.raises(ValueError, match=r"gain must be 1-D, got shape \(2, 1\)"):
+        layer_norm([1.0, 3.0], gain=[[1.0], [1.0]])
+
+
 def test_layer_norm_refuses_negative_eps_naming_eps() -> None:
     with pytest.raises(ValueError, match="eps must be non-negative"):
         layer_norm([1.0, 3.0], eps=-1e-5)
@@ -146,6 +181,32 @@ def test_feed_forward_acts_on_each_row_independently() -> None:
     x = rows(4, 5, 4)
     order = [3, 0, 4, 1, 2]
     np.testing.assert_allclose(feed_forward(x[order], params), feed_forward(x, params)[order], rtol=1e-14)
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("b1", np.zeros(3), r"b1 must have shape \(2,\) to match w1, got \(3,\)"),
+    ("b1", np.zeros((2, 1)), r"b1 must be 1-D, got shape \(2, 1\)"),
+    ("b2", np.zeros(2), r"b2 must have shape \(1,\) to match w2, got \(2,\)"),
+])
+def test_feed_forward_refuses_a_bias_that_does_not_fit_its_matrix_naming_it(field: str, value: np.ndarray,
+                                                                            message: str) -> None:
+    params = FeedForwardParams(I2, np.zeros(2), np.array([[2.0], [3.0]]), np.array([0.5]))
+    with pytest.raises(ValueError, match=message):
+        feed_forward([[1.0, -1.0]], dataclasses.replace(params, **{field: value}))
+
+
+def test_feed_forward_refuses_a_bias_that_carries_a_row_past_float64_naming_it() -> None:
+    params = FeedForwardParams(I2, np.array([1.7e308, 0.0]), I2, np.zeros(2))
+    with pytest.raises(ValueError, match=r"x @ w1 \+ b1 overflow float64: x @ w1 and b1 entries are too large"):
+        feed_forward([[1e308, 0.0]], params)
+
+
+def test_feed_forward_names_an_activation_that_returns_nan() -> None:
+    def broken(x: np.ndarray) -> np.ndarray:
+        return x * np.nan
+
+    with pytest.raises(ValueError, match=r"broken\(x @ w1 \+ b1\) has a non-finite entry nan"):
+        feed_forward([[1.0, -1.0]], init_encoder_block(0, d_model=2, n_heads=1).ffn, activation=broken)
 
 
 def test_feed_forward_refuses_rows_of_the_wrong_width_naming_w1() -> None:
@@ -195,6 +256,17 @@ def test_project_head_takes_queries_from_x_q_and_keys_and_values_from_x_kv_addin
     head = Head(I2, 2 * I2, 3 * I2, b_q=np.array([1.0, 0.0]), b_v=np.array([0.0, -1.0]))
     q, k, v = project_head([[1.0, 2.0]], [[0.0, 1.0]], head)
     assert (q.tolist(), k.tolist(), v.tolist()) == ([[1 + 1.0, 2.0]], [[0.0, 2 * 1.0]], [[0.0, 3 * 1.0 - 1]])
+
+
+def test_multi_head_refuses_a_head_bias_of_another_width_naming_it() -> None:
+    with pytest.raises(ValueError, match=r"b_k must have shape \(2,\) to match w_k, got \(3,\)"):
+        multi_head(X, X, MultiHeadParams((Head(I2, I2, I2, b_k=np.zeros(3)),), I2))
+
+
+def test_multi_head_refuses_an_output_bias_that_overflows_naming_it() -> None:
+    params = MultiHeadParams((Head(I2, I2, I2),), I2, b_o=np.array([1.7e308, 1.7e308]))
+    with pytest.raises(ValueError, match=r"x @ w_o \+ b_o overflow float64"):
+        multi_head(X * 1e308, X * 1e308, dataclasses.replace(params, heads=(Head(0 * I2, I2, I2),)))
 
 
 def test_multi_head_refuses_no_heads() -> None:
@@ -316,6 +388,20 @@ def test_init_encoder_block_is_reproducible_from_its_seed() -> None:
 def test_init_encoder_block_refuses_d_model_not_divisible_by_heads() -> None:
     with pytest.raises(ValueError, match="d_model=5 must be divisible by n_heads=2"):
         init_encoder_block(0, d_model=5, n_heads=2)
+
+
+def test_encoder_block_refuses_a_residual_sum_past_float64_naming_it() -> None:
+    # zero queries: each head's output is the mean of the values, here rows near 1.5e308 each
+    heads = MultiHeadParams((Head(np.zeros((2, 2)), I2, I2),), I2)
+    unit = LayerNormParams(np.ones(2), np.zeros(2))
+    params = EncoderBlockParams(heads, FeedForwardParams(I2, np.zeros(2), I2, np.zeros(2)), unit, unit)
+    with pytest.raises(ValueError, match=r"x \+ attention overflow float64"):
+        encoder_block([[1.5e308, 0.0], [1.5e308, 0.0]], params)
+
+
+def test_init_encoder_block_refuses_a_negative_seed_naming_seed() -> None:
+    with pytest.raises(ValueError, match="seed must be at least 0, got -1"):
+        init_encoder_block(-1)
 
 
 @pytest.mark.parametrize("seed", ["a", 1.5, None])

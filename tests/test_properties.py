@@ -20,6 +20,7 @@ from hypothesis.extra.numpy import arrays
 from attnlab.attention import attention, softmax
 from attnlab.lab import TOKENS, compute
 from attnlab.layers import encoder_block, init_encoder_block, layer_norm
+from attnlab.streaming import streaming_attention
 
 # no deadline: the machine may be busy, and these tests assert results, never speed
 PROPERTY = settings(deadline=None, max_examples=150)
@@ -215,3 +216,73 @@ def test_lab_compute_is_finite_for_every_finite_control(token: str, query_scale:
         assert "query_scale" in str(error) and abs(query_scale) > 1e300
     else:
         assert finite_everywhere(r.to_dict())
+
+
+ANY_FINITE = st.floats(allow_nan=False, allow_infinity=False)
+"""Every finite float64, ±1.7976931348623157e308 and the subnormals included."""
+
+
+@st.composite
+def extreme(draw: st.DrawFn, entries: float) -> dict[str, Any]:
+    """q and k entries within ±``entries``, values anywhere in float64, any mask (rows may be fully blocked)."""
+    n, m, d_k, d_v = draw(st.integers(1, 4)), draw(st.integers(1, 8)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    side = st.floats(-entries, entries)
+    return {"q": draw(matrix(n, d_k, side)), "k": draw(matrix(m, d_k, side)), "v": draw(matrix(m, d_v, ANY_FINITE)),
+            "visible": draw(arrays(np.bool_, (n, m))), "block": draw(st.integers(1, m + 1))}
+
+
+def outcome(function: Any) -> tuple[np.ndarray | None, str | None]:
+    """``function()``'s result and None, or None and the message of the ValueError it raised."""
+    try:
+        return function(), None
+    except ValueError as error:
+        return None, str(error)
+
+
+def assert_within_visible_values(output: np.ndarray, v: np.ndarray, visible: np.ndarray) -> None:
+    """Each output coordinate is finite and between the smallest and largest visible value of its column.
+
+    Up to the rounding of a mix of m values: it is a weighted average of
+    them computed with at most m + 3 roundings in the numerator and in the
+    denominator, so it can leave their range by 2(m + 3) units of 2^-52 of
+    the largest |visible value|, plus the absolute underflow of m products
+    in subnormal numbers (dividing a column by ``headroom``'s 2^k, k at most
+    log2(m) + 2, multiplies that by 2^k).
+    """
+    m = v.shape[0]
+    assert np.isfinite(output).all()
+    for i, row in enumerate(visible):
+        seen = v[row]
+        slack = 2 * (m + 3) * 2.0**-52 * np.abs(seen).max(axis=0) + 8 * (m + 1) ** 2 * 2.0**-1074
+        with np.errstate(over="ignore"):  # past either end of float64 a bound is ±inf, which is right
+            low, high = seen.min(axis=0) - slack, seen.max(axis=0) + slack
+        assert ((low <= output[i]) & (output[i] <= high)).all(), (i, output[i], seen)
+
+
+@settings(deadline=None, max_examples=600)
+@given(extreme(entries=1e150))
+def test_attention_and_streaming_of_any_finite_values_stay_within_the_visible_values_or_refuse_alike(
+        case: dict[str, Any]) -> None:
+    # scores up to ±3e300; values up to ±1.7e308; a fully blocked row is the only possible refusal
+    q, k, v, visible = case["q"], case["k"], case["v"], case["visible"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        naive, naive_error = outcome(lambda: attention(q, k, v, visible).output)
+        streamed, streamed_error = outcome(lambda: streaming_attention(q, k, v, visible, case["block"]))
+    assert naive_error == streamed_error
+    if naive_error is not None:
+        assert naive_error.startswith("visible row "), naive_error
+        return
+    assert_within_visible_values(naive, v, visible)
+    assert_within_visible_values(streamed, v, visible)
+
+
+@settings(deadline=None, max_examples=300)
+@given(extreme(entries=1e160))
+def test_attention_and_streaming_refuse_the_same_inputs_with_the_same_message(case: dict[str, Any]) -> None:
+    # entries up to ±1e160: scores overflow float64 for some and not for others
+    q, k, v, visible = case["q"], case["k"], case["v"], case["visible"]
+    naive_error = outcome(lambda: attention(q, k, v, visible))[1]
+    streamed_error = outcome(lambda: streaming_attention(q, k, v, visible, case["block"]))[1]
+    assert naive_error == streamed_error
+    assert naive_error is None or naive_error.startswith(("visible row ", "scores q @ k.T overflow float64")), naive_error

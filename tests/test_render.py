@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 from hypothesis import given as given_numbers, strategies as st
@@ -43,6 +44,36 @@ def test_fmt_keeps_the_requested_decimals() -> None:
 
 def test_fmt_never_prints_negative_zero() -> None:
     assert fmt(-0.0001) == "0.000"
+
+
+def test_fmt_writes_every_digit_of_a_large_number() -> None:
+    assert fmt(1e21, 3) == "1000000000000000000000.000" and fmt(-2.0**70, 0) == f"-{2**70}"
+
+
+@pytest.mark.parametrize(("x", "text"), [(math.nan, "x must be finite, got NaN"),
+                                         (-math.inf, "x must be finite, got -Infinity")])
+def test_fmt_refuses_a_value_that_is_not_finite_naming_x(x: float, text: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(text)):
+        fmt(x)
+
+
+@pytest.mark.parametrize(("x", "error", "text"), [
+    ("1", TypeError, 'x must be a real number, got "1"'), (None, TypeError, "x must be a real number, got null"),
+    (True, TypeError, "x must be a real number, got true"),
+    (10**400, ValueError, "x must be finite in float64, got an integer of 401 digits"),
+])
+def test_fmt_refuses_what_is_not_a_real_number_naming_x(x: Any, error: type, text: str) -> None:
+    with pytest.raises(error, match=f"^{re.escape(text)}$"):
+        fmt(x)
+
+
+@pytest.mark.parametrize(("decimals", "error", "text"), [
+    (-1, ValueError, "decimals must be from 0 to 20, got -1"), (21, ValueError, "decimals must be from 0 to 20, got 21"),
+    (2.0, TypeError, "decimals must be an integer"), (True, TypeError, "decimals must be an integer"),
+])
+def test_fmt_refuses_decimals_outside_0_to_20_naming_decimals(decimals: Any, error: type, text: str) -> None:
+    with pytest.raises(error, match=text):
+        fmt(1.0, decimals)
 
 
 def test_vector_is_a_bracketed_row() -> None:

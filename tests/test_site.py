@@ -362,7 +362,7 @@ def test_reference_page_documents_every_module_of_the_package() -> None:
     assert [m for m in modules if f"::: attnlab.{m}\n" not in reference] == []
 
 
-INTERNAL_MODULES = {"checks"}
+INTERNAL_MODULES = {"checks", "cli"}
 """Modules the Reference page describes without members: their functions serve attnlab's own."""
 
 

@@ -26,38 +26,62 @@
     return data;
   }
 
-  /** A control that must be a finite number (booleans and strings refused, as in Python). */
+  /** A value as the error messages show it, the way attnlab.checks.shown does in Python: JSON, a lone
+   *  number as String(x) writes it (NaN, Infinity), a BigInt as 2n, anything else as String(value). So a refusal reads the
+   *  same in both languages (Python's ValueError is a RangeError here). */
+  function shown(value) {
+    if (typeof value === "number") { return String(value); }
+    if (typeof value === "bigint") { return value + "n"; }
+    var json;
+    try { json = JSON.stringify(value); } catch (error) { json = undefined; }  // a BigInt, a cycle
+    return typeof json === "string" ? json : String(value);
+  }
+
+  /** A control that must be a finite number (booleans, strings and BigInts refused, as in Python). */
   function finiteNumber(name, value) {
     if (typeof value !== "number") {
-      throw new TypeError(name + " must be a real number, got " + typeof value + " " + JSON.stringify(value));
+      throw new TypeError(name + " must be a real number, got " + shown(value));
     }
     if (!isFinite(value)) {
-      throw new Error(name + " must be finite, got " + value);
+      throw new RangeError(name + " must be finite, got " + shown(value));
     }
     return value;
   }
 
+  /** True for an object written as {...} or JSON.parse'd: not an array, Map, Date, RegExp or class
+   *  instance, and with no prototype of its own to inherit controls from. */
+  function plainObject(value) {
+    if (value === null || typeof value !== "object" || Object.prototype.toString.call(value) !== "[object Object]") {
+      return false;
+    }
+    var prototype = Object.getPrototypeOf(value);
+    return prototype === null || Object.getPrototypeOf(prototype) === null;
+  }
+
   /** Validate the four controls; missing keys take the toy's defaults, unknown keys are refused.
-   *  The control names are the keys of the toy's defaults (attnlab.lab.DEFAULTS), not a list of our own. */
+   *  The control names are the keys of the toy's defaults (attnlab.lab.DEFAULTS), not a list of our own;
+   *  the checks, their order and their messages are attnlab.lab.controls's. Only the object's own keys count. */
   function controls(given, toy) {
     var data = toyOrPage(toy);
     var names = Object.keys(data.defaults);
     var asked = given === undefined ? {} : given;
-    if (asked === null || typeof asked !== "object" || Array.isArray(asked)) {
-      throw new TypeError("controls must be an object with keys " + names.join(", "));
+    if (!plainObject(asked)) {
+      throw new TypeError("controls must be a plain object with keys " + names.join(", ") + ", got " +
+                          Object.prototype.toString.call(asked));
     }
     var unknown = Object.keys(asked).filter(function (k) { return names.indexOf(k) < 0; }).sort();
     if (unknown.length) {
-      throw new Error("unknown control(s) " + JSON.stringify(unknown) + "; known: " +
-                      JSON.stringify(names.slice().sort()));
+      throw new RangeError("unknown control(s) " + shown(unknown) + "; known: " + shown(names.slice().sort()));
     }
     var c = {};
-    names.forEach(function (k) { c[k] = k in asked ? asked[k] : data.defaults[k]; });
-    if (data.tokens.indexOf(c.token) < 0) {
-      throw new Error("token must be one of " + JSON.stringify(data.tokens) + ", got " + JSON.stringify(c.token));
+    names.forEach(function (k) {
+      c[k] = Object.prototype.hasOwnProperty.call(asked, k) ? asked[k] : data.defaults[k];
+    });
+    if (typeof c.token !== "string" || data.tokens.indexOf(c.token) < 0) {
+      throw new RangeError("token must be one of " + shown(data.tokens) + ", got " + shown(c.token));
     }
     if (typeof c.causal !== "boolean") {
-      throw new TypeError("causal must be true or false, got " + JSON.stringify(c.causal));
+      throw new TypeError("causal must be a boolean, got " + shown(c.causal));
     }
     return {
       token: c.token,
@@ -89,15 +113,31 @@
     return exp.map(function (e) { return e / total; });
   }
 
-  /** Weighted sum of value rows: output = Σ_j weights[j] · values[j]. */
+  /** Weighted sum of value rows, output = Σ_j weights[j] · values[j], as attnlab.attention.mixture: each
+   *  column is divided by a power of two (headroom(values, 1): 1 unless it comes near the float64 maximum)
+   *  so that no sum overflows, and the result is kept within the column's values, where the exact mix lies. */
   function mix(weights, values) {
     return values[0].map(function (_, d) {
-      return weights.reduce(function (sum, w, j) { return sum + w * values[j][d]; }, 0);
+      var column = values.map(function (row) { return row[d]; });
+      var largest = Math.max.apply(null, column.map(Math.abs));
+      var unit = largest >= Math.pow(2, 1023) ? 4 : largest >= Math.pow(2, 1022) ? 2 : 1;
+      var sum = weights.reduce(function (total, w, j) { return total + w * (column[j] / unit); }, 0) * unit;
+      return Math.min(Math.max(sum, Math.min.apply(null, column)), Math.max.apply(null, column));
     });
   }
 
-  /** n×n visibility: with causal on, key j is visible to query i iff j <= i; else every key is. */
+  /** n×n visibility: with causal on, key j is visible to query i iff j <= i; else every key is.
+   *  causal must be a boolean and n a whole number of at least 1, as for attnlab.causal in Python. */
   function visibleMap(causal, n) {
+    if (typeof causal !== "boolean") {
+      throw new TypeError("causal must be a boolean, got " + shown(causal));
+    }
+    if (typeof n !== "number" || !Number.isInteger(n)) {
+      throw new TypeError("n must be an integer, got " + shown(n));
+    }
+    if (n < 1) {
+      throw new RangeError("n must be at least 1, got " + shown(n));
+    }
     var rows = [];
     for (var i = 0; i < n; i += 1) {
       rows.push([]);
@@ -109,9 +149,6 @@
   /** Every step for one query row against all keys (the LabResult fields of one row). */
   function attendRow(query, keys, values, visible) {
     var scores = keys.map(function (k) { return dot(query, k); });
-    if (!scores.every(isFinite)) {
-      throw new Error("scores overflowed float64: q and k entries are too large");
-    }
     var scaled = scores.map(function (s) { return s / Math.sqrt(keys[0].length); });
     var weights = softmax(scaled, visible);
     return { scores: scores, scaled: scaled, visible: visible, weights: weights, output: mix(weights, values) };
@@ -129,6 +166,9 @@
     values[2][1] = c.value_y;
     var seen = visibleMap(c.causal, keys.length);
     var rows = queries.map(function (query, i) { return attendRow(query, keys, values, seen[i]); });
+    if (!rows.every(function (r) { return r.scores.every(isFinite); })) {  // only the scaled query can overflow
+      throw new RangeError("query_scale " + shown(c.query_scale) + " is too large: the toy's scores overflow float64");
+    }
     var picked = rows[row];
     return {
       controls: c,
@@ -146,11 +186,24 @@
     };
   }
 
-  /** A number with fixed decimals, as attnlab.text.fmt prints it: never "-0.000", and a number
-   *  exactly halfway between two roundings goes to the even one, as Python's format does
-   *  (toFixed would round 0.0625 up to 0.063; Python prints 0.062). */
+  var MAX_DECIMALS = 20;  // attnlab.text.MAX_DECIMALS: up to here the halfway test below is exact
+
+  /** A finite number with 0 to 20 fixed decimals, as attnlab.text.fmt prints it: never "-0.000", every
+   *  digit of a large number written out (toFixed switches to "1e+21"), and a number exactly halfway
+   *  between two roundings goes to the even one, as Python's format does (toFixed would round 0.0625 up
+   *  to 0.063; Python prints 0.062). NaN, infinity and other decimals are refused, as in Python. */
   function fmt(x, decimals) {
     var places = decimals === undefined ? 3 : decimals;
+    finiteNumber("x", x);
+    if (typeof places !== "number" || !Number.isInteger(places)) {
+      throw new TypeError("decimals must be an integer, got " + shown(places));
+    }
+    if (places < 0 || places > MAX_DECIMALS) {
+      throw new RangeError("decimals must be from 0 to " + MAX_DECIMALS + ", got " + shown(places));
+    }
+    if (Math.abs(x) >= 1e21) {  // a whole number: its exact digits, then zeros
+      return BigInt(x).toString() + (places ? "." + "0".repeat(places) : "");
+    }
     var text = x.toFixed(places);
     var exact = Math.abs(x).toFixed(100);  // the double's every digit: a halfway one ends long before 100
     var point = exact.indexOf(".");

@@ -1,0 +1,57 @@
+"""What the two commands share: a bad flag is one line naming it, and no ending is a traceback.
+
+``python -m attnlab`` (the companion) and ``python -m attnlab.bench`` parse
+their flags with ``Parser`` and ``whole_number`` and do their work through
+``run``. A reader who pipes the output into ``head`` closes the pipe early;
+the command then stops quietly, as the Python documentation recommends for
+SIGPIPE, instead of printing a ``BrokenPipeError`` traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose every error is one line, ``prog: error: message``, with exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` on one line and exit with status 2 (argparse would print the usage first)."""
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def whole_number(least: int) -> Callable[[str], int]:
+    """An argparse ``type``: a flag's text as an integer of at least ``least`` (argparse adds the flag's name)."""
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if number < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, got {number}")
+        return number
+
+    return parse
+
+
+def run(prog: str, work: Callable[[], int]) -> int:
+    """Do ``work`` and return its exit status; a closed pipe or Ctrl-C ends it without a traceback.
+
+    A closed pipe returns 1 with nothing on stderr, after pointing standard
+    output at the null device so that the interpreter's last flush cannot
+    fail again. Ctrl-C prints one line and returns 130, as shells report it.
+    """
+    try:
+        status = work()
+        sys.stdout.flush()  # a pipe closed before the buffered output went out fails here, inside the try
+        return status
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130

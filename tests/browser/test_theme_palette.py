@@ -1,0 +1,65 @@
+"""A palette stored by an older theme, another site or a hand edit cannot break a page.
+
+Material for MkDocs keeps the reader's colour palette in localStorage and
+its inline palette script and bundle trust whatever is stored there. The
+storage guard (``docs/assets/storage-guard.js``) hands them only a palette
+that fits the page's own palette inputs, as the theme itself stores it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+THEMES_OWN = """() => {
+    const input = document.getElementsByName("__palette")[0];
+    const color = {};
+    for (const key of ["media", "scheme", "primary", "accent"]) { color[key] = input.getAttribute("data-md-color-" + key); }
+    return {index: 0, color};
+}"""
+"""JS: the palette the theme itself stores when the reader picks the page's first palette."""
+
+MALFORMED = {
+    "an automatic palette the page has no inputs for": {"color": {"media": "(prefers-color-scheme)"}},
+    "an index past the page's palettes": {"index": 7, "color": {"media": "", "scheme": "slate"}},
+    "a colour key that is no attribute name": {"index": 0, "color": {"media": "", "a b": "x"}},
+    "a number": 5,
+    "a list": [0],
+    "text that is not JSON": "{",
+}
+"""Stored palettes the theme's scripts cannot use; "{" is stored as raw text, the others as JSON."""
+
+
+def store_palette(page: Page, site_url: str, palette: object) -> None:
+    """Open a page and put ``palette`` where the theme keeps its palette (raw text if it is "{")."""
+    page.goto(site_url + "index.html")
+    page.evaluate("""palette => {
+        const key = __md_scope.pathname + ".__palette";
+        localStorage.setItem(key, palette === "{" ? palette : JSON.stringify(palette));
+    }""", palette)
+
+
+@pytest.mark.parametrize("palette", MALFORMED.values(), ids=MALFORMED.keys())
+def test_a_malformed_stored_palette_raises_no_error_on_the_next_page(page: Page, site_url: str, palette: object) -> None:
+    store_palette(page, site_url, palette)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
+    page.goto(site_url + "softmax.html")
+    page.get_by_test_id("read-mark").wait_for()  # the site's own script, loaded last, ran to the end
+    assert errors == []
+
+
+@pytest.mark.parametrize("palette", MALFORMED.values(), ids=MALFORMED.keys())
+def test_the_theme_reads_a_malformed_stored_palette_as_none(page: Page, site_url: str, palette: object) -> None:
+    store_palette(page, site_url, palette)
+    assert page.evaluate("__md_get('__palette')") is None
+
+
+def test_the_palette_the_theme_stores_itself_is_still_read(page: Page, site_url: str) -> None:
+    page.goto(site_url + "index.html")
+    own = page.evaluate(THEMES_OWN)
+    store_palette(page, site_url, own)
+    page.reload()
+    assert page.evaluate("__md_get('__palette')") == own
