@@ -15,7 +15,7 @@ from typing import Any
 from attnlab.cli import Parser, run
 from attnlab.examples import WE002_QUERY, we002
 from attnlab.lab import LabResult, compute
-from attnlab.text import vector
+from attnlab.text import given_vector, vector
 
 CONTRASTS: dict[str, tuple[str, dict[str, Any]]] = {
     "baseline": ("Baseline: rises, multiplier 1, causal on, third value y = 2", {}),
@@ -54,7 +54,7 @@ def show(as_json: bool) -> int:
     for title, controls in CONTRASTS.values():
         print(describe(title, compute(controls)), end="\n\n")
     example = we002()
-    print(f"WE-002: q = {vector(WE002_QUERY, 6)} against three keys")
+    print(f"WE-002: q = {given_vector(WE002_QUERY)} against three keys")
     print(f"  scaled logits  {vector(example.scaled, 6)}")
     print(f"  weights        {vector(example.weights, 6)}")
     print(f"  output         {vector(example.output, 6)}")

@@ -26,6 +26,8 @@ from attnlab.checks import (
     same_width,
 )
 
+__all__ = ["Attention", "project", "scores", "scale", "causal", "softmax", "mix", "attention"]
+
 
 def frozen(array: np.ndarray) -> np.ndarray:
     """Return a read-only copy that cannot be made writeable again, so a result cannot be edited.

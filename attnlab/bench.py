@@ -27,6 +27,8 @@ from attnlab.cli import Parser, run, whole_number
 from attnlab.text import fmt, table
 from attnlab.streaming import BLOCK, streaming_attention
 
+__all__ = ["SIZES", "WIDTH", "measure", "peak_bytes", "growth_exponent", "main"]
+
 SIZES: tuple[int, ...] = (256, 512, 1024, 2048, 4096, 8192)
 WIDTH = 64
 MEMORY_T, MEMORY_RATIO = 8192, 20

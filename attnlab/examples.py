@@ -11,6 +11,8 @@ import math
 
 from attnlab.attention import Attention, attention
 
+__all__ = ["WE002_QUERY", "WE002_KEYS", "WE002_VALUES", "we002"]
+
 WE002_QUERY = (math.sqrt(2.0), 0.0)
 WE002_KEYS = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
 WE002_VALUES = ((1.0, 0.0), (0.0, 2.0), (3.0, 1.0))

@@ -19,6 +19,20 @@ import numpy as np
 from attnlab.attention import attention, causal as causal_mask, project
 from attnlab.checks import finite_number, shown
 
+__all__ = [
+    "TOKENS",
+    "X",
+    "W_Q",
+    "W_K",
+    "W_V",
+    "DEFAULTS",
+    "RANGES",
+    "LabResult",
+    "controls",
+    "toy_data",
+    "compute",
+]
+
 TOKENS: tuple[str, ...] = ("grid", "load", "rises")
 X = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
 W_Q = ((1.0, 0.0), (0.0, 1.0))

@@ -16,6 +16,27 @@ import numpy as np
 from attnlab.attention import Attention, attention, frozen, project
 from attnlab.checks import added, as_array, as_matrix, as_vector, at_least, finite_number, overflow_free, positive_int
 
+__all__ = [
+    "Head",
+    "MultiHeadParams",
+    "MultiHead",
+    "LayerNormParams",
+    "FeedForwardParams",
+    "EncoderBlockParams",
+    "project_head",
+    "multi_head",
+    "cross_attention",
+    "positional_encoding",
+    "layer_norm",
+    "relu",
+    "gelu",
+    "feed_forward",
+    "encoder_block",
+    "encoder_block_steps",
+    "init_multi_head",
+    "init_encoder_block",
+]
+
 Activation = Callable[[np.ndarray], np.ndarray]
 
 

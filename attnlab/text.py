@@ -10,12 +10,15 @@ maths modules may use them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from attnlab.checks import finite_number, index
+
+__all__ = ["MAX_DECIMALS", "fmt", "vector", "given", "given_vector", "table"]
 
 MAX_DECIMALS = 20
 """The most decimals ``fmt`` writes; the browser lab's formatter (attnlab.js) matches it exactly up to here."""
@@ -82,6 +85,29 @@ def thousands(n: int) -> Rounded:
 def joined(separator: str, *parts: Rounded) -> Rounded:
     """Several shown numbers as one text, ``0.113 / 0.081``; ``exact`` lists each part's exact value."""
     return Rounded(separator.join(parts), [part.exact for part in parts])
+
+
+def given(x: float) -> Rounded:
+    """An input written as a reader would type it, not rounded like a result.
+
+    A whole number has no decimals (``1``, not ``1.000000``), the square root
+    of a whole number is written with a root sign (``√2``), and anything else
+    in the shortest decimals that give the number back (``0.5``). Keeps the
+    number as ``exact``, like :func:`fmt`.
+    """
+    value = finite_number("x", x)
+    if value.is_integer():
+        return Rounded(str(int(value)), value)
+    square = round(value * value)
+    if square > 0 and math.isclose(value * value, square, rel_tol=1e-12) and math.isqrt(square) ** 2 != square:
+        return Rounded(("-" if value < 0 else "") + f"√{square}", value)
+    return Rounded(repr(value), value)
+
+
+def given_vector(v: Any) -> Rounded:
+    """A row vector of inputs as ``[√2, 0]``: each entry written by :func:`given`."""
+    shown = [given(x) for x in np.ravel(v)]
+    return Rounded("[" + ", ".join(shown) + "]", [x.exact for x in shown])
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -87,3 +87,15 @@ def test_a_page_declared_as_not_in_the_navigation_builds(tmp_path: Path) -> None
     write_config(root, config)
     result = built(root)
     assert result.returncode == 0, result.stderr
+
+
+def test_an_exercise_heading_with_an_id_of_its_own_fails_naming_page_and_line(tmp_path: Path) -> None:
+    root = docs_copy(tmp_path)
+    line = append(root, "### An injected exercise {#mine}\n\nA question.\n")
+    assert refused(built(root), f"docs/{PAGE}:{line}: an exercise heading takes only {{ .python }}")
+
+
+def test_an_exercises_page_without_its_marker_fails_naming_it(tmp_path: Path) -> None:
+    root = docs_copy(tmp_path)
+    (root / "docs" / "exercises.md").write_text("# Exercises\n\nTyped by hand.\n", encoding="utf-8")
+    assert refused(built(root), "docs/exercises.md: the marker line <!-- attnlab:exercises --> is missing")

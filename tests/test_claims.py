@@ -21,12 +21,14 @@ from sites import DOCS, ROOT, build, one_page_site
 from attnlab.site import citations
 from attnlab.site import claims as registry
 from attnlab.site.extension import PageError, checked_source
+from attnlab.site.math import INLINE_MATH
 
 BRIEF = ROOT.parent / "shared" / "BRIEF.md"
 REQUIRE_BRIEF = "ATTNLAB_REQUIRE_BRIEF"
 """Set to 1 (CI does, in ``.ci/run``) to make a missing brief an error instead of a skip."""
-NOT_CHAPTERS = {"claims.md", "sources.md", "reference.md", "licenses.md"}
-"""Pages that list or license the claims rather than teach with them."""
+NOT_CHAPTERS = {"claims.md", "sources.md", "reference.md", "licenses.md", "exercises.md"}
+"""Pages that list or license the claims rather than teach with them; the Exercises page's
+citations are the chapters' own, gathered while the site is built."""
 IDS = [c.id for c in registry.claims()]
 
 
@@ -87,6 +89,16 @@ def test_registry_holds_exactly_the_brief_claims_plus_lab_001_and_we_002() -> No
 
 def test_every_source_of_the_brief_is_registered_with_its_arxiv_number() -> None:
     assert {s.id: s.arxiv for s in registry.sources()} == brief_sources()
+
+
+def test_a_statement_writes_its_symbols_as_math_not_ascii() -> None:
+    ascii_math = re.compile(r"\b[A-Za-z]_\w|\^|√|ᵀ|[₀-₉]")
+    outside = {c.id: INLINE_MATH.sub("", c.statement) for c in registry.claims()}
+    assert {claim_id: text for claim_id, text in outside.items() if ascii_math.search(text)} == {}
+
+
+def test_the_scope_of_the_explanation_debate_is_largely_recurrent_classifiers() -> None:
+    assert "largely recurrent" in registry.claim("CL-017").statement
 
 
 def test_derived_claims_name_what_they_rest_on() -> None:
@@ -215,7 +227,8 @@ def test_every_written_citation_is_found_in_order(ids: list[str]) -> None:
 
 
 def test_cite_links_to_the_claim_anchor_with_its_statement_as_title() -> None:
-    statement = registry.claim("CL-005").statement
+    statement = ("How well a query matches a key is measured by their dot product, "
+                 "which is divided by √dₖ before the softmax.")
     assert citations.cite("CL-005", "scores.md") == f'[CL-005](claims.md#cl-005 "{statement}"){{.attn-cite}}'
 
 

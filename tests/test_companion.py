@@ -92,6 +92,10 @@ def test_companion_prints_each_contrasts_weights_and_output(text: str, index: in
     assert re.search(rf"output\s+{re.escape(vector(output))}", block), block
 
 
+def test_companion_prints_we002s_query_as_given(text: str) -> None:
+    assert blocks(text)[5].startswith("WE-002: q = [√2, 0] against three keys")
+
+
 def test_companion_prints_we002_with_six_decimals(text: str) -> None:
     block = blocks(text)[5]
     assert re.search(rf"scaled logits\s+{re.escape(vector([1, 0, 1], 6))}", block), block

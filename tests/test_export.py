@@ -19,7 +19,7 @@ import pytest
 from attnlab.lab import TOKENS, compute
 from attnlab.site import export
 from attnlab.site.render import matrix, table, weight_map
-from attnlab.text import fmt, vector
+from attnlab.text import Rounded, fmt, vector
 from sites import DOCS
 from test_site import pages
 
@@ -60,7 +60,7 @@ def test_html_text_is_exported_as_written() -> None:
     assert export.exact("<b>", markdown=False) == "<b>"
 
 
-@pytest.mark.parametrize("bad", [float("nan"), float("inf"), vector([1.0, float("-inf")])])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), Rounded("[1.000, -inf]", [1.0, float("-inf")])])
 def test_a_cell_that_is_not_a_finite_number_is_refused_naming_it(bad: Any) -> None:
     with pytest.raises(ValueError, match="exports hold finite numbers only"):
         export.exact(bad)

@@ -1,4 +1,4 @@
-"""What a page prints: rounding for display, tables and accessible weight maps."""
+"""What a page prints: rounding for display, tables, accessible weight maps and the checklist."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from hypothesis import given as given_numbers, strategies as st
 
 from attnlab.site.render import WIDE_MAP, matrix, weight_map
-from attnlab.text import fmt, table, vector
+from attnlab.site.widgets import checklist, with_math
+from attnlab.text import fmt, given, given_vector, table, vector
 
 
 class Cells(HTMLParser):
@@ -76,6 +78,28 @@ def test_fmt_refuses_decimals_outside_0_to_20_naming_decimals(decimals: Any, err
 
 def test_vector_is_a_bracketed_row() -> None:
     assert vector([0.5, -1]) == "[0.500, -1.000]"
+
+
+def test_given_writes_a_whole_number_without_decimals() -> None:
+    assert [given(1.0), given(-3.0), given(-0.0)] == ["1", "-3", "0"]
+
+
+@given_numbers(st.integers(min_value=2, max_value=10**6).filter(lambda n: math.isqrt(n) ** 2 != n))
+def test_given_writes_the_root_of_a_whole_number_with_a_root_sign(n: int) -> None:
+    assert given(math.sqrt(n)) == f"√{n}" and given(-math.sqrt(n)) == f"-√{n}"
+
+
+def test_given_writes_other_numbers_in_their_shortest_exact_decimals() -> None:
+    assert [given(0.5), given(0.1), given(2.25)] == ["0.5", "0.1", "2.25"]
+
+
+def test_given_vector_shows_inputs_as_typed() -> None:
+    assert given_vector([math.sqrt(2.0), 0.0]) == "[√2, 0]"
+
+
+def test_given_refuses_a_number_that_is_not_finite_naming_it() -> None:
+    with pytest.raises(ValueError, match="x"):
+        given(float("nan"))
 
 
 def test_table_has_header_rule_and_one_line_per_row() -> None:
@@ -158,3 +182,13 @@ def test_weight_map_refuses_labels_that_do_not_match_the_weights(queries: list[s
 def test_weight_map_refuses_a_visible_mask_of_another_shape_naming_visible() -> None:
     with pytest.raises(ValueError, match=r"visible must have shape \(1, 2\), got \(1, 1\)"):
         weight_map([[0.25, 0.75]], ["q"], ["a", "b"], "Map", visible=[[True]])
+
+
+def test_a_checklist_step_shows_its_symbols_as_mathml() -> None:
+    label = re.search(r'<label for="step-4">(.*?)</label>', checklist()).group(1)
+    assert label.startswith("Scale by <math ") and "<msqrt>" in label and "d_k" not in label
+
+
+def test_checklist_words_are_escaped_around_the_math() -> None:
+    assert with_math("a < b and $x$") == (
+        'a &lt; b and <math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mi>x</mi></mrow></math>')

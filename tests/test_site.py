@@ -6,6 +6,7 @@ the session's ``built_site`` fixture built once with ``mkdocs build --strict``.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from html import unescape
@@ -24,7 +25,7 @@ from sites import DOCS, ROOT, build, one_page_site
 import attnlab
 from attnlab.site import citations, toc
 from attnlab.site import claims as registry
-from attnlab.site.math import FormulaError, mathml, to_mathml
+from attnlab.site.math import FormulaError, mathml, plain_statement, plain_text, to_mathml
 
 LOADS = {  # element → attributes whose URL the browser fetches by itself
     "script": ("src",), "img": ("src", "srcset"), "iframe": ("src",), "source": ("src", "srcset"),
@@ -198,6 +199,18 @@ def test_page_pass_replaces_inline_and_display_arithmatex_with_mathml() -> None:
     assert '<mi>a</mi><mo>&lt;</mo><mi>b</mi>' in out and 'display="block"' in out
 
 
+def test_plain_text_writes_scripts_as_unicode_where_it_has_them() -> None:
+    assert plain_text(r"\mathrm{softmax}(Q K^\top / \sqrt{d_k})") == "softmax(QKᵀ/√dₖ)"
+
+
+def test_plain_text_keeps_the_mark_of_a_script_unicode_lacks() -> None:
+    assert plain_text(r"d_{\text{model}} = 512") == "d_model = 512"
+
+
+def test_plain_statement_writes_out_each_formula_and_keeps_the_words() -> None:
+    assert plain_statement(r"divided by $\sqrt{d_k}$, then $-\infty$ blocks") == "divided by √dₖ, then −∞ blocks"
+
+
 def test_page_pass_error_names_page_and_formula() -> None:
     html = '<span class="arithmatex">\\(\\frac{a}\\)</span>'
     with pytest.raises(FormulaError, match=r"docs/scores\.md: formula '\\\\frac\{a\}'"):
@@ -324,6 +337,12 @@ def test_claims_page_lists_the_pages_citing_each_claim(built_site: Path) -> None
     assert missing == []
 
 
+def test_claims_page_shows_a_statements_formulas_as_mathml(built_site: Path) -> None:
+    html = (built_site / "claims.html").read_text(encoding="utf-8")
+    section = re.search(r'<h2 id="cl-001">.*?(?=<h2 )', html, re.S).group(0)
+    assert "<msqrt>" in section and "$" not in section
+
+
 def test_sources_page_lists_the_claims_resting_on_each_source(built_site: Path) -> None:
     html = (built_site / "sources.html").read_text(encoding="utf-8")
     sections = dict(re.findall(r'<h2 id="(s\d+)">(.*?)(?=<h2 |</article>)', html, re.S))
@@ -348,6 +367,33 @@ def test_reference_page_documents_every_module_of_the_package() -> None:
     modules = sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
     reference = (DOCS / "reference.md").read_text(encoding="utf-8")
     assert [m for m in modules if f"::: attnlab.{m}\n" not in reference] == []
+
+
+INTERNAL_MODULES = {"checks", "cli"}
+"""Modules the Reference page describes without members: their functions serve attnlab's own."""
+
+
+def package_modules() -> list[str]:
+    """The short names of attnlab's modules (not ``__main__``, the command line)."""
+    return sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
+
+
+def test_every_public_module_names_its_public_api_in_all() -> None:
+    modules = {name: importlib.import_module(f"attnlab.{name}") for name in package_modules()}
+    without = [name for name, module in modules.items()
+               if name not in INTERNAL_MODULES and not getattr(module, "__all__", None)]
+    unknown = [f"attnlab.{name}.{n}" for name, module in modules.items()
+               for n in getattr(module, "__all__", ()) if not hasattr(module, n)]
+    assert (without, unknown) == ([], [])
+
+
+def test_reference_page_shows_the_public_api_and_no_helper(built_site: Path) -> None:
+    ids = scan(built_site / "reference.html").ids
+    shown = {name: {i.split(".")[2] for i in ids if i.startswith(f"attnlab.{name}.") and i.count(".") == 2}
+             for name in package_modules()}
+    expected = {name: set() if name in INTERNAL_MODULES else set(importlib.import_module(f"attnlab.{name}").__all__)
+                for name in package_modules()}
+    assert shown == expected
 
 
 def test_reference_page_is_generated_from_docstrings(built_site: Path) -> None:

@@ -2,7 +2,8 @@
 
 In a chapter's prose ``[[CL-005]]`` (also ``[[LAB-001]]``, ``[[WE-002]]``,
 or several IDs separated by commas) becomes a link to the claim on the
-Claims page, with the claim's statement as its tooltip. Code is left alone,
+Claims page, with the claim's statement as its tooltip (its ``$…$``
+formulas written out as plain text, since a tooltip cannot hold MathML). Code is left alone,
 and so are number bindings such as ``[[0.576 = expr]]``.
 
 The Claims page (``claims.md``) and the Sources page (``sources.md``) are
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from attnlab.site import claims as registry
 from attnlab.site.markdown import chunks, line_of, sub_prose
+from attnlab.site.math import INLINE_MATH, plain_statement
 
 ID = r"(?:CL|LAB|WE)-\d{3}"
 CITATION = re.compile(rf"\[\[({ID}(?:\s*,\s*{ID})*)\]\]")
@@ -72,9 +74,15 @@ def _text(value: str) -> str:
     return re.sub(r"([\\`*_\[\]])", r"\\\1", escape(value, quote=False))
 
 
+def _statement(value: str) -> str:
+    """A claim's statement for a page: its ``$…$`` formulas kept for the math pass, the rest as :func:`_text`."""
+    parts = INLINE_MATH.split(value)  # text, formula, text, … (the group keeps each formula)
+    return "".join(f"${part}$" if i % 2 else _text(part) for i, part in enumerate(parts))
+
+
 def cite(claim_id: str, page: str) -> str:
     """The Markdown link that a citation of ``claim_id`` on ``page`` becomes."""
-    statement = registry.claim(claim_id).statement.replace('"', "'")
+    statement = plain_statement(registry.claim(claim_id).statement).replace('"', "'")
     target = _relative(CLAIMS_PAGE, page)
     return f'[{claim_id}]({target}#{claim_id.lower()} "{statement}"){{.attn-cite}}'
 
@@ -104,7 +112,7 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
     sources_page = _relative(SOURCES_PAGE, page)
     parts = []
     for c in registry.claims():
-        lines = [f"## {c.id} {{#{c.id.lower()}}}", "", _text(c.statement), "",
+        lines = [f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
                  f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}"]
         if c.rests_on:
             lines.append("- **Rests on:** " + ", ".join(f"[{r}](#{r.lower()})" for r in c.rests_on))

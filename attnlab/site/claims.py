@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
+from attnlab.site.math import plain_statement
+
 KINDS: tuple[str, ...] = ("source", "derived", "toy")
 """A source says it; a derived claim follows by algebra; a toy claim is this guide's stipulation."""
 
@@ -169,12 +171,13 @@ def bibtex() -> str:
 def as_json(cited_on: Mapping[str, Sequence[str]] | None = None) -> str:
     """The registry as JSON; ``cited_on`` maps a claim ID to the pages that cite it.
 
-    A claim's ``sources`` include those reached through the claims it rests on.
+    A claim's ``sources`` include those reached through the claims it rests on;
+    its statement's ``$…$`` formulas are written out as plain Unicode text.
     """
     cited_on = cited_on or {}
     payload = {
         "claims": [
-            {"id": c.id, "kind": c.kind, "statement": c.statement, "locator": c.locator,
+            {"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
              "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
              "cited_on": list(cited_on.get(c.id, ()))}
             for c in claims()

@@ -12,7 +12,9 @@ page, before any other block processing:
   link (:mod:`~attnlab.site.citations`); the Claims and Sources pages are
   written from the registry;
 - every executed code block is given its place, ``docs/page.md:LINE``, as
-  its markdown-exec ``id``, so a failure names where it is.
+  its markdown-exec ``id``, so a failure names where it is;
+- a chapter's exercises are numbered, and the Exercises page is written from
+  every teaching chapter's exercises (:mod:`~attnlab.site.practice`).
 
 After the page is HTML: formulas become MathML (:mod:`~attnlab.site.math`),
 each generated table gets its download links and its CSV and JSON files
@@ -33,7 +35,7 @@ from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
-from attnlab.site import citations, export, forms, math, output, prose, publish
+from attnlab.site import citations, export, forms, math, output, practice, prose, publish
 from attnlab.site.provenance import provenance
 from attnlab.site.context import Page, page_of, whole_page
 
@@ -50,21 +52,22 @@ class PageError(_Reported):
     """A page that must not be built as it stands; the message names the page and line."""
 
 
-def placed_blocks(markdown: str, page: str) -> str:
+def placed_blocks(markdown: str, page: str, prefix: str = "") -> str:
     """``markdown`` with ``id="docs/page.md:LINE"`` on each executed block that has no id of its own.
 
     markdown-exec puts the id in its warning and in the traceback's file
     name, so a failing block is reported by its place in the page. The
     block's HTML ids are prefixed ``block-LINE-``: unique on the page, and
     the same in every build (markdown-exec's default counts blocks across
-    the whole build).
+    the whole build). ``prefix`` goes in front of that, for blocks shown on
+    another page too (the Exercises page gathers several chapters').
     """
     def place(match: re.Match[str]) -> str:
         head = match.group("head")
         if re.search(r"\bid=", head):
             return match.group(0)
         line = markdown.count("\n", 0, match.start()) + 1
-        return f'{head} id="{page}:{line}" idprefix="block-{line}-"'
+        return f'{head} id="{page}:{line}" idprefix="{prefix}block-{line}-"'
 
     return EXEC_FENCE.sub(place, markdown)
 
@@ -81,6 +84,17 @@ def checked_source(markdown: str, page: str) -> str:
     return prose.render(markdown)
 
 
+def shown_elsewhere(page: Page, path: str) -> str:
+    """The chapter ``path`` (beside ``page``) ready to be shown on ``page``: blocks placed, bindings resolved.
+
+    Its blocks keep the chapter's place in their ids, with HTML ids
+    prefixed by the chapter's name so they stay unique on ``page``.
+    """
+    name = f"{page.docs_dir.name}/{path}"
+    source = (page.docs_dir / path).read_text(encoding="utf-8")
+    return prose.render(placed_blocks(source, name, f"{practice.slug(path)}-"))
+
+
 class PageSource(Preprocessor):
     """Checks and resolves the page's own Markdown (not code output or docstrings converted inside it)."""
 
@@ -94,9 +108,13 @@ class PageSource(Preprocessor):
             return lines
         page = page_of(self.md, self.extension.getConfigs())
         front, text = page.in_file("\n".join(lines))
-        markdown = placed_blocks(checked_source(front + text, page.name), page.name)
-        markdown = citations.linked(markdown[len(front):], page.path)
         try:
+            # blocks are placed before bindings are resolved, which may join lines
+            markdown = practice.numbered(checked_source(placed_blocks(front + text, page.name), page.name),
+                                         page.path)
+            if page.path == practice.EXERCISES_PAGE:
+                markdown = practice.exercises_page(markdown, lambda path: shown_elsewhere(page, path))
+            markdown = citations.linked(markdown[len(front):], page.path)
             markdown = citations.registry_page(markdown, page.path, page.docs_dir, page.titles)
         except ValueError as error:
             raise PageError(f"{page.docs_dir.name}/{error}") from error

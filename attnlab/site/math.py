@@ -100,6 +100,63 @@ def polish(root: ET.Element) -> None:
             before = child
 
 
+SUBSCRIPTS = dict(zip("0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
+SUPERSCRIPTS = dict(zip("0123456789+-−=()⊤TOin", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵀᵀᴼⁱⁿ"))
+SPACED = {"=", "+", "\u2212", "\u2248", "\u2264", "\u2265"}
+"""Operators written with a space either side in plain text (a prefix sign is not)."""
+
+
+def _scripted(text: str, table: dict[str, str], mark: str) -> str:
+    """``text`` as Unicode sub- or superscript characters, or after ``mark`` where some have none."""
+    if text and all(ch in table for ch in text):
+        return "".join(table[ch] for ch in text)
+    bare = len(text) == 1 or text.isalnum() or (text.startswith("(") and text.endswith(")"))
+    return f"{mark}{text}" if bare else f"{mark}({text})"
+
+
+def _plain(element: ET.Element) -> str:
+    """The text a reader would type for one MathML element."""
+    tag = element.tag.rpartition("}")[2]
+    parts = [_plain(child) for child in element]
+    if tag == "msub":
+        return parts[0] + _scripted(parts[1], SUBSCRIPTS, "_")
+    if tag == "msup":
+        return parts[0] + _scripted(parts[1], SUPERSCRIPTS, "^")
+    if tag == "msqrt":
+        inner = "".join(parts)
+        return "√" + (inner if len(element) == 1 and len(inner) <= 2 or inner.isalnum() else f"({inner})")
+    if tag == "mfrac":
+        return "/".join(parts)
+    if tag == "mspace":
+        return " "
+    if tag == "mo":
+        text = element.text or ""
+        if text == ",":
+            return ", "
+        return f" {text} " if text in SPACED and element.get("form") != "prefix" else text
+    return (element.text or "") + "".join(parts)
+
+
+def plain_text(latex: str) -> str:
+    """One formula as plain Unicode text, for where MathML cannot go (a tooltip, a JSON field).
+
+    ``d_k`` becomes "dₖ", ``K^\\top`` "Kᵀ", ``\\sqrt{d_k}`` "√dₖ"; a script with
+    no Unicode form keeps its mark, as in "d_model". Raises ``FormulaError``
+    for a formula that would not convert to MathML either.
+    """
+    root = ET.fromstring(to_mathml(latex))
+    return re.sub(r" {2,}", " ", _plain(root)).strip()
+
+
+INLINE_MATH = re.compile(r"\$([^$\n]+)\$")
+"""``$…$`` in a line of text, as the claims registry writes its formulas."""
+
+
+def plain_statement(text: str) -> str:
+    """``text`` with each ``$…$`` formula written out as plain Unicode text."""
+    return INLINE_MATH.sub(lambda m: plain_text(m.group(1)), text)
+
+
 def mathml(html: str, page: str) -> str:
     """``html`` with every arithmatex span and div replaced by MathML.
 

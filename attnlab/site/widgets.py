@@ -10,26 +10,33 @@ from __future__ import annotations
 
 from html import escape
 
+from attnlab.site.math import INLINE_MATH, to_mathml
 from attnlab.site.offline import archive_name
 
 CHECKLIST: tuple[str, ...] = (
-    "Shapes fit: queries and keys share d_k; keys and values share m rows",
-    "Project the rows to Q, K and V",
-    "Take raw scores Q Kᵀ",
-    "Scale by 1/√d_k",
+    "Shapes fit: queries and keys share $d_k$; keys and values share $m$ rows",
+    "Project the rows to $Q$, $K$ and $V$",
+    "Take raw scores $Q K^\\top$",
+    "Scale by $1/\\sqrt{d_k}$",
     "Remove blocked keys",
     "Subtract the row maximum and exponentiate",
     "Normalise so each row sums to one",
     "Mix the values and check the output lies in the visible values' range",
 )
-"""The eight-step procedure a reader ticks off (BRIEF: procedure checklist)."""
+"""The eight-step procedure a reader ticks off (BRIEF: procedure checklist); ``$…$`` is math."""
+
+
+def with_math(text: str) -> str:
+    """``text`` as HTML: its words escaped, each ``$…$`` formula as MathML, as in the guide's prose."""
+    parts = INLINE_MATH.split(text)  # words, formula, words, … (the group keeps each formula)
+    return "".join(to_mathml(part) if i % 2 else escape(part) for i, part in enumerate(parts))
 
 
 def checklist() -> str:
     """The eight steps as a list of labelled checkboxes with stable ids."""
     items = "".join(
         f'<li><input type="checkbox" id="step-{i}" data-step="{i}">'
-        f' <label for="step-{i}">{escape(step)}</label></li>'
+        f' <label for="step-{i}">{with_math(step)}</label></li>'
         for i, step in enumerate(CHECKLIST, start=1)
     )
     return f'<ol class="attnlab-checklist" aria-label="Procedure checklist">{items}</ol>\n'

@@ -1,0 +1,67 @@
+"""Why scores are divided by √d_k, measured: the spread of one query's scaled scores as d_k grows.
+
+The paper's argument (claim CL-006) assumes that the entries of a query and
+a key are independent, with mean 0 and variance 1; then dividing by √d_k
+keeps the scores' spread the same at every width. :func:`rows` draws
+vectors whose entries keep mean 0 and variance 1 but share a part with the
+other entries of the same vector, which breaks only the independence, and
+:func:`spread` measures what the division then leaves within a row and how
+sharp the softmax becomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnlab.attention import softmax
+from attnlab.checks import finite_number, integer, positive_int
+
+__all__ = ["Spread", "rows", "spread"]
+
+
+def rows(rng: np.random.Generator, shape: tuple[int, ...], shared: float = 0.0) -> np.ndarray:
+    """Random vectors along the last axis of ``shape``, each entry with mean 0 and variance 1.
+
+    Every entry is its own standard normal part, scaled by √(1 − shared),
+    plus a part common to its whole vector, scaled by √shared. So two entries
+    of one vector have correlation ``shared``; with ``shared`` 0 the entries
+    are independent and the draw is exactly ``rng.standard_normal(shape)``.
+    """
+    shared = finite_number("shared", shared)
+    if not 0 <= shared <= 1:
+        raise ValueError(f"shared must be between 0 and 1 (a share of the variance), got {shared}")
+    own = rng.standard_normal(shape)
+    common = rng.standard_normal((*shape[:-1], 1))
+    return np.sqrt(1 - shared) * own + np.sqrt(shared) * common
+
+
+@dataclass(frozen=True)
+class Spread:
+    """What dividing by √d_k leaves, measured over many queries (medians over the queries)."""
+
+    d_k: int
+    shared: float
+    spread: float
+    """Standard deviation of one query's scaled scores against its keys."""
+    top_weight: float
+    """The largest softmax weight of one query's row."""
+
+
+def spread(d_k: int, shared: float = 0.0, queries: int = 1000, keys: int = 8, seed: int = 2019) -> Spread:
+    """Draw ``queries`` queries, each with ``keys`` keys of its own, and measure their scaled scores.
+
+    Queries and keys come from :func:`rows` with the same ``shared`` part;
+    the generator is seeded with ``[seed, d_k]``, so a width always gives
+    the same figures. Independent entries (``shared`` 0) give a spread near
+    1 at every width; a shared part makes it grow with d_k.
+    """
+    d_k = positive_int("d_k", d_k)
+    rng = np.random.default_rng([integer("seed", seed), d_k])
+    q = rows(rng, (positive_int("queries", queries), d_k), shared)
+    k = rows(rng, (queries, positive_int("keys", keys), d_k), shared)
+    scaled = np.einsum("qd,qkd->qk", q, k) / np.sqrt(d_k)
+    weights = softmax(scaled, np.ones(scaled.shape, dtype=bool))
+    return Spread(d_k, float(shared), float(np.median(scaled.std(axis=1))),
+                  float(np.median(weights.max(axis=1))))

@@ -1,0 +1,67 @@
+"""The scaling experiment: vectors with a shared part, and what dividing by √d_k leaves of their scores' spread.
+
+Exact cases pin down the draw (no shared part is a plain standard normal
+draw; all of it makes a vector constant); seeded measurements show the
+paper's argument holding for independent entries and failing, as the
+Scores chapter says, when the entries share a part.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from attnlab.scaling import rows, spread
+
+WIDTHS = (8, 32, 128, 512)
+
+
+def test_without_a_shared_part_the_draw_is_a_plain_standard_normal_draw() -> None:
+    drawn = rows(np.random.default_rng(5), (4, 6))
+    assert np.array_equal(drawn, np.random.default_rng(5).standard_normal((4, 6)))
+
+
+def test_with_only_a_shared_part_every_entry_of_a_vector_is_the_same() -> None:
+    drawn = rows(np.random.default_rng(5), (4, 6), shared=1.0)
+    assert np.array_equal(drawn, np.repeat(drawn[:, :1], 6, axis=1)) and len(set(drawn[:, 0])) == 4
+
+
+@given(st.floats(min_value=0.0, max_value=1.0))
+def test_a_shared_part_keeps_every_entry_at_mean_zero_and_variance_one(shared: float) -> None:
+    drawn = rows(np.random.default_rng(11), (40_000, 2), shared)
+    assert np.allclose(drawn.mean(axis=0), 0.0, atol=0.03) and np.allclose(drawn.var(axis=0), 1.0, atol=0.05)
+
+
+def test_two_entries_of_one_vector_are_correlated_by_the_shared_part() -> None:
+    drawn = rows(np.random.default_rng(11), (40_000, 2), shared=0.25)
+    assert np.corrcoef(drawn[:, 0], drawn[:, 1])[0, 1] == pytest.approx(0.25, abs=0.02)
+
+
+@pytest.mark.parametrize("shared", [-0.1, 1.5, float("nan")])
+def test_a_shared_part_outside_zero_to_one_is_refused_naming_it(shared: float) -> None:
+    with pytest.raises(ValueError, match="shared"):
+        rows(np.random.default_rng(0), (2, 2), shared)
+
+
+def test_independent_entries_keep_the_scaled_spread_near_one_at_every_width() -> None:
+    assert [round(spread(d).spread, 1) for d in WIDTHS] == [0.8, 0.9, 0.9, 0.9]
+
+
+def test_a_shared_part_makes_the_scaled_spread_grow_with_the_width() -> None:
+    grown = [spread(d, shared=0.25).spread for d in WIDTHS]
+    assert grown == sorted(grown) and grown[-1] > 3 * grown[0]
+
+
+def test_a_shared_part_concentrates_the_weights_as_the_width_grows() -> None:
+    tops = [spread(d, shared=0.25).top_weight for d in WIDTHS]
+    assert tops == sorted(tops) and tops[-1] > 2 * spread(512).top_weight
+
+
+def test_a_width_gives_the_same_figures_every_time() -> None:
+    assert spread(32, 0.25) == spread(32, 0.25)
+
+
+def test_a_width_that_is_not_a_positive_integer_is_refused_naming_it() -> None:
+    with pytest.raises(ValueError, match="d_k"):
+        spread(0)
