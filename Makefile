@@ -33,8 +33,10 @@ browser: $(STAMP)
 node:
 	bash scripts/ensure-node
 
+# A save rebuilds only the saved page (--dirty); MkDocs warns on every dirty build, so the preview
+# cannot be strict. The guide's own checks still stop a rebuild; `make build` is the strict check.
 serve: $(STAMP)
-	ATTNLAB_EXEC_CACHE=$(EXEC_CACHE) $(BIN)/mkdocs serve
+	ATTNLAB_EXEC_CACHE=$(EXEC_CACHE) $(BIN)/mkdocs serve --dirty --no-strict
 
 build: $(STAMP)
 	ATTNLAB_EXEC_CACHE=$(EXEC_CACHE) $(BIN)/mkdocs build --strict
