@@ -20,9 +20,10 @@ Each is printed in seconds and as a ratio to the yardstick, by wall time
 and by CPU time. Builds run in one process each, on one core, so their CPU
 time is close to what they would take on an idle machine whatever else the
 machine is doing; wall time is what a writer waits. Targets: clean build
-no slower than before the cache (4.4 s on the project's 2-core machine),
-warm build at most twice bare Material, save to reloaded page at most
-1.5 s. Then comes a page's first load: its HTML plus every same-site file
+no slower than before the cache (4.4 s on the project's 2-core machine;
+judged by CPU time, which a loaded machine stretches less), warm build at
+most twice bare Material (by CPU time, likewise), save to reloaded page at
+most 1.5 s (by wall time: the wait itself). Then comes a page's first load: its HTML plus every same-site file
 it references (scripts, stylesheets, icons, images) and every file those
 stylesheets reference through ``url()``, counted once each, uncompressed.
 A browser fetches a web font only when text uses it, and the site's one web
@@ -203,11 +204,11 @@ def main(argv: list[str] | None = None) -> None:
           "at the end")
     print(f"{'':<44} {'wall s':>7} {'x bare':>8} {'CPU s':>7} {'x bare':>8}  target")
     print(row("clean strict build (cache empty)", timings["clean"], bare,
-              f"<= {CLEAN_TARGET_S} s: {verdict(timings['clean'].wall <= CLEAN_TARGET_S)}"))
+              f"CPU <= {CLEAN_TARGET_S} s: {verdict(timings['clean'].cpu <= CLEAN_TARGET_S)}"))
     print(row("warm strict build (cache filled)", timings["warm"], bare,
-              f"<= {WARM_TARGET_RATIO:.0f}x bare: {verdict(timings['warm'].wall <= WARM_TARGET_RATIO * bare.wall)}"))
+              f"CPU <= {WARM_TARGET_RATIO:.0f}x bare: {verdict(timings['warm'].cpu <= WARM_TARGET_RATIO * bare.cpu)}"))
     print(row("prose edit: save to reloaded page, make serve", timings["serve"], bare,
-              f"<= {serve.TARGET_S} s: {verdict(timings['serve'].wall <= serve.TARGET_S)}"))
+              f"wall <= {serve.TARGET_S} s: {verdict(timings['serve'].wall <= serve.TARGET_S)}"))
     print(row("  the same under plain mkdocs serve", timings["serve-full"], bare, "(for comparison)"))
     print(row("bare Material, same Markdown (yardstick)", bare, bare))
     print("(a prose edit's CPU time is the server's, from the save to the reloaded page)")

@@ -52,7 +52,7 @@ _Dumper.add_representer(PythonName, lambda dumper, name: dumper.represent_scalar
 
 
 def read_config(config: Path = CONFIG) -> dict:
-    """``mkdocs.yml`` as data; a ``!!python/name:`` reference (the guide's fence formatters) is a :class:`PythonName`."""
+    """``mkdocs.yml`` as data; a ``!!python/name:`` reference (a fence formatter) is a :class:`PythonName`."""
     return yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 - a safe loader
 
 
