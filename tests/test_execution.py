@@ -101,6 +101,13 @@ def test_a_changed_block_runs_again(tmp_path: Path, cache: Path) -> None:
     assert "after" in html
 
 
+def test_editing_one_block_runs_that_block_alone(tmp_path: Path, cache: Path) -> None:
+    kept, edited = tmp_path / "kept", tmp_path / "edited"
+    convert(counting_block(kept, "kept") + "\n" + counting_block(edited, "before"))
+    convert(counting_block(kept, "kept") + "\n" + counting_block(edited, "after"))
+    assert (times_run(kept), times_run(edited)) == (1, 2)
+
+
 def test_a_block_that_raises_is_not_stored(cache: Path) -> None:
     html = convert('```python exec="on"\nraise ValueError("no weights")\n```\n')
     assert "ValueError" in html
