@@ -14,29 +14,52 @@ from pathlib import Path
 
 import yaml
 
+from attnlab.site.execution import CACHE_VARIABLE
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 CONFIG = ROOT / "mkdocs.yml"
+PYTHON_NAME = "tag:yaml.org,2002:python/name:"
 
 
-def build(config: Path, destination: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` of ``config`` into ``destination``; return the finished process."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def build(config: Path, destination: Path, exec_cache: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``mkdocs build --strict`` of ``config`` into ``destination``; return the finished process.
+
+    Every code block runs: the execution cache is off unless ``exec_cache`` names its folder
+    (whatever the caller's environment says).
+    """
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", CACHE_VARIABLE: str(exec_cache or "")}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(destination)],
         cwd=config.parent, env=env, capture_output=True, text=True, timeout=600,
     )
 
 
+class PythonName(str):
+    """A ``!!python/name:module.object`` reference in ``mkdocs.yml``, kept as its dotted name."""
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, reading ``!!python/name:`` tags as :class:`PythonName` (nothing is imported)."""
+
+
+class _Dumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, writing :class:`PythonName` back as its tag."""
+
+
+_Loader.add_multi_constructor(PYTHON_NAME, lambda loader, suffix, node: PythonName(suffix))
+_Dumper.add_representer(PythonName, lambda dumper, name: dumper.represent_scalar(PYTHON_NAME + name, ""))
+
+
 def read_config(config: Path = CONFIG) -> dict:
-    """``mkdocs.yml`` as data (MkDocs' own ``!!python`` tags are not used by the guide)."""
-    return yaml.safe_load(config.read_text(encoding="utf-8"))
+    """``mkdocs.yml`` as data; a ``!!python/name:`` reference (a fence formatter) is a :class:`PythonName`."""
+    return yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 - a safe loader
 
 
 def write_config(root: Path, config: dict) -> Path:
     """Write ``config`` as ``root/mkdocs.yml``; return its path."""
     path = root / "mkdocs.yml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    path.write_text(yaml.dump(config, Dumper=_Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
 
 

@@ -35,7 +35,7 @@ from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
-from attnlab.site import citations, export, forms, math, output, practice, prose, publish
+from attnlab.site import citations, execution, export, forms, math, output, practice, prose, publish
 from attnlab.site.provenance import provenance
 from attnlab.site.context import Page, page_of, whole_page
 
@@ -78,7 +78,8 @@ def checked_source(markdown: str, page: str) -> str:
     Raises ``PageError`` listing every malformed bracket, failing or stale
     binding and unknown claim ID, each as ``docs/page.md:LINE: …``.
     """
-    problems = forms.malformed(markdown, page) + prose.check(markdown, page) + citations.unknown(markdown, page)
+    problems = (forms.malformed(markdown, page) + execution.checked_bindings(markdown, page)
+                + citations.unknown(markdown, page))
     if problems:
         raise PageError("\n".join(problems))
     return prose.render(markdown)
