@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
+from attnlab.site.plane import live_plane
+
 CHECKLIST: tuple[str, ...] = (
     "Shapes fit: queries and keys share d_k; keys and values share m rows",
     "Project the rows to Q, K and V",
@@ -32,7 +34,11 @@ def checklist() -> str:
 
 
 def lab() -> str:
-    """A placeholder the browser lab fills in; says so when JavaScript is off."""
+    """A placeholder the browser lab fills in; says so when JavaScript is off.
+
+    It holds the value plane's axes and frame, drawn at build time, in an
+    inert ``<template>`` for the lab's script to clone.
+    """
     return ('<div class="attnlab-lab" role="region" aria-label="Interactive attention lab">'
             "<noscript>The interactive lab needs JavaScript; the tables on this page show the same numbers.</noscript>"
-            "</div>\n")
+            f"{live_plane()}</div>\n")

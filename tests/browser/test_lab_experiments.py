@@ -115,3 +115,15 @@ def test_the_override_does_nothing_when_the_third_key_is_blocked(page: Page, sit
     assert after == as_shown(compute("load", causal=True, value_y=4.0).to_dict())
     assert after["visible"][2] == "blocked"
     assert {k: v for k, v in after.items() if k != "values"} == {k: v for k, v in before.items() if k != "values"}
+
+
+def test_the_weight_times_value_column_shows_where_the_output_moved(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token="rises", value_y=2)
+    before = rendered(lab)
+    set_controls(lab, value_y=4)
+    after = rendered(lab)
+    python = compute("rises", value_y=4.0)
+    assert after["parts"] == [[fmt(w * v) for v in value] for w, value in zip(python.weights, python.values)]
+    assert after["parts"][:2] == before["parts"][:2], "grid's and load's shares do not move"
+    assert after["parts"][2][1] == fmt(4.0 * python.weights[2]) != before["parts"][2][1]
