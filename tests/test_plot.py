@@ -157,3 +157,9 @@ def test_a_line_marks_only_the_x_values_it_is_asked_to() -> None:
                               [Line("w", [0, 1, 2, 3, 4], [0, 0.1, 0.2, 0.3, 0.4], marked=(1, 4))],
                               ident="t", title="a", desc="b")).find(f"{SVG}svg")
     assert len(svg.findall(f"{SVG}circle")) == 2 + 1  # two on the line, one in the legend
+
+
+def test_carried_counts_stay_exact_and_fractions_keep_six_digits() -> None:
+    carried = json.loads(figure_of(loglog_svg({"n": ([1, 2], [2**53 - 1, 1 / 3])}, ident="t", title="a", desc="b",
+                                              x_label="c", y_label="d")).get("data-values"))
+    assert carried["lines"]["n"]["y"] == [2**53 - 1, 0.333333]

@@ -141,8 +141,11 @@ def checked(name: str, values: Sequence[float], size: int | None = None) -> list
 
 
 def compact(values: Sequence[float]) -> list[float]:
-    """Numbers to six significant digits, for the figure's ``data-values`` (a screen shows far fewer)."""
-    return [float(f"{v:.6g}") for v in values]
+    """Numbers for the figure's ``data-values``: whole numbers exact, others to six significant digits.
+
+    A screen shows far fewer digits; counts (the cost chart's bytes) stay exact.
+    """
+    return [int(v) if float(v).is_integer() else float(f"{v:.6g}") for v in values]
 
 
 def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band] = (), *,
