@@ -29,7 +29,7 @@ def test_the_sweep_holds_every_multiplier_experiment_one_tabulates() -> None:
 
 def test_each_line_has_a_marker_at_each_tabulated_multiplier_and_nowhere_else() -> None:
     svg = ElementTree.fromstring(concentration_chart("rises", True, ident="c")).find(f"{SVG}svg")
-    markers = svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}polygon")
+    markers = svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}path[@class='marker']")
     assert len(markers) == len(TOKENS) * (len(MULTIPLIERS) + 1)  # and one in each legend entry
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from xml.etree import ElementTree
 
 import numpy as np
@@ -21,11 +22,12 @@ def drawn(**kwargs: object) -> ElementTree.Element:
 
 
 def cell_colours(figure: ElementTree.Element) -> dict[tuple[int, int], str]:
-    """Colour of each cell by (row, column), from its position."""
+    """Colour of each cell by (row, column), from where its part of a path starts; each is one cell in size."""
     found = {}
-    for rect in figure.iter(f"{SVG}rect"):
-        if rect.get("width") == str(CELL_WIDTH) and rect.get("height") == str(CELL_HEIGHT):
-            found[(int(rect.get("y")) - TOP) // CELL_HEIGHT, (int(rect.get("x")) - LEFT) // CELL_WIDTH] = rect.get("fill")
+    for path in figure.iter(f"{SVG}path"):
+        for x, y, size in re.findall(r"M(\d+) (\d+)(h\d+v\d+h-\d+z)", path.get("d")):
+            assert size == f"h{CELL_WIDTH}v{CELL_HEIGHT}h-{CELL_WIDTH}z"
+            found[(int(y) - TOP) // CELL_HEIGHT, (int(x) - LEFT) // CELL_WIDTH] = path.get("fill")
     return found
 
 
@@ -36,6 +38,13 @@ def test_zero_is_white_and_the_ends_are_rust_and_indigo() -> None:
 def test_each_cell_has_the_colour_of_its_value() -> None:
     colours = cell_colours(drawn())
     assert colours == {(r, c): shade(VALUES[r, c]) for r in range(2) for c in range(3)}
+
+
+def test_cells_of_one_colour_step_share_a_path() -> None:
+    figure = ElementTree.fromstring(heatmap([[0.51, 0.49, 0.5, -0.5]], ident="h", title="T", desc="D", caption="C",
+                                            row_name="r", column_name="c"))
+    assert cell_colours(figure) == {(0, 0): shade(0.5), (0, 1): shade(0.5), (0, 2): shade(0.5), (0, 3): shade(-0.5)}
+    assert len([p for p in figure.iter(f"{SVG}path") if "h16v11" in p.get("d")]) == 2
 
 
 def test_the_colour_scale_has_a_legend_from_minus_one_to_plus_one() -> None:

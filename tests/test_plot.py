@@ -42,7 +42,7 @@ def test_chart_is_named_by_its_title_and_described_by_its_description() -> None:
 
 def test_chart_draws_one_line_per_series_and_one_marker_per_point_plus_legend() -> None:
     svg = chart()
-    markers = svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}polygon")
+    markers = svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}path[@class='marker']")
     assert (len(svg.findall(f"{SVG}polyline")), len(markers)) == (2, 2 * 3 + 2)
 
 

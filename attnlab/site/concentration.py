@@ -16,7 +16,7 @@ from attnlab.lab import MULTIPLIERS, RANGES, TOKENS, compute
 from attnlab.site.plot import Line, chart_svg, linear_axis
 from attnlab.text import fmt
 
-SAMPLES = 41
+SAMPLES = 17
 """Evenly spaced multipliers drawn across the range, besides those experiment 1 tabulates (which get markers)."""
 
 

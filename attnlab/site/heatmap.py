@@ -2,7 +2,7 @@
 
 The positions chapter draws the sinusoidal encoding with it: rows are
 positions, columns coordinates. Colour runs from rust (−1) through white
-(0) to indigo (+1), so the sign and the size of an entry both show; the
+(0) to indigo (+1), in steps of 0.05, so the sign and the size of an entry both show; the
 legend below the cells says so, and an outline marks the block of cells the
 chapter's text works through by hand.
 """
@@ -23,6 +23,8 @@ LEFT, TOP, RIGHT = 58, 42, 12
 NEGATIVE, POSITIVE = (181, 64, 12), (63, 81, 181)
 """The colours of −1 and +1 (rust and indigo); 0 is white."""
 LEGEND_STOPS = 11
+STEP = 0.05
+"""Cells are coloured in steps of this much (41 colours from −1 to 1); the figure carries the exact values."""
 
 
 def shade(value: float) -> str:
@@ -30,6 +32,16 @@ def shade(value: float) -> str:
     end = POSITIVE if value >= 0 else NEGATIVE
     t = min(abs(value), 1.0)
     return "#" + "".join(f"{round(255 + (c - 255) * t):02x}" for c in end)
+
+
+def cells(grid: np.ndarray) -> str:
+    """Every cell, one ``<path>`` per colour step (a figure holds hundreds of cells; a ``<rect>`` each
+    would weigh three times as much). Each cell's value is rounded to the nearest :data:`STEP` for its colour."""
+    by_colour: dict[str, list[str]] = {}
+    for (row, column), value in np.ndenumerate(grid):
+        by_colour.setdefault(shade(round(value / STEP) * STEP), []).append(
+            f"M{LEFT + column * CELL_WIDTH} {TOP + row * CELL_HEIGHT}h{CELL_WIDTH}v{CELL_HEIGHT}h-{CELL_WIDTH}z")
+    return "".join(f'<path d="{"".join(moves)}" fill="{colour}"/>' for colour, moves in by_colour.items())
 
 
 def label_every(count: int, room: float, needed: float) -> int:
@@ -62,8 +74,7 @@ def heatmap(values: Any, *, ident: str, title: str, desc: str, caption: str, row
     height = note_top + (font + 4) * max(len(notes) - 1, 0) + 8
     parts = [f'<rect width="{width}" height="{height}" fill="{PAPER}"/>',
              text(LEFT + cols * CELL_WIDTH / 2, 14, column_name, font, anchor="middle")]
-    parts += [f'<rect x="{LEFT + c * CELL_WIDTH}" y="{TOP + r * CELL_HEIGHT}" width="{CELL_WIDTH}" '
-              f'height="{CELL_HEIGHT}" fill="{shade(grid[r, c])}"/>' for r in range(rows) for c in range(cols)]
+    parts.append(cells(grid))
     every_col = label_every(cols, CELL_WIDTH, 2 * 0.6 * font + 6)
     parts += [text(LEFT + (c + 0.5) * CELL_WIDTH, TOP - 6, str(c), font, anchor="middle", fill=MUTED)
               for c in range(0, cols, every_col)]

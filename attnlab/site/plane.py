@@ -21,7 +21,7 @@ from typing import Any
 
 from attnlab.lab import RANGES, TOKENS, LabResult, compute
 from attnlab.site.plot import ticks_within
-from attnlab.site.svg import GRID, INK, LAB_COLUMN, MUTED, PAPER, carried, figure, min_font, num, svg_image, text
+from attnlab.site.svg import INK, LAB_COLUMN, MUTED, PAPER, carried, figure, grid, min_font, num, svg_image, text
 from attnlab.text import fmt, vector
 
 PANEL_WIDTH, PANEL_HEIGHT = 226, 236
@@ -67,7 +67,7 @@ def frame_around(points: Sequence[Sequence[float]], width: float, height: float)
     """A frame for a ``width`` × ``height`` picture whose plotting box holds every one of ``points``.
 
     The window is the points' extent widened by :data:`PAD` of its span on
-    each side; ticks are round numbers inside it, about one per 55 pixels.
+    each side; ticks are round numbers inside it, about one per 70 pixels.
     """
     if not points:
         raise ValueError("frame_around needs at least one point")
@@ -77,7 +77,7 @@ def frame_around(points: Sequence[Sequence[float]], width: float, height: float)
     for axis, length in ((0, box_width), (1, box_height)):
         low, high = min(p[axis] for p in points), max(p[axis] for p in points)
         pad = PAD * (high - low) if high > low else 1.0
-        windows.append((low - pad, high + pad, ticks_within(low - pad, high + pad, max(2, int(length // 55)))))
+        windows.append((low - pad, high + pad, ticks_within(low - pad, high + pad, max(2, int(length // 70)))))
     (x_low, x_high, x_ticks), (y_low, y_high, y_ticks) = windows
     return Frame(x_low, x_high, y_low, y_high, MARGIN["left"], MARGIN["top"], box_width, box_height,
                  x_ticks, y_ticks, width, FONT)
@@ -214,14 +214,11 @@ def axes(frame: Frame, heading: str) -> str:
     right, bottom = frame.left + frame.width, frame.top + frame.height
     parts = [f'<rect width="{num(right + MARGIN["right"])}" height="{num(bottom + MARGIN["bottom"])}" fill="{PAPER}"/>',
              text(frame.left, 18, heading, FONT, bold=True)]
-    for tick in frame.x_ticks:
-        x, _ = frame.to_pixels((tick, frame.y_low))
-        parts.append(f'<line x1="{num(x)}" y1="{num(frame.top)}" x2="{num(x)}" y2="{num(bottom)}" stroke="{GRID}"/>')
-        parts.append(text(x, bottom + 16, f"{tick:g}", FONT, anchor="middle", fill=MUTED))
-    for tick in frame.y_ticks:
-        _, y = frame.to_pixels((frame.x_low, tick))
-        parts.append(f'<line x1="{num(frame.left)}" y1="{num(y)}" x2="{num(right)}" y2="{num(y)}" stroke="{GRID}"/>')
-        parts.append(text(frame.left - 5, y + 4, f"{tick:g}", FONT, anchor="end", fill=MUTED))
+    xs = [frame.to_pixels((tick, frame.y_low))[0] for tick in frame.x_ticks]
+    ys = [frame.to_pixels((frame.x_low, tick))[1] for tick in frame.y_ticks]
+    parts.append(grid([(x, frame.top, x, bottom) for x in xs] + [(frame.left, y, right, y) for y in ys]))
+    parts += [text(x, bottom + 16, f"{tick:g}", FONT, anchor="middle", fill=MUTED) for x, tick in zip(xs, frame.x_ticks)]
+    parts += [text(frame.left - 5, y + 4, f"{tick:g}", FONT, anchor="end", fill=MUTED) for y, tick in zip(ys, frame.y_ticks)]
     parts.append(f'<rect x="{num(frame.left)}" y="{num(frame.top)}" width="{num(frame.width)}" '
                  f'height="{num(frame.height)}" fill="none" stroke="{INK}"/>')
     parts.append(text(frame.left + frame.width / 2, bottom + 34, "value, 1st number", FONT, anchor="middle"))

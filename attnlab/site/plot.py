@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnlab.checks import as_array
-from attnlab.site.svg import DASHES, GRID, INK, PALETTE, PAPER, figure, min_font, num, svg_image, text
+from attnlab.site.svg import DASHES, INK, PALETTE, PAPER, figure, grid, min_font, num, svg_image, text
 
 WIDTH, PLOT_HEIGHT = 400, 220
 LEFT, RIGHT, TOP = 64, 14, 12
@@ -115,16 +115,16 @@ class Band:
     highs: Sequence[float]
 
 
+MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}
+"""Each marker but the circle as a start offset from its centre and the rest of a short path."""
+
+
 def marker(shape: str, x: float, y: float, colour: str) -> str:
     """One data-point marker centred on (x, y)."""
     if shape == "circle":
         return f'<circle cx="{num(x)}" cy="{num(y)}" r="4" fill="{colour}"/>'
-    corners = {
-        "square": ((-4, -4), (4, -4), (4, 4), (-4, 4)),
-        "triangle": ((0, -5), (5, 4), (-5, 4)),
-        "diamond": ((0, -5), (5, 0), (0, 5), (-5, 0)),
-    }[shape]
-    return f'<polygon points="{" ".join(f"{num(x + dx)},{num(y + dy)}" for dx, dy in corners)}" fill="{colour}"/>'
+    dx, dy, rest = MARKER_PATHS[shape]
+    return f'<path class="marker" d="M{num(x + dx)} {num(y + dy)}{rest}" fill="{colour}"/>'
 
 
 def label_stride(ticks: int, length: float, room: float) -> int:
@@ -170,12 +170,11 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
 
     parts, carried = [], {"lines": {}, "bands": {}}
     widest = max(len(x.tick_text(t)) for t in x.ticks) * TICK_FONT * 0.6 + 8
+    parts.append(grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks]))
     for k, tick in enumerate(x.ticks):
-        parts.append(f'<line x1="{num(px(tick))}" y1="{TOP}" x2="{num(px(tick))}" y2="{bottom}" stroke="{GRID}"/>')
         if k % label_stride(len(x.ticks), right - LEFT, widest) == 0:
             parts.append(text(px(tick), bottom + 18, x.tick_text(tick), TICK_FONT, anchor="middle"))
     for k, tick in enumerate(y.ticks):
-        parts.append(f'<line x1="{LEFT}" y1="{num(py(tick))}" x2="{right}" y2="{num(py(tick))}" stroke="{GRID}"/>')
         if k % label_stride(len(y.ticks), PLOT_HEIGHT, TICK_FONT * 1.5) == 0:
             parts.append(text(LEFT - 6, py(tick) + 5, y.tick_text(tick), TICK_FONT, anchor="end"))
     parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" stroke="{INK}"/>')

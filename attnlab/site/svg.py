@@ -50,11 +50,21 @@ def num(value: float) -> str:
 
 def text(x: float, y: float, content: str, size: int, *, anchor: str = "start", fill: str = INK,
          bold: bool = False, extra: str = "") -> str:
-    """One ``<text>`` element; ``content`` is escaped, ``extra`` is added to the tag as given."""
+    """One ``<text>`` element; ``content`` is escaped, ``extra`` is added to the tag as given.
+
+    Ink is the picture's own fill (:func:`svg_image`), so it is not repeated on every label.
+    """
     weight = ' font-weight="700"' if bold else ""
     anchored = f' text-anchor="{anchor}"' if anchor != "start" else ""
-    return (f'<text x="{num(x)}" y="{num(y)}" font-size="{size}"{anchored}{weight} fill="{fill}"{extra}>'
+    coloured = f' fill="{fill}"' if fill != INK else ""
+    return (f'<text x="{num(x)}" y="{num(y)}" font-size="{size}"{anchored}{weight}{coloured}{extra}>'
             f"{escape(content)}</text>")
+
+
+def grid(lines: list[tuple[float, float, float, float]], colour: str = GRID) -> str:
+    """Straight lines (x1, y1, x2, y2), such as a chart's grid, as one ``<path>``: a page holds many."""
+    moves = "".join(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}" for x1, y1, x2, y2 in lines)
+    return f'<path d="{moves}" stroke="{colour}" fill="none"/>'
 
 
 def arrow_marker(ident: str, colour: str = INK) -> str:
@@ -71,13 +81,14 @@ def carried(values: Mapping[str, Any]) -> str:
 def svg_image(ident: str, title: str, desc: str, width: float, height: float, body: str) -> str:
     """An ``<svg role="img">`` named by its ``<title>`` and described by its ``<desc>``; ids start with ``ident``.
 
-    It keeps its size but shrinks to fit a narrower column (the stylesheet's ``max-width``).
+    It keeps its size but shrinks to fit a narrower column (the stylesheet's
+    ``max-width``). Its fill is ink, which its text inherits; shapes set their own.
     """
     if not ident or not title.strip() or not desc.strip():
         raise ValueError(f"a picture needs an ident, a title and a description, got {ident!r}, {title!r}, {desc!r}")
     return (
         f'<svg role="img" aria-labelledby="{ident}-title" aria-describedby="{ident}-desc" '
-        f'viewBox="0 0 {num(width)} {num(height)}" width="{num(width)}" height="{num(height)}" '
+        f'viewBox="0 0 {num(width)} {num(height)}" width="{num(width)}" height="{num(height)}" fill="{INK}" '
         f'xmlns="http://www.w3.org/2000/svg">'
         f'<title id="{ident}-title">{escape(title)}</title><desc id="{ident}-desc">{escape(desc)}</desc>'
         f"{body}</svg>"

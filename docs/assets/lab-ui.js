@@ -2,8 +2,7 @@
  *
  * - Every <div class="attnlab-lab"> (printed by attnlab.site.widgets.lab())
  *   becomes a lab: the controls, then the selected row's steps, the full
- *   weight map with that row outlined, and the value plane (its axes come
- *   from the build, in the lab's <template>; attnlabPlane places its marks),
+ *   weight map with that row outlined, and the value plane (value-plane.js),
  *   recomputed by attnlab.compute on every input event and announced to
  *   screen readers.
  * - Every <ol class="attnlab-checklist"> (widgets.checklist()) remembers its
@@ -11,7 +10,7 @@
  *   live in localStorage and have a reset. Without storage (private mode,
  *   blocked cookies) everything still works for the visit.
  *
- * Needs assets/lab-data.js, assets/attnlab.js and assets/value-plane.js loaded first. Classic
+ * Needs assets/lab-data.js and assets/attnlab.js loaded first. Classic
  * script, no dependencies. MIT licence.
  */
 (function () {
@@ -168,53 +167,12 @@
       '<p class="attnlab-sr" role="status" aria-live="polite" data-testid="announce"></p>';
   }
 
-  /** The value plane from the lab's template, its ids made unique with prefix; null without a template
-   *  or when values are not two numbers wide (a plane has two axes). */
-  function startPlane(container, prefix, toy) {
-    var template = container.querySelector("template.attnlab-plane-template");
-    if (!template || toy.w_v[0].length !== 2) { return null; }
-    var svg = template.content.querySelector("svg").cloneNode(true);
-    ["title", "desc"].forEach(function (part) {
-      svg.querySelector(part).id = prefix + "-plane-" + part;
-    });
-    svg.setAttribute("aria-labelledby", prefix + "-plane-title");
-    svg.setAttribute("aria-describedby", prefix + "-plane-desc");
-    var figure = element("figure", { "class": "attnlab-figure attnlab-live-plane", "data-testid": "plane" });
-    figure.appendChild(svg);
-    container.querySelector(".attnlab-pictures").appendChild(figure);
-    return { frame: JSON.parse(template.getAttribute("data-frame")), marks: svg.querySelector("[data-marks]") };
-  }
-
-  function px(x) {
-    return x.toFixed(1);
-  }
-
-  /** The plane's marks for one result: hull, values sized by weight (blocked ones hollow), output, labels. */
-  function planeMarks(r, plane, tokens) {
-    var g = attnlabPlane.geometry(r, plane.frame, tokens);
-    var parts = ['<polygon points="' + g.hull.map(function (p) { return px(p[0]) + "," + px(p[1]); }).join(" ") +
-                 '" class="attnlab-plane-hull"/>'];
-    g.values.forEach(function (p, j) {
-      parts.push('<circle cx="' + px(p[0]) + '" cy="' + px(p[1]) + '" r="' + px(g.radii[j]) + '" class="' +
-                 (r.visible[j] ? "attnlab-plane-value" : "attnlab-plane-value attnlab-plane-blocked") +
-                 '" data-testid="plane-value-' + j + '"/>');
-    });
-    var o = g.output;
-    parts.push('<path d="M' + px(o[0]) + "," + px(o[1] - 7) + " L" + px(o[0] + 7) + "," + px(o[1]) + " L" +
-               px(o[0]) + "," + px(o[1] + 7) + " L" + px(o[0] - 7) + "," + px(o[1]) + ' z" ' +
-               'class="attnlab-plane-output" data-testid="plane-output"/>');
-    g.labels.forEach(function (label) {
-      parts.push('<text x="' + px(label.x) + '" y="' + px(label.y) + '" font-size="' + plane.frame.font + '"' +
-                 (label.anchor === "end" ? ' text-anchor="end"' : "") + ">" + escapeHtml(label.text) + "</text>");
-    });
-    plane.marks.innerHTML = parts.join("");
-  }
-
   /** Build one lab inside container and keep it in step with its controls. */
   function startLab(container, index) {
     var toy = globalThis.attnlab.toy();  // a clear error if assets/lab-data.js did not load
     container.insertAdjacentHTML("beforeend", labMarkup("attnlab-lab" + index, toy));
-    var plane = startPlane(container, "attnlab-lab" + index, toy);
+    // the plane's script comes with the lab's markup (widgets.lab), so a page without a lab does not load it
+    var plane = globalThis.attnlabPlane ? attnlabPlane.start(container, "attnlab-lab" + index, toy) : null;
     var nodes = {};
     Array.prototype.forEach.call(container.querySelectorAll("[data-testid]"), function (node) {
       nodes[node.getAttribute("data-testid")] = node;
@@ -283,7 +241,7 @@
           setText(cell, seen[i][j] ? attnlab.fmt(w) : "blocked");
         });
       });
-      if (plane) { planeMarks(r, plane, toy.tokens); }
+      if (plane) { plane.draw(r); }
       return r;
     }
 

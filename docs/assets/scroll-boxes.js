@@ -1,11 +1,7 @@
-/* Attention Lab: wide tables, maps and formulas scroll sideways inside their own box, and say so.
- *
- * A box whose content is wider than the column (on a phone, most tables)
- * gets a tab stop, so a keyboard can scroll it; a name for screen readers
- * (its caption or its column headers); and a visible cue: the side where
- * more is hidden fades out, and a line above the box says to scroll. The
- * cue follows the reader's scrolling and the window's size. A box that fits
- * gets none of this. Classic script, no dependencies. MIT licence.
+/* Attention Lab: content too wide for the column (tables, maps, formulas) scrolls sideways in its own
+ * box, and says so: a tab stop for the keyboard, a name for screen readers (caption or column headers),
+ * a fade on the side where more is hidden and a line above asking to scroll. The cue follows scrolling
+ * and the window's size; a box that fits gets none of it. Classic script, no dependencies. MIT licence.
  */
 (function () {
   "use strict";

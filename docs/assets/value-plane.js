@@ -1,12 +1,16 @@
-/* Attention Lab: where the lab's value plane puts its marks, in the browser (and under Node).
+/* Attention Lab: the lab's value plane, drawn in the browser (its geometry also runs under Node).
  *
- * The same rules as attnlab.site.plane in Python, which draws the guide's
- * static planes and this plane's axes: map data to pixels through the frame
- * the page carries, take the convex hull of the visible values, size each
- * value's dot by its weight and place the labels. tests/test_value_plane_js.py
- * runs both on the same results and requires the same pixels.
+ * The axes and the frame come from the build (attnlab.site.plane.live_plane,
+ * in the lab's <template>); this script clones them and, for every result,
+ * places the marks by the same rules as attnlab.site.plane, which draws the
+ * guide's static planes: map data to pixels through the frame, take the
+ * convex hull of the visible values, size each value's dot by its weight and
+ * place the labels. tests/test_value_plane_js.py runs both on the same
+ * results and requires the same pixels.
  *
- * Needs attnlab.js (for fmt). Classic script, no dependencies. MIT licence.
+ * widgets.lab() loads this script with the lab, so only pages with a lab
+ * fetch it; lab-ui.js starts the plane. Needs attnlab.js (for fmt). Classic
+ * script, no dependencies. MIT licence.
  */
 (function (root) {
   "use strict";
@@ -111,7 +115,62 @@
     };
   }
 
-  var api = { toPixels: toPixels, hull: hull, geometry: geometry };
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function mark(tag, attributes, text) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attributes).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function px(x) {
+    return x.toFixed(1);
+  }
+
+  /** The plane in container's lab from its template, ids made unique with prefix, with a draw(result)
+   *  method; null without a template or when values are not two numbers wide (a plane has two axes). */
+  function start(container, prefix, toy) {
+    var template = container.querySelector("template.attnlab-plane-template");
+    var home = container.querySelector(".attnlab-pictures");
+    if (!template || !home || toy.w_v[0].length !== 2) { return null; }
+    var svg = template.content.querySelector("svg").cloneNode(true);
+    ["title", "desc"].forEach(function (part) { svg.querySelector(part).id = prefix + "-plane-" + part; });
+    svg.setAttribute("aria-labelledby", prefix + "-plane-title");
+    svg.setAttribute("aria-describedby", prefix + "-plane-desc");
+    var figure = document.createElement("figure");
+    figure.className = "attnlab-figure attnlab-live-plane";
+    figure.setAttribute("data-testid", "plane");
+    figure.appendChild(svg);
+    home.appendChild(figure);
+    var frame = JSON.parse(template.getAttribute("data-frame"));
+    var marks = svg.querySelector("[data-marks]");
+
+    /** Redraw the marks for one result: hull, values sized by weight (blocked ones hollow), output, labels. */
+    function draw(r) {
+      var g = geometry(r, frame, toy.tokens);
+      var o = g.output;
+      var drawn = [mark("polygon", { points: g.hull.map(function (p) { return px(p[0]) + "," + px(p[1]); }).join(" "),
+                                     "class": "attnlab-plane-hull" })];
+      g.values.forEach(function (p, j) {
+        drawn.push(mark("circle", { cx: px(p[0]), cy: px(p[1]), r: px(g.radii[j]), "data-testid": "plane-value-" + j,
+                                    "class": "attnlab-plane-value" + (r.visible[j] ? "" : " attnlab-plane-blocked") }));
+      });
+      drawn.push(mark("path", { d: "M" + px(o[0]) + "," + px(o[1] - 7) + " L" + px(o[0] + 7) + "," + px(o[1]) +
+                                   " L" + px(o[0]) + "," + px(o[1] + 7) + " L" + px(o[0] - 7) + "," + px(o[1]) + " z",
+                                "class": "attnlab-plane-output", "data-testid": "plane-output" }));
+      g.labels.forEach(function (label) {
+        var attributes = { x: px(label.x), y: px(label.y), "font-size": frame.font };
+        if (label.anchor === "end") { attributes["text-anchor"] = "end"; }
+        drawn.push(mark("text", attributes, label.text));
+      });
+      marks.replaceChildren.apply(marks, drawn);
+    }
+
+    return { draw: draw };
+  }
+
+  var api = { toPixels: toPixels, hull: hull, geometry: geometry, start: start };
   root.attnlabPlane = api;
   if (typeof exports === "object") {
     Object.keys(api).forEach(function (name) { exports[name] = api[name]; });
