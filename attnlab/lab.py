@@ -40,8 +40,10 @@ W_K = ((1.0, 1.0), (0.0, 1.0))
 W_V = ((1.0, 0.0), (0.0, 2.0))
 
 DEFAULTS: dict[str, Any] = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0}
+MULTIPLIERS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""The query multipliers experiment 1 compares; the lab's multiplier slider spans exactly these."""
 RANGES: dict[str, tuple[float, float, float]] = {
-    "query_scale": (0.0, 4.0, 0.1),
+    "query_scale": (min(MULTIPLIERS), max(MULTIPLIERS), 0.1),
     "value_y": (-4.0, 6.0, 0.5),
 }
 """Slider (minimum, maximum, step) of the browser lab; Python accepts any finite value."""

@@ -5,7 +5,9 @@ site already built; otherwise it builds one into a temporary directory).
 Chromium opens the lab page from disk; in the page, the query-multiplier
 slider steps through its stops and an ``input`` event is dispatched for each,
 exactly as a drag does. The time runs from just before the event until the
-lab's text shows the new weights, and, as a second figure, until the browser
+lab's text shows the new raw score of the selected key (a weight may round to
+the same three decimals at the slider's top, where softmax saturates; the
+score moves with every stop), and, as a second figure, until the browser
 has also laid the page out again. Chromium's clock is coarse (about 0.1 ms)
 without cross-origin isolation, so events are timed in batches and each
 batch's time is divided by its size; the median is over batches.
@@ -33,7 +35,7 @@ TARGET_MS = 2.0
 TIME_BATCHES = """([batches, perBatch, layout]) => {
     const lab = document.querySelector(".attnlab-lab");
     const slider = lab.querySelector('[data-testid="query-scale"]');
-    const weight = lab.querySelector('[data-testid="weight-2"]');
+    const score = lab.querySelector('[data-testid="score-2"]');
     const [low, high, step] = ATTNLAB_TOY.ranges.query_scale;
     const stops = Math.round((high - low) / step);
     lab.querySelector('input[type="radio"][value="rises"]').click();
@@ -42,18 +44,18 @@ TIME_BATCHES = """([batches, perBatch, layout]) => {
     for (let b = 0; b < batches; b += 1) {
         const start = performance.now();
         for (let e = 0; e < perBatch; e += 1) {
-            const before = weight.textContent;
+            const before = score.textContent;
             k = k % stops + 1;
             slider.value = String(low + k * step);
             slider.dispatchEvent(new Event("input", {bubbles: true}));
-            if (weight.textContent === before) { throw new Error("the weights did not change"); }
+            if (score.textContent === before) { throw new Error("the scores did not change"); }
             if (layout) { void lab.offsetHeight; }
         }
         perEvent.push((performance.now() - start) / perBatch);
     }
     return perEvent;
 }"""
-"""Per-event milliseconds for each batch; fails if an event left the weights unchanged."""
+"""Per-event milliseconds for each batch; fails if an event left the scores unchanged."""
 
 
 def measure(site: Path, batches: int, per_batch: int) -> dict[str, list[float]]:

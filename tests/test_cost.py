@@ -1,4 +1,4 @@
-"""The cost chapter's tools: exact counts (``attnlab.cost``), the log-log chart, the benchmark's helpers."""
+"""The cost chapter's tools: exact counts (``attnlab.cost``) and the benchmark's helpers (the chart: test_plot.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import dataclasses
 import json
 import math
 from typing import Any
-from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -17,7 +16,6 @@ from attnlab import causal
 from attnlab.bench import growth_exponent, targets
 from attnlab.bench import main as bench_main
 from attnlab.cost import UNITS, causal_visible, cost, readable_bytes
-from attnlab.site.plot import loglog_svg
 
 
 def test_self_attention_over_four_tokens_has_sixteen_score_entries() -> None:
@@ -175,67 +173,6 @@ def test_readable_bytes_refuses_anything_but_a_whole_number_of_bytes_naming_coun
                                                                                  text: str) -> None:
     with pytest.raises(error, match=text):
         readable_bytes(count)
-
-
-SVG = "{http://www.w3.org/2000/svg}"
-LINES = {"squares": ([1, 10, 100], [1, 100, 10_000]), "linear": ([1, 10, 100], [5, 50, 500])}
-
-
-def chart(series: Any = None) -> ElementTree.Element:
-    """The <svg> element of a log-log chart of ``series`` (default: two lines)."""
-    html = loglog_svg(LINES if series is None else series, ident="t", title="Growth",
-                      desc="Two lines.", x_label="T", y_label="count")
-    return ElementTree.fromstring(html).find(f"{SVG}svg")
-
-
-def test_chart_is_labelled_by_its_title_and_description() -> None:
-    svg = chart()
-    assert (svg.get("role"), svg.get("aria-labelledby")) == ("img", "t-title t-desc")
-    assert (svg.find(f"{SVG}title").get("id"), svg.find(f"{SVG}title").text) == ("t-title", "Growth")
-    assert (svg.find(f"{SVG}desc").get("id"), svg.find(f"{SVG}desc").text) == ("t-desc", "Two lines.")
-
-
-def test_chart_draws_one_line_per_series_and_one_marker_per_point_plus_legend() -> None:
-    svg = chart()
-    markers = svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}polygon")
-    assert (len(svg.findall(f"{SVG}polyline")), len(markers)) == (2, 2 * 3 + 2)
-
-
-def test_chart_shows_both_axis_labels() -> None:
-    texts = ["".join(t.itertext()) for t in chart().iter(f"{SVG}text")]
-    assert "T" in texts and "count" in texts
-
-
-def test_chart_ticks_every_decade_of_the_data() -> None:
-    texts = ["".join(t.itertext()) for t in chart().iter(f"{SVG}text")]
-    assert {"100", "101", "102", "103", "104"} <= set(texts)  # "10" with a raised exponent
-
-
-def test_chart_puts_a_power_law_on_a_straight_line_of_its_slope() -> None:
-    line = chart({"squares": ([1, 10, 100], [1, 100, 10_000])}).find(f"{SVG}polyline")
-    (x0, y0), (x1, y1), (x2, y2) = (map(float, p.split(",")) for p in line.get("points").split())
-    assert (x1 - x0, y1 - y0) == pytest.approx((x2 - x1, y2 - y1), abs=0.11)
-
-
-def test_chart_fetches_nothing_from_elsewhere() -> None:
-    html = loglog_svg(LINES, ident="t", title="a", desc="b", x_label="c", y_label="d")
-    assert "href" not in html and "url(" not in html and html.count("http") == 1  # the xmlns only
-
-
-def test_chart_escapes_labels() -> None:
-    assert "a &lt;b&gt; &amp; c" in loglog_svg({"a <b> & c": ([1, 2], [1, 2])}, ident="t", title="",
-                                               desc="", x_label="", y_label="")
-
-
-@pytest.mark.parametrize(("series", "text"), [
-    ({"bad": ([1, 2], [0, 1])}, "line 'bad' has a value <= 0"),
-    ({"bad": ([1, 2, 3], [1, 2])}, "line 'bad' has 3 x values but 2 y values"),
-    ({}, "series must have 1 to 4 lines, got 0"),
-    ({str(i): ([1], [1]) for i in range(5)}, "series must have 1 to 4 lines, got 5"),
-])
-def test_chart_refuses_what_a_log_log_chart_cannot_show(series: Any, text: str) -> None:
-    with pytest.raises(ValueError, match=text):
-        chart(series)
 
 
 def test_growth_exponent_of_t_squared_is_two() -> None:

@@ -318,3 +318,9 @@ def test_slider_range_reaches_the_default_and_the_experiment_value(name: str, re
     for value in reachable:
         steps = (value - low) / step
         assert low <= value <= high and math.isclose(steps, round(steps), abs_tol=1e-9), value
+
+
+def test_the_multiplier_slider_spans_exactly_the_multipliers_experiment_one_shows() -> None:
+    low, high, step = lab.RANGES["query_scale"]
+    assert (low, high) == (min(lab.MULTIPLIERS), max(lab.MULTIPLIERS))
+    assert all(math.isclose((m - low) / step, round((m - low) / step), abs_tol=1e-9) for m in lab.MULTIPLIERS)

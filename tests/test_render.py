@@ -149,14 +149,15 @@ def test_weight_map_corner_names_rows_and_columns() -> None:
     assert found == ["setting \\ key"]
 
 
-def test_a_narrow_weight_map_is_a_bare_table() -> None:
-    assert weight_map([[1.0]], ["q"], ["k"], "Map").startswith("<table")
+def test_a_narrow_weight_map_sits_in_a_scroll_box_without_a_tab_stop() -> None:
+    assert weight_map([[1.0]], ["q"], ["k"], "Map").startswith('<div class="attn-map-scroll"><table class="attn-map">')
 
 
-def test_a_wide_weight_map_scrolls_in_a_focusable_labelled_box() -> None:
+def test_a_wide_weight_map_scrolls_in_a_focusable_labelled_box_with_compact_cells() -> None:
     keys = [f"k{i}" for i in range(WIDE_MAP + 1)]
     html = weight_map([[1.0] + [0.0] * WIDE_MAP], ["q"], keys, "Wide map")
-    assert html.startswith('<div class="attn-map-scroll" tabindex="0" role="group" aria-label="Wide map">')
+    assert html.startswith('<div class="attn-map-scroll" tabindex="0" role="group" aria-label="Wide map">'
+                           '<table class="attn-map attn-map-wide">')
 
 
 def test_weight_map_escapes_labels() -> None:

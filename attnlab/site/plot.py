@@ -1,117 +1,242 @@
-"""A small, accessible log-log line chart as inline SVG, drawn while the site is built.
+"""Charts with axes, as inline SVG drawn while the site is built: lines, shaded bands, log or linear axes.
 
 On log-log axes a quantity that grows like T^p is a straight line of slope
-p, which is why the cost chapter plots on them: T² and T separate at a glance.
+p, which is why the cost chapter plots on them; the other chapters plot
+weights against a multiplier, or the spread of scores against a width.
 Pure Python: no plotting library, no fonts or files to fetch. Colour is never
-the only cue (each line has its own dash pattern and marker), and the chart
-carries a ``<title>`` and ``<desc>`` for screen readers.
+the only cue (each line has its own dash pattern and marker, each band its
+own outline), every chart has a legend, and the chart carries the numbers it
+draws in ``data-values`` (see :mod:`attnlab.site.svg`). Charts are 400 units
+wide, so their text stays at least 11 px in a phone's column.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from html import escape
+from dataclasses import dataclass
+
+import numpy as np
 
 from attnlab.checks import as_array
+from attnlab.site.svg import DASHES, INK, PALETTE, PAPER, figure, grid, min_font, num, svg_image, text
 
-WIDTH, HEIGHT = 640, 420
-LEFT, RIGHT, TOP, BOTTOM = 78, 16, 16, 58
-"""Canvas size and the margins around the plotting area (SVG user units)."""
-INK, GRID = "#1a1a1a", "#d0d0d0"
-STYLES: tuple[tuple[str, str, str], ...] = (
-    ("#3f51b5", "", "circle"),
-    ("#b5400c", "8 5", "square"),
-    ("#2e7d32", "2 4", "triangle"),
-    ("#6a1b9a", "12 4 2 4", "diamond"),
-)
-"""(colour, dash pattern, marker) per line, in order; each colour has ≥ 4.5:1 contrast on white."""
-
-
-def _decades(values: Sequence[float]) -> range:
-    """The powers of ten (as exponents) that enclose ``values``."""
-    return range(math.floor(math.log10(min(values))), math.ceil(math.log10(max(values))) + 1)
+WIDTH, PLOT_HEIGHT = 400, 220
+LEFT, RIGHT, TOP = 64, 14, 12
+"""Chart width, plotting-area height and the margins left, right and above it (SVG units)."""
+TICK_FONT = min_font(WIDTH)
+LABEL_FONT = TICK_FONT + 1
+LEGEND_ROW = 22
+MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
+"""Marker shape per series, in the order of :data:`attnlab.site.svg.PALETTE`."""
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
-def _power_of_ten(exponent: int, x: float, y: float, anchor: str) -> str:
-    """A tick label "10^exponent" with the exponent raised."""
-    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="14" fill="{INK}">'
-            f'10<tspan dy="-6" font-size="11">{exponent}</tspan></text>')
+@dataclass(frozen=True)
+class Axis:
+    """One axis: the values it spans (``low`` to ``high``), its ticks, its label, linear or logarithmic."""
+
+    low: float
+    high: float
+    ticks: tuple[float, ...]
+    label: str
+    log: bool = False
+
+    def share(self, value: float) -> float:
+        """How far along the axis ``value`` lies: 0 at ``low``, 1 at ``high``."""
+        if self.log:
+            return (math.log10(value) - math.log10(self.low)) / (math.log10(self.high) - math.log10(self.low))
+        return (value - self.low) / (self.high - self.low)
+
+    def tick_text(self, value: float) -> str:
+        """A tick's label: a power of ten on a log axis as ``10⁴``, any other value as its shortest decimal."""
+        power = round(math.log10(value)) if self.log else None
+        if power is not None and math.isclose(value, 10.0**power):
+            return "10" + str(power).translate(SUPERSCRIPT)
+        return f"{value:g}"
 
 
-def _marker(shape: str, x: float, y: float, colour: str) -> str:
+def log_axis(values: Sequence[float], label: str) -> Axis:
+    """A logarithmic axis over the whole decades that enclose ``values`` (all positive), one tick per decade."""
+    if min(values) <= 0:
+        raise ValueError(f"a log axis cannot show {min(values)}: every value must be > 0")
+    first, last = math.floor(math.log10(min(values))), math.ceil(math.log10(max(values)))
+    last = max(last, first + 1)
+    return Axis(10.0**first, 10.0**last, tuple(10.0**e for e in range(first, last + 1)), label, log=True)
+
+
+def nice_step(span: float, count: int) -> float:
+    """The round step (1, 2 or 5 times a power of ten) nearest to cutting ``span`` into ``count`` parts."""
+    if span <= 0 or count < 1:
+        raise ValueError(f"span and count must be positive, got {span} and {count}")
+    raw = span / count
+    power = 10.0 ** math.floor(math.log10(raw))
+    return min((m * power for m in (1, 2, 5, 10)), key=lambda step: abs(math.log(step / raw)))
+
+
+def multiples(step: float, low: float, high: float) -> tuple[float, ...]:
+    """The multiples of ``step`` from ``low`` to ``high``, ends included (a hair of rounding allowed)."""
+    first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+    return tuple(round(i * step, 12) + 0.0 for i in range(first, last + 1))
+
+
+def ticks_within(low: float, high: float, count: int) -> tuple[float, ...]:
+    """About ``count`` round ticks between ``low`` and ``high``."""
+    return multiples(nice_step(high - low, count), low, high)
+
+
+def linear_axis(values: Sequence[float], label: str, count: int = 4) -> Axis:
+    """A linear axis from the round step at or below ``min(values)`` to the one at or above ``max(values)``."""
+    low, high = min(values), max(values)
+    if high == low:
+        low, high = low - 1, high + 1
+    step = nice_step(high - low, count)
+    ticks = multiples(step, math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step)
+    return Axis(ticks[0], ticks[-1], ticks, label)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line through (``xs``, ``ys``) with a marker on each point whose x is in ``marked`` (None: every point)."""
+
+    label: str
+    xs: Sequence[float]
+    ys: Sequence[float]
+    marked: Sequence[float] | None = None
+
+
+@dataclass(frozen=True)
+class Band:
+    """A shaded band between ``lows`` and ``highs`` over ``xs``, with its outline drawn."""
+
+    label: str
+    xs: Sequence[float]
+    lows: Sequence[float]
+    highs: Sequence[float]
+
+
+MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}
+"""Each marker but the circle as a start offset from its centre and the rest of a short path."""
+
+
+def marker(shape: str, x: float, y: float, colour: str) -> str:
     """One data-point marker centred on (x, y)."""
     if shape == "circle":
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>'
-    points = {
-        "square": ((-4, -4), (4, -4), (4, 4), (-4, 4)),
-        "triangle": ((0, -5), (5, 4), (-5, 4)),
-        "diamond": ((0, -5), (5, 0), (0, 5), (-5, 0)),
-    }[shape]
-    return (f'<polygon points="{" ".join(f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in points)}" '
-            f'fill="{colour}"/>')
+        return f'<circle cx="{num(x)}" cy="{num(y)}" r="4" fill="{colour}"/>'
+    dx, dy, rest = MARKER_PATHS[shape]
+    return f'<path class="marker" d="M{num(x + dx)} {num(y + dy)}{rest}" fill="{colour}"/>'
+
+
+def label_stride(ticks: int, length: float, room: float) -> int:
+    """Label every n-th of ``ticks`` evenly spaced ticks along ``length`` units so labels get ``room`` each."""
+    return max(1, math.ceil(room / (length / max(ticks - 1, 1))))
+
+
+def checked(name: str, values: Sequence[float], size: int | None = None) -> list[float]:
+    """``values`` as a list of finite floats, ``size`` long when given (errors name the series)."""
+    array = as_array(name, values, 1)
+    if size is not None and array.size != size:
+        raise ValueError(f"{name} has {array.size} values but its x has {size}")
+    return array.tolist()
+
+
+def compact(values: Sequence[float]) -> list[float]:
+    """Numbers for the figure's ``data-values``: whole numbers exact, others to six significant digits.
+
+    A screen shows far fewer digits; counts (the cost chart's bytes) stay exact.
+    """
+    return [int(v) if float(v).is_integer() else float(f"{v:.6g}") for v in values]
+
+
+def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band] = (), *,
+              ident: str, title: str, desc: str) -> str:
+    """A chart of ``bands`` (drawn first) and ``lines`` on the axes ``x`` and ``y``, with a legend below.
+
+    ``ident`` makes the element ids unique on the page; ``title`` and
+    ``desc`` are what a screen reader announces (``desc`` should state what
+    the chart shows, since the picture cannot). Every value must lie on its
+    axis. The figure carries the plotted numbers in ``data-values``.
+    """
+    count = len(lines) + len(bands)
+    if not 1 <= count <= len(PALETTE):
+        raise ValueError(f"a chart must have 1 to {len(PALETTE)} lines and bands, got {count}")
+    right, bottom = WIDTH - RIGHT, TOP + PLOT_HEIGHT
+
+    def px(value: float) -> float:
+        return LEFT + x.share(value) * (right - LEFT)
+
+    def py(value: float) -> float:
+        return bottom - y.share(value) * PLOT_HEIGHT
+
+    parts, carried = [], {"lines": {}, "bands": {}}
+    widest = max(len(x.tick_text(t)) for t in x.ticks) * TICK_FONT * 0.6 + 8
+    parts.append(grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks]))
+    for k, tick in enumerate(x.ticks):
+        if k % label_stride(len(x.ticks), right - LEFT, widest) == 0:
+            parts.append(text(px(tick), bottom + 18, x.tick_text(tick), TICK_FONT, anchor="middle"))
+    for k, tick in enumerate(y.ticks):
+        if k % label_stride(len(y.ticks), PLOT_HEIGHT, TICK_FONT * 1.5) == 0:
+            parts.append(text(LEFT - 6, py(tick) + 5, y.tick_text(tick), TICK_FONT, anchor="end"))
+    parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" stroke="{INK}"/>')
+    parts.append(text((LEFT + right) / 2, bottom + 40, x.label, LABEL_FONT, anchor="middle"))
+    parts.append(text(0, 0, y.label, LABEL_FONT, anchor="middle",
+                      extra=f' transform="translate(16 {num(TOP + PLOT_HEIGHT / 2)}) rotate(-90)"'))
+    legend_top = bottom + 58
+    for i, band in enumerate(bands):
+        xs = checked(f"x of {band.label!r}", band.xs)
+        lows, highs = checked(f"lows of {band.label!r}", band.lows, len(xs)), checked(
+            f"highs of {band.label!r}", band.highs, len(xs))
+        if any(low > high for low, high in zip(lows, highs)):
+            raise ValueError(f"band {band.label!r} has a low above its high")
+        outline = [(px(a), py(b)) for a, b in zip(xs, highs)] + [(px(a), py(b)) for a, b in zip(xs[::-1], lows[::-1])]
+        colour, dash = PALETTE[i], DASHES[i]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polygon class="band" points="{" ".join(f"{num(a)},{num(b)}" for a, b in outline)}" '
+                     f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
+        key_y = legend_top + LEGEND_ROW * i
+        parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" fill="{colour}" fill-opacity="0.22" '
+                     f'stroke="{colour}" stroke-width="1.5"{dashed}/>')
+        parts.append(text(LEFT + 44, key_y + 5, band.label, LABEL_FONT))
+        carried["bands"][band.label] = {"x": compact(xs), "low": compact(lows), "high": compact(highs)}
+    for i, line in enumerate(lines, start=len(bands)):
+        xs = checked(f"x of {line.label!r}", line.xs)
+        ys = checked(f"y of {line.label!r}", line.ys, len(xs))
+        colour, dash, shape = PALETTE[i], DASHES[i], MARKERS[i]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        points = [(px(a), py(b)) for a, b in zip(xs, ys)]
+        parts.append(f'<polyline points="{" ".join(f"{num(a)},{num(b)}" for a, b in points)}" '
+                     f'fill="none" stroke="{colour}" stroke-width="2"{dashed}/>')
+        parts.extend(marker(shape, a, b, colour) for (a, b), value in zip(points, xs)
+                     if line.marked is None or any(math.isclose(value, m) for m in line.marked))
+        key_y = legend_top + LEGEND_ROW * i
+        parts.append(f'<line x1="{LEFT}" y1="{key_y}" x2="{LEFT + 36}" y2="{key_y}" stroke="{colour}" '
+                     f'stroke-width="2"{dashed}/>')
+        parts.append(marker(shape, LEFT + 18, key_y, colour))
+        parts.append(text(LEFT + 44, key_y + 5, line.label, LABEL_FONT))
+        carried["lines"][line.label] = {"x": compact(xs), "y": compact(ys)}
+    height = legend_top + LEGEND_ROW * (count - 1) + 14
+    body = f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts)
+    return figure(ident, svg_image(ident, title, desc, WIDTH, height, body), title, values=carried,
+                  kind="attnlab-chart")
 
 
 def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, ident: str,
                title: str, desc: str, x_label: str, y_label: str) -> str:
     """A log-log chart of each named (x values, y values) line, as one line of HTML.
 
-    ``ident`` makes the element ids unique on the page; ``title`` and
-    ``desc`` are what a screen reader announces (``desc`` should state what
-    the lines show, since the picture cannot). Axes span whole decades;
-    every value must be positive.
+    Axes span whole decades; every value must be positive.
     """
-    if not 1 <= len(series) <= len(STYLES):
-        raise ValueError(f"series must have 1 to {len(STYLES)} lines, got {len(series)}")
-    lines = {}
+    if not 1 <= len(series) <= len(PALETTE):
+        raise ValueError(f"series must have 1 to {len(PALETTE)} lines, got {len(series)}")
+    lines = []
     for label, (xs, ys) in series.items():
         x, y = as_array(f"x of {label!r}", xs, 1), as_array(f"y of {label!r}", ys, 1)
         if x.shape != y.shape:
             raise ValueError(f"line {label!r} has {x.size} x values but {y.size} y values")
         if (x <= 0).any() or (y <= 0).any():
             raise ValueError(f"line {label!r} has a value <= 0, which a log axis cannot show")
-        lines[label] = (x.tolist(), y.tolist())
-    x_decades = _decades([v for x, _ in lines.values() for v in x])
-    y_decades = _decades([v for _, y in lines.values() for v in y])
-    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
-
-    def at(value: float, decades: range, low: float, high: float) -> float:
-        """Position of ``value`` between pixel ``low`` (first decade) and ``high`` (last)."""
-        share = (math.log10(value) - decades[0]) / max(decades[-1] - decades[0], 1)
-        return low + share * (high - low)
-
-    parts = []
-    for e in x_decades:
-        px = at(10.0**e, x_decades, LEFT, right)
-        parts.append(f'<line x1="{px:.1f}" y1="{TOP}" x2="{px:.1f}" y2="{bottom}" stroke="{GRID}"/>')
-        parts.append(_power_of_ten(e, px, bottom + 22, "middle"))
-    for e in y_decades:
-        py = at(10.0**e, y_decades, bottom, TOP)
-        parts.append(f'<line x1="{LEFT}" y1="{py:.1f}" x2="{right}" y2="{py:.1f}" stroke="{GRID}"/>')
-        parts.append(_power_of_ten(e, LEFT - 8, py + 5, "end"))
-    parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{bottom - TOP}" '
-                 f'fill="none" stroke="{INK}"/>')
-    parts.append(f'<text x="{(LEFT + right) / 2:.1f}" y="{HEIGHT - 8}" text-anchor="middle" '
-                 f'font-size="15" fill="{INK}">{escape(x_label)}</text>')
-    parts.append(f'<text transform="translate(18 {(TOP + bottom) / 2:.1f}) rotate(-90)" '
-                 f'text-anchor="middle" font-size="15" fill="{INK}">{escape(y_label)}</text>')
-    for i, (label, (xs, ys)) in enumerate(lines.items()):
-        colour, dash, shape = STYLES[i]
-        dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        points = [(at(x, x_decades, LEFT, right), at(y, y_decades, bottom, TOP)) for x, y in zip(xs, ys)]
-        parts.append(f'<polyline points="{" ".join(f"{px:.1f},{py:.1f}" for px, py in points)}" '
-                     f'fill="none" stroke="{colour}" stroke-width="2"{dashed}/>')
-        parts.extend(_marker(shape, px, py, colour) for px, py in points)
-        key_y = TOP + 20 + 22 * i
-        parts.append(f'<line x1="{LEFT + 12}" y1="{key_y}" x2="{LEFT + 48}" y2="{key_y}" '
-                     f'stroke="{colour}" stroke-width="2"{dashed}/>')
-        parts.append(_marker(shape, LEFT + 30, key_y, colour))
-        parts.append(f'<text x="{LEFT + 56}" y="{key_y + 5}" font-size="14" fill="{INK}">'
-                     f'{escape(label)}</text>')
-    return (
-        f'<figure class="loglog-plot"><svg role="img" aria-labelledby="{ident}-title {ident}-desc" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
-        f'style="max-width: 100%; height: auto; background: #fff" xmlns="http://www.w3.org/2000/svg">'
-        f'<title id="{ident}-title">{escape(title)}</title><desc id="{ident}-desc">{escape(desc)}</desc>'
-        f'{"".join(parts)}</svg><figcaption>{escape(title)}</figcaption></figure>\n'
-    )
+        lines.append(Line(label, x.tolist(), y.tolist()))
+    every_x = np.concatenate([line.xs for line in lines]).tolist()
+    every_y = np.concatenate([line.ys for line in lines]).tolist()
+    return chart_svg(log_axis(every_x, x_label), log_axis(every_y, y_label), lines,
+                     ident=ident, title=title, desc=desc)

@@ -54,7 +54,7 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
 
 
 WIDE_MAP = 6
-"""Maps with more keys than this scroll sideways inside a keyboard-focusable box."""
+"""Maps with more keys than this get compact cells and a tab stop on their box, which scrolls sideways on a phone."""
 
 
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str,
@@ -63,6 +63,8 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
 
     Each cell carries its number and a ``--w`` style variable (the weight)
     that the stylesheet turns into a shade; blocked keys read "blocked".
+    The table sits in a box that scrolls sideways where the column is too
+    narrow for it.
     ``corner`` names what the rows and columns are (rows may be settings).
     """
     w = np.atleast_2d(weights)
@@ -77,15 +79,18 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
         tds = "".join(f'<td style="--w:{x:.4f}">{cell}</td>' if ok else f'<td class="blocked">{cell}</td>'
                       for x, ok, cell in zip(row, seen, cells))
         body.append(f'<tr><th scope="row">{escape(label)}</th>{tds}</tr>')
+    wide = len(keys) > WIDE_MAP
     html = (
-        f'<table class="attn-map"><caption>{escape(caption)}</caption>'
+        f'<table class="attn-map{" attn-map-wide" if wide else ""}"><caption>{escape(caption)}</caption>'
         f'<thead><tr><td class="corner">{escape(corner)}</td>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody></table>'
     )
-    if len(keys) > WIDE_MAP:  # wider than a phone's text column: let it scroll, and let a keyboard reach the scroll
-        html = f'<div class="attn-map-scroll" tabindex="0" role="group" aria-label="{escape(caption)}">{html}</div>'
+    # Every map scrolls inside its own box when the column is too narrow (a phone). A wide map surely
+    # will, so its box is a tab stop from the start; scroll-boxes.js gives any other box one when it scrolls.
+    focusable = f' tabindex="0" role="group" aria-label="{escape(caption)}"' if wide else ""
     exported = [[label, *cells] for label, cells in zip(queries, shown)]
-    return f"{html}\n{marker([corner, *keys], exported, caption, markdown=False)}\n"
+    return (f'<div class="attn-map-scroll"{focusable}>{html}</div>\n'
+            f"{marker([corner, *keys], exported, caption, markdown=False)}\n")
 
 
 BLOCK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {

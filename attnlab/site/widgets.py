@@ -12,6 +12,7 @@ from html import escape
 
 from attnlab.site.math import INLINE_MATH, to_mathml
 from attnlab.site.offline import archive_name
+from attnlab.site.plane import live_plane
 
 CHECKLIST: tuple[str, ...] = (
     "Shapes fit: queries and keys share $d_k$; keys and values share $m$ rows",
@@ -42,11 +43,20 @@ def checklist() -> str:
     return f'<ol class="attnlab-checklist" aria-label="Procedure checklist">{items}</ol>\n'
 
 
+PLANE_SCRIPT = "assets/value-plane.js"
+"""The live plane's script, relative to a page (pages sit at the site's root: ``use_directory_urls: false``)."""
+
+
 def lab() -> str:
-    """A placeholder the browser lab fills in; says so when JavaScript is off."""
+    """A placeholder the browser lab fills in; says so when JavaScript is off.
+
+    It holds the value plane's axes and frame, drawn at build time, in an
+    inert ``<template>``, and loads the plane's script: only pages with a
+    lab fetch it (``lab-ui.js``, on every page, starts the lab after it).
+    """
     return ('<div class="attnlab-lab" role="region" aria-label="Interactive attention lab">'
             "<noscript>The interactive lab needs JavaScript; the tables on this page show the same numbers.</noscript>"
-            "</div>\n")
+            f'{live_plane()}<script src="{PLANE_SCRIPT}"></script></div>\n')
 
 
 def reading() -> str:

@@ -1,10 +1,10 @@
 /* Attention Lab: the page side of the lab.
  *
  * Every <div class="attnlab-lab"> (printed by attnlab.site.widgets.lab())
- * becomes a lab: the controls, then the selected row's steps and the full
- * weight map, recomputed by attnlab.compute on every input event and
- * announced to screen readers. (The checklist and the "read" marks are
- * assets/progress.js.)
+ * becomes a lab: the controls, then the selected row's steps, the full
+ * weight map with that row outlined, and the value plane (value-plane.js),
+ * recomputed by attnlab.compute on every input event and announced to
+ * screen readers. (The checklist and the "read" marks are assets/progress.js.)
  *
  * Needs assets/lab-data.js and assets/attnlab.js loaded first. Classic
  * script, no dependencies. MIT licence.
@@ -59,20 +59,22 @@
       return '<label class="attnlab-choice"><input type="radio" name="' + prefix + '-token" value="' +
         escapeHtml(token) + '" data-testid="token-' + i + '"> ' + escapeHtml(token) + "</label>";
     }).join("");
+    // data-label names each cell's column where a phone shows a row as a card (lab.css)
     var stepRows = tokens.map(function (token, j) {
       return '<tr><th scope="row">' + escapeHtml(token) + "</th>" +
-        "<td>" + vectorSpans("key-" + j, columns(toy.w_k)) + "</td>" +
-        '<td data-testid="score-' + j + '"></td>' +
-        '<td data-testid="scaled-' + j + '"></td>' +
-        '<td data-testid="visible-' + j + '"></td>' +
-        '<td class="attnlab-weight"><span class="attnlab-bar" aria-hidden="true"><span data-testid="bar-' + j + '"></span></span>' +
-        '<span data-testid="weight-' + j + '"></span></td>' +
-        "<td>" + vectorSpans("value-" + j, columns(toy.w_v)) + "</td></tr>";
+        '<td data-label="key">' + vectorSpans("key-" + j, columns(toy.w_k)) + "</td>" +
+        '<td data-label="raw score" data-testid="score-' + j + '"></td>' +
+        '<td data-label="scaled score" data-testid="scaled-' + j + '"></td>' +
+        '<td data-label="visible" data-testid="visible-' + j + '"></td>' +
+        '<td data-label="weight" class="attnlab-weight"><span class="attnlab-bar" aria-hidden="true">' +
+        '<span data-testid="bar-' + j + '"></span></span><span data-testid="weight-' + j + '"></span></td>' +
+        '<td data-label="value">' + vectorSpans("value-" + j, columns(toy.w_v)) + "</td>" +
+        '<td data-label="weight × value">' + vectorSpans("part-" + j, columns(toy.w_v)) + "</td></tr>";
     }).join("");
     var mapHead = tokens.map(function (t) { return '<th scope="col">' + escapeHtml(t) + "</th>"; }).join("");
     var mapRows = tokens.map(function (token, i) {
       var cells = tokens.map(function (_, j) { return '<td data-testid="map-' + i + "-" + j + '"></td>'; }).join("");
-      return '<tr><th scope="row">' + escapeHtml(token) + "</th>" + cells + "</tr>";
+      return '<tr data-testid="map-row-' + i + '"><th scope="row">' + escapeHtml(token) + "</th>" + cells + "</tr>";
     }).join("");
     var last = tokens[tokens.length - 1];
     return '<form class="attnlab-controls" aria-label="Lab controls">' +
@@ -93,13 +95,16 @@
       '<thead><tr><th scope="col">token</th><th scope="col">key</th><th scope="col">raw score</th>' +
       '<th scope="col">scaled score<br><small>raw ÷ √d<sub>k</sub></small></th><th scope="col">visible</th>' +
       '<th scope="col">weight</th>' +
-      '<th scope="col">value</th></tr></thead><tbody>' + stepRows + "</tbody></table></div>" +
-      '<p>Output (weights times values): <strong>' + vectorSpans("output", columns(toy.w_v)) + "</strong></p>" +
-      '<div class="attnlab-scroll" tabindex="0" role="group" aria-label="Weight map">' +
+      '<th scope="col">value</th><th scope="col">weight × value</th></tr></thead><tbody>' + stepRows +
+      "</tbody></table></div>" +
+      '<p>Output (the sum of the weight × value column): <strong>' + vectorSpans("output", columns(toy.w_v)) +
+      "</strong></p>" +
+      '<div class="attnlab-pictures"><div class="attnlab-scroll" tabindex="0" role="group" aria-label="Weight map">' +
       '<table class="attn-map" data-testid="weight-map">' +
-      '<caption>Weight map: every query row under these controls (the multiplier acts on the selected row only)</caption>' +
+      '<caption>Weight map: every query row under these controls; the selected row is outlined ' +
+      "(the multiplier acts on it only)</caption>" +
       '<thead><tr><td class="corner">query \\ key</td>' + mapHead + "</tr></thead><tbody>" + mapRows +
-      "</tbody></table></div></div>" +
+      "</tbody></table></div></div></div>" +
       '<p class="attnlab-sr" role="status" aria-live="polite" data-testid="announce"></p>';
   }
 
@@ -107,6 +112,8 @@
   function startLab(container, index) {
     var toy = globalThis.attnlab.toy();  // a clear error if assets/lab-data.js did not load
     container.insertAdjacentHTML("beforeend", labMarkup("attnlab-lab" + index, toy));
+    // the plane's script comes with the lab's markup (widgets.lab), so a page without a lab does not load it
+    var plane = globalThis.attnlabPlane ? attnlabPlane.start(container, "attnlab-lab" + index, toy) : null;
     var nodes = {};
     Array.prototype.forEach.call(container.querySelectorAll("[data-testid]"), function (node) {
       nodes[node.getAttribute("data-testid")] = node;
@@ -156,6 +163,7 @@
       r.keys.forEach(function (key, j) {
         showVector("key-" + j, key);
         showVector("value-" + j, r.values[j]);
+        showVector("part-" + j, r.values[j].map(function (v) { return r.weights[j] * v; }));
         setText(nodes["visible-" + j], r.visible[j] ? "visible" : "blocked");
         setText(nodes["score-" + j], attnlab.fmt(r.scores[j]));
         setText(nodes["scaled-" + j], attnlab.fmt(r.scaled[j]));
@@ -163,6 +171,10 @@
         nodes["bar-" + j].style.transform = "scaleX(" + r.weights[j].toFixed(4) + ")";
       });
       r.weight_map.forEach(function (row, i) {
+        var selected = i === r.row;
+        nodes["map-row-" + i].classList.toggle("attnlab-selected", selected);
+        if (selected) { nodes["map-row-" + i].setAttribute("aria-current", "true"); }
+        else { nodes["map-row-" + i].removeAttribute("aria-current"); }
         row.forEach(function (w, j) {
           var cell = nodes["map-" + i + "-" + j];
           cell.classList.toggle("blocked", !seen[i][j]);
@@ -170,6 +182,7 @@
           setText(cell, seen[i][j] ? attnlab.fmt(w) : "blocked");
         });
       });
+      if (plane) { plane.draw(r); }
       return r;
     }
 

@@ -47,6 +47,7 @@ READ_LAB = """lab => {
         token: text("token-name"),
         query: range(count("query")).map(d => text(`query-${d}`)),
         values: range(n).map(j => range(width).map(d => text(`value-${j}-${d}`))),
+        parts: range(n).map(j => range(width).map(d => text(`part-${j}-${d}`))),
         scores: range(n).map(j => text(`score-${j}`)),
         scaled: range(n).map(j => text(`scaled-${j}`)),
         visible: range(n).map(j => text(`visible-${j}`)),
@@ -64,13 +65,17 @@ def rendered(lab: Locator) -> dict[str, Any]:
 
 
 def as_shown(result: dict[str, Any]) -> dict[str, Any]:
-    """What the lab should show for a Python ``compute(...).to_dict()``: 3 decimals, "blocked" for hidden keys."""
+    """What the lab should show for a Python ``compute(...).to_dict()``: 3 decimals, "blocked" for hidden keys.
+
+    ``parts`` is the weight × value column: each value scaled by its weight.
+    """
     n = len(result["weights"])
     seen = causal_mask(n) if result["controls"]["causal"] else [[True] * n] * n
     return {
         "token": result["token"],
         "query": [fmt(x) for x in result["query"]],
         "values": [[fmt(x) for x in row] for row in result["values"]],
+        "parts": [[fmt(w * x) for x in row] for w, row in zip(result["weights"], result["values"])],
         "scores": [fmt(x) for x in result["scores"]],
         "scaled": [fmt(x) for x in result["scaled"]],
         "visible": ["visible" if v else "blocked" for v in result["visible"]],

@@ -91,12 +91,17 @@ def test_the_causal_toggle_changes_nothing_for_rises(page: Page, site_url: str) 
         assert masked[field] == open_row[field], field
 
 
-def test_raising_the_third_value_moves_only_the_second_output_coordinate(page: Page, site_url: str) -> None:
+def raise_the_third_value(page: Page, site_url: str, token: str) -> tuple[dict, dict]:
+    """What the lab shows for ``token`` (causal on) with the third value's second number at 2, then at 4."""
     lab = open_lab(page, site_url)
-    set_controls(lab, token="rises", value_y=2)
+    set_controls(lab, token=token, causal=True, value_y=2)
     before = rendered(lab)
     set_controls(lab, value_y=4)
-    after = rendered(lab)
+    return before, rendered(lab)
+
+
+def test_raising_the_third_value_moves_only_the_second_output_coordinate(page: Page, site_url: str) -> None:
+    before, after = raise_the_third_value(page, site_url, "rises")
     python = compute("rises", value_y=4.0)
     assert after == as_shown(python.to_dict())
     for field in ("scores", "scaled", "weights", "weight_map"):
@@ -107,11 +112,15 @@ def test_raising_the_third_value_moves_only_the_second_output_coordinate(page: P
 
 
 def test_the_override_does_nothing_when_the_third_key_is_blocked(page: Page, site_url: str) -> None:
-    lab = open_lab(page, site_url)
-    set_controls(lab, token="load", causal=True, value_y=2)
-    before = rendered(lab)
-    set_controls(lab, value_y=4)
-    after = rendered(lab)
+    before, after = raise_the_third_value(page, site_url, "load")
     assert after == as_shown(compute("load", causal=True, value_y=4.0).to_dict())
     assert after["visible"][2] == "blocked"
     assert {k: v for k, v in after.items() if k != "values"} == {k: v for k, v in before.items() if k != "values"}
+
+
+def test_the_weight_times_value_column_shows_where_the_output_moved(page: Page, site_url: str) -> None:
+    before, after = raise_the_third_value(page, site_url, "rises")
+    python = compute("rises", value_y=4.0)
+    assert after["parts"] == [[fmt(w * v) for v in value] for w, value in zip(python.weights, python.values)]
+    assert after["parts"][:2] == before["parts"][:2], "grid's and load's shares do not move"
+    assert after["parts"][2][1] == fmt(4.0 * python.weights[2]) != before["parts"][2][1]

@@ -40,7 +40,10 @@ def serious_violations(page: Page) -> list[str]:
             for v in violations if v["impact"] in SERIOUS]
 
 
-def test_no_page_has_a_serious_accessibility_violation(page: Page, site_url: str, site_pages: list[str]) -> None:
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_page_has_a_serious_accessibility_violation(page: Page, site_url: str, site_pages: list[str],
+                                                       width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 800})
     found = {}
     for name in site_pages:
         page.goto(site_url + name, wait_until="networkidle")

@@ -1,0 +1,108 @@
+"""What every figure of the guide shares: its frame, its text, its colours and the numbers it carries.
+
+A figure is an inline ``<svg>`` inside a ``<figure>``, drawn while the site
+is built from the same computation as the table beside it. :func:`figure`
+gives it a ``<title>`` (its accessible name, through ``role="img"``), a
+``<desc>`` that says in words what the picture shows, a caption, and its
+numbers as JSON in ``data-values``, so a test can compare the picture's
+numbers with attnlab's.
+
+Text in an SVG shrinks with the picture: a figure ``width`` units wide in a
+358-pixel phone column is drawn at 358/``width`` of its size. :func:`min_font`
+is the smallest font size that still reads at :data:`MIN_TEXT` pixels there.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+MIN_TEXT = 11
+"""Smallest text, in CSS pixels, any figure may show at phone width."""
+PHONE_COLUMN = 358
+"""Width in CSS pixels of the text column on a 390-pixel-wide phone (the theme keeps 16 px each side)."""
+LAB_COLUMN = 316
+"""Width of the same column inside the lab's bordered, padded box."""
+
+INK, MUTED, GRID, PAPER = "#1a1a1a", "#4d4d4d", "#d0d0d0", "#ffffff"
+"""Text, secondary text (7:1 on white), grid lines, background."""
+PALETTE: tuple[str, ...] = ("#3f51b5", "#b5400c", "#2e7d32", "#6a1b9a")
+"""Series colours in order (indigo, rust, green, purple); each has at least 4.5:1 contrast on white."""
+DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
+"""Dash pattern per series, so colour is never the only cue."""
+
+
+def min_font(width: float, column: float = PHONE_COLUMN) -> int:
+    """Smallest font size (SVG units) that reads at :data:`MIN_TEXT` px once ``width`` units shrink to ``column`` px."""
+    if width <= 0 or column <= 0:
+        raise ValueError(f"width and column must be positive, got {width} and {column}")
+    return math.ceil(MIN_TEXT * max(1.0, width / column))
+
+
+def num(value: float) -> str:
+    """A coordinate with one decimal, the precision a screen can show (``-0.0`` written ``0.0``)."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def text(x: float, y: float, content: str, size: int, *, anchor: str = "start", fill: str = INK,
+         bold: bool = False, extra: str = "") -> str:
+    """One ``<text>`` element; ``content`` is escaped, ``extra`` is added to the tag as given.
+
+    Ink is the picture's own fill (:func:`svg_image`), so it is not repeated on every label.
+    """
+    weight = ' font-weight="700"' if bold else ""
+    anchored = f' text-anchor="{anchor}"' if anchor != "start" else ""
+    coloured = f' fill="{fill}"' if fill != INK else ""
+    return (f'<text x="{num(x)}" y="{num(y)}" font-size="{size}"{anchored}{weight}{coloured}{extra}>'
+            f"{escape(content)}</text>")
+
+
+def grid(lines: list[tuple[float, float, float, float]], colour: str = GRID) -> str:
+    """Straight lines (x1, y1, x2, y2), such as a chart's grid, as one ``<path>``: a page holds many."""
+    moves = "".join(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}" for x1, y1, x2, y2 in lines)
+    return f'<path d="{moves}" stroke="{colour}" fill="none"/>'
+
+
+def arrow_marker(ident: str, colour: str = INK) -> str:
+    """A ``<marker>`` arrow head named ``ident``-arrow, for lines drawn with ``marker-end``."""
+    return (f'<marker id="{ident}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+            f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
+
+
+def carried(values: Mapping[str, Any]) -> str:
+    """``values`` as JSON for a ``data-values`` attribute (escaped; no NaN or infinity)."""
+    return escape(json.dumps(values, separators=(",", ":"), allow_nan=False), quote=True)
+
+
+def svg_image(ident: str, title: str, desc: str, width: float, height: float, body: str) -> str:
+    """An ``<svg role="img">`` named by its ``<title>`` and described by its ``<desc>``; ids start with ``ident``.
+
+    It keeps its size but shrinks to fit a narrower column (the stylesheet's
+    ``max-width``). Its fill is ink, which its text inherits; shapes set their own.
+    """
+    if not ident or not title.strip() or not desc.strip():
+        raise ValueError(f"a picture needs an ident, a title and a description, got {ident!r}, {title!r}, {desc!r}")
+    return (
+        f'<svg role="img" aria-labelledby="{ident}-title" aria-describedby="{ident}-desc" '
+        f'viewBox="0 0 {num(width)} {num(height)}" width="{num(width)}" height="{num(height)}" fill="{INK}" '
+        f'xmlns="http://www.w3.org/2000/svg">'
+        f'<title id="{ident}-title">{escape(title)}</title><desc id="{ident}-desc">{escape(desc)}</desc>'
+        f"{body}</svg>"
+    )
+
+
+def figure(ident: str, content: str, caption: str, *, values: Mapping[str, Any] | None = None,
+           kind: str = "") -> str:
+    """A ``<figure>`` on one line around ``content`` (one or more pictures), with its caption and numbers.
+
+    ``ident`` is the figure's ``id``; ``kind`` is an extra class (the
+    stylesheet lays some kinds out differently); ``values`` are carried as
+    JSON in ``data-values``.
+    """
+    data = f' data-values="{carried(values)}"' if values is not None else ""
+    classes = f"attnlab-figure {kind}".strip()
+    return f'<figure class="{classes}" id="{ident}"{data}>{content}<figcaption>{escape(caption)}</figcaption></figure>\n'

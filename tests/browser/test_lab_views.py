@@ -1,0 +1,114 @@
+"""What the lab draws beside its numbers: the selected row in the map, the value plane, the steps on a phone."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from attnlab.lab import MULTIPLIERS, TOKENS, compute
+from attnlab.site.plane import geometry, lab_frame
+
+from .labpage import open_lab, set_controls
+
+pytestmark = pytest.mark.browser
+
+PLANE = """lab => {
+    const plane = lab.querySelector('[data-testid="plane"] svg');
+    const at = el => [Number(el.getAttribute("cx")), Number(el.getAttribute("cy")), Number(el.getAttribute("r"))];
+    const box = plane.querySelector('[data-testid="plane-output"]').getBBox();
+    return {
+        values: [0, 1, 2].map(j => at(plane.querySelector(`[data-testid="plane-value-${j}"]`))),
+        output: [box.x + box.width / 2, box.y + box.height / 2],
+        hull: plane.querySelector(".attnlab-plane-hull").getAttribute("points").trim().split(/\\s+/)
+            .filter(Boolean).map(p => p.split(",").map(Number)),
+        labels: Array.from(plane.querySelectorAll("[data-marks] text"), t => t.textContent),
+        hollow: Array.from(plane.querySelectorAll(".attnlab-plane-blocked"), c => c.dataset.testid),
+    };
+}"""
+
+
+def selected_rows(lab: Locator) -> list[str]:
+    """The test ids of the weight map's rows marked as selected."""
+    return lab.evaluate("lab => Array.from(lab.querySelectorAll('tr.attnlab-selected[aria-current=\"true\"]'),"
+                        " r => r.dataset.testid)")
+
+
+@pytest.mark.parametrize("token", TOKENS)
+def test_the_map_outlines_the_selected_query_row_only(page: Page, site_url: str, token: str) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, token=token)
+    assert selected_rows(lab) == [f"map-row-{TOKENS.index(token)}"]
+
+
+def test_the_selected_row_is_framed_visibly_not_by_colour_alone(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    shadow = lab.get_by_test_id("map-row-2").locator("td").first.evaluate("c => getComputedStyle(c).boxShadow")
+    other = lab.get_by_test_id("map-row-1").locator("td").first.evaluate("c => getComputedStyle(c).boxShadow")
+    assert "3px" in shadow and other == "none"
+
+
+def test_the_multiplier_slider_reaches_every_multiplier_of_experiment_one(page: Page, site_url: str) -> None:
+    slider = open_lab(page, site_url).get_by_test_id("query-scale")
+    assert (float(slider.get_attribute("min")), float(slider.get_attribute("max"))) == (min(MULTIPLIERS),
+                                                                                        max(MULTIPLIERS))
+
+
+@pytest.mark.parametrize("controls", [
+    {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0},
+    {"token": "grid", "query_scale": 3.0, "causal": True, "value_y": -4.0},
+    {"token": "load", "query_scale": 0.0, "causal": False, "value_y": 6.0},
+    {"token": "rises", "query_scale": 8.0, "causal": False, "value_y": 0.0},
+])
+def test_the_value_plane_draws_each_mark_where_python_places_it(page: Page, site_url: str, controls: dict) -> None:
+    lab = open_lab(page, site_url)
+    set_controls(lab, **controls)
+    drawn = lab.evaluate(PLANE)
+    r = compute(controls)
+    g = geometry(r, lab_frame())
+    for (x, y, radius), (px, py), pr in zip(drawn["values"], g["values"], g["radii"]):
+        assert (x, y, radius) == pytest.approx((px, py, pr), abs=0.051)
+    assert drawn["output"] == pytest.approx(g["output"], abs=0.051)
+    assert [c for p in drawn["hull"] for c in p] == pytest.approx([c for p in g["hull"] for c in p], abs=0.051)
+    assert drawn["labels"] == [label["text"] for label in g["labels"]]
+    assert drawn["hollow"] == [f"plane-value-{j}" for j, seen in enumerate(r.visible) if not seen]
+
+
+def test_the_value_plane_moves_its_output_as_the_value_slider_moves(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    before = lab.evaluate(PLANE)
+    set_controls(lab, value_y=5)
+    after = lab.evaluate(PLANE)
+    assert after["output"][1] < before["output"][1] and after["output"][0] == pytest.approx(before["output"][0])
+    assert after["labels"] == before["labels"], "the weights did not change"
+
+
+def test_the_value_plane_is_a_named_picture_with_ids_of_its_own(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    plane = lab.get_by_test_id("plane").locator("svg")
+    expect(plane).to_have_attribute("role", "img")
+    expect(plane).to_have_accessible_name("Value plane of the selected query")
+    ids = page.evaluate("Array.from(document.querySelectorAll('[id]'), e => e.id)")
+    assert len(ids) == len(set(ids))
+
+
+def test_on_a_phone_every_column_of_the_steps_is_on_screen(page: Page, site_url: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 800})
+    lab = open_lab(page, site_url)
+    steps = lab.locator(".attnlab-steps")
+    box = steps.evaluate("t => { const b = t.parentElement; return [b.scrollWidth, b.clientWidth]; }")
+    assert box[0] <= box[1], "the steps table needs sideways scrolling"
+    cells = steps.evaluate("t => Array.from(t.querySelectorAll('tbody td'), c => c.getBoundingClientRect())"
+                           ".map(r => [r.left, r.right])")
+    assert len(cells) == 3 * 7 and all(0 <= left and right <= 390 for left, right in cells)
+    labels = steps.evaluate("t => Array.from(t.querySelectorAll('tbody tr:first-child td'),"
+                            " c => getComputedStyle(c, '::before').content)")
+    assert labels == ['"key"', '"raw score"', '"scaled score"', '"visible"', '"weight"', '"value"',
+                      '"weight × value"']
+
+
+def test_on_a_desktop_the_steps_stay_a_table_that_fits(page: Page, site_url: str) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    lab = open_lab(page, site_url)
+    steps = lab.locator(".attnlab-steps")
+    assert steps.evaluate("t => getComputedStyle(t).display") == "table"
+    assert steps.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
