@@ -15,6 +15,7 @@ import numpy as np
 
 from attnlab.attention import Attention, attention, frozen, project
 from attnlab.checks import as_array, as_matrix, finite_number, integer, positive_int
+from attnlab.erf import erf
 
 Activation = Callable[[np.ndarray], np.ndarray]
 
@@ -161,18 +162,15 @@ def relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0)
 
 
-_erf = np.frompyfunc(math.erf, 1, 1)
-
-
 def gelu(x: np.ndarray) -> np.ndarray:
     """x · Φ(x) = x · (1 + erf(x / √2)) / 2, elementwise: BERT's activation.
 
     The exact form, not the tanh approximation, so a trained BERT-style model
-    is reproduced to float precision. numpy has no erf, so ``math.erf`` is
-    applied to each entry (exact, slower than a vectorised formula).
+    is reproduced to float precision. numpy has no erf; ``attnlab.erf``
+    computes it for the whole array, as exact as ``math.erf``.
     """
     values = np.asarray(x, dtype=float)
-    return 0.5 * values * (1.0 + np.asarray(_erf(values / math.sqrt(2.0)), dtype=float))
+    return 0.5 * values * (1.0 + erf(values / math.sqrt(2.0)))
 
 
 def feed_forward(x: Any, params: FeedForwardParams, activation: Activation = relu) -> np.ndarray:
