@@ -15,6 +15,7 @@ import markdown_exec
 import pytest
 from markdown import Markdown
 
+from attnlab.site import explorer
 from attnlab.site.context import nav_pages, page_of, zensical_nav_pages
 from attnlab.site.extension import AttnlabExtension, PageError, placed_blocks
 from attnlab.site.markdown import FRONT_MATTER
@@ -108,6 +109,13 @@ def test_converting_the_home_page_publishes_the_sites_files(tmp_path: Path) -> N
     assert claims["claims"][0]["cited_on"] == ["index.html"]
     assert (tmp_path / "site" / "sources.bib").read_text(encoding="utf-8").startswith("@")
     assert "globalThis.ATTNLAB_TOY = {" in (tmp_path / "site" / "assets" / "lab-data.js").read_text()
+
+
+def test_a_page_with_the_explorer_marker_gets_the_explorer_and_publishes_its_data(tmp_path: Path) -> None:
+    html = convert(tmp_path, f"# Explore\n\n{explorer.MARKER}\n", path="explore.md", site=tmp_path / "site")
+    assert '<div class="attnlab-explorer"' in html and explorer.MARKER not in html
+    written = sorted(p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("*.js"))
+    assert written == sorted(explorer.published())
 
 
 def test_other_pages_publish_nothing(tmp_path: Path) -> None:

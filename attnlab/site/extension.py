@@ -18,7 +18,8 @@ After the page is HTML: formulas become MathML (:mod:`~attnlab.site.math`),
 a page that would show a traceback, a NaN or an infinity is refused
 (:mod:`~attnlab.site.output`), and the provenance line is added at its foot
 (:mod:`~attnlab.site.provenance`). Converting the home page writes the files the
-site publishes (:mod:`~attnlab.site.publish`). Any problem raises
+site publishes (:mod:`~attnlab.site.publish`); a page holding the explorer's
+marker gets the explorer there and writes its data (:mod:`~attnlab.site.explorer`). Any problem raises
 ``PageError`` naming the page and line, which stops the build.
 """
 
@@ -31,7 +32,7 @@ from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
-from attnlab.site import citations, forms, math, output, prose, publish
+from attnlab.site import citations, explorer, forms, math, output, prose, publish
 from attnlab.site.provenance import provenance
 from attnlab.site.context import Page, page_of, whole_page
 
@@ -100,6 +101,10 @@ class PageSource(Preprocessor):
             raise PageError(f"{page.docs_dir.name}/{error}") from error
         if page.path == publish.HOME and page.site_dir is not None:
             publish.write(page.site_dir, page.docs_dir)
+        if explorer.MARKER in markdown:
+            markdown = markdown.replace(explorer.MARKER, explorer.widget(page.path))
+            if page.site_dir is not None:
+                publish.write_files(page.site_dir, explorer.published())
         return markdown.split("\n")
 
 
