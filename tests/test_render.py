@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from attnlab.site.render import WIDE_MAP, matrix, weight_map
+from attnlab.site.render import WIDE_COMPACT_MAP, WIDE_MAP, matrix, weight_map
 from attnlab.text import fmt, table, vector
 
 
@@ -100,6 +100,17 @@ def test_a_wide_weight_map_scrolls_in_a_focusable_labelled_box() -> None:
     keys = [f"k{i}" for i in range(WIDE_MAP + 1)]
     html = weight_map([[1.0] + [0.0] * WIDE_MAP], ["q"], keys, "Wide map")
     assert html.startswith('<div class="attn-map-scroll" tabindex="0" role="group" aria-label="Wide map">')
+
+
+def test_a_compact_weight_map_says_so_in_its_class() -> None:
+    assert weight_map([[1.0]], ["q"], ["k"], "Map", compact=True).startswith('<table class="attn-map compact">')
+
+
+def test_a_compact_map_of_ten_keys_fits_without_a_scroll_box_and_one_more_scrolls() -> None:
+    def compact(keys: int) -> str:
+        return weight_map([[1.0] + [0.0] * (keys - 1)], ["q"], [f"k{i}" for i in range(keys)], "Map", compact=True)
+
+    assert compact(WIDE_COMPACT_MAP).startswith("<table") and compact(WIDE_COMPACT_MAP + 1).startswith("<div")
 
 
 def test_weight_map_escapes_labels() -> None:

@@ -42,15 +42,20 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
 
 WIDE_MAP = 6
 """Maps with more keys than this scroll sideways inside a keyboard-focusable box."""
+WIDE_COMPACT_MAP = 10
+"""The same for compact maps, whose narrow cells fit more keys in a phone's text column."""
 
 
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str,
-               visible: Any = None, decimals: int = 3, corner: str = "query \\ key") -> str:
+               visible: Any = None, decimals: int = 3, corner: str = "query \\ key",
+               compact: bool = False) -> str:
     """An accessible HTML attention map: one row per query, one cell per key.
 
     Each cell carries its number and a ``--w`` style variable (the weight)
     that the stylesheet turns into a shade; blocked keys read "blocked".
     ``corner`` names what the rows and columns are (rows may be settings).
+    ``compact`` draws smaller type and narrow cells with the keys written
+    upwards, so a map of a short sentence fits the text column, even a phone's.
     """
     w = np.atleast_2d(weights)
     one_label_each("queries", queries, w.shape[0], "rows of weights")
@@ -67,11 +72,11 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
         )
         body.append(f'<tr><th scope="row">{escape(label)}</th>{cells}</tr>')
     table = (
-        f'<table class="attn-map"><caption>{escape(caption)}</caption>'
+        f'<table class="attn-map{" compact" if compact else ""}"><caption>{escape(caption)}</caption>'
         f'<thead><tr><td class="corner">{escape(corner)}</td>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody></table>'
     )
-    if len(keys) <= WIDE_MAP:
+    if len(keys) <= (WIDE_COMPACT_MAP if compact else WIDE_MAP):
         return table + "\n"
     # Wider than a phone's text column: let it scroll, and let a keyboard reach the scroll.
     return (f'<div class="attn-map-scroll" tabindex="0" role="group" aria-label="{escape(caption)}">'
