@@ -17,7 +17,7 @@ import pytest
 
 from attnlab import bert
 from attnlab.site import explorer
-from attnlab.site.explorer import FOLDER, PREPARED, SCALE, data_script, prepared, published, widget
+from attnlab.site.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
 
 KB = 1024
 FILE_LIMIT_KB = 150
@@ -95,15 +95,15 @@ def test_each_file_run_as_a_script_adds_its_sentence_and_keeps_the_others(key: s
 
 
 @pytest.mark.parametrize("key", [p.key for p in PREPARED])
-def test_every_stored_weight_and_size_is_attnlabs_within_half_a_step(key: str) -> None:
+def test_every_stored_weight_and_size_is_attnlabs_within_half_a_step_of_its_scale(key: str) -> None:
     data = json.loads(re.search(r"\] = (\{.*\});\n$", data_script(key)).group(1))
     p = prepared(key)
     layers, heads, n = data["layers"], data["heads"], len(data["tokens"])
-    stored = {m: np.array(data[m], dtype=float).reshape(layers, heads, n, n) / data["scale"]
+    stored = {m: np.array(data[m], dtype=float).reshape(layers, heads, n, n) / data["scales"][m]
               for m in ("weights", "sizes")}
-    assert data["scale"] == SCALE
-    assert np.abs(stored["weights"] - explorer.weights(p)).max() <= 0.5 / SCALE
-    assert np.abs(stored["sizes"] - explorer.sizes(p)).max() <= 0.5 / SCALE
+    assert data["scales"] == SCALES
+    assert np.abs(stored["weights"] - explorer.weights(p)).max() <= 0.5 / SCALES["weights"]
+    assert np.abs(stored["sizes"] - explorer.sizes(p)).max() <= 0.5 / SCALES["sizes"]
 
 
 def test_the_sizes_are_attnlab_bert_contributions_layer_by_layer() -> None:

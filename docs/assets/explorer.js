@@ -3,7 +3,8 @@
  * Each prepared sentence's numbers are in its own file, assets/explorer/<key>.js, a classic
  * script that sets globalThis.ATTNLAB_EXPLORER[key]. A file is loaded only when its sentence is
  * chosen, by inserting a <script> element: that works from disk (file://) and from a server,
- * where fetch() and modules do not. Weights and contribution sizes are whole thousandths.
+ * where fetch() and modules do not. Weights and contribution sizes are whole multiples of
+ * 1/scales[measure] (thousandths and hundredths).
  *
  * Views of the chosen layer and head: a heat map (a table whose cells are reached with the
  * arrow keys) or lines from each query to the keys; below, every head at once as small maps,
@@ -79,13 +80,13 @@
     return pending[key];
   }
 
-  /** Decimals to show: the data's scale is a power of ten, so they are exact. */
-  function decimals(data) { return Math.round(Math.log10(data.scale)); }
+  /** Decimals to show of a measure: its scale is a power of ten, so they are exact. */
+  function decimals(data, measure) { return Math.round(Math.log10(data.scales[measure])); }
 
-  /** The n × n values of one head as numbers (thousandths divided out), row-major. */
+  /** The n × n values of one head as numbers (the stored steps divided out), row-major. */
   function headValues(data, measure, layer, head) {
     var counts = data[measure][layer * data.heads + head];
-    return counts.map(function (c) { return c / data.scale; });
+    return counts.map(function (c) { return c / data.scales[measure]; });
   }
 
   function largest(values) {
@@ -184,7 +185,8 @@
     var where = "Query " + (query + 1) + " " + quoted(data.tokens[query]) + ", key " + (key + 1) + " " +
       quoted(data.tokens[key]) + ": ";
     if (!data.real[key]) { return where + "a padding key, blocked (weight 0)."; }
-    return where + "weight " + w.toFixed(decimals(data)) + ", contribution size " + size.toFixed(decimals(data)) + ".";
+    return where + "weight " + w.toFixed(decimals(data, "weights")) + ", contribution size " +
+      size.toFixed(decimals(data, "sizes")) + ".";
   };
 
   /* ---- heat map --------------------------------------------------------- */
@@ -208,7 +210,7 @@
       data.tokens.forEach(function (_, j) {
         var v = values[i * n + j];
         var cell = data.real[j]
-          ? element("td", { style: "--w:" + (v / top).toFixed(4), "data-testid": "cell-" + i + "-" + j }, v.toFixed(decimals(data)))
+          ? element("td", { style: "--w:" + (v / top).toFixed(4), "data-testid": "cell-" + i + "-" + j }, v.toFixed(decimals(data, s.measure)))
           : element("td", { class: "blocked", "data-testid": "cell-" + i + "-" + j }, "blocked");
         cell.setAttribute("tabindex", i === self.cell.query && j === self.cell.key ? "0" : "-1");
         cell.setAttribute("data-query", i);
@@ -300,7 +302,7 @@
       var item = element("div", { role: "listitem", "data-testid": "line-key-" + i }, token);
       if (self.query !== null) {
         var v = values[self.query * n + i];
-        item.appendChild(element("span", { class: "explorer-line-value" }, data.real[i] ? v.toFixed(decimals(data)) : "blocked"));
+        item.appendChild(element("span", { class: "explorer-line-value" }, data.real[i] ? v.toFixed(decimals(data, s.measure)) : "blocked"));
       }
       keys.appendChild(item);
     });
@@ -330,9 +332,9 @@
     var top = s.measure === "weights" ? 1 : largest(values);
     var text = s.measure === "weights"
       ? "Shade: the weight, from 0 (white) to 1 (darkest)."
-      : "Shade: the contribution size, from 0 (white) to " + top.toFixed(decimals(data)) + ", this head\u2019s largest (darkest).";
+      : "Shade: the contribution size, from 0 (white) to " + top.toFixed(decimals(data, s.measure)) + ", this head\u2019s largest (darkest).";
     this.legend.replaceChildren(element("span", { class: "explorer-legend-end" }, "0"), ramp(shade),
-      element("span", { class: "explorer-legend-end" }, top.toFixed(decimals(data))), element("span", { class: "explorer-legend-text" }, text));
+      element("span", { class: "explorer-legend-end" }, top.toFixed(decimals(data, s.measure))), element("span", { class: "explorer-legend-text" }, text));
   };
 
   /* ---- every head at once ------------------------------------------------ */

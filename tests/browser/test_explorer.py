@@ -2,7 +2,7 @@
 from a server and from disk, loading a sentence's data only when it is chosen, on a desktop and a phone.
 
 Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.explorer``) to the
-precision the data files ship: half of one 1/SCALE step.
+precision the data files ship: half of one stored step, 1/SCALES[measure].
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from attnlab.site import explorer
-from attnlab.site.explorer import PREPARED, SCALE, prepared
+from attnlab.site.explorer import PREPARED, SCALES, prepared
 
 from .labpage import watch
 
 pytestmark = pytest.mark.browser
 
-SHIPPED = 0.5 / SCALE + 1e-12
+SHIPPED = {measure: 0.5 / scale + 1e-12 for measure, scale in SCALES.items()}
 """How far a shown number may be from attnlab's float64 value: half a stored step."""
 SERIOUS = ("serious", "critical")
 PHONE = {"width": 390, "height": 844}
@@ -59,7 +59,7 @@ def assert_shown(text: str, key: str, measure: str, cell: tuple[int, int, int, i
     if not explorer.encoding(prepared(key)).real[key_index]:
         assert text == "blocked" and value == 0.0
     else:
-        assert abs(float(text) - value) <= SHIPPED, (key, measure, cell, text, value)
+        assert abs(float(text) - value) <= SHIPPED[measure], (key, measure, cell, text, value)
 
 
 def random_cells(count: int, seed: int) -> list[tuple[str, tuple[int, int, int, int]]]:
@@ -91,8 +91,8 @@ def test_twenty_random_cells_show_attnlabs_weight_and_size(page: Page, where: st
         readout = root.get_by_test_id("readout").inner_text()
         if explorer.encoding(prepared(key)).real[key_index]:
             found = dict(re.findall(r"(weight|contribution size) (\d+\.\d+)", readout))
-            assert abs(float(found["weight"]) - attnlab_value(key, "weights", *cell)) <= SHIPPED
-            assert abs(float(found["contribution size"]) - attnlab_value(key, "sizes", *cell)) <= SHIPPED
+            assert abs(float(found["weight"]) - attnlab_value(key, "weights", *cell)) <= SHIPPED["weights"]
+            assert abs(float(found["contribution size"]) - attnlab_value(key, "sizes", *cell)) <= SHIPPED["sizes"]
         else:
             assert "a padding key, blocked" in readout
     assert problems == []
@@ -162,7 +162,7 @@ def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Pag
     readout = root.get_by_test_id("readout").inner_text()
     assert readout.startswith(f"Query 2 “the”, key {n} “[SEP]”: weight ")
     found = float(re.search(r"weight (\d+\.\d+)", readout).group(1))
-    assert abs(found - attnlab_value("pronoun", "weights", 4, 1, 1, n - 1)) <= SHIPPED
+    assert abs(found - attnlab_value("pronoun", "weights", 4, 1, 1, n - 1)) <= SHIPPED["weights"]
 
 
 def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(page: Page, site_url: str) -> None:
