@@ -89,8 +89,10 @@
     return counts.map(function (c) { return c / data.scales[measure]; });
   }
 
-  function largest(values) {
-    return values.reduce(function (a, b) { return Math.max(a, b); }, 0);
+  /** The value shaded darkest: weight 1, or the head's largest contribution size. */
+  function darkest(measure, values) {
+    if (measure === "weights") { return 1; }
+    return Math.max(1e-12, values.reduce(function (a, b) { return Math.max(a, b); }, 0));
   }
 
   /* ---- one explorer ---------------------------------------------------- */
@@ -171,6 +173,12 @@
     this.updateModelView(s);
   };
 
+  /** The chosen head's values of the chosen measure, their count of tokens, and the value shaded darkest. */
+  Explorer.prototype.chosen = function (s) {
+    var values = headValues(this.data, s.measure, s.layer, s.head);
+    return { n: this.data.tokens.length, values: values, top: darkest(s.measure, values) };
+  };
+
   Explorer.prototype.caption = function (s) {
     return "Layer " + (s.layer + 1) + ", head " + (s.head + 1) + ": " + MEASURES[s.measure].caption;
   };
@@ -194,9 +202,10 @@
   Explorer.prototype.renderMap = function (s) {
     var self = this;
     var data = this.data;
-    var n = data.tokens.length;
-    var values = headValues(data, s.measure, s.layer, s.head);
-    var top = s.measure === "weights" ? 1 : Math.max(largest(values), 1e-12);
+    var chosen = this.chosen(s);
+    var n = chosen.n;
+    var values = chosen.values;
+    var top = chosen.top;
     var table = element("table", { class: "attn-map explorer-map", role: "grid", "data-testid": "map" });
     table.appendChild(element("caption", {}, this.caption(s)));
     var head = element("tr");
@@ -280,9 +289,10 @@
   Explorer.prototype.renderLines = function (s) {
     var self = this;
     var data = this.data;
-    var n = data.tokens.length;
-    var values = headValues(data, s.measure, s.layer, s.head);
-    var top = s.measure === "weights" ? 1 : Math.max(largest(values), 1e-12);
+    var chosen = this.chosen(s);
+    var n = chosen.n;
+    var values = chosen.values;
+    var top = chosen.top;
     var box = element("div", { class: "explorer-lines", "data-testid": "lines", style: "--rows:" + n });
     var queries = element("div", { class: "explorer-lines-queries", role: "group",
       "aria-label": "Queries: choose one to see only its lines and numbers" });
@@ -329,7 +339,7 @@
   Explorer.prototype.renderLegend = function (s) {
     var data = this.data;
     var values = headValues(data, s.measure, s.layer, s.head);
-    var top = s.measure === "weights" ? 1 : largest(values);
+    var top = darkest(s.measure, values);
     var text = s.measure === "weights"
       ? "Shade: the weight, from 0 (white) to 1 (darkest)."
       : "Shade: the contribution size, from 0 (white) to " + top.toFixed(decimals(data, s.measure)) + ", this head\u2019s largest (darkest).";
@@ -398,7 +408,7 @@
       canvas.width = n;
       canvas.height = n;
       var values = headValues(data, s.measure, layer, head);
-      var top = s.measure === "weights" ? 1 : Math.max(largest(values), 1e-12);
+      var top = darkest(s.measure, values);
       var context = canvas.getContext("2d");
       var image = context.createImageData(n, n);
       values.forEach(function (v, at) {
