@@ -17,7 +17,10 @@ checks them to 1e-5). Each figure is the median (and the fastest) of
 warm-up calls; the machine's load average is printed too, since other work
 on a 2-core machine changes every figure. On a busy machine,
 ``OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1`` (one thread for numpy and for
-PyTorch) gives steadier figures. This prints figures and asserts nothing,
+PyTorch) gives steadier figures. ``OPENBLAS_CORETYPE``, printed with the
+figures, chooses numpy's matrix kernels: the project's machine sets
+``Haswell`` (AVX2), although its CPU has AVX-512, which PyTorch uses; on such
+a CPU ``OPENBLAS_CORETYPE=SkylakeX`` gives numpy the AVX-512 kernels too. This prints figures and asserts nothing,
 so it is not a test.
 """
 
@@ -96,7 +99,8 @@ def main() -> None:
     }, runs)
     print(f"all-MiniLM-L6-v2 forward pass, {TOKENS} tokens, {runs} runs each, in turns of {BLOCK} "
           f"(load average {os.getloadavg()[0]:.1f}, torch threads {torch.get_num_threads()}, "
-          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')})")
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, "
+          f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset')})")
     print(f"{'':48}{'median':>10}{'fastest':>10}")
     for name, (median, fastest) in figures.items():
         print(f"  {name:46}{median:7.1f} ms{fastest:7.1f} ms")
