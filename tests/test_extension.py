@@ -13,6 +13,7 @@ from pathlib import Path
 
 import markdown_exec
 import pytest
+import threadpoolctl
 from markdown import Markdown
 
 from attnlab.site import explorer
@@ -121,6 +122,12 @@ def test_a_page_with_the_explorer_marker_gets_the_explorer_and_publishes_its_dat
 def test_other_pages_publish_nothing(tmp_path: Path) -> None:
     convert(tmp_path, "A chapter.\n", path="mixing.md", site=tmp_path / "site")
     assert not (tmp_path / "site").exists()
+
+
+def test_a_build_runs_numpys_matrix_products_on_one_thread() -> None:
+    AttnlabExtension()
+    blas = [pool for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)
 
 
 def test_without_a_builder_or_options_the_page_is_asked_for() -> None:

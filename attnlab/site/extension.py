@@ -25,12 +25,14 @@ marker gets the explorer there and writes its data (:mod:`~attnlab.site.explorer
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from threadpoolctl import threadpool_limits
 
 from attnlab.site import citations, explorer, forms, math, output, prose, publish
 from attnlab.site.provenance import provenance
@@ -130,10 +132,23 @@ class PageHTML(Postprocessor):
         return html + "\n" + provenance()
 
 
+@functools.cache
+def one_blas_thread() -> None:
+    """Run numpy's matrix products on one thread for the rest of the build (once per process).
+
+    The build multiplies small matrices, one sentence of the real model at a
+    time. A second BLAS thread saves little on those, and on a shared machine
+    it often waits for a free core: with two, a clean build under load took
+    twice as long as with one.
+    """
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class AttnlabExtension(Extension):
     """Registers the page checks before block parsing and the HTML pass after everything else."""
 
     def __init__(self, **kwargs: Any) -> None:
+        one_blas_thread()
         self.config = {
             "page": ["", "path of the page inside docs_dir (only where no builder says)"],
             "docs_dir": ["", "the docs folder (with page)"],
