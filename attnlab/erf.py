@@ -54,11 +54,11 @@ def erf(x: Any) -> np.ndarray:
     """erf(x) = (2/√π) ∫₀ˣ e^(−t²) dt for every entry of ``x``; same shape, float64.
 
     erf is odd, so the polynomial is evaluated at |x| and given x's sign;
-    past ``END`` it is ±1, at ±∞ exactly ±1, and NaN stays NaN.
+    past ``END`` it is ±1, at ±∞ exactly ±1, and an entry that is not a number stays one.
     """
     z = np.asarray(x, dtype=np.float64)
     size = np.abs(z)
-    near = size <= END  # False for NaN and infinity, which get no grid point
+    near = size <= END  # False for infinity and for not-a-number, which get no grid point
     size = np.where(near, size, 0.0)
     grid = np.rint(size / STEP).astype(np.intp)
     offset = size - grid * STEP
