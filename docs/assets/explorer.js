@@ -202,10 +202,8 @@
   Explorer.prototype.renderMap = function (s) {
     var self = this;
     var data = this.data;
-    var chosen = this.chosen(s);
-    var n = chosen.n;
-    var values = chosen.values;
-    var top = chosen.top;
+    var shown = this.chosen(s);
+    var n = shown.n;
     var table = element("table", { class: "attn-map explorer-map", role: "grid", "data-testid": "map" });
     table.appendChild(element("caption", {}, this.caption(s)));
     var head = element("tr");
@@ -217,9 +215,9 @@
       var row = element("tr", data.real[i] ? {} : { class: "explorer-padding-row" });
       row.appendChild(element("th", { scope: "row" }, token));
       data.tokens.forEach(function (_, j) {
-        var v = values[i * n + j];
+        var v = shown.values[i * n + j];
         var cell = data.real[j]
-          ? element("td", { style: "--w:" + (v / top).toFixed(4), "data-testid": "cell-" + i + "-" + j }, v.toFixed(decimals(data, s.measure)))
+          ? element("td", { style: "--w:" + (v / shown.top).toFixed(4), "data-testid": "cell-" + i + "-" + j }, v.toFixed(decimals(data, s.measure)))
           : element("td", { class: "blocked", "data-testid": "cell-" + i + "-" + j }, "blocked");
         cell.setAttribute("tabindex", i === self.cell.query && j === self.cell.key ? "0" : "-1");
         cell.setAttribute("data-query", i);
@@ -289,10 +287,8 @@
   Explorer.prototype.renderLines = function (s) {
     var self = this;
     var data = this.data;
-    var chosen = this.chosen(s);
-    var n = chosen.n;
-    var values = chosen.values;
-    var top = chosen.top;
+    var shown = this.chosen(s);
+    var n = shown.n;
     var box = element("div", { class: "explorer-lines", "data-testid": "lines", style: "--rows:" + n });
     var queries = element("div", { class: "explorer-lines-queries", role: "group",
       "aria-label": "Queries: choose one to see only its lines and numbers" });
@@ -311,7 +307,7 @@
       queries.appendChild(button);
       var item = element("div", { role: "listitem", "data-testid": "line-key-" + i }, token);
       if (self.query !== null) {
-        var v = values[self.query * n + i];
+        var v = shown.values[self.query * n + i];
         item.appendChild(element("span", { class: "explorer-line-value" }, data.real[i] ? v.toFixed(decimals(data, s.measure)) : "blocked"));
       }
       keys.appendChild(item);
@@ -319,7 +315,7 @@
     for (var i = 0; i < n; i += 1) {
       if (self.query !== null && self.query !== i) { continue; }
       for (var j = 0; j < n; j += 1) {
-        var share = values[i * n + j] / top;
+        var share = shown.values[i * n + j] / shown.top;
         if (share < 0.005) { continue; }
         svg.appendChild(svgElement("line", { x1: 0, y1: i + 0.5, x2: 100, y2: j + 0.5, "stroke-opacity": share.toFixed(3),
           "data-query": i, "data-key": j }));
