@@ -132,7 +132,9 @@ def test_a_sentences_data_is_loaded_only_when_it_is_chosen(page: Page, where: st
 # --- by keyboard and by mouse -----------------------------------------------------------------
 
 
-def test_the_controls_work_from_the_keyboard(page: Page, site_url: str) -> None:
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_the_controls_work_from_the_keyboard(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
     root = open_explorer(page, site_url)
     root.get_by_test_id("sentence").focus()
     page.keyboard.press("ArrowDown")
@@ -149,7 +151,9 @@ def test_the_controls_work_from_the_keyboard(page: Page, site_url: str) -> None:
     expect(root.get_by_test_id("map").locator("caption")).to_contain_text("size of what each key")
 
 
-def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Page, site_url: str) -> None:
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
     root = open_explorer(page, site_url)
     show(root, "pronoun", 4, 1)
     root.get_by_test_id("view-map").focus()
@@ -165,7 +169,9 @@ def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Pag
     assert abs(found - attnlab_value("pronoun", "weights", 4, 1, 1, n - 1)) <= SHIPPED["weights"]
 
 
-def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(page: Page, site_url: str) -> None:
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
     root = open_explorer(page, site_url)
     show(root, "word-pieces", 1, 3)
     chosen = root.get_by_test_id("thumb-1-3")
@@ -183,14 +189,18 @@ def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(page: Pa
     expect(root.get_by_test_id("status")).to_contain_text("Layer 6, head 12 of")
 
 
-def test_clicking_a_small_map_shows_that_head(page: Page, site_url: str) -> None:
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_clicking_a_small_map_shows_that_head(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
     root = open_explorer(page, site_url)
     root.get_by_test_id("thumb-4-7").click()
     expect(root.get_by_test_id("status")).to_contain_text("Layer 5, head 8 of")
     assert_shown(root.get_by_test_id("cell-2-3").inner_text(), PREPARED[0].key, "weights", (4, 7, 2, 3))
 
 
-def test_a_query_of_the_lines_view_is_chosen_with_enter(page: Page, site_url: str) -> None:
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_a_query_of_the_lines_view_is_chosen_with_enter(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
     root = open_explorer(page, site_url)
     root.get_by_test_id("view-map").focus()
     page.keyboard.press("ArrowRight")
