@@ -15,6 +15,7 @@ import numpy as np
 
 from attnlab.attention import Attention, attention, frozen, project
 from attnlab.checks import added, as_array, as_matrix, as_vector, at_least, finite_number, overflow_free, positive_int
+from attnlab.erf import erf
 
 __all__ = [
     "Head",
@@ -190,18 +191,15 @@ def relu(x: Any) -> np.ndarray:
     return np.maximum(as_array("x", x, (0, 1, 2)), 0.0)
 
 
-_erf = np.frompyfunc(math.erf, 1, 1)
-
-
 def gelu(x: Any) -> np.ndarray:
     """x · Φ(x) = x · (1 + erf(x / √2)) / 2, elementwise over a number, a row or n rows: BERT's activation.
 
     The exact form, not the tanh approximation, so a trained BERT-style model
-    is reproduced to float precision. numpy has no erf, so ``math.erf`` is
-    applied to each entry (exact, slower than a vectorised formula).
+    is reproduced to float precision. numpy has no erf; ``attnlab.erf``
+    computes it for the whole array, as exact as ``math.erf``.
     """
     values = as_array("x", x, (0, 1, 2))
-    return 0.5 * values * (1.0 + np.asarray(_erf(values / math.sqrt(2.0)), dtype=float))
+    return 0.5 * values * (1.0 + erf(values / math.sqrt(2.0)))
 
 
 def feed_forward(x: Any, params: FeedForwardParams, activation: Activation = relu) -> np.ndarray:

@@ -16,17 +16,23 @@ from hypothesis import strategies as st
 import attnlab.bert
 from attnlab.attention import mix, project, scale, scores, softmax
 from attnlab.bert import (
+    contributions,
+    disagreements,
     encode,
     head_inputs,
     load_model,
     model_dir,
+    most_different_head,
     padding_visible,
     read_config,
     read_weights,
+    run,
     scale_value_row,
     tokenize,
 )
+from attnlab.contributions import contribution_sizes, output_rows
 from attnlab.layers import gelu
+from attnlab.site.explorer import PREPARED
 
 SQRT2 = math.sqrt(2.0)
 CONFIG = {
@@ -257,3 +263,61 @@ def test_scale_value_row_refuses_a_factor_that_is_not_a_finite_number_naming_fac
 def test_docstring_example_of_encode_holds() -> None:
     result = doctest.testmod(attnlab.bert, verbose=False)
     assert (result.failed, result.attempted > 0) == (0, True)
+
+
+# the stacked path ---------------------------------------------------------------
+
+@pytest.mark.parametrize("batch", [p.batch for p in PREPARED], ids=[p.key for p in PREPARED])
+def test_stacked_run_equals_one_head_at_a_time_on_every_prepared_sentence(batch: tuple[str, ...]) -> None:
+    model = load_model()
+    tokens = tokenize(list(batch), model)
+    ids, real = tokens.ids[0], tokens.real[0]
+    (hidden, layers), (fast_hidden, fast_layers) = run(ids, real, model), run(ids, real, model, stacked=True)
+    gap = max(np.abs(a - b).max() for a, b in zip(hidden, fast_hidden, strict=True))
+    for slow, fast in zip(layers, fast_layers, strict=True):
+        for x, y in zip(slow.heads, fast.heads, strict=True):
+            gap = max(gap, *(np.abs(getattr(x, s) - getattr(y, s)).max()
+                             for s in ("scores", "scaled", "weights", "output")))
+    assert gap < 1e-12
+
+
+def test_encode_takes_the_stacked_path() -> None:
+    model = load_model()
+    tokens = tokenize("grid load rises", model)
+    _, layers = run(tokens.ids[0], tokens.real[0], model, stacked=True)
+    recorded = encode("grid load rises")[0].layers[3].heads[4]
+    assert np.array_equal(recorded.weights, layers[3].heads[4].weights)
+
+
+# contributions ------------------------------------------------------------------
+
+def test_contributions_of_a_layer_match_one_head_computed_from_its_value_rows() -> None:
+    model = load_model()
+    enc = encode("grid load rises")[0]
+    _, _, v = head_inputs(enc, 2, 9)
+    rows = output_rows(model.blocks[2].attention.w_o, 9, model.d_head)
+    expected = contribution_sizes(enc.layers[2].heads[9].weights, v, rows)
+    assert np.allclose(contributions(enc, 2)[9], expected, atol=1e-12, rtol=0)
+
+
+def test_contributions_are_heads_by_queries_by_keys_and_zero_on_padding_keys() -> None:
+    short = encode(["grid load rises", "the grid load rises in the evening"])[0]
+    sizes = contributions(short, 0)
+    assert sizes.shape == (12, 9, 9)
+    assert (sizes[:, :, ~short.real] == 0).all() and (sizes[:, :, short.real] > 0).all()
+
+
+def test_disagreements_has_one_number_per_layer_and_head_between_0_and_1() -> None:
+    found = disagreements(encode("grid load rises")[0])
+    assert found.shape == (6, 12) and (found >= 0).all() and (found <= 1).all()
+
+
+def test_most_different_head_is_where_disagreements_peak() -> None:
+    enc = encode("The grid load rises every evening.")[0]
+    layer, head = most_different_head(enc)
+    assert disagreements(enc)[layer, head] == disagreements(enc).max()
+
+
+def test_contributions_refuse_a_layer_the_model_lacks() -> None:
+    with pytest.raises(ValueError, match="layer must be from 0 to 5, got 6"):
+        contributions(encode("grid load rises")[0], 6)

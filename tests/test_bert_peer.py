@@ -2,12 +2,14 @@
 
 The reference is loaded from the same local files as ``attnlab.bert`` with
 the hub switched off. One padded batch of sentences of different lengths
-goes through both; hidden states and weights are compared at real tokens
-(padding keys get exactly 0 in both, padding queries are never read).
+goes through both, and so does every sentence the explorer offers, in its
+own batch; hidden states and weights are compared at real tokens (padding
+keys get exactly 0 in both, padding queries are never read).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -18,6 +20,7 @@ import torch  # noqa: E402
 from transformers import BertModel  # noqa: E402
 
 from attnlab.bert import Encoding, encode, load_model, tokenize  # noqa: E402
+from attnlab.site.explorer import PREPARED  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -30,12 +33,19 @@ SENTENCES = [
 TOLERANCE = 1e-5
 
 
-def reference_outputs(dtype: torch.dtype) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Hidden states (7 × batch × n × 384) and weights (6 × batch × heads × n × n) from BertModel."""
-    model = BertModel.from_pretrained(
+@functools.cache
+def reference_model(dtype: torch.dtype) -> BertModel:
+    """BertModel from attnlab's model files, in ``dtype``, eager attention, loaded once."""
+    return BertModel.from_pretrained(
         str(load_model().directory), local_files_only=True, attn_implementation="eager", dtype=dtype,
     ).eval()
-    batch = tokenize(SENTENCES)
+
+
+def reference_outputs(dtype: torch.dtype, sentences: list[str] = SENTENCES,
+                      ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Hidden states (7 × batch × n × 384) and weights (6 × batch × heads × n × n) from BertModel."""
+    model = reference_model(dtype)
+    batch = tokenize(sentences)
     with torch.no_grad():
         out = model(
             input_ids=torch.from_numpy(batch.ids),
@@ -111,3 +121,15 @@ def test_mean_pooling_matches_the_reference_over_real_tokens(
     hidden, _ = float32_reference
     pooled = np.stack([hidden[-1][i][enc.real].mean(axis=0) for i, enc in enumerate(ours)])
     assert np.abs(pooled - np.stack([enc.pooled for enc in ours])).max() < TOLERANCE
+
+
+@pytest.mark.parametrize("batch", [list(p.batch) for p in PREPARED], ids=[p.key for p in PREPARED])
+def test_every_prepared_sentence_of_the_explorer_matches_bertmodel_float32_to_1e_5(batch: list[str]) -> None:
+    hidden_gap, weight_gap = largest_gaps(encode(batch), reference_outputs(torch.float32, batch))
+    assert hidden_gap < TOLERANCE and weight_gap < TOLERANCE
+
+
+@pytest.mark.parametrize("batch", [list(p.batch) for p in PREPARED], ids=[p.key for p in PREPARED])
+def test_every_prepared_sentence_of_the_explorer_matches_bertmodel_float64_to_1e_12(batch: list[str]) -> None:
+    hidden_gap, weight_gap = largest_gaps(encode(batch), reference_outputs(torch.float64, batch))
+    assert hidden_gap < 1e-12 and weight_gap < 1e-12

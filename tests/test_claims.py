@@ -30,6 +30,11 @@ NOT_CHAPTERS = {"claims.md", "sources.md", "reference.md", "licenses.md", "exerc
 """Pages that list or license the claims rather than teach with them; the Exercises page's
 citations are the chapters' own, gathered while the site is built."""
 IDS = [c.id for c in registry.claims()]
+GUIDE_CLAIMS = {"LAB-001", "WE-002", "CL-030"}
+"""Claims the guide registers beyond the brief's table: its two worked examples, and the
+norm-based view of attention (S9) that the explorer of the real model uses."""
+GUIDE_SOURCES = {"S9": "2004.10102"}
+"""Sources beyond the brief's list, with their arXiv numbers."""
 
 
 def brief(path: Path = BRIEF) -> str:
@@ -83,12 +88,28 @@ def test_every_claim_of_the_brief_is_registered_with_its_kind_and_locator() -> N
     assert found == expected
 
 
-def test_registry_holds_exactly_the_brief_claims_plus_lab_001_and_we_002() -> None:
-    assert set(IDS) == set(brief_claims()) | {"LAB-001", "WE-002"}
+def test_registry_holds_exactly_the_brief_claims_plus_the_guides_own() -> None:
+    assert set(IDS) == set(brief_claims()) | GUIDE_CLAIMS
 
 
-def test_every_source_of_the_brief_is_registered_with_its_arxiv_number() -> None:
-    assert {s.id: s.arxiv for s in registry.sources()} == brief_sources()
+def test_the_guides_own_claim_ids_are_not_in_the_brief() -> None:
+    assert GUIDE_CLAIMS.isdisjoint(brief_claims())
+
+
+def test_every_source_of_the_brief_and_the_guides_own_is_registered_with_its_arxiv_number() -> None:
+    assert {s.id: s.arxiv for s in registry.sources()} == {**brief_sources(), **GUIDE_SOURCES}
+
+
+def test_the_guides_own_sources_are_not_in_the_brief() -> None:
+    assert set(GUIDE_SOURCES).isdisjoint(brief_sources())
+
+
+def test_the_norm_based_view_rests_on_kobayashi_et_al_with_its_sections() -> None:
+    claim = registry.claim("CL-030")
+    assert (claim.kind, claim.sources, claim.locator) == ("source", ("S9",), "S9 §2.2, §3; §4")
+    assert registry.source("S9").reference() == (
+        "G. Kobayashi, T. Kuribayashi, S. Yokoi, K. Inui. Attention is Not Only a Weight: Analyzing "
+        "Transformers with Vector Norms. Proceedings of EMNLP, 2020, pp. 7057–7075. arXiv:2004.10102.")
 
 
 def test_a_statement_writes_its_symbols_as_math_not_ascii() -> None:
@@ -119,8 +140,8 @@ def test_unknown_claim_id_raises_key_error_naming_it() -> None:
 
 
 def test_unknown_source_id_raises_key_error_naming_it() -> None:
-    with pytest.raises(KeyError, match="S9"):
-        registry.source("S9")
+    with pytest.raises(KeyError, match="S99"):
+        registry.source("S99")
 
 
 def test_sources_of_a_derived_claim_come_through_what_it_rests_on() -> None:
@@ -166,8 +187,8 @@ def test_check_refuses_duplicate_ids() -> None:
 
 
 def test_check_refuses_a_dangling_source() -> None:
-    orphan = registry.Claim("CL-900", "source", "x", "S9 §1", sources=("S9",))
-    with pytest.raises(ValueError, match="CL-900 cites unknown source S9"):
+    orphan = registry.Claim("CL-900", "source", "x", "S99 §1", sources=("S99",))
+    with pytest.raises(ValueError, match="CL-900 cites unknown source S99"):
         registry._check([orphan], registry.sources())
 
 

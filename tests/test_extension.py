@@ -13,9 +13,13 @@ from pathlib import Path
 
 import markdown_exec
 import pytest
+import threadpoolctl
 from markdown import Markdown
 
 import attnlab
+
+
+from attnlab.site import explorer
 from attnlab.site.context import nav_pages, page_of, zensical_nav_pages
 from attnlab.site.extension import AttnlabExtension, PageError, placed_blocks
 from attnlab.site.markdown import FRONT_MATTER
@@ -148,9 +152,22 @@ def test_a_pages_tables_are_published_beside_it_with_links_to_them(tmp_path: Pat
     assert (tmp_path / "site" / "exports" / "mixing-1.csv").read_bytes() == f"w\r\n{1 / 3!r}\r\n".encode()
 
 
+def test_a_page_with_the_explorer_marker_gets_the_explorer_and_publishes_its_data(tmp_path: Path) -> None:
+    html = convert(tmp_path, f"# Explore\n\n{explorer.MARKER}\n", path="explore.md", site=tmp_path / "site")
+    assert '<div class="attnlab-explorer"' in html and explorer.MARKER not in html
+    written = sorted(p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("*.js"))
+    assert written == sorted(explorer.published())
+
+
 def test_other_pages_publish_nothing(tmp_path: Path) -> None:
     convert(tmp_path, "A chapter.\n", path="mixing.md", site=tmp_path / "site")
     assert not (tmp_path / "site").exists()
+
+
+def test_a_build_runs_numpys_matrix_products_on_one_thread() -> None:
+    AttnlabExtension()
+    blas = [pool for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)
 
 
 def test_without_a_builder_or_options_the_page_is_asked_for() -> None:

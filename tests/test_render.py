@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given as given_numbers, strategies as st
 
-from attnlab.site.render import WIDE_MAP, matrix, weight_map
+from attnlab.site.render import WIDE_COMPACT_MAP, WIDE_MAP, matrix, weight_map
 from attnlab.site.widgets import checklist, with_math
 from attnlab.text import fmt, given, given_vector, table, vector
 
@@ -158,6 +158,17 @@ def test_a_wide_weight_map_scrolls_in_a_focusable_labelled_box_with_compact_cell
     html = weight_map([[1.0] + [0.0] * WIDE_MAP], ["q"], keys, "Wide map")
     assert html.startswith('<div class="attn-map-scroll" tabindex="0" role="group" aria-label="Wide map">'
                            '<table class="attn-map attn-map-wide">')
+
+
+def test_a_compact_weight_map_says_so_in_its_class() -> None:
+    assert '<table class="attn-map compact">' in weight_map([[1.0]], ["q"], ["k"], "Map", compact=True)
+
+
+def test_a_compact_map_of_ten_keys_needs_no_tab_stop_and_one_more_gets_one() -> None:
+    def compact(keys: int) -> str:
+        return weight_map([[1.0] + [0.0] * (keys - 1)], ["q"], [f"k{i}" for i in range(keys)], "Map", compact=True)
+
+    assert "tabindex" not in compact(WIDE_COMPACT_MAP) and 'tabindex="0"' in compact(WIDE_COMPACT_MAP + 1)
 
 
 def test_weight_map_escapes_labels() -> None:

@@ -61,7 +61,8 @@ def test_every_article_agrees_with_the_mkdocs_build(built_site: Path, zensical_s
 
 
 @pytest.mark.parametrize("name", ["claims.json", "sources.bib", "assets/lab-data.js", "assets/guide-data.js",
-                                  "assets/contrasts.js", "model.mjs", "exports/mixing-1.json"])
+                                  "assets/contrasts.js", "model.mjs", "exports/mixing-1.json",
+                                  "assets/explorer/toy-words.js"])
 def test_zensical_publishes_the_same_files(built_site: Path, zensical_site: Path, name: str) -> None:
     assert (zensical_site / name).read_bytes() == (built_site / name).read_bytes()
 

@@ -22,20 +22,23 @@ each generated table gets its download links and its CSV and JSON files
 an infinity is refused (:mod:`~attnlab.site.output`), and the provenance
 line is added at its foot
 (:mod:`~attnlab.site.provenance`). Converting the home page writes the files the
-site publishes (:mod:`~attnlab.site.publish`). Any problem raises
+site publishes (:mod:`~attnlab.site.publish`); a page holding the explorer's
+marker gets the explorer there and writes its data (:mod:`~attnlab.site.explorer`). Any problem raises
 ``PageError`` naming the page and line, which stops the build.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from threadpoolctl import threadpool_limits
 
-from attnlab.site import citations, execution, export, forms, math, output, practice, prose, publish
+from attnlab.site import citations, execution, explorer, export, forms, math, output, practice, prose, publish
 from attnlab.site.provenance import provenance
 from attnlab.site.context import Page, page_of, whole_page
 
@@ -124,6 +127,10 @@ class PageSource(Preprocessor):
                 publish.write(page.site_dir, page.docs_dir)
             except ValueError as error:
                 raise PageError(f"{page.docs_dir.name}/{error}") from error
+        if explorer.MARKER in markdown:
+            markdown = markdown.replace(explorer.MARKER, explorer.widget(page.path))
+            if page.site_dir is not None:
+                publish.write_files(page.site_dir, explorer.published())
         return markdown.split("\n")
 
 
@@ -155,10 +162,23 @@ class PageHTML(Postprocessor):
         return html + "\n" + provenance()
 
 
+@functools.cache
+def one_blas_thread() -> None:
+    """Run numpy's matrix products on one thread for the rest of the build (once per process).
+
+    The build multiplies small matrices, one sentence of the real model at a
+    time. A second BLAS thread saves little on those, and on a shared machine
+    it often waits for a free core: with two, a clean build under load took
+    twice as long as with one.
+    """
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class AttnlabExtension(Extension):
     """Registers the page checks before block parsing and the HTML pass after everything else."""
 
     def __init__(self, **kwargs: Any) -> None:
+        one_blas_thread()
         self.config = {
             "page": ["", "path of the page inside docs_dir (only where no builder says)"],
             "docs_dir": ["", "the docs folder (with page)"],

@@ -13,7 +13,9 @@
 - ``sources.bib``: every source as BibTeX.
 
 The Markdown extension calls :func:`write` when it converts the home page,
-under MkDocs and Zensical alike, so no builder-specific hook is needed.
+under MkDocs and Zensical alike, so no builder-specific hook is needed. The
+page that shows the explorer of the real model publishes that explorer's
+data files (:mod:`attnlab.site.explorer`) through :func:`write_files`.
 """
 
 from __future__ import annotations
@@ -86,15 +88,15 @@ def published(docs: Path) -> dict[str, str]:
     }
 
 
+def write(site: Path, docs: Path) -> None:
+    """Write every file the home page publishes into ``site``."""
+    write_files(site, published(docs))
+
+
 def write_files(site: Path, files: dict[str, str]) -> None:
-    """Write each file (path inside ``site`` → text), leaving a file alone whose text is already right."""
+    """Write each of ``files`` (path inside the site → text) into ``site``, leaving alone a file already right."""
     for name, text in files.items():
         target = site / name
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
-
-
-def write(site: Path, docs: Path) -> None:
-    """Write every published file into ``site``."""
-    write_files(site, published(docs))

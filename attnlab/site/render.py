@@ -55,10 +55,13 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
 
 WIDE_MAP = 6
 """Maps with more keys than this get compact cells and a tab stop on their box, which scrolls sideways on a phone."""
+WIDE_COMPACT_MAP = 10
+"""The same for maps drawn ``compact``, whose narrow cells fit more keys in a phone's text column."""
 
 
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str,
-               visible: Any = None, decimals: int = 3, corner: str = "query \\ key") -> str:
+               visible: Any = None, decimals: int = 3, corner: str = "query \\ key",
+               compact: bool = False) -> str:
     """An accessible HTML attention map: one row per query, one cell per key.
 
     Each cell carries its number and a ``--w`` style variable (the weight)
@@ -66,6 +69,8 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
     The table sits in a box that scrolls sideways where the column is too
     narrow for it.
     ``corner`` names what the rows and columns are (rows may be settings).
+    ``compact`` draws smaller type and narrow cells with the keys written
+    upwards, so a map of a short sentence fits the text column, even a phone's.
     """
     w = np.atleast_2d(weights)
     one_label_each("queries", queries, w.shape[0], "rows of weights")
@@ -79,9 +84,10 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
         tds = "".join(f'<td style="--w:{x:.4f}">{cell}</td>' if ok else f'<td class="blocked">{cell}</td>'
                       for x, ok, cell in zip(row, seen, cells))
         body.append(f'<tr><th scope="row">{escape(label)}</th>{tds}</tr>')
-    wide = len(keys) > WIDE_MAP
+    wide = len(keys) > (WIDE_COMPACT_MAP if compact else WIDE_MAP)
+    classes = "attn-map" + (" compact" if compact else "") + (" attn-map-wide" if wide else "")
     html = (
-        f'<table class="attn-map{" attn-map-wide" if wide else ""}"><caption>{escape(caption)}</caption>'
+        f'<table class="{classes}"><caption>{escape(caption)}</caption>'
         f'<thead><tr><td class="corner">{escape(corner)}</td>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody></table>'
     )

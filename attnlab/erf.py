@@ -1,0 +1,74 @@
+"""The error function erf, for a whole array at once, as exact as ``math.erf``.
+
+``gelu`` needs erf at every entry of a feed-forward layer (all-MiniLM-L6-v2
+has 1536 per token in each of its 6 layers). numpy has no erf, and calling
+``math.erf`` once per entry is the slowest step of the model's forward pass.
+
+Here erf is a Taylor polynomial around the nearest of a fixed grid of points
+``STEP`` apart. The grid's coefficients are computed once, at import, from
+``math.erf`` (the constant term, correctly rounded) and from the derivatives
+of erf, which are Hermite polynomials times a Gaussian:
+erf⁽ᵏ⁾(c) = (2/√π)·(−1)ᵏ⁻¹·Hₖ₋₁(c)·e^(−c²). No constant is typed in. An
+argument is never more than STEP/2 = 2⁻¹⁰ from its grid point, so the first
+term left out, past ``DEGREE``, is 2⁻⁶⁰ times its coefficient, and the
+polynomial agrees with ``math.erf`` to about one unit in the last place
+(tests/test_erf.py). It is about six times faster than ``math.erf`` per entry.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "erf",
+]
+
+STEP = 1 / 512
+"""Spacing of the grid of expansion points on [0, END]."""
+END = 6.0
+"""Beyond this, erf(x) rounds to ±1 in float64 (1 − erf(6) ≈ 2·10⁻¹⁷)."""
+DEGREE = 5
+"""Degree of each Taylor polynomial: (STEP/2)^(DEGREE+1) = 2⁻⁶⁰."""
+
+
+def taylor_table(step: float = STEP, end: float = END, degree: int = DEGREE) -> np.ndarray:
+    """Taylor coefficients of erf at c = 0, step, 2·step … end: row k holds erf⁽ᵏ⁾(c) / k!.
+
+    Row 0 is ``math.erf(c)`` itself; row k ≥ 1 uses the Hermite recurrence
+    H₀ = 1, H₁ = 2c, Hₙ₊₁ = 2c·Hₙ − 2n·Hₙ₋₁.
+    """
+    centres = np.arange(round(end / step) + 1) * step
+    table = np.zeros((degree + 1, centres.size))
+    table[0] = [math.erf(c) for c in centres.tolist()]
+    gauss = 2.0 / math.sqrt(math.pi) * np.exp(-centres * centres)
+    before, hermite = np.zeros_like(centres), np.ones_like(centres)  # H_{k-2}, H_{k-1}
+    for k in range(1, degree + 1):
+        table[k] = gauss * (-1) ** (k - 1) * hermite / math.factorial(k)
+        before, hermite = hermite, 2.0 * centres * hermite - 2.0 * (k - 1) * before
+    return table
+
+
+TABLE = taylor_table()
+
+
+def erf(x: Any) -> np.ndarray:
+    """erf(x) = (2/√π) ∫₀ˣ e^(−t²) dt for every entry of ``x``; same shape, float64.
+
+    erf is odd, so the polynomial is evaluated at |x| and given x's sign;
+    past ``END`` it is ±1, at ±∞ exactly ±1, and an entry that is not a number stays one.
+    """
+    z = np.asarray(x, dtype=np.float64)
+    size = np.abs(z)
+    near = size <= END  # False for infinity and for not-a-number, which get no grid point
+    size = np.where(near, size, 0.0)
+    grid = np.rint(size / STEP).astype(np.intp)
+    offset = size - grid * STEP
+    result = TABLE[DEGREE].take(grid)
+    for row in TABLE[DEGREE - 1::-1]:
+        result *= offset
+        result += row.take(grid)
+    result = np.where(near, result, np.where(np.isnan(z), np.nan, 1.0))
+    return np.copysign(result, z)

@@ -1,0 +1,166 @@
+"""A whole model at a glance: every head's weight map as a small square, in one SVG grid.
+
+One row of squares per layer, one column per head; inside a square, row i is
+query i and column j key j, shaded by the weight in ``LEVELS`` steps (weights
+below half a step are left white, blocked keys are grey). Chosen heads are
+outlined. The picture is one line of inline SVG with a title, a text
+description and a legend for its shades; its labels are large enough to stay
+at least 11 px when it shrinks to a phone's width.
+
+The cells of one shade, in every square, are one ``<path>`` with
+``data-level`` (the step); neighbouring cells of a row in the same shade are
+one rectangle, and each rectangle starts from the last one (``m`` moves), which
+keeps a grid of 72 maps small. ``cells`` reads a path back into cells, so a
+test can check which weight is drawn where.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from html import escape
+
+import numpy as np
+
+from attnlab.checks import as_array, as_mask, index
+
+LEVELS = 4
+"""Shade steps between weight 0 and weight 1 (quarters: enough for maps this small)."""
+CELL = 5
+"""Side of one query-key cell, in SVG units."""
+GAP = 8
+"""Space between two squares."""
+LEFT, TOP, LEGEND = 64, 64, 96
+"""Room for the layer labels, the head labels and the legend below the grid."""
+FONT = 24
+"""Label size in SVG units: 11 px or more once the grid is shrunk to a phone's 358 px column."""
+INK, FRAME, BLOCKED = "#1a1a1a", "#9e9e9e", "#e4e4e4"
+
+
+def level(weights: np.ndarray) -> np.ndarray:
+    """The shade step of each weight: round(weight × LEVELS), 0 (white) to LEVELS (darkest)."""
+    return np.rint(np.clip(weights, 0.0, 1.0) * LEVELS).astype(int)
+
+
+def colour(step: int) -> str:
+    """The fill of shade ``step``: white mixed with indigo #283593 in proportion step / LEVELS."""
+    share = step / LEVELS
+    rgb = (round(255 - 215 * share), round(255 - 202 * share), round(255 - 108 * share))
+    return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
+Run = tuple[int, int, int]
+"""A rectangle of cells in one row of one square: left x, top y, width, in SVG units."""
+
+
+def runs(steps: np.ndarray, visible: np.ndarray, left: int, top: int) -> dict[str, list[Run]]:
+    """One square's rows cut into runs of neighbouring cells of one shade, keyed by shade step.
+
+    Blocked cells are the step ``"blocked"``; white cells (step 0) are not drawn.
+    """
+    found: dict[str, list[Run]] = {}
+    for q, (row, seen) in enumerate(zip(steps, visible)):
+        k = 0
+        while k < len(row):
+            name = "blocked" if not seen[k] else str(row[k])
+            end = k + 1
+            while end < len(row) and ("blocked" if not seen[end] else str(row[end])) == name:
+                end += 1
+            if name != "0":
+                found.setdefault(name, []).append((left + k * CELL, top + q * CELL, (end - k) * CELL))
+            k = end
+    return found
+
+
+def path(rectangles: Sequence[Run]) -> str:
+    """Rectangles CELL high as one path: the first placed absolutely, each next one moved from the last."""
+    parts, x0, y0 = [], 0, 0
+    for i, (x, y, width) in enumerate(rectangles):
+        move = f"M{x} {y}" if i == 0 else f"m{x - x0} {y - y0}"
+        parts.append(f"{move}h{width}v{CELL}h-{width}z")
+        x0, y0 = x, y
+    return "".join(parts)
+
+
+def cells(d: str) -> set[tuple[int, int]]:
+    """The CELL-sized cells, as (x, y) of their top-left corners, that a path from ``path`` covers."""
+    found, x, y = set(), 0, 0
+    for move, dx, dy, width in re.findall(r"([Mm])(-?\d+) (-?\d+)h(\d+)v\d+h-\d+z", d):
+        x, y = (int(dx), int(dy)) if move == "M" else (x + int(dx), y + int(dy))
+        found |= {(x + c, y) for c in range(0, int(width), CELL)}
+    return found
+
+
+def place(x: int, y: int, n: int) -> tuple[int, int, int, int]:
+    """(layer, head, query, key) of the cell whose top-left corner is (x, y), in a grid of n-token maps."""
+    step = n * CELL + GAP
+    head, across = divmod(x - LEFT, step)
+    layer, down = divmod(y - TOP, step)
+    return layer, head, down // CELL, across // CELL
+
+
+def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tuple[int, int]] = (),
+              ident: str, title: str, desc: str) -> str:
+    """Every head's map of one sentence (``weights``: layers × heads × n × n) as one figure of inline SVG.
+
+    ``visible`` (n × n, optional) greys out blocked keys; ``outlined`` lists
+    (layer, head) pairs, counted from 0, to draw a frame around; ``ident``
+    makes the element ids unique on the page; ``title`` and ``desc`` are what
+    a screen reader announces, so ``desc`` should say what the picture shows.
+    """
+    w = as_array("weights", weights, 4)
+    layers, heads, n, m = w.shape
+    if n != m:
+        raise ValueError(f"weights must be square maps (self-attention), got {n} × {m}")
+    seen = np.ones((n, n), dtype=bool) if visible is None else as_mask("visible", visible, (n, n))
+    frames = [(index("layer", l, layers), index("head", h, heads)) for l, h in outlined]
+    side = n * CELL
+    step = side + GAP
+    width, grid_bottom = LEFT + heads * step, TOP + layers * step
+    height = grid_bottom + LEGEND
+    parts = [f'<text x="{LEFT + heads * step / 2:.0f}" y="{FONT}" text-anchor="middle" font-size="{FONT}" '
+             f'fill="{INK}">head</text>',
+             f'<text transform="translate({FONT} {TOP + layers * step / 2:.0f}) rotate(-90)" text-anchor="middle" '
+             f'font-size="{FONT}" fill="{INK}">layer</text>']
+    parts += [f'<text x="{LEFT + h * step + side / 2:.1f}" y="{TOP - 10}" text-anchor="middle" font-size="{FONT}" '
+              f'fill="{INK}">{h}</text>' for h in range(heads)]
+    parts += [f'<text x="{LEFT - 10}" y="{TOP + l * step + side / 2 + FONT / 3:.1f}" text-anchor="end" '
+              f'font-size="{FONT}" fill="{INK}">{l}</text>' for l in range(layers)]
+    shaded: dict[str, list[Run]] = {}
+    for l in range(layers):
+        for h in range(heads):
+            for name, found in runs(level(w[l, h]), seen, LEFT + h * step, TOP + l * step).items():
+                shaded.setdefault(name, []).extend(found)
+    squares = "".join(f"M{LEFT + h * step} {TOP + l * step}h{side}v{side}h-{side}z"
+                      for l in range(layers) for h in range(heads))
+    parts.append(f'<path d="{squares}" fill="#fff" stroke="{FRAME}" stroke-width="0.5"/>')
+    for name in ["blocked", *(str(s) for s in range(1, LEVELS + 1))]:
+        if name in shaded:
+            fill = BLOCKED if name == "blocked" else colour(int(name))
+            parts.append(f'<path data-level="{name}" fill="{fill}" d="{path(shaded[name])}"/>')
+    for l, h in frames:
+        parts.append(f'<rect data-outlined="{l} {h}" x="{LEFT + h * step - 3}" y="{TOP + l * step - 3}" '
+                     f'width="{side + 6}" height="{side + 6}" fill="none" stroke="{INK}" stroke-width="3"/>')
+    parts.append(_legend(LEFT, grid_bottom + 12))
+    return (
+        f'<figure class="head-grid"><svg role="img" aria-labelledby="{ident}-title {ident}-desc" '
+        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" data-layers="{layers}" '
+        f'data-heads="{heads}" data-tokens="{n}" '
+        f'style="max-width: 100%; height: auto; background: #fff" xmlns="http://www.w3.org/2000/svg">'
+        f'<title id="{ident}-title">{escape(title)}</title><desc id="{ident}-desc">{escape(desc)}</desc>'
+        f'{"".join(parts)}</svg><figcaption>{escape(title)}</figcaption></figure>\n'
+    )
+
+
+def _legend(x: float, y: float) -> str:
+    """The shade steps as a row of swatches labelled with their weights, from 0 to 1."""
+    swatch = 36
+    parts = [f'<text x="{x}" y="{y + FONT}" font-size="{FONT}" fill="{INK}">weight</text>']
+    start = x + 100
+    for step in range(LEVELS + 1):
+        parts.append(f'<rect x="{start + step * swatch}" y="{y + 2}" width="{swatch}" height="{FONT}" '
+                     f'fill="{colour(step)}" stroke="{FRAME}" stroke-width="0.5"/>')
+    for step, label in ((0, "0"), (LEVELS // 2, "0.5"), (LEVELS, "1")):  # LEVELS is even
+        parts.append(f'<text x="{start + step * swatch + swatch / 2}" y="{y + 2 * FONT + 12}" '
+                     f'text-anchor="middle" font-size="{FONT}" fill="{INK}">{label}</text>')
+    return "".join(parts)

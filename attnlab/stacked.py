@@ -1,0 +1,179 @@
+"""Every head of a layer at once: ``multi_head``'s numbers from one stacked product per step.
+
+``multi_head`` runs the heads one after another, each through ``attention``'s
+named steps, and checks every input again each time: the path the guide
+teaches, and the reference. A trained model has many heads (all-MiniLM-L6-v2:
+12 in each of 6 layers), and run that way its forward pass is several times
+slower than PyTorch's. Here the heads' projections are laid side by side once
+(``stack_heads``), so each step is one product over every head: the queries of
+all heads are ``x @ [W_Q¹ … W_Qᴴ]``, and the scores, weights and outputs carry
+a leading head axis. The steps and their order are those of ``attention``
+(the same ``scale`` and masked ``softmax``); tests/test_stacked.py checks the
+results equal ``multi_head``'s and ``encoder_block_steps``' to 1e-12.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from attnlab.attention import Attention, frozen, overflow_free, scale, softmax
+from attnlab.checks import as_array, as_mask, as_matrix
+from attnlab.layers import (
+    Activation,
+    EncoderBlockParams,
+    FeedForwardParams,
+    LayerNormParams,
+    MultiHead,
+    MultiHeadParams,
+    norm,
+    relu,
+)
+
+__all__ = [
+    "StackedHeads",
+    "StackedBlock",
+    "stack_heads",
+    "stack_block",
+    "split_heads",
+    "stacked_multi_head",
+    "stacked_encoder_block_steps",
+]
+
+
+@dataclass(frozen=True)
+class StackedHeads:
+    """Every head's projections side by side: column block h of ``w_q`` is head h's W_Q.
+
+    ``w_q`` and ``w_k`` are d_model × H·d_k, ``w_v`` is d_model × H·d_v, the
+    biases are rows of the same widths (zeros where a head has none), and
+    ``w_o`` (H·d_v × d_model) and ``b_o`` are the output map, as in
+    ``MultiHeadParams``.
+    """
+
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    b_q: np.ndarray
+    b_k: np.ndarray
+    b_v: np.ndarray
+    w_o: np.ndarray
+    b_o: np.ndarray
+    n_heads: int
+
+
+@dataclass(frozen=True)
+class StackedBlock:
+    """One encoder block's parameters with its heads stacked (see ``stack_block``)."""
+
+    attention: StackedHeads
+    ffn: FeedForwardParams
+    norm1: LayerNormParams
+    norm2: LayerNormParams
+
+
+def _side_by_side(name: str, parts: list[Any]) -> np.ndarray:
+    """Checked matrices of equal shape, concatenated along their columns."""
+    matrices = [as_matrix(f"{name} of head {h}", part) for h, part in enumerate(parts)]
+    for h, matrix in enumerate(matrices):
+        if matrix.shape != matrices[0].shape:
+            raise ValueError(f"{name} of head {h} has shape {matrix.shape} but head 0's is "
+                             f"{matrices[0].shape}: stacked heads must share their shapes")
+    return frozen(np.concatenate(matrices, axis=1))  # row-major, as x @ W reads it fastest
+
+
+def _row_major(array: np.ndarray) -> np.ndarray:
+    """A read-only row-major copy: x @ W streams W's rows in memory order (a stored model's
+    transposed matrices are column-major, and reading them so is slower)."""
+    return frozen(np.ascontiguousarray(array))
+
+
+def _bias_row(name: str, bias: Any, width: int) -> np.ndarray:
+    """A checked bias row of ``width`` entries, or zeros for a head without one."""
+    if bias is None:
+        return np.zeros(width)
+    row = as_array(name, bias, 1)
+    if row.shape != (width,):
+        raise ValueError(f"{name} must have shape ({width},) to match its matrix, got {row.shape}")
+    return row
+
+
+def stack_heads(params: MultiHeadParams) -> StackedHeads:
+    """Lay every head's W_Q, W_K, W_V (and bias rows) side by side, checked once.
+
+    Heads must share their shapes; W_O must have one row per column of the
+    stacked values.
+    """
+    heads = params.heads
+    if not heads:
+        raise ValueError("params.heads is empty: multi-head attention needs at least one head")
+    stacked = {name: _side_by_side(name, [getattr(h, name) for h in heads]) for name in ("w_q", "w_k", "w_v")}
+    if stacked["w_q"].shape != stacked["w_k"].shape:
+        raise ValueError(f"w_q and w_k must have the same shape, got {heads[0].w_q.shape} and {heads[0].w_k.shape}")
+    biases = {}
+    for name in ("b_q", "b_k", "b_v"):
+        width = stacked[f"w_{name[-1]}"].shape[1] // len(heads)
+        biases[name] = frozen(np.concatenate([_bias_row(f"{name} of head {h}", getattr(head, name), width)
+                                              for h, head in enumerate(heads)]))
+    w_o = as_matrix("w_o", params.w_o)
+    if w_o.shape[0] != stacked["w_v"].shape[1]:
+        raise ValueError(f"w_o has {w_o.shape[0]} rows but the heads' values are {stacked['w_v'].shape[1]} "
+                         "wide in all: Concat(heads) @ w_o needs them equal")
+    b_o = _bias_row("b_o", params.b_o, w_o.shape[1])
+    return StackedHeads(**stacked, **biases, w_o=_row_major(w_o), b_o=frozen(b_o), n_heads=len(heads))
+
+
+def stack_block(params: EncoderBlockParams) -> StackedBlock:
+    """An encoder block's parameters with the heads stacked and the feed-forward weights checked once."""
+    ffn = params.ffn
+    checked = FeedForwardParams(*(_row_major(as_array(name, getattr(ffn, name), ndim))
+                                  for name, ndim in (("w1", 2), ("b1", 1), ("w2", 2), ("b2", 1))))
+    return StackedBlock(stack_heads(params.attention), checked, params.norm1, params.norm2)
+
+
+def split_heads(rows: np.ndarray, n_heads: int) -> np.ndarray:
+    """n × H·d as H × n × d: column block h becomes head h's own n × d matrix."""
+    n, width = rows.shape
+    return rows.reshape(n, n_heads, width // n_heads).transpose(1, 0, 2)
+
+
+def stacked_multi_head(x_q: Any, x_kv: Any, heads: StackedHeads, visible: Any = None) -> MultiHead:
+    """Multi-head attention with every head in one product per step; the same ``MultiHead`` as ``multi_head``.
+
+    Each head's ``Attention`` holds read-only views of the stacked arrays.
+    """
+    rows_q, rows_kv = as_matrix("x_q", x_q), as_matrix("x_kv", x_kv)
+    for name, rows in (("x_q", rows_q), ("x_kv", rows_kv)):
+        if rows.shape[1] != heads.w_q.shape[0]:
+            raise ValueError(f"{name} has width {rows.shape[1]} but the heads project from {heads.w_q.shape[0]}")
+    n, m, count = rows_q.shape[0], rows_kv.shape[0], heads.n_heads
+    mask = np.ones((n, m), dtype=bool) if visible is None else as_mask("visible", visible, (n, m))
+    q = split_heads(rows_q @ heads.w_q + heads.b_q, count)
+    k = split_heads(rows_kv @ heads.w_k + heads.b_k, count)
+    v = split_heads(rows_kv @ heads.w_v + heads.b_v, count)
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by overflow_free, without a warning
+        raw = overflow_free(q @ k.transpose(0, 2, 1), "scores q @ k.T", "q", q, "k", k)
+    scaled = scale(raw.reshape(count * n, m), q.shape[2])  # the heads' rows, one after another
+    weights = softmax(scaled, np.tile(mask, (count, 1))).reshape(count, n, m)
+    scaled = scaled.reshape(count, n, m)
+    output = weights @ v
+    concat = output.transpose(1, 0, 2).reshape(n, -1)
+    raw, scaled, weights, output, mask = (frozen(a) for a in (raw, scaled, weights, output, mask))
+    records = tuple(Attention(raw[h], scaled[h], mask, weights[h], output[h]) for h in range(count))
+    return MultiHead(records, frozen(concat), frozen(concat @ heads.w_o + heads.b_o))
+
+
+def stacked_encoder_block_steps(x: Any, block: StackedBlock, visible: Any = None,
+                                activation: Activation = relu) -> tuple[np.ndarray, MultiHead]:
+    """A Post-LN encoder block (BERT's order) with stacked heads: ``encoder_block_steps(..., order="post")``.
+
+    LayerNorm(x + MultiHead(x)), then LayerNorm(mid + FFN(mid)); the weights
+    were checked by ``stack_block``, so only the rows are checked here.
+    """
+    rows = as_matrix("x", x)
+    heads = stacked_multi_head(rows, rows, block.attention, visible)
+    mid = norm(rows + heads.output, block.norm1)
+    ffn = block.ffn
+    return norm(mid + activation(mid @ ffn.w1 + ffn.b1) @ ffn.w2 + ffn.b2, block.norm2), heads

@@ -1,0 +1,436 @@
+/* Attention Lab: the explorer of all-MiniLM-L6-v2 (markup printed by attnlab.site.explorer.widget).
+ *
+ * Each prepared sentence's numbers are in its own file, assets/explorer/<key>.js, a classic
+ * script that sets globalThis.ATTNLAB_EXPLORER[key]. A file is loaded only when its sentence is
+ * chosen, by inserting a <script> element: that works from disk (file://) and from a server,
+ * where fetch() and modules do not. Weights and contribution sizes are whole multiples of
+ * 1/scales[measure] (thousandths and hundredths).
+ *
+ * Views of the chosen layer and head: a heat map (a table whose cells are reached with the
+ * arrow keys) or lines from each query to the keys; below, every head at once as small maps,
+ * a radio group (arrow keys move between heads and choose them). Classic script, no
+ * dependencies. MIT licence.
+ */
+(function () {
+  "use strict";
+
+  var REGISTRY = "ATTNLAB_EXPLORER";
+  var MEASURES = {
+    weights: { name: "weight", caption: "weights of each query (row) over the keys" },
+    sizes: { name: "contribution size", caption: "size of what each key (column) adds to each query (row)" },
+  };
+
+  /* ---- small helpers -------------------------------------------------- */
+
+  function element(tag, attributes, text) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function svgElement(tag, attributes) {
+    var node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    return node;
+  }
+
+  /** The shade of a share t in [0, 1]: white mixed with indigo #3f51b5, at most 60 %, as attnlab.css does. */
+  function shade(t) {
+    var s = 0.6 * Math.max(0, Math.min(1, t));
+    return [Math.round(255 - 192 * s), Math.round(255 - 174 * s), Math.round(255 - 74 * s)];
+  }
+
+  /** The thumbnails' stronger shade: white to indigo #283593 (no text sits on them). */
+  function thumbShade(t) {
+    var s = Math.max(0, Math.min(1, t));
+    return [Math.round(255 - 215 * s), Math.round(255 - 202 * s), Math.round(255 - 108 * s)];
+  }
+
+  function ramp(colour) {
+    return element("span", { class: "explorer-ramp", style: "background: linear-gradient(to right, rgb(" +
+      colour(0).join(",") + "), rgb(" + colour(1).join(",") + "))" });
+  }
+
+  function quoted(token) { return "\u201c" + token + "\u201d"; }
+
+  /* ---- data: one script per sentence, inserted on demand ---------------- */
+
+  function registry() {
+    globalThis[REGISTRY] = globalThis[REGISTRY] || {};
+    return globalThis[REGISTRY];
+  }
+
+  var pending = {};
+
+  /** A promise of the sentence's data, inserting its script the first time it is asked for. */
+  function loadSentence(base, key) {
+    if (registry()[key]) { return Promise.resolve(registry()[key]); }
+    if (!pending[key]) {
+      pending[key] = new Promise(function (resolve, reject) {
+        var src = base + key + ".js";
+        var script = element("script", { src: src, "data-explorer-data": key });
+        script.onload = function () {
+          if (registry()[key]) { resolve(registry()[key]); } else { reject(new Error(src + " did not define " + key)); }
+        };
+        script.onerror = function () { delete pending[key]; reject(new Error("could not load " + src)); };
+        document.head.appendChild(script);
+      });
+    }
+    return pending[key];
+  }
+
+  /** Decimals to show of a measure: its scale is a power of ten, so they are exact. */
+  function decimals(data, measure) { return Math.round(Math.log10(data.scales[measure])); }
+
+  /** The n × n values of one head as numbers (the stored steps divided out), row-major. */
+  function headValues(data, measure, layer, head) {
+    var counts = data[measure][layer * data.heads + head];
+    return counts.map(function (c) { return c / data.scales[measure]; });
+  }
+
+  /** The value shaded darkest: weight 1, or the head's largest contribution size. */
+  function darkest(measure, values) {
+    if (measure === "weights") { return 1; }
+    return Math.max(1e-12, values.reduce(function (a, b) { return Math.max(a, b); }, 0));
+  }
+
+  /* ---- one explorer ---------------------------------------------------- */
+
+  function Explorer(root) {
+    this.root = root;
+    this.base = root.getAttribute("data-data");
+    this.layers = Number(root.getAttribute("data-layers"));
+    this.heads = Number(root.getAttribute("data-heads"));
+    this.sentence = root.querySelector("#explorer-sentence");
+    this.layerSelect = root.querySelector("#explorer-layer");
+    this.headSelect = root.querySelector("#explorer-head");
+    this.status = root.querySelector(".explorer-status");
+    this.lookFor = root.querySelector(".explorer-look-for");
+    this.view = root.querySelector(".explorer-view");
+    this.readout = root.querySelector(".explorer-readout");
+    this.legend = root.querySelector(".explorer-legend");
+    this.model = root.querySelector(".explorer-model");
+    this.modelLegend = root.querySelector(".explorer-model-legend");
+    this.data = null;
+    this.cell = { query: 0, key: 0 };
+    this.query = null;  // the query whose lines are shown, or null for all
+    this.request = 0;
+    this.bind();
+    this.buildModelView();
+    this.choose(this.sentence.value);
+  }
+
+  Explorer.prototype.state = function () {
+    var checked = function (name) { return this.root.querySelector('input[name="explorer-' + name + '"]:checked').value; }.bind(this);
+    return {
+      layer: Number(this.layerSelect.value),
+      head: Number(this.headSelect.value),
+      measure: checked("measure"),
+      view: checked("view"),
+    };
+  };
+
+  Explorer.prototype.bind = function () {
+    var self = this;
+    this.sentence.addEventListener("change", function () { self.choose(self.sentence.value); });
+    [this.layerSelect, this.headSelect].forEach(function (select) {
+      select.addEventListener("change", function () { self.render(); });
+    });
+    Array.prototype.forEach.call(this.root.querySelectorAll('input[type="radio"]'), function (input) {
+      input.addEventListener("change", function () { self.render(); });
+    });
+  };
+
+  /** Load a sentence (its file, the first time) and show it; a failure is said in the status line. */
+  Explorer.prototype.choose = function (key) {
+    var self = this;
+    var request = ++this.request;
+    this.status.textContent = "Loading the numbers of this sentence\u2026";
+    loadSentence(this.base, key).then(function (data) {
+      if (request !== self.request) { return; }  // the reader has chosen another sentence since
+      self.data = data;
+      self.cell = { query: 0, key: 0 };
+      self.query = null;
+      self.lookFor.textContent = data.lookFor;
+      self.render();
+    }, function (error) {
+      if (request !== self.request) { return; }
+      self.status.textContent = "The numbers of this sentence could not be loaded (" + error.message + ").";
+    });
+  };
+
+  Explorer.prototype.render = function () {
+    if (!this.data) { return; }
+    var s = this.state();
+    var data = this.data;
+    this.root.setAttribute("data-sentence", data.key);
+    this.status.textContent = "Layer " + (s.layer + 1) + ", head " + (s.head + 1) + " of " +
+      quoted(data.batch[0]) + ", " + data.tokens.length + " tokens (in the code: enc.layers[" + s.layer +
+      "].heads[" + s.head + "]).";
+    if (s.view === "map") { this.renderMap(s); } else { this.renderLines(s); }
+    this.renderLegend(s);
+    this.updateModelView(s);
+  };
+
+  /** The chosen head's values of the chosen measure, their count of tokens, and the value shaded darkest. */
+  Explorer.prototype.chosen = function (s) {
+    var values = headValues(this.data, s.measure, s.layer, s.head);
+    return { n: this.data.tokens.length, values: values, top: darkest(s.measure, values) };
+  };
+
+  Explorer.prototype.caption = function (s) {
+    return "Layer " + (s.layer + 1) + ", head " + (s.head + 1) + ": " + MEASURES[s.measure].caption;
+  };
+
+  /** What one cell holds, in words: both measures, as the readout says them. */
+  Explorer.prototype.describe = function (s, query, key) {
+    var data = this.data;
+    var n = data.tokens.length;
+    var at = query * n + key;
+    var w = headValues(data, "weights", s.layer, s.head)[at];
+    var size = headValues(data, "sizes", s.layer, s.head)[at];
+    var where = "Query " + (query + 1) + " " + quoted(data.tokens[query]) + ", key " + (key + 1) + " " +
+      quoted(data.tokens[key]) + ": ";
+    if (!data.real[key]) { return where + "a padding key, blocked (weight 0)."; }
+    return where + "weight " + w.toFixed(decimals(data, "weights")) + ", contribution size " +
+      size.toFixed(decimals(data, "sizes")) + ".";
+  };
+
+  /* ---- heat map --------------------------------------------------------- */
+
+  Explorer.prototype.renderMap = function (s) {
+    var self = this;
+    var data = this.data;
+    var shown = this.chosen(s);
+    var n = shown.n;
+    var table = element("table", { class: "attn-map explorer-map", role: "grid", "data-testid": "map" });
+    table.appendChild(element("caption", {}, this.caption(s)));
+    var head = element("tr");
+    head.appendChild(element("td", { class: "corner" }, "query \\ key"));
+    data.tokens.forEach(function (token) { head.appendChild(element("th", { scope: "col" }, token)); });
+    table.appendChild(element("thead")).appendChild(head);
+    var body = table.appendChild(element("tbody"));
+    data.tokens.forEach(function (token, i) {
+      var row = element("tr", data.real[i] ? {} : { class: "explorer-padding-row" });
+      row.appendChild(element("th", { scope: "row" }, token));
+      data.tokens.forEach(function (_, j) {
+        var v = shown.values[i * n + j];
+        var cell = data.real[j]
+          ? element("td", { style: "--w:" + (v / shown.top).toFixed(4), "data-testid": "cell-" + i + "-" + j }, v.toFixed(decimals(data, s.measure)))
+          : element("td", { class: "blocked", "data-testid": "cell-" + i + "-" + j }, "blocked");
+        cell.setAttribute("tabindex", i === self.cell.query && j === self.cell.key ? "0" : "-1");
+        cell.setAttribute("data-query", i);
+        cell.setAttribute("data-key", j);
+        row.appendChild(cell);
+      });
+      body.appendChild(row);
+    });
+    table.addEventListener("keydown", function (event) { self.moveCell(event, s); });
+    table.addEventListener("focusin", function (event) {
+      var cell = event.target.closest("td[data-query]");
+      if (cell) { self.focusCell(s, Number(cell.getAttribute("data-query")), Number(cell.getAttribute("data-key")), false); }
+    });
+    table.addEventListener("click", function (event) {
+      var cell = event.target.closest("td[data-query]");
+      if (cell) { cell.focus(); }
+    });
+    this.view.replaceChildren(this.scrollBox(table, this.caption(s)));
+    this.readout.textContent = "Move through the map with the arrow keys, or click a cell, to read both numbers of a pair.";
+  };
+
+  /** The map in a box that scrolls sideways on a narrow screen, with a "more" cue while there is more. */
+  Explorer.prototype.scrollBox = function (content, label) {
+    var frame = element("div", { class: "explorer-frame" });
+    var box = element("div", { class: "attn-map-scroll explorer-scroll", role: "group", "aria-label": label });
+    var more = element("span", { class: "explorer-more", "aria-hidden": "true" }, "more \u2192");
+    box.appendChild(content);
+    frame.appendChild(more);
+    frame.appendChild(box);
+    var update = function () {
+      frame.classList.toggle("has-more", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+    };
+    box.addEventListener("scroll", update);
+    if (window.ResizeObserver) { new ResizeObserver(update).observe(box); }
+    requestAnimationFrame(update);
+    return frame;
+  };
+
+  Explorer.prototype.focusCell = function (s, query, key, move) {
+    this.cell = { query: query, key: key };
+    var cells = this.view.querySelectorAll("td[data-query]");
+    var n = this.data.tokens.length;
+    Array.prototype.forEach.call(cells, function (cell, index) {
+      cell.setAttribute("tabindex", index === query * n + key ? "0" : "-1");
+    });
+    var target = cells[query * n + key];
+    if (move) { target.focus(); }
+    this.readout.textContent = this.describe(s, query, key);
+  };
+
+  Explorer.prototype.moveCell = function (event, s) {
+    var n = this.data.tokens.length;
+    var q = this.cell.query;
+    var k = this.cell.key;
+    var moves = {
+      ArrowUp: [q - 1, k], ArrowDown: [q + 1, k], ArrowLeft: [q, k - 1], ArrowRight: [q, k + 1],
+      Home: [q, 0], End: [q, n - 1], PageUp: [0, k], PageDown: [n - 1, k],
+    };
+    var to = moves[event.key];
+    if (!to) { return; }
+    event.preventDefault();
+    this.focusCell(s, Math.max(0, Math.min(n - 1, to[0])), Math.max(0, Math.min(n - 1, to[1])), true);
+  };
+
+  /* ---- lines ------------------------------------------------------------- */
+
+  Explorer.prototype.renderLines = function (s) {
+    var self = this;
+    var data = this.data;
+    var shown = this.chosen(s);
+    var n = shown.n;
+    var box = element("div", { class: "explorer-lines", "data-testid": "lines", style: "--rows:" + n });
+    var queries = element("div", { class: "explorer-lines-queries", role: "group",
+      "aria-label": "Queries: choose one to see only its lines and numbers" });
+    var svg = svgElement("svg", { class: "explorer-lines-svg", viewBox: "0 0 100 " + n, preserveAspectRatio: "none",
+      "aria-hidden": "true" });
+    var keys = element("div", { class: "explorer-lines-keys", role: "list", "aria-label": "Keys" });
+    data.tokens.forEach(function (token, i) {
+      var pressed = self.query === i;
+      var button = element("button", { type: "button", "aria-pressed": String(pressed), "data-query": i,
+        "data-testid": "line-query-" + i }, token);
+      button.addEventListener("click", function () {
+        self.query = self.query === i ? null : i;
+        self.renderLines(s);
+        self.view.querySelector('[data-query="' + i + '"]').focus();
+      });
+      queries.appendChild(button);
+      var item = element("div", { role: "listitem", "data-testid": "line-key-" + i }, token);
+      if (self.query !== null) {
+        var v = shown.values[self.query * n + i];
+        item.appendChild(element("span", { class: "explorer-line-value" }, data.real[i] ? v.toFixed(decimals(data, s.measure)) : "blocked"));
+      }
+      keys.appendChild(item);
+    });
+    for (var i = 0; i < n; i += 1) {
+      if (self.query !== null && self.query !== i) { continue; }
+      for (var j = 0; j < n; j += 1) {
+        var share = shown.values[i * n + j] / shown.top;
+        if (share < 0.005) { continue; }
+        svg.appendChild(svgElement("line", { x1: 0, y1: i + 0.5, x2: 100, y2: j + 0.5, "stroke-opacity": share.toFixed(3),
+          "data-query": i, "data-key": j }));
+      }
+    }
+    box.appendChild(queries);
+    box.appendChild(svg);
+    box.appendChild(keys);
+    this.view.replaceChildren(box);
+    this.readout.textContent = self.query === null
+      ? "Lines from every query (left) to the keys (right), the darker the larger. Choose a query to see only its lines and their numbers."
+      : "Query " + quoted(data.tokens[self.query]) + ": its " + MEASURES[s.measure].name + "s are beside the keys on the right.";
+  };
+
+  /* ---- legend ------------------------------------------------------------ */
+
+  Explorer.prototype.renderLegend = function (s) {
+    var data = this.data;
+    var values = headValues(data, s.measure, s.layer, s.head);
+    var top = darkest(s.measure, values);
+    var text = s.measure === "weights"
+      ? "Shade: the weight, from 0 (white) to 1 (darkest)."
+      : "Shade: the contribution size, from 0 (white) to " + top.toFixed(decimals(data, s.measure)) + ", this head\u2019s largest (darkest).";
+    this.legend.replaceChildren(element("span", { class: "explorer-legend-end" }, "0"), ramp(shade),
+      element("span", { class: "explorer-legend-end" }, top.toFixed(decimals(data, s.measure))), element("span", { class: "explorer-legend-text" }, text));
+  };
+
+  /* ---- every head at once ------------------------------------------------ */
+
+  Explorer.prototype.buildModelView = function () {
+    var self = this;
+    this.model.replaceChildren();
+    this.model.style.setProperty("--heads", this.heads);
+    this.model.appendChild(element("span", { class: "explorer-model-corner", "aria-hidden": "true" }));
+    for (var h = 0; h < this.heads; h += 1) {
+      this.model.appendChild(element("span", { class: "explorer-model-label", "aria-hidden": "true" }, String(h + 1)));
+    }
+    this.thumbs = [];
+    for (var layer = 0; layer < this.layers; layer += 1) {
+      this.model.appendChild(element("span", { class: "explorer-model-label", "aria-hidden": "true" }, String(layer + 1)));
+      for (var head = 0; head < this.heads; head += 1) {
+        var button = element("button", { type: "button", role: "radio", "aria-checked": "false", tabindex: "-1",
+          "aria-label": "Layer " + (layer + 1) + ", head " + (head + 1), "data-layer": layer, "data-head": head,
+          "data-testid": "thumb-" + layer + "-" + head });
+        button.appendChild(element("canvas", { width: 1, height: 1, "aria-hidden": "true" }));
+        this.model.appendChild(button);
+        this.thumbs.push(button);
+      }
+    }
+    this.model.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-layer]");
+      if (button) { self.pick(Number(button.getAttribute("data-layer")), Number(button.getAttribute("data-head")), true); }
+    });
+    this.model.addEventListener("keydown", function (event) {
+      var s = self.state();
+      var at = s.layer * self.heads + s.head;
+      var last = self.layers * self.heads - 1;
+      var to = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowUp: at - self.heads, ArrowDown: at + self.heads,
+        Home: 0, End: last }[event.key];
+      if (to === undefined) { return; }
+      event.preventDefault();
+      to = Math.max(0, Math.min(last, to));
+      self.pick(Math.floor(to / self.heads), to % self.heads, true);
+    });
+  };
+
+  /** Choose a head from the model view: the selectors follow, and so does everything shown. */
+  Explorer.prototype.pick = function (layer, head, focus) {
+    this.layerSelect.value = String(layer);
+    this.headSelect.value = String(head);
+    this.render();
+    if (focus) { this.thumbs[layer * this.heads + head].focus(); }
+  };
+
+  Explorer.prototype.updateModelView = function (s) {
+    var data = this.data;
+    var n = data.tokens.length;
+    var self = this;
+    this.thumbs.forEach(function (button, index) {
+      var layer = Math.floor(index / self.heads);
+      var head = index % self.heads;
+      var chosen = layer === s.layer && head === s.head;
+      button.setAttribute("aria-checked", String(chosen));
+      button.setAttribute("tabindex", chosen ? "0" : "-1");
+      var canvas = button.firstChild;
+      canvas.width = n;
+      canvas.height = n;
+      var values = headValues(data, s.measure, layer, head);
+      var top = darkest(s.measure, values);
+      var context = canvas.getContext("2d");
+      var image = context.createImageData(n, n);
+      values.forEach(function (v, at) {
+        var rgb = data.real[at % n] ? thumbShade(v / top) : [228, 228, 228];
+        image.data.set([rgb[0], rgb[1], rgb[2], 255], 4 * at);
+      });
+      context.putImageData(image, 0, 0);
+    });
+    var text = s.measure === "weights"
+      ? "Shade of each square: the weight, from 0 (white) to 1 (darkest); grey marks padding keys."
+      : "Shade of each square: the contribution size, from 0 (white) to that head\u2019s largest (darkest); " +
+        "grey marks padding keys.";
+    this.modelLegend.replaceChildren(element("span", { class: "explorer-legend-end" }, "0"), ramp(thumbShade),
+      element("span", { class: "explorer-legend-end" }, s.measure === "weights" ? "1" : "largest"),
+      element("span", { class: "explorer-legend-text" }, text));
+  };
+
+  function start() {
+    Array.prototype.forEach.call(document.querySelectorAll(".attnlab-explorer"), function (root) {
+      if (!root.explorer) { root.explorer = new Explorer(root); }
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

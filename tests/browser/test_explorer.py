@@ -1,0 +1,288 @@
+"""The explorer of all-MiniLM-L6-v2 in Chromium: its numbers are attnlab's, by mouse and by keyboard,
+from a server and from disk, loading a sentence's data only when it is chosen, on a desktop and a phone.
+
+Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.explorer``) to the
+precision the data files ship: half of one stored step, 1/SCALES[measure].
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Locator, Page, expect
+
+from attnlab.site import explorer
+from attnlab.site.explorer import PREPARED, SCALES, prepared
+
+from .labpage import watch
+
+pytestmark = pytest.mark.browser
+
+SHIPPED = {measure: 0.5 / scale + 1e-12 for measure, scale in SCALES.items()}
+"""How far a shown number may be from attnlab's float64 value: half a stored step."""
+SERIOUS = ("serious", "critical")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def open_explorer(page: Page, base: str) -> Locator:
+    """Open the explorer page and return the explorer once its first sentence is shown."""
+    page.goto(base + "explorer.html")
+    root = page.locator(".attnlab-explorer")
+    expect(root).to_have_attribute("data-sentence", PREPARED[0].key)
+    return root
+
+
+def show(root: Locator, key: str, layer: int, head: int, measure: str = "weights") -> None:
+    """Choose a sentence, layer, head (counted from 0) and measure as a reader does, and wait for them."""
+    root.get_by_test_id("sentence").select_option(value=key)
+    expect(root).to_have_attribute("data-sentence", key)
+    root.get_by_test_id("layer").select_option(index=layer)  # by index: a value such as "3" also matches the label "3"
+    root.get_by_test_id("head").select_option(index=head)
+    root.get_by_test_id(f"measure-{measure}").check()
+    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {layer + 1}, head {head + 1} of")
+
+
+def attnlab_value(key: str, measure: str, layer: int, head: int, query: int, key_index: int) -> float:
+    p = prepared(key)
+    values = explorer.weights(p) if measure == "weights" else explorer.sizes(p)
+    return float(values[layer, head, query, key_index])
+
+
+def assert_shown(text: str, key: str, measure: str, cell: tuple[int, int, int, int]) -> None:
+    """A cell's text is attnlab's value to the shipped precision, or "blocked" at a padding key."""
+    layer, head, query, key_index = cell
+    value = attnlab_value(key, measure, layer, head, query, key_index)
+    if not explorer.encoding(prepared(key)).real[key_index]:
+        assert text == "blocked" and value == 0.0
+    else:
+        assert abs(float(text) - value) <= SHIPPED[measure], (key, measure, cell, text, value)
+
+
+def random_cells(count: int, seed: int) -> list[tuple[str, tuple[int, int, int, int]]]:
+    """``count`` (sentence, (layer, head, query, key)) picks, the same in every run."""
+    rng = random.Random(seed)
+    picks = []
+    for _ in range(count):
+        p = rng.choice(PREPARED)
+        n = len(explorer.encoding(p).tokens)
+        picks.append((p.key, (rng.randrange(6), rng.randrange(12), rng.randrange(n), rng.randrange(n))))
+    return picks
+
+
+# --- the numbers ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["site_url", "file_url"])
+def test_twenty_random_cells_show_attnlabs_weight_and_size(page: Page, where: str,
+                                                          request: pytest.FixtureRequest) -> None:
+    base = request.getfixturevalue(where)
+    problems = watch(page, base)
+    root = open_explorer(page, base)
+    for key, (layer, head, query, key_index) in random_cells(20, seed=16):
+        cell = (layer, head, query, key_index)
+        for measure in ("weights", "sizes"):
+            show(root, key, layer, head, measure)
+            assert_shown(root.get_by_test_id(f"cell-{query}-{key_index}").inner_text(), key, measure, cell)
+        root.get_by_test_id(f"cell-{query}-{key_index}").click()
+        readout = root.get_by_test_id("readout").inner_text()
+        if explorer.encoding(prepared(key)).real[key_index]:
+            found = dict(re.findall(r"(weight|contribution size) (\d+\.\d+)", readout))
+            assert abs(float(found["weight"]) - attnlab_value(key, "weights", *cell)) <= SHIPPED["weights"]
+            assert abs(float(found["contribution size"]) - attnlab_value(key, "sizes", *cell)) <= SHIPPED["sizes"]
+        else:
+            assert "a padding key, blocked" in readout
+    assert problems == []
+
+
+def test_the_lines_of_a_chosen_query_carry_its_numbers_beside_the_keys(page: Page, site_url: str) -> None:
+    root = open_explorer(page, site_url)
+    show(root, "pronoun", 2, 7, "sizes")
+    root.get_by_test_id("view-lines").check()
+    it = explorer.encoding(prepared("pronoun")).tokens.index("it")
+    root.get_by_test_id(f"line-query-{it}").click()
+    expect(root.get_by_test_id(f"line-query-{it}")).to_have_attribute("aria-pressed", "true")
+    n = len(explorer.encoding(prepared("pronoun")).tokens)
+    for k in range(n):
+        shown = root.get_by_test_id(f"line-key-{k}").locator(".explorer-line-value").inner_text()
+        assert_shown(shown, "pronoun", "sizes", (2, 7, it, k))
+    lines = root.locator(".explorer-lines-svg line")
+    assert {line.get_attribute("data-query") for line in lines.all()} == {str(it)}
+
+
+# --- loading the data -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["site_url", "file_url"])
+def test_a_sentences_data_is_loaded_only_when_it_is_chosen(page: Page, where: str,
+                                                          request: pytest.FixtureRequest) -> None:
+    base = request.getfixturevalue(where)
+    loaded: list[str] = []
+    page.on("request", lambda r: loaded.append(r.url.rsplit("/", 1)[-1]) if "/explorer/" in r.url else None)
+    root = open_explorer(page, base)
+    assert loaded == [f"{PREPARED[0].key}.js"]
+    show(root, "repeated", 0, 0)
+    show(root, PREPARED[0].key, 0, 0)
+    assert loaded == [f"{PREPARED[0].key}.js", "repeated.js"]
+
+
+# --- by keyboard and by mouse -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_the_controls_work_from_the_keyboard(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    root = open_explorer(page, site_url)
+    root.get_by_test_id("sentence").focus()
+    page.keyboard.press("ArrowDown")
+    expect(root).to_have_attribute("data-sentence", PREPARED[1].key)
+    root.get_by_test_id("layer").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    root.get_by_test_id("head").focus()
+    page.keyboard.press("End")
+    expect(root.get_by_test_id("status")).to_contain_text("Layer 3, head 12 of")
+    root.get_by_test_id("measure-weights").focus()
+    page.keyboard.press("ArrowRight")
+    expect(root.get_by_test_id("measure-sizes")).to_be_checked()
+    expect(root.get_by_test_id("map").locator("caption")).to_contain_text("size of what each key")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    root = open_explorer(page, site_url)
+    show(root, "pronoun", 4, 1)
+    root.get_by_test_id("view-map").focus()
+    page.keyboard.press("Tab")
+    expect(root.get_by_test_id("cell-0-0")).to_be_focused()
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown", "End"):
+        page.keyboard.press(key)
+    n = len(explorer.encoding(prepared("pronoun")).tokens)
+    expect(root.get_by_test_id(f"cell-1-{n - 1}")).to_be_focused()
+    readout = root.get_by_test_id("readout").inner_text()
+    assert readout.startswith(f"Query 2 “the”, key {n} “[SEP]”: weight ")
+    found = float(re.search(r"weight (\d+\.\d+)", readout).group(1))
+    assert abs(found - attnlab_value("pronoun", "weights", 4, 1, 1, n - 1)) <= SHIPPED["weights"]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    root = open_explorer(page, site_url)
+    show(root, "word-pieces", 1, 3)
+    chosen = root.get_by_test_id("thumb-1-3")
+    expect(chosen).to_have_attribute("aria-checked", "true")
+    chosen.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    expect(root.get_by_test_id("thumb-2-4")).to_be_focused()
+    expect(root.get_by_test_id("thumb-2-4")).to_have_attribute("aria-checked", "true")
+    expect(root.get_by_test_id("layer")).to_have_value("2")
+    expect(root.get_by_test_id("head")).to_have_value("4")
+    assert root.locator('[role="radio"][tabindex="0"]').count() == 1
+    page.keyboard.press("End")
+    expect(root.get_by_test_id("thumb-5-11")).to_be_focused()
+    expect(root.get_by_test_id("status")).to_contain_text("Layer 6, head 12 of")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_clicking_a_small_map_shows_that_head(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    root = open_explorer(page, site_url)
+    root.get_by_test_id("thumb-4-7").click()
+    expect(root.get_by_test_id("status")).to_contain_text("Layer 5, head 8 of")
+    assert_shown(root.get_by_test_id("cell-2-3").inner_text(), PREPARED[0].key, "weights", (4, 7, 2, 3))
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_a_query_of_the_lines_view_is_chosen_with_enter(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    root = open_explorer(page, site_url)
+    root.get_by_test_id("view-map").focus()
+    page.keyboard.press("ArrowRight")
+    expect(root.get_by_test_id("view-lines")).to_be_checked()
+    page.keyboard.press("Tab")
+    expect(root.get_by_test_id("line-query-0")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(root.get_by_test_id("line-query-0")).to_have_attribute("aria-pressed", "true")
+    expect(root.get_by_test_id("line-key-0").locator(".explorer-line-value")).to_have_count(1)
+
+
+# --- layout and accessibility -----------------------------------------------------------------
+
+
+def page_width(page: Page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+@pytest.mark.parametrize("name", ["explorer.html", "real-model.html"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_no_page_of_the_real_model_is_wider_than_the_screen(page: Page, site_url: str, name: str,
+                                                           viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    page.goto(site_url + name, wait_until="networkidle")
+    assert page_width(page) <= viewport["width"]
+
+
+def test_a_wide_map_on_a_phone_scrolls_in_its_box_with_a_cue_until_its_end(page: Page, site_url: str) -> None:
+    page.set_viewport_size(PHONE)
+    root = open_explorer(page, site_url)
+    show(root, "repeated", 0, 0)
+    frame = root.locator(".explorer-frame")
+    expect(frame).to_have_class(re.compile(r"\bhas-more\b"))
+    expect(frame.locator(".explorer-more")).to_be_visible()
+    assert page_width(page) <= PHONE["width"]
+    n = len(explorer.encoding(prepared("repeated")).tokens)
+    root.get_by_test_id(f"cell-0-{n - 1}").click()  # the box scrolls the clicked cell into view
+    expect(frame).not_to_have_class(re.compile(r"\bhas-more\b"))
+
+
+def serious_violations(page: Page) -> list[str]:
+    violations = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in violations if v["impact"] in SERIOUS]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_axe_finds_nothing_serious_in_any_view(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    root = open_explorer(page, site_url)
+    found = {"map": serious_violations(page)}
+    show(root, "padded", 3, 3, "sizes")
+    found["sizes of a padded sentence"] = serious_violations(page)
+    root.get_by_test_id("view-lines").check()
+    root.get_by_test_id("line-query-2").click()
+    found["lines"] = serious_violations(page)
+    assert found == {"map": [], "sizes of a padded sentence": [], "lines": []}
+
+
+# --- the chapter's picture of every head -----------------------------------------------------
+
+
+def test_the_grid_of_every_head_keeps_its_text_at_11_px_or_more_on_a_phone(page: Page, site_url: str) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(site_url + "real-model.html")
+    smallest = page.evaluate("""() => {
+        const svg = document.querySelector("figure.head-grid svg");
+        const scale = svg.getScreenCTM().a;
+        return Math.min(...[...svg.querySelectorAll("text")].map(t => scale * Number(t.getAttribute("font-size"))));
+    }""")
+    assert smallest >= 11
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
+def test_the_chapters_detailed_maps_fit_the_text_column(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    page.goto(site_url + "real-model.html")
+    overflow = page.evaluate("""() => {
+        const column = document.querySelector("article").getBoundingClientRect();
+        return [...document.querySelectorAll("table.attn-map.compact")].map(t => {
+            const box = t.getBoundingClientRect();
+            const last = t.querySelector("thead th:last-child").getBoundingClientRect();
+            return Math.max(box.right, last.right) - column.right;
+        });
+    }""")
+    assert len(overflow) == 4 and max(overflow) <= 0

@@ -1,0 +1,135 @@
+"""``attnlab.contributions``: ‖α_ij f(x_j)‖, the size of what each key adds, and how it differs from the weight."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnlab.contributions import contribution_sizes, disagreement, output_rows, shares, transformed
+from attnlab.layers import Head, MultiHeadParams, init_multi_head, multi_head, project_head
+
+
+def biased(params: MultiHeadParams, rng: np.random.Generator) -> MultiHeadParams:
+    """The same heads with random value biases and a random b_O."""
+    heads = tuple(Head(h.w_q, h.w_k, h.w_v, b_v=rng.standard_normal(h.w_v.shape[1])) for h in params.heads)
+    return MultiHeadParams(heads, params.w_o, rng.standard_normal(params.w_o.shape[1]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 5), n_heads=st.integers(1, 3), d_v=st.integers(1, 4))
+def test_the_heads_transformed_values_weighted_and_summed_are_the_multi_head_output(
+        seed: int, n: int, n_heads: int, d_v: int) -> None:
+    # Σ_h Σ_j α^h_ij f^h(x_j) + b_O = MultiHead(x)_i: the decomposition the sizes measure
+    rng = np.random.default_rng(seed)
+    params = biased(init_multi_head(rng, 4, n_heads, 3, d_v), rng)
+    x = rng.standard_normal((n, 4))
+    result = multi_head(x, x, params)
+    total = params.b_o + sum(
+        result.heads[h].weights @ transformed(project_head(x, x, head)[2], output_rows(params.w_o, h, d_v))
+        for h, head in enumerate(params.heads))
+    assert np.allclose(total, result.output, atol=1e-12, rtol=0)
+
+
+def test_a_size_is_the_length_of_the_weighted_transformed_value_by_hand() -> None:
+    weights = np.array([[0.25, 0.75]])
+    values = np.array([[1.0, 0.0], [0.0, 2.0]])
+    w_o_rows = np.array([[3.0, 4.0], [1.0, 0.0]])  # f(x_0) = [3, 4], f(x_1) = [2, 0]
+    assert contribution_sizes(weights, values, w_o_rows).tolist() == [[0.25 * 5.0, 0.75 * 2.0]]
+
+
+def test_sizes_equal_the_norm_of_each_explicit_vector() -> None:
+    rng = np.random.default_rng(3)
+    weights = rng.dirichlet(np.ones(4), size=3)
+    values, w_o_rows = rng.standard_normal((4, 2)), rng.standard_normal((2, 5))
+    explicit = [[np.linalg.norm(weights[i, j] * (values[j] @ w_o_rows)) for j in range(4)] for i in range(3)]
+    assert np.allclose(contribution_sizes(weights, values, w_o_rows), explicit, atol=1e-15, rtol=0)
+
+
+def test_a_stack_of_heads_gives_each_head_its_own_sizes() -> None:
+    rng = np.random.default_rng(4)
+    weights = rng.dirichlet(np.ones(3), size=(2, 3))
+    values, w_o_rows = rng.standard_normal((2, 3, 2)), rng.standard_normal((2, 2, 4))
+    stacked = contribution_sizes(weights, values, w_o_rows)
+    assert all(np.array_equal(stacked[h], contribution_sizes(weights[h], values[h], w_o_rows[h])) for h in (0, 1))
+
+
+def test_doubling_a_value_row_doubles_its_column_of_sizes_and_nothing_else() -> None:
+    rng = np.random.default_rng(5)
+    weights, values, w_o_rows = rng.dirichlet(np.ones(3), size=2), rng.standard_normal((3, 2)), np.eye(2)
+    doubled = values.copy()
+    doubled[1] *= 2
+    before, after = contribution_sizes(weights, values, w_o_rows), contribution_sizes(weights, doubled, w_o_rows)
+    assert np.allclose(after[:, 1], 2 * before[:, 1]) and np.array_equal(after[:, [0, 2]], before[:, [0, 2]])
+
+
+def test_a_zero_weight_contributes_nothing() -> None:
+    sizes = contribution_sizes(np.array([[1.0, 0.0]]), np.ones((2, 2)), np.eye(2))
+    assert sizes[0, 1] == 0.0
+
+
+def test_output_rows_are_the_rows_of_w_o_that_meet_the_head() -> None:
+    w_o = np.arange(12.0).reshape(6, 2)  # 3 heads of width 2
+    assert output_rows(w_o, 1, 2).tolist() == [[4.0, 5.0], [6.0, 7.0]]
+
+
+def test_shares_make_each_row_sum_to_one() -> None:
+    assert shares(np.array([[1.0, 3.0], [2.0, 2.0]])).tolist() == [[0.25, 0.75], [0.5, 0.5]]
+
+
+def test_disagreement_by_hand() -> None:
+    # weights [0.5, 0.5], sizes [0.5, 1.5] -> shares [0.25, 0.75]: half of |0.25| + |0.25|
+    assert disagreement(np.array([[0.5, 0.5]]), np.array([[0.5, 1.5]])) == pytest.approx(0.25)
+
+
+def test_disagreement_is_zero_when_every_transformed_value_has_the_same_length() -> None:
+    weights = np.random.default_rng(6).dirichlet(np.ones(4), size=3)
+    assert disagreement(weights, 7.0 * weights) == pytest.approx(0.0, abs=1e-15)
+
+
+def test_disagreement_averages_only_the_chosen_rows() -> None:
+    weights = np.array([[0.5, 0.5], [1.0, 0.0]])
+    sizes = np.array([[0.5, 1.5], [0.0, 1.0]])  # the second row: complete disagreement
+    assert disagreement(weights, sizes, rows=np.array([True, False])) == pytest.approx(0.25)
+    assert disagreement(weights, sizes) == pytest.approx((0.25 + 1.0) / 2)
+
+
+def test_disagreement_of_a_stack_is_one_number_per_head() -> None:
+    weights = np.array([[[0.5, 0.5]], [[1.0, 0.0]]])
+    assert disagreement(weights, weights).tolist() == [0.0, 0.0]
+
+
+def test_output_rows_refuse_a_head_outside_w_o_naming_head() -> None:
+    with pytest.raises(ValueError, match="head must be from 0 to 2, got 3"):
+        output_rows(np.ones((6, 2)), 3, 2)
+
+
+def test_output_rows_refuse_a_head_width_that_does_not_divide_w_o() -> None:
+    with pytest.raises(ValueError, match="w_o has 5 rows, not a whole number of heads 2 wide"):
+        output_rows(np.ones((5, 2)), 0, 2)
+
+
+def test_transformed_refuses_values_that_do_not_fit_w_o_rows() -> None:
+    with pytest.raises(ValueError, match="values \\(3, 2\\) and w_o_rows \\(3, 4\\) do not fit"):
+        transformed(np.ones((3, 2)), np.ones((3, 4)))
+
+
+def test_sizes_refuse_negative_weights() -> None:
+    with pytest.raises(ValueError, match="weights must be non-negative"):
+        contribution_sizes(np.array([[-0.5, 1.5]]), np.ones((2, 2)), np.eye(2))
+
+
+def test_sizes_refuse_weights_with_another_count_of_keys() -> None:
+    with pytest.raises(ValueError, match="weights \\(1, 3\\) need one key per value row"):
+        contribution_sizes(np.ones((1, 3)) / 3, np.ones((2, 2)), np.eye(2))
+
+
+def test_shares_refuse_a_row_of_zeros() -> None:
+    with pytest.raises(ValueError, match="a row that adds up to zero"):
+        shares(np.zeros((1, 2)))
+
+
+def test_disagreement_refuses_rows_that_select_nothing() -> None:
+    with pytest.raises(ValueError, match="rows selects no query row"):
+        disagreement(np.ones((1, 2)) / 2, np.ones((1, 2)), rows=np.array([False]))

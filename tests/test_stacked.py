@@ -1,0 +1,160 @@
+"""``attnlab.stacked``: every head of a layer in one product gives ``multi_head``'s numbers to 1e-12."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnlab.layers import (
+    Head,
+    MultiHead,
+    MultiHeadParams,
+    encoder_block_steps,
+    gelu,
+    init_encoder_block,
+    init_multi_head,
+    multi_head,
+    relu,
+)
+from attnlab.stacked import split_heads, stack_block, stack_heads, stacked_encoder_block_steps, stacked_multi_head
+
+TOLERANCE = 1e-12
+
+
+def largest_gap(a: MultiHead, b: MultiHead) -> float:
+    """The largest |difference| between two multi-head results, over every head's every step."""
+    gaps = [np.abs(a.output - b.output).max(), np.abs(a.concat - b.concat).max()]
+    for x, y in zip(a.heads, b.heads, strict=True):
+        assert (x.visible == y.visible).all()
+        gaps += [np.abs(getattr(x, step) - getattr(y, step)).max() for step in ("scores", "scaled", "weights", "output")]
+    return float(max(gaps))
+
+
+def with_biases(params: MultiHeadParams, rng: np.random.Generator) -> MultiHeadParams:
+    """The same heads with a random bias row on every projection and on W_O."""
+    heads = tuple(Head(h.w_q, h.w_k, h.w_v, rng.standard_normal(h.w_q.shape[1]),
+                       rng.standard_normal(h.w_k.shape[1]), rng.standard_normal(h.w_v.shape[1]))
+                  for h in params.heads)
+    return MultiHeadParams(heads, params.w_o, rng.standard_normal(params.w_o.shape[1]))
+
+
+def random_visible(rng: np.random.Generator, n: int, m: int) -> np.ndarray:
+    """An n × m mask with at least one visible key per row."""
+    mask = rng.random((n, m)) < 0.6
+    mask[np.arange(n), rng.integers(0, m, n)] = True
+    return mask
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), m=st.integers(1, 6),
+       n_heads=st.integers(1, 4), d_k=st.integers(1, 5), d_v=st.integers(1, 5), biased=st.booleans())
+def test_stacked_multi_head_equals_multi_head(seed: int, n: int, m: int, n_heads: int, d_k: int, d_v: int,
+                                             biased: bool) -> None:
+    rng = np.random.default_rng(seed)
+    d_model = 4
+    params = init_multi_head(rng, d_model, n_heads, d_k, d_v)
+    params = with_biases(params, rng) if biased else params
+    x_q, x_kv = rng.standard_normal((n, d_model)) * 3, rng.standard_normal((m, d_model)) * 3
+    visible = random_visible(rng, n, m)
+    reference = multi_head(x_q, x_kv, params, visible)
+    assert largest_gap(stacked_multi_head(x_q, x_kv, stack_heads(params), visible), reference) < TOLERANCE
+
+
+def test_every_key_is_visible_without_a_mask() -> None:
+    params = init_multi_head(np.random.default_rng(1), 4, 2, 3, 3)
+    x = np.random.default_rng(2).standard_normal((3, 4))
+    result = stacked_multi_head(x, x, stack_heads(params))
+    assert largest_gap(result, multi_head(x, x, params)) < TOLERANCE
+    assert result.heads[0].visible.all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 6), activation=st.sampled_from([relu, gelu]))
+def test_stacked_encoder_block_equals_the_post_ln_block(seed: int, n: int, activation) -> None:
+    params = init_encoder_block(seed, d_model=6, n_heads=3, d_ff=10)
+    rng = np.random.default_rng(seed + 1)
+    x = rng.standard_normal((n, 6))
+    visible = random_visible(rng, n, n)
+    expected, expected_heads = encoder_block_steps(x, params, visible, order="post", activation=activation)
+    found, heads = stacked_encoder_block_steps(x, stack_block(params), visible, activation=activation)
+    assert np.abs(found - expected).max() < TOLERANCE
+    assert largest_gap(heads, expected_heads) < TOLERANCE
+
+
+def test_split_heads_gives_each_head_its_own_column_block() -> None:
+    rows = np.arange(12.0).reshape(2, 6)  # 2 tokens, 3 heads of width 2
+    split = split_heads(rows, 3)
+    assert split.shape == (3, 2, 2)
+    assert split[1].tolist() == [[2.0, 3.0], [8.0, 9.0]]
+
+
+def test_stack_heads_lays_the_projections_side_by_side_in_head_order() -> None:
+    params = init_multi_head(np.random.default_rng(3), 4, 3, 2, 5)
+    stacked = stack_heads(params)
+    assert stacked.w_q.shape == (4, 6) and stacked.w_v.shape == (4, 15) and stacked.n_heads == 3
+    assert (stacked.w_k[:, 2:4] == params.heads[1].w_k).all()
+    assert (stacked.w_v[:, 10:15] == params.heads[2].w_v).all()
+
+
+def test_missing_biases_are_stacked_as_zeros() -> None:
+    stacked = stack_heads(init_multi_head(np.random.default_rng(4), 4, 2, 3, 2))
+    assert stacked.b_q.tolist() == [0.0] * 6 and stacked.b_v.tolist() == [0.0] * 4 and stacked.b_o.tolist() == [0.0] * 4
+
+
+def test_a_head_that_comes_out_of_order_is_caught() -> None:
+    # mutation check: the stacked heads must be the heads in their own order
+    params = init_multi_head(np.random.default_rng(5), 4, 2, 3, 3)
+    swapped = MultiHeadParams(params.heads[::-1], params.w_o)
+    x = np.random.default_rng(6).standard_normal((3, 4))
+    assert largest_gap(stacked_multi_head(x, x, stack_heads(swapped)), multi_head(x, x, params)) > 1e-3
+
+
+def test_stacked_results_are_read_only() -> None:
+    params = init_multi_head(np.random.default_rng(7), 4, 2, 2, 2)
+    result = stacked_multi_head(np.ones((2, 4)), np.ones((2, 4)), stack_heads(params))
+    for array in (result.output, result.concat, result.heads[1].weights, result.heads[0].scores):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0, 0] = 1.0
+
+
+def test_stack_heads_refuses_no_heads() -> None:
+    with pytest.raises(ValueError, match="params.heads is empty"):
+        stack_heads(MultiHeadParams((), np.eye(2)))
+
+
+def test_stack_heads_refuses_heads_of_different_shapes_naming_the_head() -> None:
+    first, second = Head(np.eye(2), np.eye(2), np.eye(2)), Head(np.ones((2, 3)), np.ones((2, 3)), np.eye(2))
+    with pytest.raises(ValueError, match="w_q of head 1 has shape \\(2, 3\\) but head 0's is \\(2, 2\\)"):
+        stack_heads(MultiHeadParams((first, second), np.eye(4)))
+
+
+def test_stack_heads_refuses_a_w_o_of_the_wrong_height_naming_w_o() -> None:
+    params = init_multi_head(np.random.default_rng(8), 4, 2, 2, 3)
+    with pytest.raises(ValueError, match="w_o has 5 rows but the heads' values are 6 wide"):
+        stack_heads(MultiHeadParams(params.heads, np.ones((5, 4))))
+
+
+def test_stack_heads_refuses_a_bias_of_the_wrong_width_naming_it() -> None:
+    head = Head(np.eye(2), np.eye(2), np.eye(2), b_q=np.zeros(3))
+    with pytest.raises(ValueError, match="b_q of head 0 must have shape \\(2,\\)"):
+        stack_heads(MultiHeadParams((head,), np.eye(2)))
+
+
+def test_stacked_multi_head_refuses_rows_of_the_wrong_width_naming_them() -> None:
+    stacked = stack_heads(init_multi_head(np.random.default_rng(9), 4, 2, 2, 2))
+    with pytest.raises(ValueError, match="x_kv has width 3 but the heads project from 4"):
+        stacked_multi_head(np.ones((2, 4)), np.ones((2, 3)), stacked)
+
+
+def test_stacked_multi_head_refuses_a_mask_of_the_wrong_shape_naming_visible() -> None:
+    stacked = stack_heads(init_multi_head(np.random.default_rng(10), 4, 2, 2, 2))
+    with pytest.raises(ValueError, match="visible must have shape \\(2, 2\\)"):
+        stacked_multi_head(np.ones((2, 4)), np.ones((2, 4)), stacked, np.ones((2, 3), dtype=bool))
+
+
+def test_stacked_multi_head_refuses_a_fully_blocked_row_like_softmax() -> None:
+    stacked = stack_heads(init_multi_head(np.random.default_rng(11), 4, 2, 2, 2))
+    with pytest.raises(ValueError, match="blocks every key"):
+        stacked_multi_head(np.ones((2, 4)), np.ones((2, 4)), stacked, np.array([[True, True], [False, False]]))
