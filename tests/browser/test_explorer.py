@@ -11,19 +11,18 @@ import random
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from attnlab.site import explorer
 from attnlab.site.explorer import PREPARED, SCALES, prepared
 
+from .axe import serious_violations
 from .labpage import watch
 
 pytestmark = pytest.mark.browser
 
 SHIPPED = {measure: 0.5 / scale + 1e-12 for measure, scale in SCALES.items()}
 """How far a shown number may be from attnlab's float64 value: half a stored step."""
-SERIOUS = ("serious", "critical")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -239,11 +238,6 @@ def test_a_wide_map_on_a_phone_scrolls_in_its_box_with_a_cue_until_its_end(page:
     n = len(explorer.encoding(prepared("repeated")).tokens)
     root.get_by_test_id(f"cell-0-{n - 1}").click()  # the box scrolls the clicked cell into view
     expect(frame).not_to_have_class(re.compile(r"\bhas-more\b"))
-
-
-def serious_violations(page: Page) -> list[str]:
-    violations = Axe().run(page).response["violations"]
-    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in violations if v["impact"] in SERIOUS]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
+from .axe import serious_violations
 from .labpage import watch
 
 pytestmark = pytest.mark.browser
 
-SERIOUS = ("serious", "critical")
 
 
 def load_problems(page: Page, base: str, pages: list[str]) -> dict[str, list[str]]:
@@ -33,11 +32,6 @@ def test_every_page_loads_cleanly_from_disk(page: Page, file_url: str, site_page
     assert load_problems(page, file_url, site_pages) == {}
 
 
-def serious_violations(page: Page) -> list[str]:
-    """axe-core's serious and critical findings on the open page, with up to three places each."""
-    violations = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-            for v in violations if v["impact"] in SERIOUS]
 
 
 @pytest.mark.parametrize("width", [1280, 390])
