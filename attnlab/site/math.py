@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 from html import unescape
 
 from latex2mathml.converter import convert
@@ -48,12 +49,15 @@ def unbalanced(latex: str) -> str | None:
     return f"{depth} brace group(s) opened with {{ are never closed" if depth else None
 
 
+@lru_cache(maxsize=4096)
 def to_mathml(latex: str, display: bool = False) -> str:
     """Convert one LaTeX formula (no delimiters) to a ``<math>`` element.
 
     Raises ``FormulaError`` for a formula latex2mathml rejects, for the
     constructs it mishandles silently, and for output that is not
     well-formed, keeps an unknown ``\\command`` as text, or lacks an argument.
+    A pure function of its arguments, so each formula is converted once per
+    process (the guide repeats many: $d_k$, $\\sqrt{d_k}$, claim statements).
     """
     for construct, why in UNSUPPORTED.items():
         if construct in latex:
