@@ -43,20 +43,22 @@ def checklist() -> str:
     return f'<ol class="attnlab-checklist" aria-label="Procedure checklist">{items}</ol>\n'
 
 
+LAB_STYLES = "assets/lab.css"
 LAB_SCRIPTS: tuple[str, ...] = ("assets/lab-data.js", "assets/attnlab.js", "assets/value-plane.js", "assets/lab-ui.js")
-"""The lab's scripts in the order they must run: the toy's data, its maths, the live plane, the page side.
-Relative to a page (pages sit at the site's root: ``use_directory_urls: false``)."""
+"""The lab's stylesheet, and its scripts in the order they must run: the toy's data, its maths, the live
+plane, the page side. Relative to a page (pages sit at the site's root: ``use_directory_urls: false``)."""
 
 
 def lab() -> str:
     """A placeholder the browser lab fills in; says so when JavaScript is off.
 
     It holds the value plane's axes and frame, drawn at build time, in an
-    inert ``<template>``, and loads the lab's scripts: only a page with a lab
-    fetches them (``lab-ui.js`` starts every lab once the page is parsed, and
-    starts only new ones if it runs again).
+    inert ``<template>``, and loads the lab's stylesheet and scripts: only a
+    page with a lab fetches them (``lab-ui.js`` starts every lab once the page
+    is parsed, and starts only new ones if it runs again).
     """
-    return ('<div class="attnlab-lab" role="region" aria-label="Interactive attention lab">'
+    return (f'<link rel="stylesheet" href="{LAB_STYLES}">'
+            '<div class="attnlab-lab" role="region" aria-label="Interactive attention lab">'
             "<noscript>The interactive lab needs JavaScript; the tables on this page show the same numbers.</noscript>"
             + live_plane() + "".join(f'<script src="{src}"></script>' for src in LAB_SCRIPTS) + "</div>\n")
 
