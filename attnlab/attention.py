@@ -183,7 +183,7 @@ def within_range(mixed: np.ndarray, unit: np.ndarray, values: np.ndarray) -> np.
     The exact mix, with weights that add up to 1, lies between the smallest
     and the largest value it mixes. Rounding can carry the computed one a few
     ulps past either end, and at the top of float64 past the largest float
-    (``inf``). Clipping to the column's range over all values can only move it
+    (to infinity). Clipping to the column's range over all values can only move it
     towards the exact answer, which lies inside that range; the range over
     all keys, not each row's visible ones, costs O(m·d_v) instead of O(n·m·d_v).
     """

@@ -2,7 +2,7 @@
 
 Each check turns what a reader typed (lists, tuples, arrays) into a float
 array, or raises an error that names the argument and what was wrong with it.
-Nothing downstream ever has to guess about ``nan``, ragged rows or empty input.
+Nothing downstream ever has to guess about values that are not numbers, ragged rows or empty input.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def as_array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
     """Return ``value`` as a finite float64 array with ``ndim`` dimensions.
 
     Raises ``TypeError`` for booleans, strings or other non-numbers and
-    ``ValueError`` for ragged rows, empty input, numbers beyond float64, ``nan``
+    ``ValueError`` for ragged rows, empty input, numbers beyond float64, not-a-number
     or infinity.
     """
     allowed = (ndim,) if isinstance(ndim, int) else ndim
@@ -133,7 +133,7 @@ def overflow_free(result: np.ndarray, what: str, first: str, a: np.ndarray, seco
 
     Finite inputs can still multiply or add up past the largest float; then
     the error names both inputs and their largest entries instead of
-    returning ``inf`` or ``nan``. Compute ``result`` under ``np.errstate(over="ignore",
+    returning an infinity or a not-a-number. Compute ``result`` under ``np.errstate(over="ignore",
     invalid="ignore")`` so that numpy does not warn first.
     """
     if not np.isfinite(result).all():
@@ -213,7 +213,7 @@ def shown(value: Any) -> str:
 
 
 def real_number(name: str, value: Any) -> float:
-    """Return ``value`` as a float, ``nan`` and infinity included; refuse booleans, strings and integers beyond float64."""
+    """Return ``value`` as a float, not-a-number and infinity included; refuse booleans, strings and integers beyond float64."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a real number, got {shown(value)}")
     try:
@@ -223,7 +223,7 @@ def real_number(name: str, value: Any) -> float:
 
 
 def finite_number(name: str, value: Any) -> float:
-    """Return ``value`` as a finite float; refuse booleans, strings, ``nan``, infinity and integers beyond float64."""
+    """Return ``value`` as a finite float; refuse booleans, strings, not-a-number, infinity and integers beyond float64."""
     number = real_number(name, value)
     if not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {shown(number)}")
