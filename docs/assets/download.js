@@ -2,7 +2,7 @@
  *
  * assets/download-data.js, written by the build once the zip is made (attnlab.site.offline),
  * sets globalThis.ATTNLAB_DOWNLOAD: in the site, the zip's name and size, which go into every
- * link marked data-attnlab-download ("(ZIP, 1.0 MB)"); inside the zip, that this is the offline
+ * link marked data-attnlab-download ("(ZIP, 1.1 MiB)"); inside the zip, that this is the offline
  * copy, and each link becomes a line saying so instead of offering a file the reader already
  * has. The size cannot be written into the pages themselves: the zip holds the pages.
  *

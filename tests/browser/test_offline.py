@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attnlab.lab import compute
-from attnlab.site.offline import archive_name, megabytes
+from attnlab.cost import readable_bytes
+from attnlab.site.offline import archive_name
 from attnlab.site.widgets import CHECKLIST
 
 from .labpage import as_shown, open_lab, rendered, set_controls, watch
@@ -31,13 +32,13 @@ def copy_url(offline_copy: Path) -> str:
 
 def test_the_footer_offers_the_zip_with_its_size(page: Page, site_url: str, built_site: Path) -> None:
     page.goto(site_url + "softmax.html")
-    size = megabytes((built_site / archive_name()).stat().st_size)
+    size = readable_bytes((built_site / archive_name()).stat().st_size)
     expect(page.get_by_test_id("download")).to_have_text(f"Download the whole guide to read offline (ZIP, {size})")
 
 
 def test_the_home_page_offers_the_zip_with_its_size(page: Page, site_url: str, built_site: Path) -> None:
     page.goto(site_url + "index.html")
-    size = megabytes((built_site / archive_name()).stat().st_size)
+    size = readable_bytes((built_site / archive_name()).stat().st_size)
     expect(page.locator(".md-content .attnlab-download a")).to_have_text(
         f"Download the whole guide to read offline (ZIP, {size})")
 
