@@ -226,6 +226,45 @@ def test_a_stored_binding_value_is_still_compared_with_the_quote(cache: Path) ->
         "docs/p.md:1: quoted 0.334 but 1 / 3 gives 0.333"]
 
 
+def counted(calls: list[str], result: object) -> object:
+    """A compute function returning ``result`` and noting each call in ``calls``."""
+    return lambda: calls.append("computed") or result
+
+
+def test_kept_texts_are_computed_once_while_attnlab_is_unchanged(cache: Path) -> None:
+    calls: list[str] = []
+    first = execution.kept("data", counted(calls, {"assets/a.js": "a = 1;\n"}))
+    assert execution.kept("data", counted(calls, {"assets/a.js": "a = 2;\n"})) == first == {"assets/a.js": "a = 1;\n"}
+    assert calls == ["computed"]
+
+
+def test_kept_texts_are_computed_every_time_with_the_cache_off(no_cache: None) -> None:
+    calls: list[str] = []
+    execution.kept("data", counted(calls, {"a": "1"}))
+    execution.kept("data", counted(calls, {"a": "1"}))
+    assert calls == ["computed", "computed"]
+
+
+def test_kept_texts_are_computed_again_when_attnlab_changes(cache: Path, attnlab_copy: Path) -> None:
+    calls: list[str] = []
+    execution.kept("data", counted(calls, {"a": "1"}))
+    (attnlab_copy / "attention.py").write_text("# changed\n", encoding="utf-8")
+    execution.code_fingerprint.cache_clear()
+    assert execution.kept("data", counted(calls, {"a": "2"})) == {"a": "2"}
+
+
+def test_kept_bytes_are_made_again_from_other_inputs(cache: Path) -> None:
+    calls: list[str] = []
+    assert execution.kept_bytes("zip", "inputs-1", ".zip", counted(calls, b"one")) == b"one"
+    assert execution.kept_bytes("zip", "inputs-1", ".zip", counted(calls, b"two")) == b"one"
+    assert execution.kept_bytes("zip", "inputs-2", ".zip", counted(calls, b"two")) == b"two"
+    assert calls == ["computed", "computed"]
+
+
+def test_files_digest_tells_names_from_contents() -> None:
+    assert execution.files_digest({"ab": b"c"}) != execution.files_digest({"a": b"bc"})
+
+
 def make_commands(target: str) -> str:
     """What ``make <target>`` would run, without running it."""
     return subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True).stdout

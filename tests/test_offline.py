@@ -21,6 +21,7 @@ from sites import CONFIG, build
 import attnlab
 from attnlab.cost import readable_bytes
 from attnlab.site import offline
+from attnlab.site.execution import CACHE_VARIABLE
 from attnlab.site.offline_hook import on_config
 from test_site import pages
 
@@ -82,6 +83,18 @@ def test_the_same_site_gives_the_same_bytes_whatever_the_files_times(tmp_path: P
     for path in site.rglob("*"):
         os.utime(path, (1_000_000_000, 1_000_000_000))
     assert offline.archive(site, NAME, "2024-05-06") == first
+
+
+def test_with_the_cache_on_an_archive_is_the_same_and_an_edited_site_is_zipped_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = small_site(tmp_path)
+    uncached = offline.archive(site, NAME, "2024-05-06")
+    monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path / "cache"))
+    assert offline.archive(site, NAME, "2024-05-06") == uncached  # made and kept
+    assert offline.archive(site, NAME, "2024-05-06") == uncached  # taken from the cache
+    (site / "index.html").write_text("<p>edited</p>", encoding="utf-8")
+    edited = zipfile.ZipFile(BytesIO(offline.archive(site, NAME, "2024-05-06")))
+    assert edited.read(f"{FOLDER}/index.html") == b"<p>edited</p>"
 
 
 def test_the_copy_says_it_is_the_offline_copy(tmp_path: Path) -> None:

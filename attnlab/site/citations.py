@@ -22,6 +22,7 @@ from html import escape
 from pathlib import Path
 
 from attnlab.site import claims as registry
+from attnlab.site import tracking
 from attnlab.site.markdown import chunks, line_of, sub_prose
 from attnlab.site.math import INLINE_MATH, plain_statement
 
@@ -60,8 +61,8 @@ def cited_on(pages: Mapping[str, str]) -> dict[str, list[str]]:
 
 def docs_pages(docs: Path) -> dict[str, str]:
     """Every Markdown page under ``docs``, as relative POSIX path → text."""
-    return {path.relative_to(docs).as_posix(): path.read_text(encoding="utf-8")
-            for path in sorted(docs.rglob("*.md"))}
+    return {relative: tracking.read_doc(docs, relative)
+            for relative in sorted(path.relative_to(docs).as_posix() for path in docs.rglob("*.md"))}
 
 
 def _relative(target: str, page: str) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 from markdown import Markdown
 
+from attnlab.site import tracking
 from attnlab.site.markdown import FRONT_MATTER
 
 _CONVERT = Markdown.convert.__code__
@@ -48,7 +49,7 @@ class Page:
 
     def source(self) -> str:
         """The page's Markdown file as the author wrote it, front matter included."""
-        return (self.docs_dir / self.path).read_text(encoding="utf-8")
+        return tracking.read_doc(self.docs_dir, self.path)
 
     def in_file(self, converted: str) -> tuple[str, str]:
         """``converted``, the text a builder hands to Markdown, placed as it stands in the page file.

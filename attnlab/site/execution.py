@@ -29,6 +29,13 @@ cannot replay. A block that reads a file outside ``attnlab/``, the clock,
 the network or unseeded randomness is not tracked by the key; the guide's
 blocks compute from ``attnlab`` only.
 
+The same folder keeps what else a build would make again from unchanged
+inputs, under keys made the same way: texts a page publishes
+(:func:`kept`), bytes the build makes after its pages (:func:`kept_bytes`,
+the offline zip), and, keyed with :func:`content_key`, whole pages
+(:mod:`attnlab.site.kept_pages`) and search entries
+(:mod:`attnlab.site.cache_hook`).
+
 A ``session=`` lasts one page: each conversion of a page runs its
 sessions afresh (markdown-exec alone would carry a session's names from
 page to page, and from one ``mkdocs serve`` rebuild to the next). When a
@@ -45,7 +52,7 @@ import json
 import os
 import platform
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
@@ -96,13 +103,18 @@ def source_files(root: Path) -> list[Path]:
                   if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc")
 
 
+def files_digest(files: Mapping[str, bytes]) -> str:
+    """SHA-256 of named contents: each name and its bytes, in the order of the names."""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(_framed(name.encode()))
+        digest.update(_framed(files[name]))
+    return digest.hexdigest()
+
+
 def tree_digest(root: Path) -> str:
     """SHA-256 of every file under ``root``: each one's path relative to ``root`` and its bytes."""
-    digest = hashlib.sha256()
-    for path in source_files(root):
-        digest.update(_framed(path.relative_to(root).as_posix().encode()))
-        digest.update(_framed(path.read_bytes()))
-    return digest.hexdigest()
+    return files_digest({path.relative_to(root).as_posix(): path.read_bytes() for path in source_files(root)})
 
 
 @cache
@@ -141,9 +153,9 @@ class Store:
 
     folder: Path
 
-    def path(self, key: str) -> Path:
-        """Where the entry for ``key`` lives."""
-        return self.folder / key[:2] / f"{key}.json"
+    def path(self, key: str, suffix: str = ".json") -> Path:
+        """Where the entry for ``key`` lives (a JSON object, or bytes stored with another ``suffix``)."""
+        return self.folder / key[:2] / f"{key}{suffix}"
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The object stored under ``key``; None if there is none or it cannot be read (a run then replaces it)."""
@@ -155,10 +167,21 @@ class Store:
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         """Store ``value`` under ``key``, whole or not at all (a build running beside it reads either)."""
-        path = self.path(key)
+        self.put_bytes(key, json.dumps(value).encode(), ".json")
+
+    def get_bytes(self, key: str, suffix: str) -> bytes | None:
+        """The bytes stored under ``key`` with ``suffix``; None if there are none."""
+        try:
+            return self.path(key, suffix).read_bytes()
+        except OSError:
+            return None
+
+    def put_bytes(self, key: str, data: bytes, suffix: str) -> None:
+        """Store ``data`` under ``key`` with ``suffix``, whole or not at all."""
+        path = self.path(key, suffix)
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps(value), encoding="utf-8")
+        partial.write_bytes(data)
         partial.replace(path)
 
     def entry(self, key: str) -> Entry | None:
@@ -284,6 +307,49 @@ def checked_bindings(markdown: str, page: str) -> list[str]:
         if expression not in stored and isinstance(value, float):
             cached.put(binding_key(expression), {"value": value})
     return problems
+
+
+def kept(label: str, compute: Callable[[], dict[str, str]]) -> dict[str, str]:
+    """``compute()``, texts by name computed from ``attnlab`` alone, taken from the cache when it holds them.
+
+    For what a page publishes beside its HTML (the explorer's data files):
+    the key is ``label`` and what every block computes with, so a change to
+    ``attnlab`` or the model computes them again.
+    """
+    cached = store()
+    if cached is None:
+        return compute()
+    key = _digest(code_fingerprint(), "kept", label)
+    found = cached.get(key)
+    if found and all(isinstance(name, str) and isinstance(text, str) for name, text in found.items()):
+        return found
+    texts = compute()
+    cached.put(key, texts)
+    return texts
+
+
+def content_key(label: str, *parts: Any) -> str:
+    """A key for something made from ``parts`` (JSON-like values) by the installed packages, kept under ``label``."""
+    return _digest(code_fingerprint(), "content", label, *parts)
+
+
+def kept_bytes(label: str, inputs: str, suffix: str, compute: Callable[[], bytes]) -> bytes:
+    """``compute()``, bytes made by ``attnlab`` from ``inputs`` (a digest), taken from the cache when it holds them.
+
+    For what the build makes after its pages (the offline copy's zip): the
+    key is ``label``, the digest of what it is made from, and what every
+    block computes with, so a change to either makes it again.
+    """
+    cached = store()
+    if cached is None:
+        return compute()
+    key = _digest(code_fingerprint(), "bytes", label, inputs)
+    found = cached.get_bytes(key, suffix)
+    if found is not None:
+        return found
+    data = compute()
+    cached.put_bytes(key, data, suffix)
+    return data
 
 
 def _framed(data: bytes) -> bytes:

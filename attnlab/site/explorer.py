@@ -172,8 +172,8 @@ def widget(page: str) -> str:
     them) fills in the views. Without JavaScript the reader is told so.
     """
     up = "../" * page.count("/")
-    model = bert.load_model()
-    layers, heads = len(model.blocks), model.n_heads
+    config = bert.read_config(bert.model_dir())  # the shape alone: no weights are read for the markup
+    layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
     controls = (
         '<div class="explorer-controls">'
         '<p class="explorer-field"><label for="explorer-sentence">Sentence</label>'

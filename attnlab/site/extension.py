@@ -38,7 +38,7 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from threadpoolctl import threadpool_limits
 
-from attnlab.site import citations, execution, explorer, export, forms, math, output, practice, prose, publish
+from attnlab.site import citations, execution, explorer, export, forms, math, output, practice, prose, publish, tracking
 from attnlab.site.provenance import provenance
 from attnlab.site.context import Page, page_of, whole_page
 
@@ -95,7 +95,7 @@ def shown_elsewhere(page: Page, path: str) -> str:
     prefixed by the chapter's name so they stay unique on ``page``.
     """
     name = f"{page.docs_dir.name}/{path}"
-    source = (page.docs_dir / path).read_text(encoding="utf-8")
+    source = tracking.read_doc(page.docs_dir, path)
     return prose.render(placed_blocks(source, name, f"{practice.slug(path)}-"))
 
 
@@ -130,7 +130,7 @@ class PageSource(Preprocessor):
         if explorer.MARKER in markdown:
             markdown = markdown.replace(explorer.MARKER, explorer.widget(page.path))
             if page.site_dir is not None:
-                publish.write_files(page.site_dir, explorer.published())
+                publish.write_files(page.site_dir, execution.kept("explorer", explorer.published))
         return markdown.split("\n")
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import attnlab
 from attnlab.cost import readable_bytes
+from attnlab.site import execution
 from attnlab.site.provenance import build_date
 from attnlab.site.publish import GUIDE, write_files
 
@@ -62,28 +63,47 @@ def download_data(name: str, size: int | None) -> str:
             f"globalThis.ATTNLAB_DOWNLOAD = {json.dumps(data)};\n")
 
 
-def archive(site: Path, name: str, date: str) -> bytes:
-    """The zip of the built ``site`` for archive ``name``, every entry dated ``date`` (``YYYY-MM-DD``).
+def packed(site: Path, name: str) -> dict[str, bytes]:
+    """What archive ``name`` holds of the built ``site``, by path inside its folder.
 
-    Entries are the site's files (no archive of any version, and the copy's
-    own download data in place of the site's) and ``README.txt``, all under
-    the folder ``name`` without ``.zip``, sorted, compressed at level 9.
+    The site's files (no archive of any version, and the copy's own download
+    data in place of the site's) and ``README.txt``.
     """
-    folder = name.removesuffix(".zip")
     files = {path.relative_to(site).as_posix(): path for path in site.rglob("*") if path.is_file()}
     contents = {relative: path.read_bytes() for relative, path in files.items()
                 if relative != DATA and not ARCHIVES.fullmatch(relative)}
     contents[DATA] = download_data(name, None).encode()
-    contents["README.txt"] = README.format(version=folder.removeprefix(f"{GUIDE}-")).encode()
+    contents["README.txt"] = README.format(version=name.removesuffix(".zip").removeprefix(f"{GUIDE}-")).encode()
+    return contents
+
+
+def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
+    """The zip of ``contents`` under the folder ``name`` without ``.zip``, every entry dated ``date`` (``YYYY-MM-DD``).
+
+    Entries are sorted and compressed at level 9.
+    """
+    folder = name.removesuffix(".zip")
     moment = (*(int(part) for part in date.split("-")), 0, 0, 0)
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as zipped:
+    with zipfile.ZipFile(buffer, "w") as archive_file:
         for relative in sorted(contents):
             entry = zipfile.ZipInfo(f"{folder}/{relative}", date_time=moment)
             entry.create_system = 3  # Unix, so the permissions below are read
             entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            zipped.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
     return buffer.getvalue()
+
+
+def archive(site: Path, name: str, date: str) -> bytes:
+    """The zip of the built ``site`` for archive ``name``, dated ``date``; kept in the build cache when it is on.
+
+    Zipping at level 9 is the slowest step after the pages, and the same
+    files give the same bytes, so a build whose files are all unchanged
+    takes the zip from the cache.
+    """
+    contents = packed(site, name)
+    return execution.kept_bytes("offline copy", execution.files_digest(contents) + name + date, ".zip",
+                                lambda: zipped(contents, name, date))
 
 
 def write(site: Path) -> Path:

@@ -27,6 +27,7 @@ import attnlab
 from attnlab.__main__ import CONTRASTS
 from attnlab.lab import toy_data
 from attnlab.site import claims as registry
+from attnlab.site import tracking
 from attnlab.site.citations import cited_on, docs_pages
 from attnlab.site.markdown import front_matter
 
@@ -95,6 +96,7 @@ def write(site: Path, docs: Path) -> None:
 
 def write_files(site: Path, files: dict[str, str]) -> None:
     """Write each of ``files`` (path inside the site → text) into ``site``, leaving alone a file already right."""
+    tracking.wrote(files)
     for name, text in files.items():
         target = site / name
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
