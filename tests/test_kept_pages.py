@@ -30,6 +30,9 @@ TOKENS = [
     {"level": 1, "id": "exercises", "name": "Exercises", "children": []},
 ]
 """A table of contents as MkDocs builds it: two top entries, one with a child."""
+WHOLE = {"page": "p.md", "content": "<p>P</p>", "toc": [], "title": None, "anchors": [], "links": {}, "reads": {},
+         "writes": {}, "registered": [], "conversions": 0}
+"""A kept page's entry with every field, having read nothing."""
 
 
 def test_a_doc_read_inside_a_recording_is_noted_with_its_digest(tmp_path: Path) -> None:
@@ -55,15 +58,21 @@ def test_files_published_during_a_recording_are_noted(tmp_path: Path) -> None:
 
 def test_a_kept_page_is_stale_when_a_file_it_read_changed(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
-    kept = {"reads": {"a.md": tracking.text_digest("# A\n")}}
+    kept = {**WHOLE, "reads": {"a.md": tracking.text_digest("# A\n")}}
     assert kept_pages.unchanged(kept, tmp_path)
     (tmp_path / "a.md").write_text("# A, edited\n", encoding="utf-8")
     assert not kept_pages.unchanged(kept, tmp_path)
 
 
 def test_a_kept_page_is_stale_when_a_file_it_read_is_gone(tmp_path: Path) -> None:
-    kept = {"reads": {"gone.md": tracking.text_digest("# Gone\n")}}
+    kept = {**WHOLE, "reads": {"gone.md": tracking.text_digest("# Gone\n")}}
     assert not kept_pages.unchanged(kept, tmp_path)
+
+
+@pytest.mark.parametrize("field", sorted(kept_pages.FIELDS))
+def test_a_kept_page_missing_a_field_is_converted_again(tmp_path: Path, field: str) -> None:
+    assert kept_pages.unchanged(WHOLE, tmp_path)
+    assert not kept_pages.unchanged({name: value for name, value in WHOLE.items() if name != field}, tmp_path)
 
 
 def test_a_table_of_contents_is_kept_as_the_tokens_it_was_built_from() -> None:

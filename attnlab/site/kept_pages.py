@@ -57,6 +57,9 @@ AUTOREFS = "autorefs"
 DOCSTRINGS = "mkdocstrings"
 """The name of the mkdocstrings plugin in ``config.plugins``."""
 
+FIELDS = {"page", "content", "toc", "title", "anchors", "links", "reads", "writes", "registered", "conversions"}
+"""What a kept page's entry holds (:func:`converted` writes them, :func:`restore` reads them)."""
+
 _convert = Page.render
 """MkDocs' own conversion of a page, which :func:`render` runs when it has no kept page."""
 
@@ -175,7 +178,12 @@ def converted(page: Page, config: Any, files: Any) -> dict[str, Any] | None:
 
 
 def unchanged(kept: dict[str, Any], docs: Path) -> bool:
-    """Whether every docs file the kept conversion read still has the text it read."""
+    """Whether ``kept`` is a whole entry and every docs file its conversion read still has the text it read.
+
+    An entry missing a field (written by hand, or damaged) counts as changed: the page is converted again.
+    """
+    if not FIELDS <= kept.keys() or not isinstance(kept["reads"], dict):
+        return False
     try:
         return all(tracking.text_digest((docs / path).read_text(encoding="utf-8")) == digest
                    for path, digest in kept["reads"].items())
