@@ -98,22 +98,23 @@ def registrations(config: Any) -> Iterator[list[list[Any]]]:
     if autorefs is not None:
         register_anchor = autorefs.register_anchor
 
-        def anchor(page: Page, identifier: str, anchor: str | None = None, *, title: str | None = None,
-                   primary: bool = True) -> None:
+        def noted_anchor(page: Page, identifier: str, anchor: str | None = None, *, title: str | None = None,
+                         primary: bool = True) -> None:
             noted.append(["anchor", identifier, anchor, title, primary])
             register_anchor(page, identifier, anchor, title=title, primary=primary)
 
-        autorefs.register_anchor = anchor
+        autorefs.register_anchor = noted_anchor
         undo.append(lambda: delattr(autorefs, "register_anchor"))
     if DOCSTRINGS in config.plugins:
         inventory = config.plugins[DOCSTRINGS].handlers.inventory
         register = inventory.register
 
-        def item(name: str, domain: str, role: str, uri: str, priority: int = 1, dispname: str | None = None) -> None:
+        def noted_object(name: str, domain: str, role: str, uri: str, priority: int = 1,
+                         dispname: str | None = None) -> None:
             noted.append(["object", name, domain, role, uri, priority, dispname])
             register(name, domain, role, uri, priority, dispname)
 
-        inventory.register = item
+        inventory.register = noted_object
         undo.append(lambda: delattr(inventory, "register"))
     try:
         yield noted
@@ -169,8 +170,8 @@ def converted(page: Page, config: Any, files: Any) -> dict[str, Any] | None:
     if warned.count:
         return None
     return {
-        "page": page.file.src_uri, "content": page.content, "toc": toc_tokens(page.toc), "title": page._title_from_render,
-        "anchors": sorted(page.present_anchor_ids or ()),
+        "page": page.file.src_uri, "content": page.content, "toc": toc_tokens(page.toc),
+        "title": page._title_from_render, "anchors": sorted(page.present_anchor_ids or ()),
         "links": {to.src_uri: links for to, links in (page.links_to_anchors or {}).items()},
         "reads": record.reads, "writes": record.writes, "registered": noted,
         "conversions": markdown_exec.MarkdownConverter.counter - before,
