@@ -5,10 +5,9 @@ three costs of every build are paid once:
 
 - converting a page whose Markdown and inputs are unchanged
   (:mod:`attnlab.site.kept_pages`, which this hook puts in place);
-- Jinja compiling templates, the theme's and mkdocstrings' (some 70 of
-  them, every build, before any page is written): both environments get
-  Jinja's own ``FileSystemBytecodeCache``, which keys each compiled
-  template by its name and a checksum of its source;
+- Jinja compiling templates, the theme's and mkdocstrings', on every
+  build: both environments get Jinja's own ``FileSystemBytecodeCache``,
+  which keys each compiled template by its name and a checksum of its source;
 - the search plugin parsing each page's HTML into index entries: a page's
   entries are kept under a digest of everything they are made from (its
   HTML, address, title, front matter and contents), so a page whose HTML

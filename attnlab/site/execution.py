@@ -282,7 +282,7 @@ def formatter(source: str, language: str, css_class: str, options: dict[str, Any
 
 def binding_key(expression: str) -> str:
     """The key of a prose binding's value: its expression, and what it is computed with."""
-    return _digest(code_fingerprint(), "binding", expression)
+    return content_key("binding", expression)
 
 
 def checked_bindings(markdown: str, page: str) -> list[str]:
@@ -319,7 +319,7 @@ def kept(label: str, compute: Callable[[], dict[str, str]]) -> dict[str, str]:
     cached = store()
     if cached is None:
         return compute()
-    key = _digest(code_fingerprint(), "kept", label)
+    key = content_key(label)
     found = cached.get(key)
     if found and all(isinstance(name, str) and isinstance(text, str) for name, text in found.items()):
         return found
@@ -333,8 +333,8 @@ def content_key(label: str, *parts: Any) -> str:
     return _digest(code_fingerprint(), "content", label, *parts)
 
 
-def kept_bytes(label: str, inputs: str, suffix: str, compute: Callable[[], bytes]) -> bytes:
-    """``compute()``, bytes made by ``attnlab`` from ``inputs`` (a digest), taken from the cache when it holds them.
+def kept_bytes(label: str, inputs: Any, suffix: str, compute: Callable[[], bytes]) -> bytes:
+    """``compute()``, bytes made by ``attnlab`` from ``inputs`` (JSON-like), taken from the cache when it holds them.
 
     For what the build makes after its pages (the offline copy's zip): the
     key is ``label``, the digest of what it is made from, and what every
@@ -343,7 +343,7 @@ def kept_bytes(label: str, inputs: str, suffix: str, compute: Callable[[], bytes
     cached = store()
     if cached is None:
         return compute()
-    key = _digest(code_fingerprint(), "bytes", label, inputs)
+    key = content_key(label, inputs)
     found = cached.get_bytes(key, suffix)
     if found is not None:
         return found

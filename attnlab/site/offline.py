@@ -102,7 +102,7 @@ def archive(site: Path, name: str, date: str) -> bytes:
     takes the zip from the cache.
     """
     contents = packed(site, name)
-    return execution.kept_bytes("offline copy", execution.files_digest(contents) + name + date, ".zip",
+    return execution.kept_bytes("offline copy", [execution.files_digest(contents), name, date], ".zip",
                                 lambda: zipped(contents, name, date))
 
 
