@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 
 from attnlab import bert
+from attnlab.cost import readable_bytes
+from attnlab.site import model_files
 
 MARKER = "<!-- attnlab:explorer -->"
 """The line a page writes where the explorer goes."""
@@ -191,15 +193,19 @@ def widget(page: str) -> str:
     )
     return (
         f'<div class="attnlab-explorer" role="region" aria-label="Explorer of all-MiniLM-L6-v2" '
-        f'data-data="{up}{FOLDER}/" data-layers="{layers}" data-heads="{heads}">'
+        f'data-data="{up}{FOLDER}/" data-layers="{layers}" data-heads="{heads}" '
+        f"data-scales='{json.dumps(SCALES)}'>"
         "<noscript><p>The explorer needs JavaScript. The chapter “A real head” shows three of its "
         "heads as tables computed when the site was built.</p></noscript>"
+        f"{own_sentence(up)}"
         f"{controls}"
         '<p class="explorer-look-for" data-testid="look-for"></p>'
         '<p class="explorer-status" role="status" data-testid="status">Loading…</p>'
         '<div class="explorer-view" data-testid="view"></div>'
         '<p class="explorer-readout" aria-live="polite" data-testid="readout"></p>'
         '<div class="explorer-legend" data-testid="legend"></div>'
+        '<section class="explorer-neuron" aria-label="Neuron view of the chosen pair" data-testid="neuron-view" '
+        "hidden></section>"
         '<h3 class="explorer-model-title" id="explorer-model-title">Every head at once</h3>'
         '<p class="explorer-model-hint">Each square is one head’s map, the darker the larger: a row of '
         f"squares per layer, 1 to {layers} from the top, and a column per head, 1 to {heads} from the left. "
@@ -209,5 +215,31 @@ def widget(page: str) -> str:
         '<div class="explorer-legend explorer-model-legend" data-testid="model-legend"></div>'
         "</div>"
         f'<link rel="stylesheet" href="{up}assets/explorer.css">'
+        f'<script src="{up}assets/explorer-model.js"></script>'
         f'<script src="{up}assets/explorer.js"></script>\n'
+    )
+
+
+def own_sentence(up: str) -> str:
+    """The explorer's part for a reader's own sentence: the button that loads the model (its size said), a
+    progress bar, a cancel, a status line and the sentence box, which appears once the model is in."""
+    size = readable_bytes(model_files.download_bytes())
+    return (
+        f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
+        f'data-scripts="{up}assets/">'
+        '<h3 id="explorer-own-title">Your own sentence</h3>'
+        "<p>The model itself can run in this page, on your device: its weights, rounded to half precision and "
+        "checked before use, are loaded only when you ask for them. Nothing you type leaves the page.</p>"
+        f'<p><button type="button" class="md-button" data-testid="model-load">Use your own sentence: load the model, '
+        f"{size}</button> "
+        '<button type="button" class="md-button" data-testid="model-cancel" hidden>Cancel</button></p>'
+        '<p class="explorer-own-progress" hidden><label for="explorer-model-progress">Loading the model</label> '
+        '<progress id="explorer-model-progress" max="1" value="0" data-testid="model-progress"></progress></p>'
+        '<p class="explorer-own-status" role="status" aria-live="polite" data-testid="model-status"></p>'
+        '<form class="explorer-own-form" data-testid="own-form" hidden>'
+        '<p class="explorer-field"><label for="explorer-own-text">Your sentence</label>'
+        '<textarea id="explorer-own-text" rows="2" data-testid="own-text"></textarea></p>'
+        '<p><button type="submit" class="md-button md-button--primary" data-testid="own-run">Show every head'
+        "</button></p></form>"
+        "</section>"
     )

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -174,8 +175,24 @@ def readme(weights_sha256: str, size: str) -> str:
 
 
 def files(directory: Path | None = None) -> dict[str, bytes]:
-    """Every model file, ``{path inside the site: bytes}``, for the model in ``directory`` (the installed one)."""
-    directory = Path(directory or bert.model_dir())
+    """Every model file, ``{path inside the site: bytes}``, for the model in ``directory`` (the installed one).
+
+    Made once per process and folder (the explorer's markup states the
+    download's size, and the build then writes the same files).
+    """
+    return dict(_files(Path(directory or bert.model_dir()).resolve()))
+
+
+def download_bytes(directory: Path | None = None) -> int:
+    """How many bytes the page loads when a reader asks for the model: every file the manifest lists, and it."""
+    listed = {f"{FOLDER}/{name}" for name in ("manifest.js", "tokenizer.js")} | {
+        f"{FOLDER}/weights-{i}.js" for i in range(CHUNKS)}
+    return sum(len(data) for path, data in files(directory).items() if path in listed)
+
+
+@cache
+def _files(directory: Path) -> dict[str, bytes]:
+    """``files`` for one resolved folder."""
     weights_sha256 = checked_revision(directory)
     config = bert.read_config(directory)
     stream, table = weight_stream(directory, config)

@@ -112,12 +112,16 @@
     this.legend = root.querySelector(".explorer-legend");
     this.model = root.querySelector(".explorer-model");
     this.modelLegend = root.querySelector(".explorer-model-legend");
+    this.neuron = root.querySelector(".explorer-neuron");
+    this.scales = JSON.parse(root.getAttribute("data-scales"));
     this.data = null;
     this.cell = { query: 0, key: 0 };
     this.query = null;  // the query whose lines are shown, or null for all
     this.request = 0;
     this.bind();
     this.buildModelView();
+    var own = root.querySelector(".explorer-own");
+    if (own) { this.bindOwn(own); }
     this.choose(this.sentence.value);
   }
 
@@ -237,6 +241,7 @@
     });
     this.view.replaceChildren(this.scrollBox(table, this.caption(s)));
     this.readout.textContent = "Move through the map with the arrow keys, or click a cell, to read both numbers of a pair.";
+    this.renderNeuron(s, this.cell.query, this.cell.key);
   };
 
   /** The map in a box that scrolls sideways on a narrow screen, with a "more" cue while there is more. */
@@ -266,6 +271,7 @@
     var target = cells[query * n + key];
     if (move) { target.focus(); }
     this.readout.textContent = this.describe(s, query, key);
+    this.renderNeuron(s, query, key);
   };
 
   Explorer.prototype.moveCell = function (event, s) {
@@ -420,6 +426,160 @@
     this.modelLegend.replaceChildren(element("span", { class: "explorer-legend-end" }, "0"), ramp(thumbShade),
       element("span", { class: "explorer-legend-end" }, s.measure === "weights" ? "1" : "largest"),
       element("span", { class: "explorer-legend-text" }, text));
+  };
+
+
+  /* ---- the reader's own sentence ---------------------------------------- */
+
+  /** Mebibytes, one decimal, as the guide writes sizes. */
+  function mebibytes(bytes) { return (bytes / 1048576).toFixed(1) + " MiB"; }
+
+  /** The model's result as a sentence's data, in the prepared files' whole steps, the exact result kept beside. */
+  function ownData(text, result, scales) {
+    var steps = function (grids, scale) {
+      var out = [];
+      grids.forEach(function (layer) {
+        layer.forEach(function (head) {
+          var flat = [];
+          head.forEach(function (row) { row.forEach(function (v) { flat.push(Math.round(v * scale)); }); });
+          out.push(flat);
+        });
+      });
+      return out;
+    };
+    return {
+      key: "own", label: "Your sentence", batch: [text], tokens: result.tokens,
+      lookFor: "Your sentence, run through the model in this page (its weights rounded to half precision).",
+      real: result.tokens.map(function () { return 1; }), layers: result.attentions.length,
+      heads: result.attentions[0].length, scales: scales,
+      weights: steps(result.attentions, scales.weights), sizes: steps(result.sizes, scales.sizes), exact: result,
+    };
+  }
+
+  Explorer.prototype.bindOwn = function (own) {
+    var self = this;
+    var part = function (id) { return own.querySelector('[data-testid="' + id + '"]'); };
+    var loadButton = part("model-load");
+    var cancelButton = part("model-cancel");
+    var progress = part("model-progress");
+    var status = part("model-status");
+    var form = part("own-form");
+    var text = part("own-text");
+    var stage = function (name) { own.setAttribute("data-model-state", name); };
+    loadButton.addEventListener("click", function () {
+      loadButton.hidden = true;
+      cancelButton.hidden = false;
+      progress.parentNode.hidden = false;
+      progress.value = 0;
+      status.textContent = "Loading the model\u2026";
+      stage("loading");
+      globalThis.attnlab.model.load({ onProgress: function (bytes, total) {
+        progress.max = total;
+        progress.value = bytes;
+        status.textContent = "Loaded and checked " + mebibytes(bytes) + " of " + mebibytes(total) + ".";
+      } }).then(function () {
+        stage("ready");
+        cancelButton.hidden = true;
+        progress.parentNode.hidden = true;
+        form.hidden = false;
+        status.textContent = "The model is ready: type a sentence and choose \u201cShow every head\u201d.";
+        text.focus();
+      }, function (error) {
+        stage("failed");
+        cancelButton.hidden = true;
+        progress.parentNode.hidden = true;
+        loadButton.hidden = false;
+        status.textContent = error.name === "AbortError" ? error.message : "The model could not be loaded: " + error.message;
+      });
+    });
+    cancelButton.addEventListener("click", function () { globalThis.attnlab.model.cancel(); });
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var sentence = text.value;
+      stage("computing");
+      status.textContent = "Computing every head of your sentence\u2026";
+      globalThis.attnlab.model.encode(sentence).then(function (result) {
+        registry().own = ownData(sentence, result, self.scales);
+        if (!self.sentence.querySelector('option[value="own"]')) {
+          self.sentence.appendChild(element("option", { value: "own" }, "Your sentence"));
+        }
+        self.sentence.value = "own";
+        self.choose("own");
+        stage("shown");
+        status.textContent = "Your sentence gives " + result.tokens.length + " word pieces; every head is shown.";
+        self.view.scrollIntoView({ block: "nearest" });
+      }, function (error) {
+        stage("refused");
+        status.textContent = error.message;
+      });
+    });
+  };
+
+  /* ---- the neuron view ---------------------------------------------------- */
+
+  /** How query's weight on key is made in the chosen head: q, k, their products and sum, the scaling, the
+   *  softmax row, and what the key's value adds. Shown where the sentence came with its vectors. */
+  Explorer.prototype.renderNeuron = function (s, query, key) {
+    if (!this.neuron) { return; }
+    var exact = this.data.exact;
+    if (!exact) {
+      this.neuron.hidden = true;
+      return;
+    }
+    var tokens = this.data.tokens;
+    var q = exact.queries[s.layer][s.head][query];
+    var k = exact.keys[s.layer][s.head][key];
+    var v = exact.values[s.layer][s.head][key];
+    var weight = exact.attentions[s.layer][s.head][query][key];
+    var d = q.length;
+    var fixed = function (x) { return x.toFixed(3); };
+    var table = element("table", { class: "explorer-neuron-table", "data-testid": "neuron-vectors" });
+    table.appendChild(element("caption", {}, "Query " + quoted(tokens[query]) + " and key " + quoted(tokens[key]) +
+      ", coordinate by coordinate (d\u2096 = " + d + ")"));
+    var head = element("tr");
+    ["coordinate", "query q", "key k", "q \u00d7 k", "value v", "weight \u00d7 v"].forEach(function (title) {
+      head.appendChild(element("th", { scope: "col" }, title));
+    });
+    table.appendChild(element("thead")).appendChild(head);
+    var body = table.appendChild(element("tbody"));
+    var sum = 0;
+    for (var c = 0; c < d; c += 1) {
+      sum += q[c] * k[c];
+      var row = element("tr");
+      row.appendChild(element("th", { scope: "row" }, String(c + 1)));
+      [q[c], k[c], q[c] * k[c], v[c], weight * v[c]].forEach(function (x) { row.appendChild(element("td", {}, fixed(x))); });
+      body.appendChild(row);
+    }
+    var scaled = exact.scaled[s.layer][s.head][query];
+    var weights = exact.attentions[s.layer][s.head][query];
+    var steps = element("ol", { class: "explorer-neuron-steps" });
+    [["neuron-sum", "Sum of the products, the raw score q \u00b7 k: " + fixed(exact.scores[s.layer][s.head][query][key]) + "."],
+     ["neuron-scaled", "Divided by \u221a" + d + " = " + Math.sqrt(d).toFixed(3) + ": the scaled score " + fixed(scaled[key]) + "."],
+     ["neuron-weight", "The softmax of the query\u2019s row of scaled scores (below) gives key " + quoted(tokens[key]) +
+      " the weight " + fixed(weight) + "."],
+     ["neuron-size", "What the key adds through this head, weight \u00d7 v W\u1d3c\u2095, has the length " +
+      fixed(exact.sizes[s.layer][s.head][query][key]) + " (the contribution size): the weight times " +
+      fixed(exact.lengths[s.layer][s.head][key]) + ", the length of v W\u1d3c\u2095."]].forEach(function (pair) {
+      steps.appendChild(element("li", { "data-testid": pair[0] }, pair[1]));
+    });
+    var softmax = element("table", { class: "explorer-neuron-table", "data-testid": "neuron-row" });
+    softmax.appendChild(element("caption", {}, "The softmax row of query " + quoted(tokens[query])));
+    var top = element("tr");
+    ["key", "scaled score", "weight"].forEach(function (title) { top.appendChild(element("th", { scope: "col" }, title)); });
+    softmax.appendChild(element("thead")).appendChild(top);
+    var rows = softmax.appendChild(element("tbody"));
+    tokens.forEach(function (token, j) {
+      var line = element("tr", j === key ? { class: "explorer-neuron-chosen" } : {});
+      line.appendChild(element("th", { scope: "row" }, token));
+      line.appendChild(element("td", {}, fixed(scaled[j])));
+      line.appendChild(element("td", {}, fixed(weights[j])));
+      rows.appendChild(line);
+    });
+    this.neuron.replaceChildren(
+      element("h4", {}, "Neuron view: layer " + (s.layer + 1) + ", head " + (s.head + 1) + ", query " +
+        quoted(tokens[query]) + ", key " + quoted(tokens[key])),
+      steps, this.scrollBox(table, "The query and key vectors"), this.scrollBox(softmax, "The softmax row"));
+    this.neuron.hidden = false;
   };
 
   function start() {
