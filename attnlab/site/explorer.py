@@ -112,6 +112,29 @@ def sizes(p: Prepared) -> np.ndarray:
     return np.stack([bert.contributions(enc, layer) for layer in range(len(enc.layers))])
 
 
+def other_words(p: Prepared) -> np.ndarray:
+    """For every head (layers × heads), the mean weight its real queries give to other real words:
+    keys that are neither [CLS], [SEP], padding nor the query itself."""
+    enc = encoding(p)
+    real = np.flatnonzero(enc.real)
+    words = real[1:-1]  # the real tokens between [CLS] and [SEP]
+    w = weights(p)[:, :, real][:, :, :, words]  # layers × heads × real queries × word keys
+    own = np.array([[q == k for k in words] for q in real])
+    return np.where(own, 0.0, w).sum(axis=-1).mean(axis=-1)
+
+
+def opening(p: Prepared) -> dict[str, Any]:
+    """The head the explorer opens on for ``p``: the one whose queries give other words the most weight.
+
+    Many heads put most of their weight on [CLS], [SEP] or the query's own
+    token, which says little about the sentence; this one looks at the words.
+    Layers and heads count from 0; ``share`` is that mean weight.
+    """
+    found = other_words(p)
+    layer, head = np.unravel_index(int(np.argmax(found)), found.shape)
+    return {"layer": int(layer), "head": int(head), "share": float(found[layer, head])}
+
+
 def quantised(values: np.ndarray, scale: int) -> list[list[int]]:
     """Layers × heads × n × n values as one flat row-major list of whole 1/scale steps per head, layer-major."""
     counts = np.rint(np.asarray(values) * scale).astype(np.int64)
@@ -128,6 +151,7 @@ def sentence_data(key: str) -> dict[str, Any]:
         "key": p.key,
         "label": p.label,
         "lookFor": p.look_for,
+        "opening": opening(p),
         "batch": list(p.batch),
         "tokens": list(enc.tokens),
         "real": [int(r) for r in enc.real],
@@ -203,6 +227,7 @@ def widget(page: str) -> str:
         '<p class="explorer-status" role="status" data-testid="status">Loading…</p>'
         '<div class="explorer-view" data-testid="view"></div>'
         '<p class="explorer-readout" aria-live="polite" data-testid="readout"></p>'
+        '<div class="explorer-top" data-testid="top-heads"></div>'
         '<div class="explorer-legend" data-testid="legend"></div>'
         '<section class="explorer-neuron" aria-label="Neuron view of the chosen pair" data-testid="neuron-view" '
         "hidden></section>"

@@ -113,6 +113,7 @@
     this.model = root.querySelector(".explorer-model");
     this.modelLegend = root.querySelector(".explorer-model-legend");
     this.neuron = root.querySelector(".explorer-neuron");
+    this.topHeads = root.querySelector(".explorer-top");
     this.scales = JSON.parse(root.getAttribute("data-scales"));
     this.data = null;
     this.cell = { query: 0, key: 0 };
@@ -157,6 +158,13 @@
       self.cell = { query: 0, key: 0 };
       self.query = null;
       self.lookFor.textContent = data.lookFor;
+      if (data.opening) {
+        self.layerSelect.value = String(data.opening.layer);
+        self.headSelect.value = String(data.opening.head);
+        self.lookFor.textContent += " Opened on layer " + (data.opening.layer + 1) + ", head " + (data.opening.head + 1) +
+          ": of the " + data.layers * data.heads + " heads, its queries give the most weight to the other words (" +
+          Math.round(100 * data.opening.share) + "% on average) rather than to [CLS], [SEP] or themselves.";
+      }
       self.render();
     }, function (error) {
       if (request !== self.request) { return; }
@@ -266,12 +274,39 @@
     var cells = this.view.querySelectorAll("td[data-query]");
     var n = this.data.tokens.length;
     Array.prototype.forEach.call(cells, function (cell, index) {
-      cell.setAttribute("tabindex", index === query * n + key ? "0" : "-1");
+      var chosen = index === query * n + key;
+      cell.setAttribute("tabindex", chosen ? "0" : "-1");
+      cell.setAttribute("aria-selected", String(chosen));
+      cell.classList.toggle("explorer-chosen-cell", chosen);
     });
     var target = cells[query * n + key];
     if (move) { target.focus(); }
     this.readout.textContent = this.describe(s, query, key);
+    this.renderTopHeads(query, key);
     this.renderNeuron(s, query, key);
+  };
+
+  var LISTED = 5;
+
+  /** The heads, of all layers, that give this query the most weight on this key, as buttons that show them. */
+  Explorer.prototype.renderTopHeads = function (query, key) {
+    var self = this;
+    var data = this.data;
+    var n = data.tokens.length;
+    var heads = [];
+    for (var at = 0; at < data.layers * data.heads; at += 1) {
+      heads.push({ layer: Math.floor(at / data.heads), head: at % data.heads, weight: data.weights[at][query * n + key] / data.scales.weights });
+    }
+    heads.sort(function (a, b) { return b.weight - a.weight || a.layer - b.layer || a.head - b.head; });
+    var list = element("ol", { class: "explorer-top-list" });
+    heads.slice(0, LISTED).forEach(function (h) {
+      var button = element("button", { type: "button", class: "explorer-top-head", "data-testid": "top-head-" + h.layer + "-" + h.head },
+        "layer " + (h.layer + 1) + ", head " + (h.head + 1) + ": " + h.weight.toFixed(decimals(data, "weights")));
+      button.addEventListener("click", function () { self.pick(h.layer, h.head, false, { query: query, key: key }); });
+      list.appendChild(element("li")).appendChild(button);
+    });
+    this.topHeads.replaceChildren(element("span", {}, "The " + LISTED + " heads that give " + quoted(data.tokens[query]) +
+      " the most weight on " + quoted(data.tokens[key]) + ":"), list);
   };
 
   Explorer.prototype.moveCell = function (event, s) {
@@ -373,7 +408,9 @@
     }
     this.model.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-layer]");
-      if (button) { self.pick(Number(button.getAttribute("data-layer")), Number(button.getAttribute("data-head")), true); }
+      if (!button) { return; }
+      self.pick(Number(button.getAttribute("data-layer")), Number(button.getAttribute("data-head")), true);
+      self.view.scrollIntoView({ block: "nearest" });  // the map it changed, which may be scrolled off screen
     });
     this.model.addEventListener("keydown", function (event) {
       var s = self.state();
@@ -389,11 +426,15 @@
   };
 
   /** Choose a head from the model view: the selectors follow, and so does everything shown. */
-  Explorer.prototype.pick = function (layer, head, focus) {
+  Explorer.prototype.pick = function (layer, head, focus, cell) {
     this.layerSelect.value = String(layer);
     this.headSelect.value = String(head);
     this.render();
     if (focus) { this.thumbs[layer * this.heads + head].focus(); }
+    if (cell && this.state().view === "map") {
+      this.focusCell(this.state(), cell.query, cell.key, true);
+      this.view.scrollIntoView({ block: "nearest" });
+    }
   };
 
   Explorer.prototype.updateModelView = function (s) {

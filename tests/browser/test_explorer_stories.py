@@ -1,0 +1,56 @@
+"""The explorer finds its own stories: it opens on a head chosen by a computation and says why, a chosen cell
+is marked and lists the heads that weigh its pair most, and a thumbnail brings the map it changed into view."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page, expect
+
+from attnlab.site import explorer
+from attnlab.site.explorer import PREPARED
+
+from .test_explorer import DESKTOP, open_explorer
+
+pytestmark = pytest.mark.browser
+
+
+def test_it_opens_on_the_computed_head_and_gives_the_reason(page: Page, file_url: str) -> None:
+    root = open_explorer(page, file_url)
+    chosen = explorer.opening(PREPARED[0])
+    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {chosen['layer'] + 1}, head {chosen['head'] + 1} of")
+    expect(root.get_by_test_id("look-for")).to_contain_text(
+        f"{round(100 * chosen['share'])}% on average) rather than to [CLS], [SEP] or themselves")
+
+
+def test_a_chosen_cell_is_marked_and_lists_the_heads_weighing_its_pair_most(page: Page, file_url: str) -> None:
+    root = open_explorer(page, file_url)
+    p = PREPARED[1]
+    root.get_by_test_id("sentence").select_option(value=p.key)
+    expect(root).to_have_attribute("data-sentence", p.key)
+    tokens = explorer.encoding(p).tokens
+    query, key = tokens.index("it"), tokens.index("pump")
+    cell = root.get_by_test_id(f"cell-{query}-{key}")
+    cell.click()
+    expect(cell).to_have_class("explorer-chosen-cell")
+    expect(cell).to_have_attribute("aria-selected", "true")
+    assert root.locator("td.explorer-chosen-cell").count() == 1
+    weights = np.rint(explorer.weights(p)[:, :, query, key] * 1000).ravel()  # as the data file ships them
+    order = sorted(range(weights.size), key=lambda at: (-weights[at], at))[:5]
+    listed = root.get_by_test_id("top-heads").locator("button")
+    assert listed.all_inner_texts() == [f"layer {at // 12 + 1}, head {at % 12 + 1}: {weights[at] / 1000:.3f}"
+                                        for at in order]
+    listed.nth(1).click()
+    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {order[1] // 12 + 1}, head {order[1] % 12 + 1} of")
+    expect(root.get_by_test_id(f"cell-{query}-{key}")).to_be_focused()
+
+
+def test_a_thumbnail_brings_the_map_it_changed_into_view(page: Page, file_url: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    root = open_explorer(page, file_url)
+    thumb = root.get_by_test_id("thumb-4-9")
+    thumb.scroll_into_view_if_needed()
+    page.mouse.wheel(0, 400)  # the map above is off screen now
+    thumb.click()
+    expect(root.get_by_test_id("status")).to_contain_text("Layer 5, head 10 of")
+    expect(root.get_by_test_id("map")).to_be_in_viewport()
