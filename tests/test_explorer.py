@@ -79,8 +79,29 @@ def test_prepared_names_a_key_it_lacks_and_the_keys_there_are() -> None:
 # --- the data files ---------------------------------------------------------------------------
 
 
-def test_there_is_one_file_per_prepared_sentence_in_the_explorer_folder() -> None:
-    assert sorted(published()) == sorted(f"{FOLDER}/{p.key}.js" for p in PREPARED)
+def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors() -> None:
+    expected = [f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
+        f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)]
+    assert sorted(published()) == sorted(expected)
+
+
+def test_a_layers_vectors_are_the_heads_queries_keys_values_scores_and_value_lengths() -> None:
+    p = PREPARED[1]
+    enc = explorer.encoding(p)
+    found = explorer.vectors(p.key, 4)
+    scale = found["scale"]
+    q, k, v = bert.head_inputs(enc, 4, 7)
+    n, d = q.shape
+    rows = lambda flat: np.array(flat).reshape(n, -1)[:, 7 * d:8 * d] / scale  # noqa: E731
+    for name, expected in (("queries", q), ("keys", k), ("values", v)):
+        assert np.abs(rows(found[name]) - expected).max() <= 0.5 / scale
+    scores = np.array(found["scores"][7]).reshape(n, n) / scale
+    assert np.abs(scores - enc.layers[4].heads[7].scores).max() <= 0.5 / scale
+    w_o = bert.load_model().blocks[4].attention.w_o[7 * d:8 * d]  # the rows head 7's output meets
+    lengths = np.array(found["lengths"][7]) / scale
+    assert np.abs(lengths - np.linalg.norm(v @ w_o, axis=1)).max() <= 0.5 / scale
+    sizes = explorer.sizes(p)[4, 7]
+    assert np.allclose(sizes, enc.layers[4].heads[7].weights * np.linalg.norm(v @ w_o, axis=1), atol=1e-12)
 
 
 @pytest.mark.parametrize("key", [p.key for p in PREPARED])

@@ -248,8 +248,9 @@
       if (cell) { cell.focus(); }
     });
     this.view.replaceChildren(this.scrollBox(table, this.caption(s)));
-    this.readout.textContent = "Move through the map with the arrow keys, or click a cell, to read both numbers of a pair.";
-    this.renderNeuron(s, this.cell.query, this.cell.key);
+    this.readout.textContent = "Move through the map with the arrow keys, or click a cell, to read both numbers of a " +
+      "pair and see how its weight is made.";
+    if (this.data.exact || (this.neuron && !this.neuron.hidden)) { this.renderNeuron(s, this.cell.query, this.cell.key); }
   };
 
   /** The map in a box that scrolls sideways on a narrow screen, with a "more" cue while there is more. */
@@ -558,21 +559,75 @@
 
   /* ---- the neuron view ---------------------------------------------------- */
 
-  /** How query's weight on key is made in the chosen head: q, k, their products and sum, the scaling, the
-   *  softmax row, and what the key's value adds. Shown where the sentence came with its vectors. */
-  Explorer.prototype.renderNeuron = function (s, query, key) {
-    if (!this.neuron) { return; }
-    var exact = this.data.exact;
-    if (!exact) {
-      this.neuron.hidden = true;
-      return;
+  var VECTORS = "ATTNLAB_EXPLORER_VECTORS";
+  var pendingVectors = {};
+
+  /** A promise of one layer's vectors of a prepared sentence, inserting their script the first time. */
+  function loadVectors(base, key, layer) {
+    var name = key + "/" + layer;
+    var kept = globalThis[VECTORS] || {};
+    if (kept[name]) { return Promise.resolve(kept[name]); }
+    if (!pendingVectors[name]) {
+      pendingVectors[name] = new Promise(function (resolve, reject) {
+        var src = base + key + "-layer-" + layer + ".js";
+        var script = element("script", { src: src });
+        script.onload = function () {
+          var found = (globalThis[VECTORS] || {})[name];
+          if (found) { resolve(found); } else { reject(new Error(src + " did not define " + name)); }
+        };
+        script.onerror = function () { delete pendingVectors[name]; reject(new Error("could not load " + src)); };
+        document.head.appendChild(script);
+      });
     }
+    return pendingVectors[name];
+  }
+
+  /** The numbers of one pair from the page's own model: {q, k, v, score, scaled, weights, size, length}. */
+  function pairFromModel(exact, s, query, key) {
+    var at = function (name) { return exact[name][s.layer][s.head]; };
+    return { q: at("queries")[query], k: at("keys")[key], v: at("values")[key], score: at("scores")[query][key],
+             scaled: at("scaled")[query], weights: at("attentions")[query], size: at("sizes")[query][key],
+             sizeDecimals: 3, length: at("lengths")[key] };
+  }
+
+  /** The same from a prepared sentence's data and the layer's stored vectors (whole 1/scale steps). */
+  function pairFromFiles(data, vectors, s, query, key) {
+    var n = data.tokens.length;
+    var width = vectors.queries.length / n;
+    var d = width / data.heads;
+    var unit = function (x) { return x / vectors.scale; };
+    var part = function (flat, row) { return flat.slice(row * width + s.head * d, row * width + (s.head + 1) * d).map(unit); };
+    var raw = vectors.scores[s.head].slice(query * n, (query + 1) * n).map(unit);
+    return { q: part(vectors.queries, query), k: part(vectors.keys, key), v: part(vectors.values, key), score: raw[key],
+             scaled: raw.map(function (x) { return x / Math.sqrt(d); }),
+             weights: headValues(data, "weights", s.layer, s.head).slice(query * n, (query + 1) * n),
+             size: headValues(data, "sizes", s.layer, s.head)[query * n + key], sizeDecimals: decimals(data, "sizes"),
+             length: unit(vectors.lengths[s.head][key]) };
+  }
+
+  /** Show how query's weight on key is made in the chosen head (its numbers from the model or the stored files). */
+  Explorer.prototype.renderNeuron = function (s, query, key) {
+    var self = this;
+    var data = this.data;
+    if (!this.neuron) { return; }
+    if (data.exact) { this.drawNeuron(s, query, key, pairFromModel(data.exact, s, query, key)); return; }
+    var request = this.neuronRequest = (this.neuronRequest || 0) + 1;
+    loadVectors(this.base, data.key, s.layer).then(function (vectors) {
+      if (request === self.neuronRequest && self.data === data) {
+        self.drawNeuron(s, query, key, pairFromFiles(data, vectors, s, query, key));
+      }
+    }, function (error) {
+      if (request !== self.neuronRequest) { return; }
+      self.neuron.replaceChildren(element("p", {}, "The neuron view's numbers could not be loaded (" + error.message + ")."));
+      self.neuron.hidden = false;
+    });
+  };
+
+  Explorer.prototype.drawNeuron = function (s, query, key, pair) {
     var tokens = this.data.tokens;
-    var q = exact.queries[s.layer][s.head][query];
-    var k = exact.keys[s.layer][s.head][key];
-    var v = exact.values[s.layer][s.head][key];
-    var weight = exact.attentions[s.layer][s.head][query][key];
-    var d = q.length;
+    var real = this.data.real;
+    var d = pair.q.length;
+    var weight = pair.weights[key];
     var fixed = function (x) { return x.toFixed(3); };
     var table = element("table", { class: "explorer-neuron-table", "data-testid": "neuron-vectors" });
     table.appendChild(element("caption", {}, "Query " + quoted(tokens[query]) + " and key " + quoted(tokens[key]) +
@@ -583,26 +638,22 @@
     });
     table.appendChild(element("thead")).appendChild(head);
     var body = table.appendChild(element("tbody"));
-    var sum = 0;
     for (var c = 0; c < d; c += 1) {
-      sum += q[c] * k[c];
       var row = element("tr");
       row.appendChild(element("th", { scope: "row" }, String(c + 1)));
-      [q[c], k[c], q[c] * k[c], v[c], weight * v[c]].forEach(function (x) { row.appendChild(element("td", {}, fixed(x))); });
+      [pair.q[c], pair.k[c], pair.q[c] * pair.k[c], pair.v[c], weight * pair.v[c]].forEach(function (x) {
+        row.appendChild(element("td", {}, fixed(x)));
+      });
       body.appendChild(row);
     }
-    var scaled = exact.scaled[s.layer][s.head][query];
-    var weights = exact.attentions[s.layer][s.head][query];
     var steps = element("ol", { class: "explorer-neuron-steps" });
-    [["neuron-sum", "Sum of the products, the raw score q \u00b7 k: " + fixed(exact.scores[s.layer][s.head][query][key]) + "."],
-     ["neuron-scaled", "Divided by \u221a" + d + " = " + Math.sqrt(d).toFixed(3) + ": the scaled score " + fixed(scaled[key]) + "."],
+    [["neuron-sum", "Sum of the products, the raw score q \u00b7 k: " + fixed(pair.score) + "."],
+     ["neuron-scaled", "Divided by \u221a" + d + " = " + Math.sqrt(d).toFixed(3) + ": the scaled score " + fixed(pair.scaled[key]) + "."],
      ["neuron-weight", "The softmax of the query\u2019s row of scaled scores (below) gives key " + quoted(tokens[key]) +
       " the weight " + fixed(weight) + "."],
-     ["neuron-size", "What the key adds through this head, weight \u00d7 v W\u1d3c\u2095, has the length " +
-      fixed(exact.sizes[s.layer][s.head][query][key]) + " (the contribution size): the weight times " +
-      fixed(exact.lengths[s.layer][s.head][key]) + ", the length of v W\u1d3c\u2095."]].forEach(function (pair) {
-      steps.appendChild(element("li", { "data-testid": pair[0] }, pair[1]));
-    });
+     ["neuron-size", "What the key adds through this head, weight \u00d7 v W\u1d3c\u2095, has the length " + pair.size.toFixed(pair.sizeDecimals) +
+      " (the contribution size): the weight times " + fixed(pair.length) + ", the length of v W\u1d3c\u2095."]
+    ].forEach(function (line) { steps.appendChild(element("li", { "data-testid": line[0] }, line[1])); });
     var softmax = element("table", { class: "explorer-neuron-table", "data-testid": "neuron-row" });
     softmax.appendChild(element("caption", {}, "The softmax row of query " + quoted(tokens[query])));
     var top = element("tr");
@@ -612,8 +663,8 @@
     tokens.forEach(function (token, j) {
       var line = element("tr", j === key ? { class: "explorer-neuron-chosen" } : {});
       line.appendChild(element("th", { scope: "row" }, token));
-      line.appendChild(element("td", {}, fixed(scaled[j])));
-      line.appendChild(element("td", {}, fixed(weights[j])));
+      line.appendChild(element("td", {}, real[j] ? fixed(pair.scaled[j]) : "blocked"));
+      line.appendChild(element("td", {}, real[j] ? fixed(pair.weights[j]) : "0"));
       rows.appendChild(line);
     });
     this.neuron.replaceChildren(

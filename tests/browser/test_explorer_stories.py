@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
 
+from attnlab import bert
 from attnlab.site import explorer
 from attnlab.site.explorer import PREPARED
 
@@ -54,3 +55,26 @@ def test_a_thumbnail_brings_the_map_it_changed_into_view(page: Page, file_url: s
     thumb.click()
     expect(root.get_by_test_id("status")).to_contain_text("Layer 5, head 10 of")
     expect(root.get_by_test_id("map")).to_be_in_viewport()
+
+
+def test_a_prepared_sentences_neuron_view_shows_attnlabs_vectors_score_and_weight(page: Page, file_url: str) -> None:
+    root = open_explorer(page, file_url)
+    p = PREPARED[1]
+    root.get_by_test_id("sentence").select_option(value=p.key)
+    expect(root).to_have_attribute("data-sentence", p.key)
+    root.get_by_test_id("layer").select_option(index=3)
+    root.get_by_test_id("head").select_option(index=6)
+    expect(root.get_by_test_id("status")).to_contain_text("Layer 4, head 7 of")
+    enc = explorer.encoding(p)
+    query, key = enc.tokens.index("it"), enc.tokens.index("pump")
+    root.get_by_test_id(f"cell-{query}-{key}").click()
+    neuron = root.get_by_test_id("neuron-view")
+    expect(neuron).to_contain_text("Neuron view: layer 4, head 7")
+    attention = enc.layers[3].heads[6]
+    expect(neuron.get_by_test_id("neuron-sum")).to_contain_text(f"{attention.scores[query, key]:.3f}")
+    expect(neuron.get_by_test_id("neuron-scaled")).to_contain_text(f"{attention.scaled[query, key]:.3f}")
+    expect(neuron.get_by_test_id("neuron-weight")).to_contain_text(f"{attention.weights[query, key]:.3f}")
+    q, k, _ = bert.head_inputs(enc, 3, 6)
+    cells = neuron.get_by_test_id("neuron-vectors").locator("tbody tr").first.locator("td").all_inner_texts()
+    assert [float(c) for c in cells[:2]] == pytest.approx([q[query, 0], k[key, 0]], abs=5e-4)
+    assert neuron.get_by_test_id("neuron-row").locator("tbody tr").count() == len(enc.tokens)
