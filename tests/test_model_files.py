@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from attnlab import bert
-from attnlab.site import model_files
+from attnlab.site import model_files, offline
 from attnlab.site.model_files import FOLDER, checked_revision, files, tensor_names, utf16_literal
 
 pytestmark = pytest.mark.slow
@@ -111,3 +113,14 @@ def test_the_licence_and_the_readme_travel_with_the_weights(shipped: dict[str, b
     assert model_files.REVISION in readme and sha256 in readme and "Apache-2.0" in readme
     listed = manifest(shipped)
     assert (listed["revision"], listed["safetensorsSha256"], listed["licence"]) == (model_files.REVISION, sha256, "Apache-2.0")
+
+
+def test_the_models_archive_drops_its_files_into_the_guides_copy_and_is_the_same_every_time(
+        shipped: dict[str, bytes]) -> None:
+    data = model_files.archive("2024-05-06")
+    assert data == model_files.archive("2024-05-06")
+    assert model_files.archive_name() == offline.archive_name().removesuffix(".zip") + "-model.zip"
+    with zipfile.ZipFile(io.BytesIO(data)) as zipped:
+        folder = offline.archive_name().removesuffix(".zip")
+        assert {info.filename: zipped.read(info) for info in zipped.infolist()} == {
+            f"{folder}/{FOLDER}/{name}": content for name, content in shipped.items()}

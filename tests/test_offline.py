@@ -167,3 +167,17 @@ def test_building_again_gives_the_same_archive(built_site: Path, tmp_path: Path,
     result = build(CONFIG, tmp_path / "again")
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "again" / NAME).read_bytes() == (built_site / NAME).read_bytes()
+
+
+def test_the_models_files_stay_out_of_the_guides_archive(tmp_path: Path) -> None:
+    site = small_site(tmp_path)
+    (site / offline.MODEL_FOLDER).mkdir(parents=True)
+    (site / offline.MODEL_FOLDER / "weights-0.js").write_bytes(b"45 MB of weights")
+    names = [e.filename for e in entries(offline.archive(site, NAME, "2024-05-06"))]
+    assert not [n for n in names if "/assets/model/" in n] and f"{FOLDER}/assets/lab.css" in names
+
+
+def test_an_archive_can_store_its_entries_uncompressed(tmp_path: Path) -> None:
+    data = offline.zipped({"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False)
+    [entry] = entries(data)
+    assert entry.compress_type == zipfile.ZIP_STORED and entry.compress_size == entry.file_size == 400

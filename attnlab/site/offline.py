@@ -32,6 +32,8 @@ from attnlab.site import execution
 from attnlab.site.provenance import build_date
 from attnlab.site.publish import GUIDE, write_files
 
+MODEL_FOLDER = "assets/model"
+"""The model's files (``attnlab.site.model_files``): a download of their own, never in the guide's archive."""
 DATA = "assets/download-data.js"
 """The generated script with the archive's name and size (or, in the archive, that it is the copy)."""
 ARCHIVES = re.compile(rf"{GUIDE}-[^/]*\.zip")
@@ -66,21 +68,23 @@ def download_data(name: str, size: int | None) -> str:
 def packed(site: Path, name: str) -> dict[str, bytes]:
     """What archive ``name`` holds of the built ``site``, by path inside its folder.
 
-    The site's files (no archive of any version, and the copy's own download
-    data in place of the site's) and ``README.txt``.
+    The site's files (no archive of any version, none of the model's files,
+    which are a download of their own, and the copy's own download data in
+    place of the site's) and ``README.txt``.
     """
     files = {path.relative_to(site).as_posix(): path for path in site.rglob("*") if path.is_file()}
     contents = {relative: path.read_bytes() for relative, path in files.items()
-                if relative != DATA and not ARCHIVES.fullmatch(relative)}
+                if relative != DATA and not ARCHIVES.fullmatch(relative) and not relative.startswith(MODEL_FOLDER + "/")}
     contents[DATA] = download_data(name, None).encode()
     contents["README.txt"] = README.format(version=name.removesuffix(".zip").removeprefix(f"{GUIDE}-")).encode()
     return contents
 
 
-def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
+def zipped(contents: dict[str, bytes], name: str, date: str, compress: bool = True) -> bytes:
     """The zip of ``contents`` under the folder ``name`` without ``.zip``, every entry dated ``date`` (``YYYY-MM-DD``).
 
-    Entries are sorted and compressed at level 9.
+    Entries are sorted and compressed at level 9, or stored as they are
+    (``compress=False``: what does not shrink, such as weights, is not worth the time).
     """
     folder = name.removesuffix(".zip")
     moment = (*(int(part) for part in date.split("-")), 0, 0, 0)
@@ -90,7 +94,10 @@ def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
             entry = zipfile.ZipInfo(f"{folder}/{relative}", date_time=moment)
             entry.create_system = 3  # Unix, so the permissions below are read
             entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            if compress:
+                archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            else:
+                archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_STORED)
     return buffer.getvalue()
 
 

@@ -11,7 +11,9 @@ for a state the page shows (``data-model-state``), never for a time.
 
 from __future__ import annotations
 
+import io
 import shutil
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +21,7 @@ import pytest
 from model_js import reference, write_model_files
 from playwright.sync_api import Locator, Page, expect
 
+from attnlab.site import model_files
 from attnlab.site.explorer import SCALES
 
 from .axe import serious_violations
@@ -192,3 +195,15 @@ def test_the_own_sentence_and_its_neuron_view_pass_axe(page: Page, model_site: P
     root.get_by_test_id("cell-2-4").click()
     expect(root.get_by_test_id("neuron-view")).to_be_visible()
     assert serious_violations(page) == []
+
+
+def test_the_models_download_unzipped_beside_the_guides_copy_runs_from_disk(
+        page: Page, offline_copy: Path, tmp_path: Path) -> None:
+    copy = tmp_path / offline_copy.name
+    shutil.copytree(offline_copy, copy)  # the session's copy stays as the guide's zip made it
+    with zipfile.ZipFile(io.BytesIO(model_files.archive("2024-05-06"))) as zipped:
+        zipped.extractall(tmp_path)  # where the guide's copy was unzipped
+    root, problems = open_offline(page, copy)
+    run_sentence(load_model(root), "grid load rises")
+    expect(root.get_by_test_id("status")).to_contain_text("5 tokens")
+    assert problems == []
