@@ -296,7 +296,7 @@ def own_sentence(up: str) -> str:
     size = readable_bytes(model_files.download_bytes())
     return (
         f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
-        f'data-scripts="{up}assets/">'
+        f'data-scripts="{up}assets/" data-model-archive="{model_files.archive_name()}">'
         '<h3 id="explorer-own-title">Your own sentence</h3>'
         "<p>The model itself can run in this page, on your device: its weights, rounded to half precision and "
         "checked before use, are loaded only when you ask for them. Nothing you type leaves the page.</p>"

@@ -20,22 +20,26 @@
 
   var FILES = "ATTNLAB_MODEL_FILES";
   var MANIFEST = "ATTNLAB_MODEL_MANIFEST";
-  var MISSING = ": the file is missing. The model's files belong in assets/model/ beside the guide's pages";
 
   /** The folder of the model's files and of the explorer's scripts, from the explorer's markup. */
   function folders() {
     var marked = document.querySelector("[data-model]");
     if (!marked) { throw new Error("this page has no explorer, so it does not know where the model's files are"); }
-    return { model: marked.getAttribute("data-model"), scripts: marked.getAttribute("data-scripts") };
+    return { model: marked.getAttribute("data-model"), scripts: marked.getAttribute("data-scripts"),
+             archive: marked.getAttribute("data-model-archive") };
   }
 
-  /** Insert a classic script and wait for it; a file that cannot be read rejects, naming it. */
+  /** Insert a classic script and wait for it; a file that cannot be read rejects, naming it and where it belongs. */
   function insertScript(src, name) {
     return new Promise(function (resolve, reject) {
       var script = document.createElement("script");
       script.src = src;
       script.onload = function () { script.remove(); resolve(); };
-      script.onerror = function () { script.remove(); reject(fileError(name + MISSING)); };
+      script.onerror = function () {
+        script.remove();
+        reject(fileError(name + " is missing: the model's files belong in assets/model/ beside the guide's pages" +
+                         (folders().archive ? " (in a copy on disk, unzip " + folders().archive + " where you unzipped the guide)" : "")));
+      };
       document.head.appendChild(script);
     });
   }

@@ -207,3 +207,16 @@ def test_the_models_download_unzipped_beside_the_guides_copy_runs_from_disk(
     run_sentence(load_model(root), "grid load rises")
     expect(root.get_by_test_id("status")).to_contain_text("5 tokens")
     assert problems == []
+
+
+def test_a_copy_without_the_models_files_says_which_file_is_missing_and_how_to_get_it(
+        page: Page, model_site: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(model_site, site)
+    (site / model_files.FOLDER / "weights-2.js").unlink()
+    root, _ = open_offline(page, site)
+    own = load_model(root, "failed")
+    expect(own.get_by_test_id("model-status")).to_contain_text(
+        f"weights-2.js is missing: the model's files belong in assets/model/ beside the guide's pages (in a copy "
+        f"on disk, unzip {model_files.archive_name()} where you unzipped the guide)")
+    expect(own.get_by_test_id("own-form")).to_be_hidden()
