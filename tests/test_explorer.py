@@ -181,3 +181,15 @@ def test_the_explorer_opens_on_the_head_whose_queries_weigh_the_other_words_most
     by_hand = np.mean([sum(w[q, k] for k in range(1, n - 1) if k != q) for q in range(n)])
     assert abs(by_hand - chosen["share"]) < 1e-12
     assert explorer.sentence_data(p.key)["opening"] == chosen
+
+
+def test_every_prepared_sentence_has_a_hint_and_an_answer_computed_from_its_numbers() -> None:
+    for p in PREPARED:
+        assert p.hint and explorer.answer(p) and explorer.sentence_data(p.key)["answer"] == explorer.answer(p)
+    p = prepared("pronoun")
+    tokens = explorer.encoding(p).tokens
+    w = explorer.weights(p)[:, :, tokens.index("it"), tokens.index("pump")]
+    layer, head = divmod(int(np.argmax(w)), w.shape[1])
+    assert explorer.strongest(p, "it", "pump") == (layer, head, w[layer, head])
+    assert f"layer {layer + 1}, head {head + 1} gives {w[layer, head]:.3f} of the weight of “it” to “pump”" in explorer.answer(p)
+    assert explorer.answer(prepared("padded")).startswith("Every [PAD] key gets weight 0 from every query")

@@ -157,19 +157,33 @@
       self.data = data;
       self.cell = { query: 0, key: 0 };
       self.query = null;
-      self.lookFor.textContent = data.lookFor;
-      if (data.opening) {
-        self.layerSelect.value = String(data.opening.layer);
-        self.headSelect.value = String(data.opening.head);
-        self.lookFor.textContent += " Opened on layer " + (data.opening.layer + 1) + ", head " + (data.opening.head + 1) +
-          ": of the " + data.layers * data.heads + " heads, its queries give the most weight to the other words (" +
-          Math.round(100 * data.opening.share) + "% on average) rather than to [CLS], [SEP] or themselves.";
-      }
+      self.showLookFor(data);
       self.render();
     }, function (error) {
       if (request !== self.request) { return; }
       self.status.textContent = "The numbers of this sentence could not be loaded (" + error.message + ").";
     });
+  };
+
+  /** The sentence's question, the head it opens on and why, a hint, and the answer folded away. */
+  Explorer.prototype.showLookFor = function (data) {
+    var parts = [element("p", {}, data.lookFor)];
+    if (data.opening) {
+      this.layerSelect.value = String(data.opening.layer);
+      this.headSelect.value = String(data.opening.head);
+      parts.push(element("p", { "data-testid": "opening" }, "Opened on layer " + (data.opening.layer + 1) + ", head " +
+        (data.opening.head + 1) + ": of the " + data.layers * data.heads + " heads, its queries give the most weight " +
+        "to the other words (" + Math.round(100 * data.opening.share) + "% on average) rather than to [CLS], [SEP] " +
+        "or themselves."));
+    }
+    if (data.hint) { parts.push(element("p", { "data-testid": "hint" }, "Hint: " + data.hint)); }
+    if (data.answer) {
+      var fold = element("details", { "data-testid": "answer" });
+      fold.appendChild(element("summary", {}, "Answer"));
+      fold.appendChild(element("p", {}, data.answer));
+      parts.push(fold);
+    }
+    this.lookFor.replaceChildren.apply(this.lookFor, parts);
   };
 
   Explorer.prototype.render = function () {

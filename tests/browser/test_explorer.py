@@ -156,6 +156,8 @@ def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Pag
     root = open_explorer(page, site_url)
     show(root, "pronoun", 4, 1)
     root.get_by_test_id("view-map").focus()
+    page.keyboard.press("Tab")  # the folded answer to the sentence's question comes first
+    expect(root.get_by_test_id("answer").locator("summary")).to_be_focused()
     page.keyboard.press("Tab")
     expect(root.get_by_test_id("cell-0-0")).to_be_focused()
     for key in ("ArrowRight", "ArrowRight", "ArrowDown", "End"):
@@ -204,6 +206,7 @@ def test_a_query_of_the_lines_view_is_chosen_with_enter(page: Page, site_url: st
     root.get_by_test_id("view-map").focus()
     page.keyboard.press("ArrowRight")
     expect(root.get_by_test_id("view-lines")).to_be_checked()
+    page.keyboard.press("Tab")  # past the folded answer to the sentence's question
     page.keyboard.press("Tab")
     expect(root.get_by_test_id("line-query-0")).to_be_focused()
     page.keyboard.press("Enter")
@@ -231,7 +234,7 @@ def test_a_wide_map_on_a_phone_scrolls_in_its_box_with_a_cue_until_its_end(page:
     page.set_viewport_size(PHONE)
     root = open_explorer(page, site_url)
     show(root, "repeated", 0, 0)
-    frame = root.locator(".explorer-frame")
+    frame = root.get_by_test_id("view").locator(".explorer-frame")  # the map's (the neuron view has its own)
     expect(frame).to_have_class(re.compile(r"\bhas-more\b"))
     expect(frame.locator(".explorer-more")).to_be_visible()
     assert page_width(page) <= PHONE["width"]

@@ -78,3 +78,16 @@ def test_a_prepared_sentences_neuron_view_shows_attnlabs_vectors_score_and_weigh
     cells = neuron.get_by_test_id("neuron-vectors").locator("tbody tr").first.locator("td").all_inner_texts()
     assert [float(c) for c in cells[:2]] == pytest.approx([q[query, 0], k[key, 0]], abs=5e-4)
     assert neuron.get_by_test_id("neuron-row").locator("tbody tr").count() == len(enc.tokens)
+
+
+def test_each_question_has_a_hint_and_an_answer_folded_until_asked_for(page: Page, file_url: str) -> None:
+    root = open_explorer(page, file_url)
+    p = PREPARED[1]
+    root.get_by_test_id("sentence").select_option(value=p.key)
+    expect(root).to_have_attribute("data-sentence", p.key)
+    look = root.get_by_test_id("look-for")
+    expect(look.get_by_test_id("hint")).to_have_text("Hint: " + p.hint)
+    answer = look.get_by_test_id("answer")
+    expect(answer.locator("p")).to_be_hidden()
+    answer.locator("summary").click()
+    expect(answer.locator("p")).to_have_text(explorer.answer(p))
