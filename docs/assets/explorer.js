@@ -270,13 +270,17 @@
   /** The map in a box that scrolls sideways on a narrow screen, with a "more" cue while there is more. */
   Explorer.prototype.scrollBox = function (content, label) {
     var frame = element("div", { class: "explorer-frame" });
-    var box = element("div", { class: "attn-map-scroll explorer-scroll", role: "group", "aria-label": label });
+    // data-attnlab-scroll: scroll-boxes.js leaves the box alone, so the reader sees this cue and no second one
+    var box = element("div", { class: "attn-map-scroll explorer-scroll", role: "group", "aria-label": label,
+      "data-attnlab-scroll": "" });
     var more = element("span", { class: "explorer-more", "aria-hidden": "true" }, "more \u2192");
     box.appendChild(content);
     frame.appendChild(more);
     frame.appendChild(box);
     var update = function () {
       frame.classList.toggle("has-more", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+      if (box.scrollWidth > box.clientWidth + 1) { box.setAttribute("tabindex", "0"); }  // a wide box is scrolled by keys too
+      else { box.removeAttribute("tabindex"); }
     };
     box.addEventListener("scroll", update);
     if (window.ResizeObserver) { new ResizeObserver(update).observe(box); }

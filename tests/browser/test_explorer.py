@@ -283,3 +283,12 @@ def test_the_chapters_detailed_maps_fit_the_text_column(page: Page, site_url: st
         });
     }""")
     assert len(overflow) == 4 and max(overflow) <= 0
+
+
+def test_a_wide_map_on_a_phone_shows_one_scroll_cue(page: Page, site_url: str) -> None:
+    page.set_viewport_size(PHONE)
+    root = open_explorer(page, site_url)
+    show(root, "repeated", 0, 0)
+    view = root.get_by_test_id("view")
+    expect(view.locator(".explorer-more")).to_be_visible()
+    assert view.locator(".attnlab-scroll-hint").count() == 0
