@@ -262,31 +262,27 @@
       if (cell) { cell.focus(); }
     });
     this.view.replaceChildren(this.scrollBox(table, this.caption(s)));
+    watchBoxes();
     this.readout.textContent = "Move through the map with the arrow keys, or click a cell, to read both numbers of a " +
       "pair and see how its weight is made.";
     if (this.data.exact || (this.neuron && !this.neuron.hidden)) { this.renderNeuron(s, this.cell.query, this.cell.key); }
   };
 
-  /** The map in a box that scrolls sideways on a narrow screen, with a "more" cue while there is more. */
+  /** Content in a box that scrolls sideways on a narrow screen. The guide's scroll-boxes.js gives it its one cue
+   *  (a line saying to scroll, the cut side faded), a tab stop while it is wide, and a name: call watchBoxes()
+   *  once it is in the page. */
   Explorer.prototype.scrollBox = function (content, label) {
     var frame = element("div", { class: "explorer-frame" });
-    // data-attnlab-scroll: scroll-boxes.js leaves the box alone, so the reader sees this cue and no second one
-    var box = element("div", { class: "attn-map-scroll explorer-scroll", role: "group", "aria-label": label,
-      "data-attnlab-scroll": "" });
-    var more = element("span", { class: "explorer-more", "aria-hidden": "true" }, "more \u2192");
+    var box = element("div", { class: "attn-map-scroll explorer-scroll", role: "group", "aria-label": label });
     box.appendChild(content);
-    frame.appendChild(more);
     frame.appendChild(box);
-    var update = function () {
-      frame.classList.toggle("has-more", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
-      if (box.scrollWidth > box.clientWidth + 1) { box.setAttribute("tabindex", "0"); }  // a wide box is scrolled by keys too
-      else { box.removeAttribute("tabindex"); }
-    };
-    box.addEventListener("scroll", update);
-    if (window.ResizeObserver) { new ResizeObserver(update).observe(box); }
-    requestAnimationFrame(update);
     return frame;
   };
+
+  /** Have scroll-boxes.js watch the boxes just put in the page (it scans only when the page loads). */
+  function watchBoxes() {
+    if (globalThis.attnlabScrollBoxes) { globalThis.attnlabScrollBoxes.scan(); }
+  }
 
   Explorer.prototype.focusCell = function (s, query, key, move) {
     this.cell = { query: query, key: key };
@@ -690,6 +686,7 @@
         quoted(tokens[query]) + ", key " + quoted(tokens[key])),
       steps, this.scrollBox(table, "The query and key vectors"), this.scrollBox(softmax, "The softmax row"));
     this.neuron.hidden = false;
+    watchBoxes();
   };
 
   function start() {
