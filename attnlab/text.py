@@ -33,7 +33,7 @@ class Rounded(str):
 
     It is a ``str`` in every way (printing, f-strings, comparison, JSON), so
     pages and tests use it as text; a table exported for download reads
-    ``exact`` instead (``attnlab.site.export``). Text built around it, such
+    ``exact`` instead (``attnlab.site.pages.exports``). Text built around it, such
     as ``f"**{fmt(x)}**"``, is a plain ``str`` again: build it with
     :func:`joined`, or give it its value explicitly, ``Rounded(text, exact)``.
     """

@@ -53,7 +53,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from attnlab.site.execution import CACHE_VARIABLE  # noqa: E402 (after the path set-up)
+from attnlab.site.pages.blocks import CACHE_VARIABLE  # noqa: E402 (after the path set-up)
 from benchmarks import serve  # noqa: E402
 from tests.sites import CONFIG, read_config, write_config  # noqa: E402
 
@@ -61,7 +61,7 @@ CLEAN_TARGET_S = 4.4
 """The median clean strict build before the execution cache, on the project's 2-core machine."""
 WARM_TARGET_RATIO = 2.0
 PAGE_TARGET_KB = 500.0
-GUIDE_ONLY_EXTENSIONS = {"attnlab.site.extension"}
+GUIDE_ONLY_EXTENSIONS = {"attnlab.site.pages.extension"}
 """Markdown extensions that are the guide's machinery, not Material's: left out of the bare build."""
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
 FONTS = {".woff2", ".woff", ".ttf", ".otf"}
@@ -143,7 +143,7 @@ def extension_name(entry: str | dict) -> str:
 def bare_config(folder: Path) -> Path:
     """A config in ``folder`` building the guide's docs with Material alone: no plugins, hooks or execution.
 
-    The guide's Markdown extensions are kept, but for its own (``attnlab.site.extension``) and
+    The guide's Markdown extensions are kept, but for its own (``attnlab.site.pages.extension``) and
     SuperFences' executed fences.
     """
     guide = read_config()

@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from attnlab.site.execution import CACHE_VARIABLE  # noqa: E402 (after the path set-up)
+from attnlab.site.pages.blocks import CACHE_VARIABLE  # noqa: E402 (after the path set-up)
 from tests.sites import build, docs_copy  # noqa: E402
 
 TARGET_S = 1.5

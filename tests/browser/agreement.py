@@ -7,7 +7,8 @@ import math
 import random
 from typing import Any
 
-from attnlab.lab import RANGES, TOKENS
+from attnlab.lab import TOKENS
+from attnlab.site.figures.sliders import SLIDER_RANGES
 
 TOLERANCE = 1e-12
 """Largest difference allowed between a JS number and Python's (absolute, or relative for large ones)."""
@@ -39,7 +40,7 @@ def control_settings(count: int = 600, seed: int = 5) -> list[dict[str, Any]]:
     Random settings are half inside the sliders' ranges and half far outside
     them (Python and JS accept any finite number).
     """
-    (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = RANGES["query_scale"], RANGES["value_y"]
+    (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = SLIDER_RANGES["query_scale"], SLIDER_RANGES["value_y"]
     edges = [
         {"token": t, "query_scale": s, "causal": c, "value_y": v}
         for t, c, s, v in itertools.product(TOKENS, (True, False),

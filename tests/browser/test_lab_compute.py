@@ -10,7 +10,6 @@ from attnlab.lab import compute
 from .agreement import assert_agrees, control_settings
 from .labpage import open_lab
 
-pytestmark = pytest.mark.browser
 
 
 def test_page_compute_agrees_with_python_over_810_settings(page: Page, site_url: str) -> None:

@@ -13,15 +13,14 @@ from playwright.sync_api import Page, expect
 
 from attnlab.lab import compute
 from attnlab.cost import readable_bytes
-from attnlab.site.offline import archive_name
-from attnlab.site.widgets import CHECKLIST
+from attnlab.site.build.offline import archive_name
+from attnlab.site.figures.widgets import CHECKLIST
 
 from .labpage import as_shown, open_lab, rendered, set_controls, watch
 from .test_exports import download, expected_rows, read_csv
 from .test_search import type_at_once
 from .test_site_pages import load_problems
 
-pytestmark = pytest.mark.browser
 
 
 @pytest.fixture

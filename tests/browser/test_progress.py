@@ -15,11 +15,10 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 import attnlab
 from attnlab.lab import compute
-from attnlab.site.widgets import CHECKLIST
+from attnlab.site.figures.widgets import CHECKLIST
 
 from .labpage import as_shown, open_lab, rendered, set_controls
 
-pytestmark = pytest.mark.browser
 
 NO_STORAGE = """
 for (const name of ["localStorage", "sessionStorage"]) {

@@ -8,7 +8,6 @@ from playwright.sync_api import Page
 from .axe import serious_violations
 from .labpage import watch
 
-pytestmark = pytest.mark.browser
 
 
 
