@@ -355,3 +355,16 @@ def test_every_chapter_cites_a_claim() -> None:
     silent = [f"docs/{page}" for page, markdown in citations.docs_pages(DOCS).items()
               if page not in NOT_CHAPTERS and not list(citations.citations(markdown))]
     assert silent == [], f"chapters citing no claim: {', '.join(silent)}"
+
+
+def test_the_claims_page_promises_ids_for_what_the_guide_takes_from_others() -> None:
+    promise = (DOCS / "claims.md").read_text(encoding="utf-8")
+    assert "Every statement the guide takes from a published work, from the model's\nfiles or from a library's" \
+        in promise
+
+
+def test_the_real_model_facts_cite_the_models_files_and_bert() -> None:
+    cited = {claim_id for claim_id, _ in citations.citations((DOCS / "real-model.md").read_text(encoding="utf-8"))}
+    assert {"CL-031", "CL-032"} <= cited
+    page = (DOCS / "real-model.md").read_text(encoding="utf-8")
+    assert all(f"(sources.md#{s})" in page for s in ("s10", "s11", "s12"))
