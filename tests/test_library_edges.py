@@ -124,3 +124,15 @@ def test_with_more_queries_than_keys_a_bottom_right_causal_mask_leaves_the_first
     with pytest.raises(ValueError, match="visible row 0 blocks every key"):
         attention(Q, K[:2], V[:2], visible)
 
+
+
+def test_pytorchs_layer_norm_puts_epsilon_1e_5_by_default_as_attnlab_does(torch: ModuleType) -> None:
+    """Backs the Block chapter's sentence on epsilon (CL-015 says the paper has none; implementations choose)."""
+    import inspect
+
+    from attnlab import layer_norm
+
+    assert torch.nn.LayerNorm(4).eps == 1e-5 == inspect.signature(layer_norm).parameters["eps"].default
+    x = np.array([[1.0, 3.0, 2.0, 6.0]])
+    theirs = torch.nn.functional.layer_norm(torch.from_numpy(x), (4,), eps=1e-5).numpy()
+    assert np.allclose(theirs, layer_norm(x), rtol=0, atol=1e-12)  # the root holds variance plus epsilon
