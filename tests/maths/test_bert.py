@@ -321,3 +321,40 @@ def test_most_different_head_is_where_disagreements_peak() -> None:
 def test_contributions_refuse_a_layer_the_model_lacks() -> None:
     with pytest.raises(ValueError, match="layer must be from 0 to 5, got 6"):
         contributions(encode("grid load rises")[0], 6)
+
+
+# --- sinks, value lengths and cancellation (CL-033, item 6 of the referee's reading) ---------
+
+
+def test_sink_heads_counts_heads_whose_average_query_gives_cls_more_than_the_threshold() -> None:
+    enc = attnlab.bert.encode("The grid load rises every evening.")[0]
+    first = np.array([[h.weights[:, 0].mean() for h in layer.heads] for layer in enc.layers])
+    assert np.array_equal(attnlab.bert.sink_heads(enc), first > 0.5)
+    assert attnlab.bert.sink_heads(enc, 0.0).all() and not attnlab.bert.sink_heads(enc, 1.0).any()
+
+
+def test_sink_heads_averages_over_the_real_queries_only() -> None:
+    padded = attnlab.bert.encode(["grid load rises", "The grid load rises every evening."])[0]
+    assert np.array_equal(attnlab.bert.sink_heads(padded), attnlab.bert.sink_heads(attnlab.bert.encode("grid load rises")[0]))
+
+
+def test_sink_heads_refuses_a_threshold_outside_zero_to_one() -> None:
+    with pytest.raises(ValueError, match="threshold must be a share"):
+        attnlab.bert.sink_heads(attnlab.bert.encode("grid load rises")[0], 1.5)
+
+
+def test_value_lengths_times_the_weights_are_the_contribution_sizes() -> None:
+    enc = attnlab.bert.encode("grid load rises")[0]
+    lengths = attnlab.bert.value_lengths(enc, 2)
+    weights = np.stack([h.weights for h in enc.layers[2].heads])
+    assert np.allclose(weights * lengths[:, None, :], attnlab.bert.contributions(enc, 2), rtol=1e-12, atol=0)
+
+
+def test_kept_length_is_the_heads_output_through_w_o_over_the_summed_sizes() -> None:
+    enc, (layer, head) = attnlab.bert.encode("grid load rises")[0], (2, 7)
+    _, _, v = attnlab.bert.head_inputs(enc, layer, head)
+    w_o = attnlab.bert.load_model().stacked[layer].attention.w_o
+    through = enc.layers[layer].heads[head].output @ w_o[head * 32:(head + 1) * 32]
+    sizes = attnlab.bert.contributions(enc, layer)[head].sum(axis=1)
+    assert np.allclose(attnlab.bert.kept_length(enc, layer, head), np.linalg.norm(through, axis=1) / sizes, rtol=1e-12)
+    assert ((attnlab.bert.kept_length(enc, layer, head) > 0) & (attnlab.bert.kept_length(enc, layer, head) <= 1 + 1e-12)).all()

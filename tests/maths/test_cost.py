@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from attnlab import causal
 from attnlab.bench import growth_exponent, targets
 from attnlab.bench import main as bench_main
-from attnlab.cost import UNITS, causal_visible, cost, readable_bytes
+from attnlab.cost import UNITS, LayerMadds, causal_visible, cost, crossover, layer_madds, readable_bytes
 
 
 def test_self_attention_over_four_tokens_has_sixteen_score_entries() -> None:
@@ -193,3 +193,57 @@ def test_quick_benchmark_prints_json_with_one_row(capsys: pytest.CaptureFixture[
     assert bench_main(["--max-t", "256", "--repeats", "1", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert ([row["T"] for row in result["rows"]], result["exponents"]["naive_seconds"]) == ([256], None)
+
+
+# --- key/value heads (CL-034) and where the T² part takes over (CL-041) ----------------------
+
+
+def test_grouped_query_attention_caches_one_key_and_value_per_key_value_head() -> None:
+    c = cost(1, 10, d_k=128, heads=32, kv_heads=8, layers=32, bytes_per_number=2)
+    assert c.kv_cache_bytes == 10 * (128 + 128) * 8 * 32 * 2
+    assert c.kv_cache_bytes * 4 == cost(1, 10, d_k=128, heads=32, layers=32, bytes_per_number=2).kv_cache_bytes
+
+
+def test_multi_query_attention_caches_one_key_value_head_whatever_the_query_heads() -> None:
+    assert {cost(1, 7, d_k=4, heads=h, kv_heads=1).kv_cache_bytes for h in (1, 2, 8)} == {7 * 8 * 8}
+
+
+def test_key_value_heads_leave_the_score_counts_alone() -> None:
+    shared, separate = cost(5, d_k=4, heads=8, kv_heads=2), cost(5, d_k=4, heads=8)
+    assert (shared.total_score_entries, shared.total_madds) == (separate.total_score_entries, separate.total_madds)
+
+
+def test_kv_heads_default_to_the_query_heads() -> None:
+    assert cost(3, d_k=2, heads=6).kv_heads == 6
+
+
+@pytest.mark.parametrize("kv_heads", [3, 16, 0])
+def test_kv_heads_that_do_not_divide_the_query_heads_are_refused(kv_heads: int) -> None:
+    with pytest.raises(ValueError, match="kv_heads"):
+        cost(3, d_k=2, heads=8, kv_heads=kv_heads)
+
+
+def test_a_layer_counts_twelve_t_d_squared_linear_and_two_t_squared_d_quadratic_multiply_adds() -> None:
+    assert layer_madds(10, 4) == LayerMadds(12 * 10 * 4**2, 2 * 10**2 * 4)
+    assert layer_madds(10, 4, d_ff=2) == LayerMadds(4 * 10 * 4**2 + 2 * 10 * 4 * 2, 2 * 10**2 * 4)
+
+
+def test_at_1024_tokens_of_width_512_the_quadratic_part_is_a_quarter() -> None:
+    assert layer_madds(1024, 512).quadratic_share == 0.25
+
+
+def test_the_crossover_is_six_times_the_width_with_the_usual_feed_forward() -> None:
+    assert crossover(512) == 6 * 512 and crossover(384, d_ff=1536) == 6 * 384 and crossover(4, d_ff=2) == 10
+
+
+@given(st.integers(1, 2048), st.integers(1, 4096))
+def test_the_quadratic_part_is_larger_exactly_beyond_the_crossover(d_model: int, d_ff: int) -> None:
+    at = crossover(d_model, d_ff)
+    equal, past, before = (layer_madds(t, d_model, d_ff) for t in (at, at + 1, at - 1 or 1))
+    assert equal.linear == equal.quadratic and past.quadratic > past.linear
+    assert at == 1 or before.quadratic < before.linear
+
+
+def test_layer_madds_refuses_a_width_of_zero() -> None:
+    with pytest.raises(ValueError, match="d_model"):
+        layer_madds(8, 0)

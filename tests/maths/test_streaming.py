@@ -253,3 +253,51 @@ def test_scores_further_apart_than_float64_can_hold_give_no_warning() -> None:
         warnings.simplefilter("error")
         streamed = streaming_attention(q, k, v, block=1)
     assert_same_output(streamed, attention(q, k, v).output, np.array(v))
+
+
+# --- causal=True: the mask worked out from positions, never written down ---------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 30), st.integers(1, 33), st.integers(0, 2**32 - 1))
+def test_causal_flag_equals_attention_with_the_causal_mask(n: int, extra: int, block: int, seed: int) -> None:
+    m = n + extra  # n ≤ m: every query sees at least its own position
+    rng = np.random.default_rng(seed)
+    q, k, v = rng.normal(size=(n, 3)), rng.normal(size=(m, 3)), rng.normal(size=(m, 2))
+    assert_same_output(streaming_attention(q, k, v, block=block, causal=True),
+                       attention(q, k, v, causal(n, m)).output, v)
+
+
+def test_causal_flag_combines_with_a_visible_mask() -> None:
+    rng = np.random.default_rng(3)
+    q, k, v = rng.normal(size=(4, 2)), rng.normal(size=(6, 2)), rng.normal(size=(6, 2))
+    padding = np.array([True, False, True, True, True, True])
+    both = causal(4, 6) & padding[None, :]
+    assert_same_output(streaming_attention(q, k, v, np.tile(padding, (4, 1)), block=2, causal=True),
+                       attention(q, k, v, both).output, v)
+
+
+def test_causal_flag_with_more_queries_than_keys_refuses_the_rows_left_without_a_key() -> None:
+    with pytest.raises(ValueError, match="visible row 0 blocks every key"):
+        streaming_attention(np.ones((4, 1)), np.ones((2, 1)), np.ones((2, 1)), block=1, causal=True)
+
+
+def test_causal_trace_of_the_toy_rises_row_is_the_trace_with_the_causal_mask() -> None:
+    flagged, masked = streaming_trace(Q, K, V, block=1, causal=True), streaming_trace(Q, K, V, causal(3), block=1)
+    assert all(np.array_equal(a.total, b.total) and np.array_equal(a.weighted, b.weighted)
+               for a, b in zip(flagged, masked, strict=True))
+
+
+@pytest.mark.parametrize("flag", [1, "yes", None])
+def test_causal_flag_must_be_true_or_false(flag: Any) -> None:
+    with pytest.raises(TypeError, match="causal must be True or False"):
+        streaming_attention(Q, K, V, causal=flag)
+
+
+def test_causal_flag_needs_no_n_by_m_array_not_even_a_boolean_one() -> None:
+    q, k, v, _ = memory_inputs()
+    assert traced_peak(streaming_attention, q, k, v, block=SMALL_BLOCK, causal=True) < N * M  # bytes of a bool mask
+
+
+def test_a_dense_causal_mask_is_itself_an_n_by_m_array() -> None:
+    assert causal(N, M).nbytes == N * M

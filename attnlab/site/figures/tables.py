@@ -107,22 +107,25 @@ BLOCK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
     "pre": (("in", "input rows x"), ("split", ""), ("box", "Layer norm"),
             ("box", "Multi-head self-attention"), ("drop", "Dropout (training only)"), ("add", ""),
             ("split", ""), ("box", "Layer norm"), ("box", "Feed-forward (each row alone)"),
-            ("drop", "Dropout (training only)"), ("add", ""), ("out", "output rows")),
+            ("drop", "Dropout (training only)"), ("add", ""), ("final", "Layer norm, after the last block"),
+            ("out", "output rows")),
 }
-"""The encoder block's steps from input to output, per layer-norm placement."""
+"""The encoder block's steps from input to output, per layer-norm placement; a Pre-LN stack
+adds one layer norm after its last block only (claim CL-039), drawn with a dotted outline."""
 
 
 def block_diagram(order: str = "post") -> str:
     """An accessible inline SVG of one encoder block (Post-LN or Pre-LN), with no numbers.
 
     Boxes are sublayers, circles the residual additions, the line on the left
-    the residual path around each sublayer; dashed boxes act only in training.
+    the residual path around each sublayer; dashed boxes act only in training,
+    the dotted one (Pre-LN) only after the stack's last block.
     Self-contained markup on one line, so Markdown passes it through untouched.
     """
     if order not in BLOCK_STEPS:
         raise ValueError(f"order must be one of {sorted(BLOCK_STEPS)}, got {order!r}")
     name = "Post-LN (the original order)" if order == "post" else "Pre-LN (a later variant)"
-    heights = {"in": 20, "out": 20, "split": 4, "box": 34, "drop": 30, "add": 24}
+    heights = {"in": 20, "out": 20, "split": 4, "box": 34, "drop": 30, "final": 34, "add": 24}
     cx, left, gap = 190, 40, 18
     parts, ys, y, branch = [], [], 10, 0.0
     for kind, _ in BLOCK_STEPS[order]:
@@ -134,8 +137,9 @@ def block_diagram(order: str = "post") -> str:
             arrow = "" if kind == "split" else f' marker-end="url(#arrow-{order})"'
             parts.append(f'<line x1="{cx}" y1="{ys[i - 1][1]}" x2="{cx}" y2="{top}" '
                          f'stroke="#3f51b5" stroke-width="1.5"{arrow}/>')
-        if kind in ("box", "drop"):
-            dash = ' stroke-dasharray="5 4" fill="none"' if kind == "drop" else ' fill="#e8eaf6"'
+        if kind in ("box", "drop", "final"):
+            dash = {"drop": ' stroke-dasharray="5 4" fill="none"', "final": ' stroke-dasharray="2 3" fill="#fff"',
+                    "box": ' fill="#e8eaf6"'}[kind]
             parts.append(f'<rect x="{cx - 120}" y="{top}" width="240" height="{bottom - top}" rx="6" '
                          f'stroke="#3f51b5"{dash}/>')
         if kind == "split":

@@ -111,6 +111,9 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
                  f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}"]
         if c.rests_on:
             lines.append("- **Rests on:** " + ", ".join(f"[{r}](#{r.lower()})" for r in c.rests_on))
+        if c.checked_by:
+            lines.append("- **Re-checked by:** " + ", ".join(f"`{path}`" for path in c.checked_by)
+                         + ", in the test suite")
         through = registry.rests_on_sources(c.id)
         if through:
             lines.append("- **Sources:** " + ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in through))

@@ -17,8 +17,10 @@ from importlib.resources import files
 
 from attnlab.site.pages.mathml import plain_statement
 
-KINDS: tuple[str, ...] = ("source", "derived", "toy")
-"""A source says it; a derived claim follows by algebra; a toy claim is this guide's stipulation."""
+KINDS: tuple[str, ...] = ("source", "derived", "toy", "measured")
+"""A source says it; a derived claim follows by algebra; a toy claim is this guide's stipulation;
+a measured claim is what named software or files at a named version do or say (its locator names
+them, and ``checked_by`` the tests that re-check it)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class Claim:
     locator: str
     sources: tuple[str, ...] = ()
     rests_on: tuple[str, ...] = ()
+    checked_by: tuple[str, ...] = ()
+    """For a measured claim, the test files that re-check it against the software or files it names."""
 
 
 @cache
@@ -66,7 +70,7 @@ def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
     data = tomllib.loads(text)
     found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
     found_claims = tuple(
-        Claim(**{**entry, "sources": tuple(entry.get("sources", ())), "rests_on": tuple(entry.get("rests_on", ()))})
+        Claim(**{**entry, **{field: tuple(entry.get(field, ())) for field in ("sources", "rests_on", "checked_by")}})
         for entry in data["claim"]
     )
     _check(found_claims, found_sources)
@@ -88,6 +92,9 @@ def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> No
             raise ValueError(f"claims.toml: derived claim {c.id} must name what it rests on")
         if c.kind == "source" and not c.sources:
             raise ValueError(f"claims.toml: source claim {c.id} must name its sources")
+        if (c.kind == "measured") != bool(c.checked_by):
+            raise ValueError(f"claims.toml: {c.id} is {c.kind}: a measured claim, and only a measured claim, "
+                             "names the tests that re-check it (checked_by)")
         for ref in c.rests_on:
             if ref not in claim_ids:
                 raise ValueError(f"claims.toml: {c.id} rests on unknown claim {ref}")
@@ -97,12 +104,12 @@ def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> No
 
 
 def claims() -> tuple[Claim, ...]:
-    """Every registered claim, in registry order (CL-001 … CL-029, LAB-001, WE-002)."""
+    """Every registered claim, in registry order (CL-001 … CL-042, LAB-001, WE-002)."""
     return _registry()[0]
 
 
 def sources() -> tuple[Source, ...]:
-    """Every registered source, S1 … S8."""
+    """Every registered source, S1 … S19."""
     return _registry()[1]
 
 
@@ -179,7 +186,7 @@ def as_json(cited_on: Mapping[str, Sequence[str]] | None = None) -> str:
         "claims": [
             {"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
              "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
-             "cited_on": list(cited_on.get(c.id, ()))}
+             "checked_by": list(c.checked_by), "cited_on": list(cited_on.get(c.id, ()))}
             for c in claims()
         ],
         "sources": [

@@ -44,6 +44,12 @@ def test_pre_ln_normalises_before_attention_and_post_ln_after() -> None:
     assert labels["post"].index("Layer norm") > labels["post"].index("Multi-head self-attention")
 
 
+def test_a_pre_ln_stack_ends_with_one_more_layer_norm_and_post_ln_with_its_own() -> None:
+    assert BLOCK_STEPS["pre"][-2] == ("final", "Layer norm, after the last block")
+    assert BLOCK_STEPS["post"][-2] == ("box", "Layer norm")
+    assert 'stroke-dasharray="2 3"' in block_diagram("pre") and 'stroke-dasharray="2 3"' not in block_diagram("post")
+
+
 def test_diagram_loads_nothing_from_elsewhere() -> None:
     markup = block_diagram("post") + block_diagram("pre")
     assert "http://www.w3.org/2000/svg" in markup

@@ -1,10 +1,14 @@
 """The claims and sources registry, its completeness against the brief, and citations in the chapters.
 
-The brief (``shared/BRIEF.md`` beside the repository) is the contract: every
-claim and source it lists must be registered with the same kind, locator
-and arXiv number. A clone without the brief skips that cross-check and says
-why; CI sets ``ATTNLAB_REQUIRE_BRIEF=1`` (in ``.ci/run``), so there a
-missing brief fails. The docs tests scan every page's Markdown directly.
+The brief (``shared/BRIEF.md`` beside the repository, with its second
+edition ``shared/BRIEF-2.md``) is the contract: every claim and source the two
+list must be registered with the same kind, locator and arXiv number, a row
+of the second edition replacing the first's row of the same ID (its
+"Corrected" table). A clone without the brief skips that cross-check and says
+why; CI sets ``ATTNLAB_REQUIRE_BRIEF=1`` (in ``.ci/run``), so there a missing
+file of either edition fails. ``ATTNLAB_SHARED`` names another folder holding
+them (a git worktree sits elsewhere than the clone). The docs tests scan every
+page's Markdown directly.
 """
 
 from __future__ import annotations
@@ -23,20 +27,20 @@ from attnlab.site.pages import citations
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.mathml import INLINE_MATH
 
-BRIEF = ROOT.parent / "shared" / "BRIEF.md"
+SHARED = Path(os.environ.get("ATTNLAB_SHARED", ROOT.parent / "shared"))
+BRIEFS = (SHARED / "BRIEF.md", SHARED / "BRIEF-2.md")
+"""The brief and its second edition, in the order their rows apply: a later row replaces an earlier one."""
 REQUIRE_BRIEF = "ATTNLAB_REQUIRE_BRIEF"
 """Set to 1 (CI does, in ``.ci/run``) to make a missing brief an error instead of a skip."""
-"""Pages that list or license the claims rather than teach with them; the Exercises page's
-citations are the chapters' own, gathered while the site is built."""
 IDS = [c.id for c in registry.claims()]
 GUIDE_CLAIMS = {"LAB-001", "WE-002", "CL-030"}
-"""Claims the guide registers beyond the brief's table: its two worked examples, and the
+"""Claims the guide registers beyond the brief's tables: its two worked examples, and the
 norm-based view of attention (S9) that the explorer of the real model uses."""
-GUIDE_SOURCES = {"S9": "2004.10102"}
-"""Sources beyond the brief's list, with their arXiv numbers."""
+CLAIM_ROW = re.compile(r"^\| (CL-\d{3}) \| (\w+) \| .* \| (.*?) \|$", re.MULTILINE)
+SOURCE_ITEM = re.compile(r"^- (S\d+) — (.*?)(?=^- |^#|\Z)", re.MULTILINE | re.DOTALL)
 
 
-def brief(path: Path = BRIEF) -> str:
+def brief(path: Path) -> str:
     """The brief's text; if it is missing, a skip saying so, or a failure where the brief is required."""
     if path.is_file():
         return path.read_text(encoding="utf-8")
@@ -46,18 +50,24 @@ def brief(path: Path = BRIEF) -> str:
     pytest.skip(f"{where}: the registry's cross-check against it runs where it is (CI sets {REQUIRE_BRIEF}=1)")
 
 
-def brief_claims() -> dict[str, tuple[str, str]]:
-    """Claim ID → (kind, locator) from the brief's claims table."""
-    rows = re.findall(r"^\| (CL-\d{3}) \| (\w+) \| .* \| (.*?) \|$", brief(), re.M)
-    assert rows, f"no claims table found in {BRIEF}"
-    return {claim_id: (kind, locator) for claim_id, kind, locator in rows}
+def brief_claims(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, tuple[str, str]]:
+    """Claim ID → (kind, locator) from the briefs' claims tables, a later file's row replacing an earlier one."""
+    found: dict[str, tuple[str, str]] = {}
+    for path in briefs:
+        rows = CLAIM_ROW.findall(brief(path))
+        assert rows, f"no claims table found in {path}"
+        found.update((claim_id, (kind, locator)) for claim_id, kind, locator in rows)
+    return found
 
 
-def brief_sources() -> dict[str, str]:
-    """Source ID → arXiv number from the brief's sources list."""
-    items = re.findall(r"^- (S\d+) — (.*?)(?=^- |^#|\Z)", brief(), re.M | re.S)
-    assert items, f"no sources list found in {BRIEF}"
-    return {source_id: re.search(r"arXiv:(\d{4}\.\d{4,5})", text).group(1) for source_id, text in items}
+def brief_sources(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, str]:
+    """Source ID → arXiv number from the briefs' sources lists."""
+    found: dict[str, str] = {}
+    for path in briefs:
+        items = SOURCE_ITEM.findall(brief(path))
+        assert items, f"no sources list found in {path}"
+        found.update((source_id, re.search(r"arXiv:(\d{4}\.\d{4,5})", text).group(1)) for source_id, text in items)
+    return found
 
 
 # --- completeness against the brief --------------------------------------------------------
@@ -67,6 +77,31 @@ def test_a_missing_brief_is_an_error_where_it_is_required(tmp_path: Path, monkey
     monkeypatch.setenv(REQUIRE_BRIEF, "1")
     with pytest.raises(pytest.fail.Exception, match="ATTNLAB_REQUIRE_BRIEF=1 requires it"):
         brief(tmp_path / "BRIEF.md")
+
+
+def test_a_missing_second_edition_fails_too_where_the_brief_is_required(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "BRIEF.md").write_text("| CL-001 | source | x | S1 §3.2.1, eq. (1) |\n", encoding="utf-8")
+    monkeypatch.setenv(REQUIRE_BRIEF, "1")
+    with pytest.raises(pytest.fail.Exception, match="BRIEF-2.md .*ATTNLAB_REQUIRE_BRIEF=1 requires it"):
+        brief_claims((tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"))
+
+
+def test_a_later_briefs_row_replaces_the_earlier_row_of_the_same_id(tmp_path: Path) -> None:
+    first, second = tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"
+    first.write_text("| CL-001 | source | x | S1 §1 |\n| CL-002 | toy | y | this guide |\n", encoding="utf-8")
+    second.write_text("| CL-001 | source | x, corrected | S1 §2 |\n| CL-003 | measured | z | tool 1.0 |\n",
+                      encoding="utf-8")
+    assert brief_claims((first, second)) == {"CL-001": ("source", "S1 §2"), "CL-002": ("toy", "this guide"),
+                                             "CL-003": ("measured", "tool 1.0")}
+
+
+def test_the_second_edition_corrects_ids_of_the_first_and_adds_new_ones() -> None:
+    first, second = (CLAIM_ROW.findall(brief(path)) for path in BRIEFS)
+    corrected = brief(BRIEFS[1]).split("## Corrected", 1)[1].split("\n## ", 1)[0]
+    assert {row[0] for row in CLAIM_ROW.findall(corrected)} == {"CL-015", "CL-017"}
+    assert {"CL-015", "CL-017"} <= {row[0] for row in first}
+    assert registry.claim("CL-015").locator == {i: loc for i, _, loc in second}["CL-015"]
 
 
 def test_a_missing_brief_is_a_skip_that_says_why_in_a_plain_clone(tmp_path: Path,
@@ -95,12 +130,22 @@ def test_the_guides_own_claim_ids_are_not_in_the_brief() -> None:
     assert GUIDE_CLAIMS.isdisjoint(brief_claims())
 
 
-def test_every_source_of_the_brief_and_the_guides_own_is_registered_with_its_arxiv_number() -> None:
-    assert {s.id: s.arxiv for s in registry.sources()} == {**brief_sources(), **GUIDE_SOURCES}
+def test_the_registry_holds_exactly_the_sources_of_both_briefs_with_their_arxiv_numbers() -> None:
+    assert {s.id: s.arxiv for s in registry.sources()} == brief_sources()
 
 
-def test_the_guides_own_sources_are_not_in_the_brief() -> None:
-    assert set(GUIDE_SOURCES).isdisjoint(brief_sources())
+def test_every_measured_claim_names_a_test_file_that_exists_and_names_the_claim() -> None:
+    measured = [c for c in registry.claims() if c.kind == "measured"]
+    assert {c.id for c in measured} == {"CL-031", "CL-040"}
+    for c in measured:
+        for path in c.checked_by:
+            assert c.id in (ROOT / path).read_text(encoding="utf-8"), f"{path} does not say it checks {c.id}"
+
+
+def test_check_refuses_a_measured_claim_that_no_test_rechecks() -> None:
+    unchecked = registry.Claim("CL-900", "measured", "x", "tool 1.0")
+    with pytest.raises(ValueError, match="CL-900 is measured"):
+        registry._check([unchecked], registry.sources())
 
 
 def test_the_norm_based_view_rests_on_kobayashi_et_al_with_its_sections() -> None:
@@ -146,6 +191,16 @@ def test_unknown_source_id_raises_key_error_naming_it() -> None:
 def test_sources_of_a_derived_claim_come_through_what_it_rests_on() -> None:
     # CL-022 rests on CL-008, which rests on CL-001, a statement of S1.
     assert registry.rests_on_sources("CL-022") == ("S1",)
+
+
+def test_the_explanation_debate_names_the_four_tests_of_wiegreffe_and_pinter() -> None:
+    statement = registry.claim("CL-017").statement
+    assert all(test in statement for test in ("uniform and frozen weights", "training seeds",
+                                              "guide simpler models", "adversarially"))
+
+
+def test_epsilon_is_the_implementations_choice_not_ba_et_al() -> None:
+    assert "do not contain it" in registry.claim("CL-015").statement
 
 
 def test_claim_with_two_sources_keeps_both_in_order() -> None:
@@ -291,3 +346,16 @@ def test_every_registered_claim_is_cited_somewhere() -> None:
     cited = citations.cited_on(docs_pages(DOCS))
     uncited = [claim_id for claim_id in IDS if claim_id not in cited]
     assert uncited == [], f"registered but cited on no page: {', '.join(uncited)}"
+
+
+def test_the_claims_page_promises_ids_for_what_the_guide_takes_from_others() -> None:
+    promise = (DOCS / "claims.md").read_text(encoding="utf-8")
+    assert "Every statement the guide takes from a published work, from the model's\nfiles or from a library's" \
+        in promise
+
+
+def test_the_real_model_facts_cite_the_models_files_and_bert() -> None:
+    cited = {claim_id for claim_id, _ in citations.citations((DOCS / "real-model.md").read_text(encoding="utf-8"))}
+    assert {"CL-031", "CL-032"} <= cited
+    page = (DOCS / "real-model.md").read_text(encoding="utf-8")
+    assert all(f"(sources.md#{s})" in page for s in ("s10", "s11", "s12"))
