@@ -196,6 +196,12 @@ def test_shown_writes_a_value_briefly_saying_how_big_the_rest_is(value: Any, wri
     assert shown(value) == written
 
 
+def test_shown_cuts_what_even_a_brief_repr_writes_long_at_the_limit() -> None:
+    nested = [["x" * 100] * 10] * 10  # ten entries of ten strings: a brief repr still writes some 12,000 characters
+    text = shown(nested)
+    assert text.endswith("… (list of length 10)") and len(text.removesuffix(" (list of length 10)")) == SHOWN_LIMIT
+
+
 def test_shown_cuts_a_long_text_at_the_limit_and_puts_a_matrix_on_one_line() -> None:
     matrix = shown(np.zeros((1000, 1000)))
     assert "\n" not in matrix and matrix.endswith("(ndarray of shape (1000, 1000))")
