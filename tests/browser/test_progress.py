@@ -318,3 +318,14 @@ def test_a_read_mark_that_cannot_be_stored_says_so_under_the_box(page: Page, sit
     expect(page.locator(".attnlab-read").get_by_test_id("storage-lost")).to_have_text(
         re.compile("ticks from now on will be forgotten"))
     assert nav_marked(page) == ["scores.html"]
+
+
+def test_a_tick_merges_with_what_storage_holds_even_before_the_page_hears_of_it(page: Page, site_url: str) -> None:
+    # another tab's write whose storage event has not arrived yet: written here, where no event fires at all
+    page.goto(site_url + "lab.html")
+    page.evaluate(f"() => localStorage.setItem({json.dumps(KEY_PREFIX + 'checklist')}, JSON.stringify(['7']))")
+    assert not page.locator("#step-7").is_checked()  # the page has not seen it
+    page.locator("#step-1").check()
+    stored = page.evaluate(f"() => JSON.parse(localStorage.getItem({json.dumps(KEY_PREFIX + 'checklist')}))")
+    assert sorted(stored) == ["1", "7"]
+    expect(page.locator("#step-7")).to_be_checked()  # and the page now shows what it merged with
