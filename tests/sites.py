@@ -36,6 +36,10 @@ class PythonName(str):
     """A ``!!python/name:module.object`` reference in ``mkdocs.yml``, kept as its dotted name."""
 
 
+class EnvTag(list):
+    """An ``!ENV [VARIABLE, default]`` value in ``mkdocs.yml``, kept as written (MkDocs reads the variable)."""
+
+
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, reading ``!!python/name:`` tags as :class:`PythonName` (nothing is imported)."""
 
@@ -46,10 +50,13 @@ class _Dumper(yaml.SafeDumper):
 
 _Loader.add_multi_constructor(PYTHON_NAME, lambda loader, suffix, node: PythonName(suffix))
 _Dumper.add_representer(PythonName, lambda dumper, name: dumper.represent_scalar(PYTHON_NAME + name, ""))
+_Loader.add_constructor("!ENV", lambda loader, node: EnvTag(loader.construct_sequence(node)))
+_Dumper.add_representer(EnvTag, lambda dumper, tag: dumper.represent_sequence("!ENV", list(tag), flow_style=True))
 
 
 def read_config(config: Path = CONFIG) -> dict:
-    """``mkdocs.yml`` as data; a ``!!python/name:`` reference (a fence formatter) is a :class:`PythonName`."""
+    """``mkdocs.yml`` as data; a ``!!python/name:`` reference (a fence formatter) is a :class:`PythonName`,
+    an ``!ENV`` value an :class:`EnvTag`."""
     return yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 - a safe loader
 
 

@@ -234,3 +234,97 @@ def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str, 
     page.get_by_test_id("read-reset").click()
     assert page.get_by_test_id("storage-note").is_visible()
     assert errors == []
+
+
+# --- several tabs, and storage that fails after load ------------------------------------------------------
+
+
+def test_two_tabs_ticking_different_steps_keep_both_after_a_reload(context: BrowserContext, site_url: str) -> None:
+    first, second = context.new_page(), context.new_page()
+    for tab in (first, second):  # both load before either ticks: each holds the same, soon stale, copy
+        tab.goto(site_url + "lab.html")
+        expect(tab.get_by_test_id("checklist-count")).to_have_text(f"0 of {len(CHECKLIST)} checks complete")
+    first.locator("#step-1").check()
+    second.locator("#step-2").check()
+    for tab in (first, second):
+        tab.reload()
+        expect(tab.locator("#step-1")).to_be_checked()
+        expect(tab.locator("#step-2")).to_be_checked()
+        assert ticked(tab) == [i in (1, 2) for i in range(1, len(CHECKLIST) + 1)]
+
+
+def test_unticking_in_one_tab_leaves_the_other_tabs_ticks(context: BrowserContext, site_url: str) -> None:
+    first, second = context.new_page(), context.new_page()
+    first.goto(site_url + "lab.html")
+    for step in (3, 4):
+        first.locator(f"#step-{step}").check()
+    second.goto(site_url + "lab.html")
+    first.locator("#step-5").check()
+    second.locator("#step-3").uncheck()  # second never saw step 5 ticked when it loaded
+    first.reload()
+    expect(first.get_by_test_id("checklist-count")).to_have_text(f"2 of {len(CHECKLIST)} checks complete")
+    assert ticked(first) == [i in (4, 5) for i in range(1, len(CHECKLIST) + 1)]
+
+
+def test_a_tick_in_one_tab_shows_in_the_other_without_a_reload(context: BrowserContext, site_url: str) -> None:
+    first, second = context.new_page(), context.new_page()
+    for tab in (first, second):
+        tab.goto(site_url + "lab.html")
+    first.locator("#step-6").check()
+    first.get_by_test_id("read-mark").check()
+    expect(second.locator("#step-6")).to_be_checked()  # the storage event told it
+    expect(second.get_by_test_id("checklist-count")).to_have_text(f"1 of {len(CHECKLIST)} checks complete")
+    expect(second.get_by_test_id("read-mark")).to_be_checked()
+
+
+def test_two_tabs_marking_different_chapters_read_keep_both(context: BrowserContext, site_url: str,
+                                                            chapters: list[str]) -> None:
+    first, second = context.new_page(), context.new_page()
+    first.goto(site_url + "softmax.html")
+    second.goto(site_url + "masking.html")
+    first.get_by_test_id("read-mark").check()
+    second.get_by_test_id("read-mark").check()
+    second.goto(site_url + "index.html")
+    expect(second.get_by_test_id("chapters-read")).to_have_text(f"2 of {len(chapters)} chapters read")
+
+
+FAILING_WRITES = """() => {
+    Storage.prototype.setItem = function () { throw new DOMException("the quota is exceeded", "QuotaExceededError"); };
+    Storage.prototype.removeItem = Storage.prototype.setItem;
+}"""
+"""Make every later write to web storage fail, as a full quota does (reads still work)."""
+
+
+def test_a_write_that_fails_after_load_tells_the_reader_and_keeps_the_tick_for_the_visit(page: Page,
+                                                                                      site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    page.locator("#step-1").check()  # stored
+    note = page.get_by_test_id("storage-lost").first
+    expect(note).to_have_text("")
+    page.evaluate(FAILING_WRITES)
+    page.locator("#step-2").check()
+    expect(note).to_have_text(re.compile("ticks from now on will be forgotten"))
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"2 of {len(CHECKLIST)} checks complete")
+    assert ticked(page)[:2] == [True, True]
+    page.reload()  # the failed tick is gone, the stored one stays
+    assert ticked(page)[:2] == [True, False]
+
+
+def test_a_read_mark_that_cannot_be_stored_says_so_under_the_box(page: Page, site_url: str) -> None:
+    page.goto(site_url + "scores.html")
+    page.evaluate(FAILING_WRITES)
+    page.get_by_test_id("read-mark").check()
+    expect(page.locator(".attnlab-read").get_by_test_id("storage-lost")).to_have_text(
+        re.compile("ticks from now on will be forgotten"))
+    assert nav_marked(page) == ["scores.html"]
+
+
+def test_a_tick_merges_with_what_storage_holds_even_before_the_page_hears_of_it(page: Page, site_url: str) -> None:
+    # another tab's write whose storage event has not arrived yet: written here, where no event fires at all
+    page.goto(site_url + "lab.html")
+    page.evaluate(f"() => localStorage.setItem({json.dumps(KEY_PREFIX + 'checklist')}, JSON.stringify(['7']))")
+    assert not page.locator("#step-7").is_checked()  # the page has not seen it
+    page.locator("#step-1").check()
+    stored = page.evaluate(f"() => JSON.parse(localStorage.getItem({json.dumps(KEY_PREFIX + 'checklist')}))")
+    assert sorted(stored) == ["1", "7"]
+    expect(page.locator("#step-7")).to_be_checked()  # and the page now shows what it merged with

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
+import high_precision
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from attnlab import erf as erf_module
-from attnlab.erf import END, STEP, erf, taylor_table
+from attnlab.erf import END, FRACTION_FROM, STEP, erf, erfcx, gaussian, taylor_table
 
 EPS = np.finfo(np.float64).eps
 TOLERANCE = 2 * EPS
@@ -84,3 +86,32 @@ def test_a_wrong_coefficient_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     broken[1] *= 1.0 + 1e-9
     monkeypatch.setattr(erf_module, "TABLE", broken)
     assert relative_gap(np.linspace(0.1, 3.0, 1001)).max() > 1e3 * TOLERANCE
+
+
+# erfcx and gaussian: what gelu's negative tail is made of ---------------------------------------------
+
+
+@given(st.floats(min_value=-20.0, max_value=1e6))
+def test_erfcx_is_e_to_the_x_squared_times_erfc_to_1e_12(x: float) -> None:
+    assert high_precision.relative_error(float(erfcx(np.array([x]))[0]), high_precision.erfcx(x)) <= 1e-12
+
+
+@pytest.mark.parametrize("x", [FRACTION_FROM, math.nextafter(FRACTION_FROM, 0.0), 2.5, 6.0, 26.6, 1e300])
+def test_erfcx_around_the_switch_to_the_continued_fraction_and_far_out(x: float) -> None:
+    # at 1e300, erfcx(x) ≈ 1/(x√π): erfc itself is 0 and e^(x²) infinite in float64
+    assert high_precision.relative_error(float(erfcx(np.array([x]))[0]), high_precision.erfcx(x)) <= 1e-15 * 4
+
+
+def test_erfcx_keeps_the_shape_and_is_infinite_where_the_true_value_leaves_float64() -> None:
+    out = erfcx(np.array([[-30.0, 0.0], [1.0, 10.0]]))
+    assert out.shape == (2, 2) and out[0, 0] == math.inf and out[0, 1] == 1.0
+
+
+@given(st.floats(min_value=-37.5, max_value=37.5))  # where e^(−x²/2) is a normal float
+def test_gaussian_is_e_to_the_minus_half_x_squared_to_a_few_ulp(x: float) -> None:
+    exact = (-(Decimal(x) ** 2) / 2).exp()
+    assert high_precision.relative_error(float(gaussian(np.array([x]))[0]), exact) <= 4 * EPS
+
+
+def test_gaussian_underflows_to_zero_far_out_even_where_x_squared_overflows() -> None:
+    assert gaussian(np.array([40.0, -1e200, 1e308])).tolist() == [0.0, 0.0, 0.0]

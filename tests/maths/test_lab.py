@@ -257,15 +257,15 @@ def test_toy_data_is_json_ready() -> None:
     assert json.loads(json.dumps(toy_data())) == toy_data()
 
 
-@pytest.mark.parametrize(("token", "written"), [("power", '"power"'), ("RISES", '"RISES"'), ("", '""'), (2, "2"),
-                                               (None, "null")])
-def test_unknown_token_is_refused_naming_token_and_value_as_json(token: Any, written: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(f'token must be one of ["grid","load","rises"], got {written}')):
+@pytest.mark.parametrize(("token", "written"), [("power", "'power'"), ("RISES", "'RISES'"), ("", "''"), (2, "2"),
+                                               (None, "None")])
+def test_unknown_token_is_refused_naming_token_and_value(token: Any, written: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"token must be one of ['grid', 'load', 'rises'], got {written}")):
         compute(token)
 
 
 def test_a_token_that_is_not_a_string_is_refused_though_numpy_compares_it_equal() -> None:
-    with pytest.raises(ValueError, match="token must be one of .*, got ndarray"):
+    with pytest.raises(ValueError, match=re.escape("token must be one of ['grid', 'load', 'rises'], got array(['grid']")):
         compute(np.array(["grid"]))
 
 
@@ -298,7 +298,7 @@ def test_non_bool_causal_is_refused_naming_causal(value: Any) -> None:
 
 
 def test_unknown_control_key_is_refused_naming_the_key() -> None:
-    with pytest.raises(ValueError, match=re.escape('unknown control(s) ["temperature"]; known: ["causal",')):
+    with pytest.raises(ValueError, match=re.escape("unknown control(s) ['temperature']; known: ['causal', 'query_scale',")):
         compute({"temperature": 1.0})
 
 

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import pickle
+from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from attnlab.cost import readable_bytes
-from attnlab.text import Rounded, fmt, joined, significant, thousands, vector
+from attnlab.text import (
+    Rounded,
+    fmt,
+    given_vector,
+    joined,
+    significant,
+    thousands,
+    vector,
+)
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False), st.integers(0, 6))
@@ -66,3 +77,25 @@ def test_a_copy_or_a_pickle_keeps_the_exact_value() -> None:
 def test_rounded_can_name_its_value_explicitly() -> None:
     shown = Rounded("about a third", 1 / 3)
     assert (shown, shown.exact) == ("about a third", 1 / 3)
+
+
+@pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf, np.float64("nan")])
+def test_significant_refuses_not_a_number_and_infinity_naming_x(x: float) -> None:
+    with pytest.raises(ValueError, match="^x must be finite, got"):
+        significant(x)
+
+
+@pytest.mark.parametrize(("digits", "error"), [(0, ValueError), (18, ValueError), (2.0, TypeError), (True, TypeError)])
+def test_significant_refuses_digits_outside_1_to_17_naming_digits(digits: Any, error: type[Exception]) -> None:
+    with pytest.raises(error, match="^digits must be"):
+        significant(0.5, digits)
+
+
+def test_significant_writes_seventeen_digits_when_asked() -> None:
+    assert significant(1 / 3, 17) == "0.33333333333333331"
+
+
+@pytest.mark.parametrize("function", [vector, given_vector])
+def test_a_vector_with_a_non_finite_entry_is_refused_naming_v(function: Any) -> None:
+    with pytest.raises(ValueError, match=r"^v has a non-finite entry nan at index \(1,\)"):
+        function([1.0, math.nan])

@@ -1,14 +1,18 @@
 """``model.mjs``, the companion under Node, run from the built site as a reader runs it.
 
-``node model.mjs`` must print what ``python -m attnlab`` prints for the
-baseline and the contrasts, ``--json`` the same numbers, and
+``node model.mjs`` must print exactly what ``python -m attnlab`` prints (the
+baseline, the contrasts and WE-002), ``--json`` the same numbers under
+JavaScript's names, ``--help`` its usage, and
 ``import { compute } from "./model.mjs"`` the browser lab's fields and
 numbers; the module is a wrapper around the site's ``assets/attnlab.js``.
+No way for its output to fail (a pipe closed early, a full disk) ends in a
+stack trace.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -17,11 +21,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser.agreement import (
+    assert_agrees,
+    camel,
+    control_settings,
+    in_javascript_terms,
+)
+from sites import DOCS, ROOT
 
 from attnlab.__main__ import CONTRASTS
 from attnlab.lab import compute
-from browser.agreement import assert_agrees, control_settings
-from sites import DOCS, ROOT
 
 
 
@@ -62,32 +71,38 @@ def test_model_mjs_ships_beside_the_pages(built_site: Path) -> None:
     assert (built_site / "model.mjs").is_file() and (built_site / "index.html").is_file()
 
 
-def test_node_model_mjs_prints_what_the_python_companion_prints_for_the_contrasts(built_site: Path) -> None:
-    python = companion()
-    contrasts = python[:python.index("\n\nWE-002")] + "\n"
-    assert printed(built_site) == contrasts
+def test_node_model_mjs_prints_exactly_what_the_python_companion_prints_we_002_included(built_site: Path) -> None:
+    text = printed(built_site)
+    assert text == companion()
+    assert "\nWE-002: q = [√2, 0] against three keys\n" in text
 
 
 def test_node_model_mjs_prints_the_same_from_the_unzipped_offline_copy(built_site: Path, offline_copy: Path) -> None:
     assert printed(offline_copy) == printed(built_site)
 
 
-def test_node_model_mjs_prints_every_contrast_in_order(built_site: Path) -> None:
+def test_node_model_mjs_prints_every_contrast_in_order_then_we_002(built_site: Path) -> None:
     titles = [block.splitlines()[0] for block in printed(built_site).split("\n\n")]
-    assert titles == [title for title, _ in CONTRASTS.values()]
+    assert titles == [*(title for title, _ in CONTRASTS.values()), "WE-002: q = [√2, 0] against three keys"]
 
 
 def test_node_model_mjs_json_has_the_python_companions_numbers(built_site: Path) -> None:
     node_report, python_report = json.loads(printed(built_site, "--json")), json.loads(companion("--json"))
     assert list(node_report) == list(CONTRASTS)
     for key in CONTRASTS:
-        assert_agrees(node_report[key], python_report[key], where=key)
+        assert_agrees(node_report[key], in_javascript_terms(python_report[key]), where=key)
 
 
 def test_imported_compute_returns_the_labs_fields_and_numbers(built_site: Path, tmp_path: Path) -> None:
     settings = control_settings(count=60)
-    for controls, answer in zip(settings, imported(built_site, settings, cwd=tmp_path), strict=True):
-        assert_agrees(answer, compute(controls).to_dict(), where=f"compute({controls})")
+    in_camel_case = [{camel(name): value for name, value in controls.items()} for controls in settings]
+    for controls, answer in zip(settings, imported(built_site, in_camel_case, cwd=tmp_path), strict=True):
+        assert_agrees(answer, in_javascript_terms(compute(controls).to_dict()), where=f"compute({controls})")
+
+
+def test_imported_compute_takes_the_snake_case_aliases(built_site: Path, tmp_path: Path) -> None:
+    [answer] = imported(built_site, [{"value_y": 4.0, "query_scale": 0.5}], cwd=tmp_path)
+    assert_agrees(answer, in_javascript_terms(compute(value_y=4.0, query_scale=0.5).to_dict()))
 
 
 def test_importing_the_module_prints_nothing(built_site: Path, tmp_path: Path) -> None:
@@ -98,13 +113,63 @@ def test_importing_the_module_prints_nothing(built_site: Path, tmp_path: Path) -
 
 def test_imported_compute_refuses_bad_controls_naming_them(built_site: Path, tmp_path: Path) -> None:
     script = (f"import {{ compute }} from {json.dumps((built_site / 'model.mjs').as_uri())};\n"
-              "try { compute({ token: 'sun' }); } catch (e) { process.stdout.write(e.message); }\n")
-    assert "token must be one of" in node("--input-type=module", "-e", script, cwd=tmp_path).stdout
+              "for (const c of [{ token: 'sun' }, { valueY: 'x' }, { colour: 1 }]) {\n"
+              "  try { compute(c); } catch (e) { process.stdout.write(e.message + '\\n'); }\n}\n")
+    lines = node("--input-type=module", "-e", script, cwd=tmp_path).stdout.splitlines()
+    assert [line.split()[:3] for line in lines] == [["token", "must", "be"], ["valueY", "must", "be"],
+                                                    ["unknown", "control", '"colour";']]
+    assert lines[2].endswith("the known controls are token, queryScale, causal, valueY "
+                             "(snake_case aliases such as query_scale work too)")
 
 
-def test_an_unknown_argument_is_refused_with_the_usage(built_site: Path) -> None:
+def test_an_unknown_argument_is_refused_in_one_line_with_the_usage(built_site: Path) -> None:
     done = node("model.mjs", "--csv", cwd=built_site)
-    assert done.returncode == 2 and 'unknown argument(s) ["--csv"]; usage: node model.mjs [--json]' in done.stderr
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "node model.mjs: unknown argument(s) --csv; usage: node model.mjs [--json] [--help]\n"
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_prints_the_usage_and_every_option(built_site: Path, flag: str) -> None:
+    done = node("model.mjs", flag, cwd=built_site)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("usage: node model.mjs [--json] [--help]\n")
+    assert "--json" in done.stdout.split("options:")[1] and "python -m attnlab" in done.stdout
+
+
+def into_closed_pipe(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``node model.mjs <args>`` writing into a pipe nobody reads any more, as ``| head`` leaves it."""
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        return subprocess.run([shutil.which("node") or "node", "model.mjs", *args], cwd=site, stdout=writing,
+                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    finally:
+        os.close(writing)
+
+
+@pytest.mark.parametrize("args", [(), ("--json",), ("--help",)], ids=["text", "json", "help"])
+def test_a_pipe_closed_early_ends_it_quietly_with_status_1_like_the_python_companion(built_site: Path,
+                                                                                  args: tuple[str, ...]) -> None:
+    assert (into_closed_pipe(built_site, *args).returncode, into_closed_pipe(built_site, *args).stderr) == (1, "")
+
+
+def test_piped_into_head_it_prints_the_first_line_and_no_stack_trace(built_site: Path) -> None:
+    done = subprocess.run("node model.mjs | head -1", shell=True, cwd=built_site, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, companion().splitlines()[0] + "\n", "")
+
+
+def test_a_full_disk_ends_it_with_one_line_and_status_1(built_site: Path) -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run([shutil.which("node") or "node", "model.mjs"], cwd=built_site, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (1, "node model.mjs: cannot write to standard output: ENOSPC\n")
+
+
+def test_a_c_locale_changes_nothing_node_writes_utf_8(built_site: Path) -> None:
+    done = subprocess.run([shutil.which("node") or "node", "model.mjs"], cwd=built_site, capture_output=True,
+                          timeout=60, check=False, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
+    assert (done.returncode, done.stderr, done.stdout.decode()) == (0, b"", companion())
 
 
 def test_outside_a_built_site_it_names_the_file_it_needs(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@
   Python and the page share one copy of the numbers (``attnlab.js`` holds
   none of its own; the lab's markup loads this script before it);
 - ``assets/contrasts.js``: the companion's contrasts (``attnlab.__main__.CONTRASTS``)
-  for ``model.mjs``, the companion under Node: ``globalThis.ATTNLAB_CONTRASTS``;
+  and WE-002's inputs for ``model.mjs``, the companion under Node:
+  ``globalThis.ATTNLAB_CONTRASTS`` and ``globalThis.ATTNLAB_WE002``;
 - ``assets/guide-data.js``: the guide's name, version and chapters for the
   reader's progress (``docs/assets/progress.js``): ``globalThis.ATTNLAB_GUIDE``;
 - ``claims.json``: every claim with kind, statement, locator, sources and
@@ -25,7 +26,8 @@ import json
 from pathlib import Path
 
 import attnlab
-from attnlab.__main__ import CONTRASTS
+from attnlab.__main__ import CONTRASTS, we002_heading
+from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
 from attnlab.site.build import offline
 from attnlab.site.build.offline import GUIDE
@@ -55,9 +57,13 @@ def lab_data() -> str:
 
 
 def contrasts() -> str:
-    """The contrasts script: the companion's contrasts, each key with its title and controls, in order."""
+    """The companion's data: its contrasts, each key with its title and controls in order, and WE-002's inputs."""
     data = [{"key": key, "title": title, "controls": controls} for key, (title, controls) in CONTRASTS.items()]
-    return script("ATTNLAB_CONTRASTS", data, "attnlab.__main__.CONTRASTS")
+    example = {"heading": we002_heading(), "query": list(WE002_QUERY), "keys": [list(k) for k in WE002_KEYS],
+               "values": [list(v) for v in WE002_VALUES]}
+    return (script("ATTNLAB_CONTRASTS", data, "attnlab.__main__ and attnlab.examples")
+            + f"globalThis.ATTNLAB_WE002 = {json.dumps(example, indent=1, allow_nan=False)};
+")
 
 
 def guide_data(guide: Guide) -> str:
