@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 import attnlab
-from attnlab.site import claims as registry
+from attnlab.site.pages import claims as registry
 
 ROOT = Path(__file__).resolve().parent.parent
 CITATION = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))

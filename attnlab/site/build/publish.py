@@ -62,8 +62,7 @@ def contrasts() -> str:
     example = {"heading": we002_heading(), "query": list(WE002_QUERY), "keys": [list(k) for k in WE002_KEYS],
                "values": [list(v) for v in WE002_VALUES]}
     return (script("ATTNLAB_CONTRASTS", data, "attnlab.__main__ and attnlab.examples")
-            + f"globalThis.ATTNLAB_WE002 = {json.dumps(example, indent=1, allow_nan=False)};
-")
+            + f"globalThis.ATTNLAB_WE002 = {json.dumps(example, indent=1, allow_nan=False)};\n")
 
 
 def guide_data(guide: Guide) -> str:
