@@ -104,7 +104,8 @@ def one_page_site(tmp_path: Path, markdown: str, *extensions: str | dict, guide:
         config = read_config()
         shutil.copytree(ROOT / "overrides", tmp_path / "overrides")
         config.update(nav=[{"Home": "index.md"}], extra_css=[], extra_javascript=[], extra={})
-        config["plugins"] = [p for p in config["plugins"] if p != "offline"]
+        # the plugins a page of prose and code blocks needs: the guide's and markdown-exec's
+        config["plugins"] = [p for p in config["plugins"] if p == "attnlab" or "markdown-exec" in p]
         return write_config(tmp_path, config)
     extensions_used = [{"pymdownx.arithmatex": {"generic": True}}, *extensions, "attnlab.site.pages.extension"]
     return write_config(tmp_path, {"site_name": "tiny", "markdown_extensions": extensions_used,
