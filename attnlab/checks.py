@@ -7,21 +7,34 @@ Nothing downstream ever has to guess about values that are not numbers, ragged r
 
 from __future__ import annotations
 
-import json
 import math
 import numbers
-from decimal import Decimal
+import reprlib
 from typing import Any
 
 import numpy as np
 
 
 def _asarray(name: str, value: Any) -> np.ndarray:
-    """``np.asarray(value)``, with numpy's error for ragged nests turned into one that names ``name``."""
+    """``np.asarray(value)``, with numpy's error for ragged nests turned into one that names ``name``.
+
+    A masked array is refused: ``np.asarray`` would drop its mask and hand
+    on the very entries it hides.
+    """
+    if isinstance(value, np.ma.MaskedArray):
+        raise TypeError(f"{name} is a masked array, whose mask attnlab would ignore: pass {name}.filled(...) "
+                        f"or {name}.compressed() instead (shape {value.shape})")
     try:
         return np.asarray(value)
     except ValueError as error:  # numpy refuses some ragged nests outright
         raise ValueError(f"{name} is ragged: every row must have the same length") from error
+
+
+def digits(n: int) -> int:
+    """How many decimal digits ``abs(n)`` has, without writing it out (Python refuses to for 4,300 digits and more)."""
+    size = abs(n)
+    guess = max(int(size.bit_length() * math.log10(2)), 1)  # the count, or one less
+    return guess + 1 if size >= 10**guess else guess
 
 
 def _from_objects(name: str, raw: np.ndarray) -> np.ndarray:
@@ -34,29 +47,41 @@ def _from_objects(name: str, raw: np.ndarray) -> np.ndarray:
     for where, item in np.ndenumerate(raw):
         if isinstance(item, (list, tuple, np.ndarray)):
             raise ValueError(f"{name} is ragged: every row must have the same length")
-        if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Real):
+        if isinstance(item, NOT_NUMBERS) or not isinstance(item, numbers.Real):
             raise TypeError(f"{name} must hold real numbers, got {shown(item)} at index {where}")
         try:
             float(item)
         except OverflowError:
-            raise ValueError(f"{name} has an entry beyond float64 at index {where}: "
-                             f"an integer of {len(str(abs(int(item))))} digits") from None
+            raise ValueError(f"{name} has an entry beyond float64 at index {where}: {shown(item)}") from None
     return raw.astype(np.float64)
+
+
+def _refuse_booleans(name: str, value: Any) -> None:
+    """Raise if the nested lists ``value`` hold a boolean among numbers (numpy would read True as 1)."""
+    entries = np.array(value, dtype=object)
+    flags = np.frompyfunc(lambda item: isinstance(item, (bool, np.bool_)), 1, 1)(entries)
+    if np.any(flags):
+        where = tuple(int(i) for i in np.argwhere(np.asarray(flags, dtype=bool))[0]) if entries.ndim else ()
+        raise TypeError(f"{name} must hold real numbers, got the boolean {entries[where]!r} at index {where} "
+                        "among numbers")
 
 
 def as_array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
     """Return ``value`` as a finite float64 array with ``ndim`` dimensions.
 
-    Raises ``TypeError`` for booleans, strings or other non-numbers and
-    ``ValueError`` for ragged rows, empty input, numbers beyond float64, not-a-number
+    Raises ``TypeError`` for booleans (alone or among numbers), durations,
+    dates, masked arrays, strings or other non-numbers and ``ValueError`` for ragged rows, empty input, numbers beyond float64, not-a-number
     or infinity.
     """
     allowed = (ndim,) if isinstance(ndim, int) else ndim
-    if isinstance(value, np.ndarray) and value.dtype == bool:
-        raise TypeError(f"{name} must hold numbers, got booleans")
     raw = _asarray(name, value)
     if raw.dtype == object:
         raw = _from_objects(name, raw)
+    elif raw.dtype.kind in "iufc" and not isinstance(value, np.ndarray):  # what True among numbers becomes
+        _refuse_booleans(name, value)
+    if raw.dtype.kind in "mM":
+        what = "durations" if raw.dtype.kind == "m" else "dates"
+        raise TypeError(f"{name} must hold real numbers, got {what} (dtype {raw.dtype})")
     if raw.dtype == bool or not np.issubdtype(raw.dtype, np.number) or np.iscomplexobj(raw):
         raise TypeError(f"{name} must hold real numbers, got dtype {raw.dtype}")
     if raw.ndim not in allowed:
@@ -150,76 +175,72 @@ def added(first: str, a: np.ndarray, second: str, b: np.ndarray) -> np.ndarray:
         return overflow_free(a + b, f"{first} + {second}", first, a, second, b)
 
 
-def js_number(x: float) -> str:
-    """``x`` written as JavaScript's ``String(x)`` writes it.
-
-    The shortest digits that read back as ``x`` (Python's ``repr`` finds the
-    same ones), laid out by JavaScript's rules: plain digits from 1e-6 up to
-    1e21, an exponent outside that, ``NaN`` and ``Infinity`` by name.
-    """
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0:
-        return "0"
-    _, digits, exponent = Decimal(repr(abs(float(x)))).normalize().as_tuple()
-    text, point = "".join(map(str, digits)), len(digits) + int(exponent)  # x = 0.text × 10^point
-    if len(text) <= point <= 21:
-        body = text + "0" * (point - len(text))
-    elif 0 < point <= 21:
-        body = f"{text[:point]}.{text[point:]}"
-    elif -6 < point <= 0:
-        body = "0." + "0" * -point + text
-    else:
-        body = text[0] + (f".{text[1:]}" if len(text) > 1 else "") + f"e{point - 1:+d}"
-    return ("-" if x < 0 else "") + body
+SHOWN_LIMIT = 200
+"""The most characters an error message gives to a value someone passed (a million-entry list included)."""
 
 
-def _json(value: Any) -> str | None:
-    """``value`` as JavaScript's ``JSON.stringify`` writes it, or None if it is not JSON data."""
-    if value is None:
-        return "null"
-    if isinstance(value, (bool, np.bool_)):
-        return "true" if value else "false"
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    if isinstance(value, (float, np.floating)):
-        return js_number(float(value)) if math.isfinite(value) else "null"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (list, tuple)):
-        items = [_json(item) for item in value]
-        return None if None in items else "[" + ",".join(items) + "]"
-    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
-        items = [_json(item) for item in value.values()]
-        return None if None in items else "{" + ",".join(
-            f"{json.dumps(key, ensure_ascii=False)}:{item}" for key, item in zip(value, items)) + "}"
-    return None
+def brief_repr() -> reprlib.Repr:
+    """``repr`` with bounded work: a long list is written as its first entries and ``...``."""
+    brief = reprlib.Repr()  # keyword settings need Python 3.12
+    brief.maxlevel, brief.maxstring, brief.maxlong, brief.maxother = 3, 120, 60, 160
+    brief.maxtuple = brief.maxlist = brief.maxarray = 10
+    brief.maxdict = brief.maxset = brief.maxfrozenset = brief.maxdeque = 6
+    return brief
+
+
+_BRIEF = brief_repr()
+
+
+def size_of(value: Any) -> str | None:
+    """An array's shape or a container's length, in words, or None for what has neither."""
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple):
+        return f"{type(value).__name__} of shape {shape}"
+    try:
+        return f"{type(value).__name__} of length {len(value)}"
+    except TypeError:  # no len(): a number, None, an object
+        return None
 
 
 def shown(value: Any) -> str:
-    """How an error message shows a value someone passed: as JSON, numbers as JavaScript writes them.
+    """How an error message shows a value someone passed: its ``repr``, at most ``SHOWN_LIMIT`` characters.
 
-    The browser lab (``docs/assets/attnlab.js``) repeats the lab's checks and
-    must print the very same message, and JSON is what both languages write
-    alike. A lone number is written as ``String(x)`` would (``NaN``,
-    ``Infinity``); anything that is not JSON data by its type and ``repr``.
+    A value written in part (a long list, string or array) says what it is
+    and how big, ``[0.0, 0.0, ...] (list of length 1000000)``, so that a hostile
+    input cannot make the message itself huge.
     """
-    if isinstance(value, (float, np.floating)):
-        return js_number(float(value))
-    text = _json(value)
-    return f"{type(value).__name__} {value!r}" if text is None else text
+    if isinstance(value, (np.integer, np.floating)) and not isinstance(value, NOT_NUMBERS):
+        value = value.item()  # 2.5, not np.float64(2.5)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value).bit_length() > 200:
+        return f"an integer of {digits(value)} digits"  # Python will not even write one of 4,300 digits
+    text = _BRIEF.repr(value)
+    if isinstance(value, np.ndarray):
+        text = " ".join(text.split())  # one line: numpy writes each row of a matrix on its own
+    if len(text) > SHOWN_LIMIT:
+        text = text[:SHOWN_LIMIT - 1] + "…"
+    size = size_of(value) if ("..." in text or text.endswith("…")) else None
+    return f"{text} ({size})" if size else text
+
+
+NOT_NUMBERS = (bool, np.bool_, np.timedelta64, np.datetime64)
+"""Scalars Python or numpy count as integers that attnlab refuses: a boolean, a duration, a date."""
+
+
+def instance(name: str, value: Any, kind: type) -> Any:
+    """Return ``value`` if it is a ``kind`` (a parameter bundle, a random generator); else refuse it naming ``name``."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be a {kind.__name__}, got {shown(value)}")
+    return value
 
 
 def real_number(name: str, value: Any) -> float:
-    """Return ``value`` as a float, not-a-number and infinity included; refuse booleans, strings and integers beyond float64."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+    """Return ``value`` as a float, not-a-number and infinity included; refuse booleans, durations, strings and integers beyond float64."""
+    if isinstance(value, NOT_NUMBERS) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a real number, got {shown(value)}")
     try:
         return float(value)
     except OverflowError:
-        raise ValueError(f"{name} must be finite in float64, got an integer of {len(str(abs(value)))} digits") from None
+        raise ValueError(f"{name} must be finite in float64, got {shown(value)}") from None
 
 
 def finite_number(name: str, value: Any) -> float:
@@ -231,9 +252,9 @@ def finite_number(name: str, value: Any) -> float:
 
 
 def integer(name: str, value: Any) -> int:
-    """Return ``value`` as an int of any sign; refuse booleans, floats and strings."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    """Return ``value`` as an int of any sign; refuse booleans, durations, floats and strings."""
+    if isinstance(value, NOT_NUMBERS) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {shown(value)}")
     return int(value)
 
 

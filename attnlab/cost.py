@@ -2,8 +2,11 @@
 
 Naive attention writes down one n×m score matrix per head and per layer
 (claim CL-026), so its memory and its arithmetic grow with n·m: with T
-tokens attending to themselves, with T². Everything here is integer
-arithmetic on the shapes, so the counts are exact for any size.
+tokens attending to themselves, with T². The rest of a layer grows with T
+alone, so the T² part of its arithmetic takes over only past a length set
+by the widths (``layer_madds``, ``crossover``; claim CL-041). Everything
+here is integer arithmetic on the shapes, so the counts are exact for any
+size.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from fractions import Fraction
 from attnlab.checks import at_least, integer, positive_int
 from attnlab.text import Rounded
 
-__all__ = ["UNITS", "readable_bytes", "causal_visible", "Cost", "cost"]
+__all__ = ["UNITS", "readable_bytes", "causal_visible", "Cost", "cost", "LayerMadds", "layer_madds",
+           "crossover"]
 
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -75,6 +79,9 @@ class Cost:
 
     The inputs are kept; every count is derived from them, so a ``Cost``
     cannot disagree with itself. "Per head" means one head of one layer.
+    ``kv_heads`` is the number of key/value heads per layer: ``heads`` in
+    the original design, fewer when query heads share them (multi-query
+    attention has 1, grouped-query attention one per group; claim CL-034).
     """
 
     n: int
@@ -84,10 +91,17 @@ class Cost:
     heads: int
     layers: int
     bytes_per_number: int
+    kv_heads: int
 
     @property
     def copies(self) -> int:
-        """How many score matrices the model holds: one per head per layer."""
+        """How many score matrices a forward pass computes: one per head per layer.
+
+        All of them are held at once only where they are all needed later:
+        naive training keeps every layer's weights for the backward pass.
+        Inference can free a layer's scores before the next layer runs, and
+        holds one layer's ``heads`` matrices at most.
+        """
         return self.heads * self.layers
 
     @property
@@ -141,22 +155,25 @@ class Cost:
 
     @property
     def kv_cache_bytes(self) -> int:
-        """Bytes of a key/value cache holding the m key positions, over every head and layer.
+        """Bytes of one sequence's key/value cache holding the m key positions, over every layer.
 
         Each position keeps one key (d_k numbers) and one value (d_v numbers)
-        per head and layer: m·(d_k + d_v)·heads·layers·bytes. With
-        d_k = d_v = d, the per-head width, that is 2·m·d·heads·layers·bytes.
+        per key/value head and layer: m·(d_k + d_v)·kv_heads·layers·bytes.
+        With d_k = d_v = d, the per-head width, that is
+        2·m·d·kv_heads·layers·bytes; a batch of sequences holds one each.
         """
-        return self.m * (self.d_k + self.d_v) * self.copies * self.bytes_per_number
+        return self.m * (self.d_k + self.d_v) * self.kv_heads * self.layers * self.bytes_per_number
 
 
 def cost(n: int, m: int | None = None, *, d_k: int, d_v: int | None = None, heads: int = 1,
-         layers: int = 1, bytes_per_number: int = 8) -> Cost:
+         layers: int = 1, bytes_per_number: int = 8, kv_heads: int | None = None) -> Cost:
     """Exact cost of naive attention for n queries over m keys (m = n = T if omitted).
 
     ``d_k`` and ``d_v`` are per-head widths (``d_v`` defaults to ``d_k``);
     ``bytes_per_number`` is 8 for float64 (what attnlab computes with), 4 for
-    float32, 2 for float16.
+    float32, 2 for float16 and bfloat16. ``kv_heads`` (default ``heads``)
+    must divide ``heads``: each key/value head serves a group of
+    ``heads // kv_heads`` query heads.
 
     Examples
     --------
@@ -168,5 +185,55 @@ def cost(n: int, m: int | None = None, *, d_k: int, d_v: int | None = None, head
     m = n if m is None else positive_int("m", m)
     d_k = positive_int("d_k", d_k)
     d_v = d_k if d_v is None else positive_int("d_v", d_v)
-    return Cost(n, m, d_k, d_v, positive_int("heads", heads), positive_int("layers", layers),
-                positive_int("bytes_per_number", bytes_per_number))
+    heads = positive_int("heads", heads)
+    shared = heads if kv_heads is None else positive_int("kv_heads", kv_heads)
+    if heads % shared:
+        raise ValueError(f"kv_heads must divide heads (each key/value head serves a whole group of query "
+                         f"heads), got kv_heads={shared} for heads={heads}")
+    return Cost(n, m, d_k, d_v, heads, positive_int("layers", layers),
+                positive_int("bytes_per_number", bytes_per_number), shared)
+
+
+@dataclass(frozen=True)
+class LayerMadds:
+    """Multiply-adds of one encoder layer over T tokens, split by how they grow (claim CL-041).
+
+    ``linear`` grows with T: the projections to Q, K, V and through W_O
+    (4·T·d_model²) and the feed-forward network (2·T·d_model·d_ff).
+    ``quadratic`` grows with T²: the scores and the mixing of every head,
+    2·T²·d_model, since the heads' widths add up to d_model.
+    """
+
+    linear: int
+    quadratic: int
+
+    @property
+    def quadratic_share(self) -> float:
+        """The quadratic part's share of the layer's multiply-adds, between 0 and 1."""
+        return self.quadratic / (self.linear + self.quadratic)
+
+
+def layer_madds(t: int, d_model: int, d_ff: int | None = None) -> LayerMadds:
+    """Exact multiply-adds of one encoder layer over ``t`` tokens; ``d_ff`` defaults to 4·d_model.
+
+    Biases, softmax, layer norms and the activation are left out: they grow
+    with T (or, for the softmax, with T² but one operation per entry, not
+    d_model), and are small next to the matrix products counted here.
+    """
+    t, d_model = positive_int("t", t), positive_int("d_model", d_model)
+    inner = 4 * d_model if d_ff is None else positive_int("d_ff", d_ff)
+    return LayerMadds(4 * t * d_model**2 + 2 * t * d_model * inner, 2 * t**2 * d_model)
+
+
+def crossover(d_model: int, d_ff: int | None = None) -> int:
+    """The length T at which the quadratic part of a layer's multiply-adds equals the linear part.
+
+    2·T²·d_model = 4·T·d_model² + 2·T·d_model·d_ff gives T = 2·d_model + d_ff,
+    which is 6·d_model with d_ff = 4·d_model: beyond it the T² part is the
+    larger (claim CL-041).
+
+    >>> crossover(512), layer_madds(1024, 512).quadratic_share
+    (3072, 0.25)
+    """
+    d_model = positive_int("d_model", d_model)
+    return 2 * d_model + (4 * d_model if d_ff is None else positive_int("d_ff", d_ff))

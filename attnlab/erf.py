@@ -13,6 +13,11 @@ argument is never more than STEP/2 = 2⁻¹⁰ from its grid point, so the first
 term left out, past ``DEGREE``, is 2⁻⁶⁰ times its coefficient, and the
 polynomial agrees with ``math.erf`` to about one unit in the last place
 (tests/test_erf.py). It is about six times faster than ``math.erf`` per entry.
+
+Far out on the negative side, where ``gelu`` multiplies x by Φ(x) = erfc(−x/√2)/2,
+1 + erf(x) is all rounding error: ``erfcx``, the scaled complement e^(x²)·erfc(x),
+comes from Laplace's continued fraction there instead, and ``gaussian`` gives
+e^(−x²/2) without the rounding of x² in its exponent.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import numpy as np
 
 __all__ = [
     "erf",
+    "erfcx",
 ]
 
 STEP = 1 / 512
@@ -72,3 +78,50 @@ def erf(x: Any) -> np.ndarray:
         result += row.take(grid)
     result = np.where(near, result, np.where(np.isnan(z), np.nan, 1.0))
     return np.copysign(result, z)
+
+
+FRACTION_FROM = 2.0
+"""From here on ``erfcx`` uses the continued fraction: below it, 1 − erf(x) is at least 0.0047 and loses no more than 1e-13."""
+FRACTION_TERMS = 60
+"""Depth of the continued fraction: at x = FRACTION_FROM it has converged to 1e-15 (tests/test_erf.py), faster beyond."""
+
+
+def erfcx(x: Any) -> np.ndarray:
+    """e^(x²)·erfc(x) for every entry of ``x``: erfc(x) = 1 − erf(x) rescaled so that it never underflows.
+
+    From ``FRACTION_FROM`` on it is Laplace's continued fraction
+    √π·erfcx(x) = 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))), evaluated from
+    its ``FRACTION_TERMS``-th level up; below, e^(x²)·(1 − erf(x)), which is
+    infinite for x below about −26.6, where the true value leaves float64.
+    """
+    z = np.asarray(x, dtype=np.float64)
+    far = z >= FRACTION_FROM
+    result = np.empty_like(z)
+    with np.errstate(over="ignore"):  # e^(x²) beyond float64 for very negative x: infinity is the right answer
+        result[~far] = np.exp(z[~far] ** 2) * (1.0 - erf(z[~far]))
+    tail, level = z[far], np.zeros(int(far.sum()))
+    for n in range(FRACTION_TERMS, 0, -1):
+        level = (n / 2) / (tail + level)
+    result[far] = 1.0 / (math.sqrt(math.pi) * (tail + level))
+    return result
+
+
+SPLIT = 2.0**27 + 1
+"""Veltkamp's constant: multiplying by it splits a float into two halves of 26 bits whose products are exact."""
+
+
+def gaussian(x: Any) -> np.ndarray:
+    """e^(−x²/2) for every entry of ``x``, with x² taken exactly as the sum of two floats.
+
+    Rounding x² alone would move the exponent by up to 700·2⁻⁵³ near where
+    the result underflows, a relative error of 8e-14; the rounding error of
+    x² is recovered exactly (Dekker's product) and applied as a factor
+    instead. Beyond |x| = 40 the result underflows to 0 and is not computed.
+    """
+    size = np.minimum(np.abs(np.asarray(x, dtype=np.float64)), 40.0)
+    scaled = SPLIT * size
+    high = scaled - (scaled - size)
+    low = size - high
+    square = size * size
+    error = ((high * high - square) + 2.0 * high * low) + low * low  # size² = square + error, exactly
+    return np.exp(-0.5 * square) * (1.0 - 0.5 * error)

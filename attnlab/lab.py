@@ -26,7 +26,6 @@ __all__ = [
     "W_K",
     "W_V",
     "DEFAULTS",
-    "RANGES",
     "LabResult",
     "controls",
     "toy_data",
@@ -41,12 +40,7 @@ W_V = ((1.0, 0.0), (0.0, 2.0))
 
 DEFAULTS: dict[str, Any] = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0}
 MULTIPLIERS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0)
-"""The query multipliers experiment 1 compares; the lab's multiplier slider spans exactly these."""
-RANGES: dict[str, tuple[float, float, float]] = {
-    "query_scale": (min(MULTIPLIERS), max(MULTIPLIERS), 0.1),
-    "value_y": (-4.0, 6.0, 0.5),
-}
-"""Slider (minimum, maximum, step) of the browser lab; Python accepts any finite value."""
+"""The query multipliers experiment 1 compares."""
 
 
 @dataclass(frozen=True)
@@ -120,9 +114,8 @@ def controls(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any
 
     A dict may leave keys out (they take their defaults) but may not add
     unknown ones, and may not be mixed with keyword controls (one of the two
-    would silently lose). Returns a new dict with every key. The checks and
-    their messages are those of the browser lab, which refuses the same
-    controls with the same words.
+    would silently lose). Returns a new dict with every key. The browser
+    lab refuses the same controls, in words of its own.
     """
     keywords = {"query_scale": query_scale, "causal": causal, "value_y": value_y}
     if isinstance(token, Mapping):
@@ -160,7 +153,6 @@ def toy_data() -> dict[str, Any]:
         "w_k": [list(r) for r in W_K],
         "w_v": [list(r) for r in W_V],
         "defaults": dict(DEFAULTS),
-        "ranges": {k: list(v) for k, v in RANGES.items()},
     }
 
 

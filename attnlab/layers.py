@@ -14,8 +14,19 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from attnlab.attention import Attention, attention, frozen, project
-from attnlab.checks import added, as_array, as_matrix, as_vector, at_least, finite_number, overflow_free, positive_int
-from attnlab.erf import erf
+from attnlab.checks import (
+    added,
+    as_array,
+    as_matrix,
+    as_vector,
+    at_least,
+    finite_number,
+    instance,
+    overflow_free,
+    positive_int,
+    shown,
+)
+from attnlab.erf import FRACTION_FROM, erf, erfcx, gaussian
 
 __all__ = [
     "Head",
@@ -115,10 +126,12 @@ def _affine(x: Any, w: Any, b: Any, w_name: str, b_name: str) -> np.ndarray:
 
 def project_head(x_q: Any, x_kv: Any, head: Head) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One head's queries (from ``x_q``), keys and values (from ``x_kv``), each bias added if it has one."""
+    queries, keys = as_matrix("x_q", x_q), as_matrix("x_kv", x_kv)
+    head = instance("head", head, Head)
     return (
-        _affine(x_q, head.w_q, head.b_q, "w_q", "b_q"),
-        _affine(x_kv, head.w_k, head.b_k, "w_k", "b_k"),
-        _affine(x_kv, head.w_v, head.b_v, "w_v", "b_v"),
+        _affine(queries, head.w_q, head.b_q, "w_q", "b_q"),
+        _affine(keys, head.w_k, head.b_k, "w_k", "b_k"),
+        _affine(keys, head.w_v, head.b_v, "w_v", "b_v"),
     )
 
 
@@ -128,9 +141,9 @@ def multi_head(x_q: Any, x_kv: Any, params: MultiHeadParams, visible: Any = None
     Queries come from ``x_q``, keys and values from ``x_kv``: pass the same
     rows for self-attention, decoder and encoder rows for cross-attention.
     """
-    if not params.heads:
-        raise ValueError("params.heads is empty: multi-head attention needs at least one head")
     queries, keys = as_matrix("x_q", x_q), as_matrix("x_kv", x_kv)
+    if not instance("params", params, MultiHeadParams).heads:
+        raise ValueError("params.heads is empty: multi-head attention needs at least one head")
     results = tuple(attention(*project_head(queries, keys, h), visible) for h in params.heads)
     concat = np.concatenate([r.output for r in results], axis=-1)
     output = _affine(concat, params.w_o, params.b_o, "w_o", "b_o")
@@ -196,10 +209,19 @@ def gelu(x: Any) -> np.ndarray:
 
     The exact form, not the tanh approximation, so a trained BERT-style model
     is reproduced to float precision. numpy has no erf; ``attnlab.erf``
-    computes it for the whole array, as exact as ``math.erf``.
+    computes it for the whole array, as exact as ``math.erf``. Where x is
+    below −2√2, 1 + erf(x/√2) would be mostly rounding error (and 0 from
+    x ≈ −8.3 on, so that ``gelu(-10)`` gave −0.0): there Φ(x) is
+    erfcx(−x/√2)·e^(−x²/2)/2, accurate to 1e-12 relative down to where the
+    result leaves the normal floats (x ≈ −37.6), and then as close as a
+    subnormal float can be.
     """
     values = as_array("x", x, (0, 1, 2))
-    return 0.5 * values * (1.0 + erf(values / math.sqrt(2.0)))
+    z = -values / math.sqrt(2.0)  # Φ(x) = erfc(z) / 2
+    tail = z >= FRACTION_FROM
+    result = np.array(0.5 * values * (1.0 - erf(z)))  # an array even for one number, to assign to
+    result[tail] = 0.5 * values[tail] * erfcx(z[tail]) * gaussian(values[tail])
+    return result[()]  # one number as numpy's float, like every other elementwise function
 
 
 def feed_forward(x: Any, params: FeedForwardParams, activation: Activation = relu) -> np.ndarray:
@@ -210,6 +232,9 @@ def feed_forward(x: Any, params: FeedForwardParams, activation: Activation = rel
     ``b2`` per column of ``w2``; what ``activation`` returns is checked like
     an input, under its own name.
     """
+    params = instance("params", params, FeedForwardParams)
+    if not callable(activation):
+        raise TypeError(f"activation must be a function of an array, such as relu or gelu, got {shown(activation)}")
     name = f"{getattr(activation, '__name__', 'activation')}(x @ w1 + b1)"
     hidden = as_matrix(name, activation(_affine(x, params.w1, params.b1, "w1", "b1")))
     return _affine(hidden, params.w2, params.b2, "w2", "b2")
@@ -240,21 +265,26 @@ def encoder_block_steps(x: Any, params: EncoderBlockParams, visible: Any = None,
     them a second time.
     """
     rows = as_matrix("x", x)
+    params = instance("params", params, EncoderBlockParams)
+    if not isinstance(order, str) or order not in ("post", "pre"):
+        raise ValueError(f"order must be 'post' or 'pre', got {shown(order)}")
     if order == "post":
         heads = multi_head(rows, rows, params.attention, visible)
         mid = norm(added("x", rows, "attention", heads.output), params.norm1)
         return norm(added("x", mid, "feed-forward", feed_forward(mid, params.ffn, activation)), params.norm2), heads
-    if order == "pre":
-        inner = norm(rows, params.norm1)
-        heads = multi_head(inner, inner, params.attention, visible)
-        mid = added("x", rows, "attention", heads.output)
-        return added("x + attention", mid, "feed-forward",
-                     feed_forward(norm(mid, params.norm2), params.ffn, activation)), heads
-    raise ValueError(f"order must be 'post' or 'pre', got {order!r}")
+    inner = norm(rows, params.norm1)
+    heads = multi_head(inner, inner, params.attention, visible)
+    mid = added("x", rows, "attention", heads.output)
+    return added("x + attention", mid, "feed-forward",
+                 feed_forward(norm(mid, params.norm2), params.ffn, activation)), heads
 
 
 def init_multi_head(rng: np.random.Generator, d_model: int, n_heads: int, d_k: int, d_v: int) -> MultiHeadParams:
     """Seeded random multi-head parameters, scaled by 1/√fan-in, for examples."""
+    rng = instance("rng", rng, np.random.Generator)
+    d_model, n_heads, d_k, d_v = (positive_int(name, value) for name, value in
+                                  (("d_model", d_model), ("n_heads", n_heads), ("d_k", d_k), ("d_v", d_v)))
+
     def draw(rows: int, cols: int) -> np.ndarray:
         return rng.standard_normal((rows, cols)) / np.sqrt(rows)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnlab.attention import softmax
-from attnlab.checks import finite_number, integer, positive_int
+from attnlab.checks import finite_number, instance, integer, positive_int
 
 __all__ = ["Spread", "rows", "spread"]
 
@@ -29,6 +29,7 @@ def rows(rng: np.random.Generator, shape: tuple[int, ...], shared: float = 0.0) 
     of one vector have correlation ``shared``; with ``shared`` 0 the entries
     are independent and the draw is exactly ``rng.standard_normal(shape)``.
     """
+    rng = instance("rng", rng, np.random.Generator)
     shared = finite_number("shared", shared)
     if not 0 <= shared <= 1:
         raise ValueError(f"shared must be between 0 and 1 (a share of the variance), got {shared}")

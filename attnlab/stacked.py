@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.attention import Attention, frozen, overflow_free, scale, softmax
-from attnlab.checks import as_array, as_mask, as_matrix
+from attnlab.checks import as_array, as_mask, as_matrix, instance, positive_int
 from attnlab.layers import (
     Activation,
     EncoderBlockParams,
@@ -106,7 +106,7 @@ def stack_heads(params: MultiHeadParams) -> StackedHeads:
     Heads must share their shapes; W_O must have one row per column of the
     stacked values.
     """
-    heads = params.heads
+    heads = instance("params", params, MultiHeadParams).heads
     if not heads:
         raise ValueError("params.heads is empty: multi-head attention needs at least one head")
     stacked = {name: _side_by_side(name, [getattr(h, name) for h in heads]) for name in ("w_q", "w_k", "w_v")}
@@ -127,7 +127,7 @@ def stack_heads(params: MultiHeadParams) -> StackedHeads:
 
 def stack_block(params: EncoderBlockParams) -> StackedBlock:
     """An encoder block's parameters with the heads stacked and the feed-forward weights checked once."""
-    ffn = params.ffn
+    ffn = instance("params", params, EncoderBlockParams).ffn
     checked = FeedForwardParams(*(_row_major(as_array(name, getattr(ffn, name), ndim))
                                   for name, ndim in (("w1", 2), ("b1", 1), ("w2", 2), ("b2", 1))))
     return StackedBlock(stack_heads(params.attention), checked, params.norm1, params.norm2)
@@ -135,7 +135,11 @@ def stack_block(params: EncoderBlockParams) -> StackedBlock:
 
 def split_heads(rows: np.ndarray, n_heads: int) -> np.ndarray:
     """n × H·d as H × n × d: column block h becomes head h's own n × d matrix."""
-    n, width = rows.shape
+    n, width = as_matrix("rows", rows).shape
+    n_heads = positive_int("n_heads", n_heads)
+    if width % n_heads:
+        raise ValueError(f"rows has width {width}, which {n_heads} heads cannot share equally")
+    rows = np.asarray(rows, dtype=np.float64)
     return rows.reshape(n, n_heads, width // n_heads).transpose(1, 0, 2)
 
 
@@ -145,6 +149,7 @@ def stacked_multi_head(x_q: Any, x_kv: Any, heads: StackedHeads, visible: Any = 
     Each head's ``Attention`` holds read-only views of the stacked arrays.
     """
     rows_q, rows_kv = as_matrix("x_q", x_q), as_matrix("x_kv", x_kv)
+    heads = instance("heads", heads, StackedHeads)
     for name, rows in (("x_q", rows_q), ("x_kv", rows_kv)):
         if rows.shape[1] != heads.w_q.shape[0]:
             raise ValueError(f"{name} has width {rows.shape[1]} but the heads project from {heads.w_q.shape[0]}")
@@ -173,6 +178,7 @@ def stacked_encoder_block_steps(x: Any, block: StackedBlock, visible: Any = None
     were checked by ``stack_block``, so only the rows are checked here.
     """
     rows = as_matrix("x", x)
+    block = instance("block", block, StackedBlock)
     heads = stacked_multi_head(rows, rows, block.attention, visible)
     mid = norm(rows + heads.output, block.norm1)
     ffn = block.ffn

@@ -11,6 +11,11 @@ last block, the weighted sum divided by ``total`` is the output of
 ``attention`` (claim CL-028), yet only an n×block slice of scores ever
 existed.
 
+A causal mask need not be written down either: ``causal=True`` works out
+each block's visible keys from the positions (bottom-right aligned, as
+``attnlab.causal(n, m)``), so no n×m array exists at any point and memory
+stays O(n·block). A dense ``visible`` mask, by contrast, is itself n×m.
+
 The running sum of up to m weights of at most 1 times the values can exceed
 the largest float64 even though the output cannot (it is an average of the
 values), so the values are first divided by ``attention.headroom``'s power
@@ -82,20 +87,42 @@ def _fold(state: Step, scaled: np.ndarray, values: np.ndarray, visible: np.ndarr
                 state.weighted * rescale[:, None] + weights @ values, state.unit)
 
 
+def _causal_flag(causal: Any) -> bool:
+    """``causal`` as a bool; anything else is refused, naming it."""
+    if not isinstance(causal, bool | np.bool_):
+        raise TypeError(f"causal must be True or False, got {causal!r}")
+    return bool(causal)
+
+
+def _block_mask(mask: np.ndarray | None, causal: bool, n: int, m: int, part: slice) -> np.ndarray | None:
+    """The visible columns of one block: a slice of ``mask``, and the causal rule worked out from positions.
+
+    Causal visibility is bottom-right aligned, as ``attnlab.causal(n, m)``:
+    query i sees key j iff j ≤ i + m − n. Only an n×block array is made.
+    """
+    columns = None if mask is None else mask[:, part]
+    if not causal:
+        return columns
+    keys = np.arange(part.start, min(part.stop, m))
+    rule = keys[None, :] <= np.arange(n)[:, None] + (m - n)
+    return rule if columns is None else columns & rule
+
+
 def _running(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, mask: np.ndarray | None,
-             block: int) -> Iterator[Step]:
+             block: int, causal: bool = False) -> Iterator[Step]:
     """Fold the keys in, ``block`` at a time, yielding the running state after each block."""
-    n, unit = queries.shape[0], headroom(values, keys.shape[0])
+    (n, m), unit = (queries.shape[0], keys.shape[0]), headroom(values, keys.shape[0])
     state = Step(0, np.full(n, -np.inf), np.zeros(n), np.zeros((n, values.shape[1])), unit)
     divided = values / unit
-    for start in range(0, keys.shape[0], block):
+    for start in range(0, m, block):
         part = slice(start, start + block)
         state = _fold(state, _block_scores(queries, keys, part), divided[part],
-                      None if mask is None else mask[:, part])
+                      _block_mask(mask, causal, n, m, part))
         yield state
 
 
-def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1) -> list[Step]:
+def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1, *,
+                    causal: bool = False) -> list[Step]:
     """Every running state of ``streaming_attention``, one ``Step`` per block (for teaching).
 
     Arguments as for ``streaming_attention``; a 1-D query gives 1-D ``peak``
@@ -104,10 +131,11 @@ def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1)
     """
     queries, keys, values, mask, _ = checked_inputs(q, k, v, visible)
     return [Step(s.keys_seen, frozen(s.peak), frozen(s.total), frozen(s.weighted), frozen(s.unit))
-            for s in _running(queries, keys, values, mask, positive_int("block", block))]
+            for s in _running(queries, keys, values, mask, positive_int("block", block), _causal_flag(causal))]
 
 
-def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int = BLOCK) -> np.ndarray:
+def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int = BLOCK, *,
+                        causal: bool = False) -> np.ndarray:
     """The output of ``attention(q, k, v, visible)``, computed ``block`` keys at a time.
 
     The arguments and their checks are those of ``attention`` (plus
@@ -115,7 +143,10 @@ def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int 
     message. Returns only the output, a new n×d_v array, or a 1-D array of
     length d_v for a single 1-D query, like ``attention(...).output``. The
     largest arrays made are n×block; a ``visible`` mask is read a slice at a
-    time.
+    time, but it is n×m itself. ``causal=True`` applies ``causal(n, m)``
+    without that array, block by block from the positions (and on top of
+    ``visible`` if both are given): the same output as
+    ``attention(q, k, v, causal(n, m))``, in O(n·block) memory.
 
     Examples
     --------
@@ -123,7 +154,8 @@ def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int 
     array([1.66])
     """
     queries, keys, values, mask, single = checked_inputs(q, k, v, visible)
-    for last in _running(queries, keys, values, mask, positive_int("block", block)):  # noqa: B007
+    for last in _running(queries, keys, values, mask, positive_int("block", block),  # noqa: B007
+                         _causal_flag(causal)):
         pass  # only the last state is kept; a list of every Step would hold an n×d_v sum per block
     refuse_empty_rows(~np.isneginf(last.peak))
     output = within_range(last.weighted / last.total[:, None], last.unit, values)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.checks import finite_number, index
+from attnlab.checks import as_array, finite_number, index, integer, shown
 
 __all__ = ["MAX_DECIMALS", "fmt", "vector", "given", "given_vector", "table"]
 
@@ -24,8 +24,8 @@ MAX_DECIMALS = 20
 """The most decimals ``fmt`` writes; the browser lab's formatter (attnlab.js) matches it exactly up to here."""
 
 
-Exact = float | int | list[float]
-"""The value behind a shown number: a number, or the entries of a row."""
+Exact = float | int | list[Any]
+"""The value behind a shown number: a number, the entries of a row, or the exact values of joined parts."""
 
 
 class Rounded(str):
@@ -33,7 +33,7 @@ class Rounded(str):
 
     It is a ``str`` in every way (printing, f-strings, comparison, JSON), so
     pages and tests use it as text; a table exported for download reads
-    ``exact`` instead (``attnlab.site.export``). Text built around it, such
+    ``exact`` instead (``attnlab.site.pages.exports``). Text built around it, such
     as ``f"**{fmt(x)}**"``, is a plain ``str`` again: build it with
     :func:`joined`, or give it its value explicitly, ``Rounded(text, exact)``.
     """
@@ -65,25 +65,42 @@ def fmt(x: float, decimals: int = 3) -> Rounded:
     return Rounded(text[1:] if text.startswith("-") and float(text) == 0 else text, exact)
 
 
+def entries(v: Any) -> list[float]:
+    """The entries of a number, a row or a matrix, row after row; refused naming ``v`` unless all are finite."""
+    return np.ravel(as_array("v", v, (0, 1, 2))).tolist()
+
+
 def vector(v: Any, decimals: int = 3) -> Rounded:
     """A row vector as ``[a, b, c]`` with fixed decimals. Keeps the entries as floats in ``exact``."""
-    shown = [fmt(x, decimals) for x in np.ravel(v)]
-    return Rounded("[" + ", ".join(shown) + "]", [x.exact for x in shown])
+    values = entries(v)
+    return Rounded("[" + ", ".join(fmt(x, decimals) for x in values) + "]", values)
 
 
 def significant(x: float, digits: int = 2) -> Rounded:
-    """A number to ``digits`` significant digits, trailing zeros kept: ``0.090``, ``5.7e-05``."""
-    exact = float(x)
-    return Rounded(f"{exact:#.{digits}g}", exact)
+    """A number to ``digits`` significant digits (1 to 17), trailing zeros kept: ``0.090``, ``5.7e-05``.
+
+    Not-a-number and infinity are refused naming ``x``, as by :func:`fmt`.
+    """
+    places = integer("digits", digits)
+    if not 1 <= places <= 17:
+        raise ValueError(f"digits must be from 1 to 17, got {places}")
+    exact = finite_number("x", x)
+    return Rounded(f"{exact:#.{places}g}", exact)
 
 
 def thousands(n: int) -> Rounded:
     """A whole number with thousands separators, ``1,048,576``; ``exact`` is the integer."""
-    return Rounded(f"{int(n):,}", int(n))
+    whole = integer("n", n)
+    return Rounded(f"{whole:,}", whole)
 
 
 def joined(separator: str, *parts: Rounded) -> Rounded:
     """Several shown numbers as one text, ``0.113 / 0.081``; ``exact`` lists each part's exact value."""
+    if not isinstance(separator, str):
+        raise TypeError(f"separator must be a string, got {shown(separator)}")
+    for i, part in enumerate(parts):
+        if not isinstance(part, Rounded):
+            raise TypeError(f"parts[{i}] must be a shown number (fmt, vector …), got {shown(part)}")
     return Rounded(separator.join(parts), [part.exact for part in parts])
 
 
@@ -106,8 +123,8 @@ def given(x: float) -> Rounded:
 
 def given_vector(v: Any) -> Rounded:
     """A row vector of inputs as ``[√2, 0]``: each entry written by :func:`given`."""
-    shown = [given(x) for x in np.ravel(v)]
-    return Rounded("[" + ", ".join(shown) + "]", [x.exact for x in shown])
+    values = entries(v)
+    return Rounded("[" + ", ".join(given(x) for x in values) + "]", values)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -116,7 +133,13 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     Every row must have one cell per header: Markdown would silently drop
     extra cells or leave missing ones blank.
     """
+    if isinstance(headers, str) or not isinstance(headers, Sequence):
+        raise TypeError(f"headers must be a list of column names, got {shown(headers)}")
+    if isinstance(rows, str) or not isinstance(rows, Sequence):
+        raise TypeError(f"rows must be a list of rows, got {shown(rows)}")
     for i, row in enumerate(rows):
+        if isinstance(row, str) or not isinstance(row, Sequence):
+            raise TypeError(f"rows[{i}] must be a list of cells, got {shown(row)}")
         if len(row) != len(headers):
             raise ValueError(f"rows[{i}] has {len(row)} cells but there are {len(headers)} headers")
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]

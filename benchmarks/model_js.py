@@ -1,7 +1,7 @@
 """Benchmark the page's own model: loading its weights, and every head of a 32-piece sentence.
 
 Run ``.venv/bin/python benchmarks/model_js.py``. It writes the model's files
-(``attnlab.site.model_files``) into a temporary folder and prints:
+(``attnlab.site.build.model_files``) into a temporary folder and prints:
 
 - the download: every model file's bytes (target ≤ 50 MB);
 - Chromium, from ``file://``: loading and checking the weights (each file by a
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import sync_playwright  # noqa: E402 (after the path set-up)
 
-from attnlab.site.model_files import FOLDER  # noqa: E402
+from attnlab.site.build.model_files import FOLDER  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: E402
 from tests.model_js import ASSETS, generated_sentences, node_runner, write_model_files  # noqa: E402
 from tests.sites import CONFIG, build  # noqa: E402

@@ -1,14 +1,15 @@
 /* Attention Lab: the companion under Node, an ES module beside the guide's pages.
  *
- *   node model.mjs          the toy's baseline and the brief's contrasts, as `python -m attnlab` prints them
- *   node model.mjs --json   the same results as one JSON object, at full precision
+ *   node model.mjs          the toy's baseline, the brief's contrasts and WE-002, as `python -m attnlab` prints them
+ *   node model.mjs --json   the contrasts' results as one JSON object, at full precision
+ *   node model.mjs --help   how to use it
  *
  *   import { compute } from "./model.mjs";
- *   compute({ token: "grid", causal: false })  // the browser lab's fields and numbers
+ *   compute({ token: "grid", causal: false, valueY: 4 })  // the browser lab's fields and numbers
  *
  * A thin wrapper with no maths and no numbers of its own: the calculation is assets/attnlab.js
  * (the browser lab's classic script, run here unchanged), the toy's constants assets/lab-data.js
- * and the contrasts assets/contrasts.js, both written by the build from the attnlab package. It
+ * and the contrasts and WE-002's inputs assets/contrasts.js, both written by the build from the attnlab package. It
  * reads them from disk next to itself, so it works in the built site and in the unzipped offline
  * copy with no network. Node 18 or newer. MIT licence.
  */
@@ -37,9 +38,10 @@ function load(names) {
 const site = load(SCRIPTS);
 const lab = site.attnlab;
 
-/** The toy under the given controls: the same fields and numbers as attnlab.lab.compute(...).to_dict(). */
+/** The toy under the given controls (camelCase names, snake_case aliases): the numbers of
+ *  attnlab.lab.compute(...).to_dict(), under JavaScript's names (weightMap, controls.queryScale). */
 export const compute = (controls) => lab.compute(controls);
-/** The controls validated, missing ones filled with the toy's defaults. */
+/** The controls validated, missing ones filled with the toy's defaults, under their camelCase names. */
 export const controls = (given) => lab.controls(given);
 /** A number with fixed decimals, rounded as Python's attnlab.text.fmt rounds it. */
 export const fmt = lab.fmt;
@@ -47,6 +49,9 @@ export const fmt = lab.fmt;
 export const toy = lab.toy();
 /** The brief's contrasts, [{key, title, controls}], from attnlab.__main__.CONTRASTS. */
 export const contrasts = site.ATTNLAB_CONTRASTS;
+
+/** WE-002's inputs (attnlab.examples) and the heading `python -m attnlab` prints above its numbers. */
+export const we002 = site.ATTNLAB_WE002;
 
 /** A row vector as attnlab.text.vector writes it: "[0.284, 0.140, 0.576]". */
 export function vector(values, decimals = 3) {
@@ -66,28 +71,69 @@ export function describe(title, r) {
   ].join("\n");
 }
 
-/** Every contrast's result, keyed as in `python -m attnlab --json`. */
+/** WE-002's lines, as `python -m attnlab` prints them after the contrasts (six decimals). */
+export function describeWe002() {
+  const r = lab.attend(we002.query, we002.keys, we002.values);
+  return [
+    we002.heading,
+    `  scaled logits  ${vector(r.scaled, 6)}`,
+    `  weights        ${vector(r.weights, 6)}`,
+    `  output         ${vector(r.output, 6)}`,
+  ].join("\n");
+}
+
+/** Every contrast's result, keyed as in `python -m attnlab --json` (fields in JavaScript's camelCase). */
 export function report() {
   return Object.fromEntries(contrasts.map(({ key, controls: c }) => [key, compute(c)]));
 }
 
-/** What `node model.mjs [--json]` prints. */
+export const USAGE = `usage: node model.mjs [--json] [--help]
+
+The companion of Attention Lab under Node: the lab's baseline, the brief's contrasts
+and the worked example WE-002, the same text as \`python -m attnlab\`.
+
+options:
+  --json   print the contrasts' results as one JSON object, at full precision
+  --help   print this message and exit
+`;
+
+/** What `node model.mjs [--json | --help]` prints. */
 export function main(argv) {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    return USAGE;
+  }
   const unknown = argv.filter((arg) => arg !== "--json");
   if (unknown.length) {
-    throw new Error(`unknown argument(s) ${JSON.stringify(unknown)}; usage: node model.mjs [--json]`);
+    throw new Error(`unknown argument(s) ${unknown.join(" ")}; usage: node model.mjs [--json] [--help]`);
   }
   if (argv.includes("--json")) {
     return `${JSON.stringify(report(), null, 2)}\n`;
   }
-  return `${contrasts.map(({ title, controls: c }) => describe(title, compute(c))).join("\n\n")}\n`;
+  const blocks = contrasts.map(({ title, controls: c }) => `${describe(title, compute(c))}\n\n`);
+  return `${blocks.join("")}${describeWe002()}\n`;
+}
+
+/** Write `text` to standard output; a reader's closed pipe (`| head`) ends the run quietly with status 1, any
+ *  other failure to write (a full disk) with one line on stderr and status 1, as `python -m attnlab` does. */
+function emit(text) {
+  process.stdout.on("error", (error) => {
+    if (error.code !== "EPIPE") {
+      process.stderr.write(`node model.mjs: cannot write to standard output: ${error.code || error.message}\n`);
+    }
+    process.exit(1);
+  });
+  process.stdout.write(text);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  let text;
   try {
-    process.stdout.write(main(process.argv.slice(2)));
+    text = main(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`model.mjs: ${error.message}\n`);
+    process.stderr.write(`node model.mjs: ${error.message}\n`);
     process.exitCode = 2;
+  }
+  if (text !== undefined) {
+    emit(text);
   }
 }

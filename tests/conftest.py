@@ -1,4 +1,17 @@
-"""Shared fixtures: the site is built once per test session, strictly (see ``sites.py``)."""
+"""Shared fixtures (the site is built once per test session, strictly: see ``sites.py``) and the markers.
+
+The tests mirror the code's layout: ``maths/`` (``attnlab``), ``site/pages/``,
+``site/figures/`` and ``site/build/`` (``attnlab.site``), ``node/`` (the
+browser's JavaScript run under Node), ``peer/`` (the check against PyTorch)
+and ``browser/`` (a real Chromium). Markers come from the folder and from
+the fixtures a test uses, never from a list kept by hand:
+
+- ``browser``: every test under ``browser/``;
+- ``peer``: every test under ``peer/`` (it needs the ``peer`` extra, PyTorch);
+- ``slow``: those, and any test that builds the whole guide (it uses the
+  ``built_site``, ``offline_copy`` or ``guide_copy`` fixture), so ``-m "not slow"``
+  (``make test-fast``) builds no whole guide, starts no browser and imports no PyTorch.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +20,30 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from sites import CONFIG, DOCS, ROOT, build
+from sites import CONFIG, DOCS, ROOT, build, docs_copy
 
-from attnlab.site.offline import archive_name
+from attnlab.site.build.offline import archive_name
 
 __all__ = ["DOCS", "ROOT", "build_site"]
+
+FOLDER_MARKERS = {"browser": ("browser", "slow"), "peer": ("peer", "slow")}
+"""Markers every test in a folder (below ``tests/``) gets."""
+SLOW_FIXTURES = {"built_site", "offline_copy", "guide_copy"}
+"""Fixtures that build the whole guide: a test using one is slow wherever it lives."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by its folder and by the fixtures it uses."""
+    tests = Path(__file__).parent
+    for item in items:
+        folder = Path(item.path).parent.relative_to(tests).as_posix()
+        names = {marker for prefix, markers in FOLDER_MARKERS.items()
+                 if folder == prefix or folder.startswith(prefix + "/") for marker in markers}
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            names.add("slow")
+        for name in sorted(names):
+            item.add_marker(name)
 
 
 def build_site(destination: Path) -> subprocess.CompletedProcess[str]:
@@ -26,6 +58,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = build_site(destination)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return destination
+
+
+@pytest.fixture
+def guide_copy(tmp_path: Path) -> Path:
+    """A copy of the guide's sources to change and build (``sites.docs_copy``); returns its root."""
+    return docs_copy(tmp_path)
 
 
 @pytest.fixture(scope="session")

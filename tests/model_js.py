@@ -1,6 +1,6 @@
 """The page's own model under Node, for the tests and the benchmark: its files, a runner, Python's reference.
 
-``write_model_files`` writes what ``attnlab.site.model_files.files`` returns
+``write_model_files`` writes what ``attnlab.site.build.model_files.files`` returns
 into a folder; ``node_runner`` runs a script under Node after a prelude that
 loads ``docs/assets/wordpiece.js`` and ``minilm.js`` and can load a folder of
 model files as a browser's ``<script>`` elements would (each file decoded by
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from attnlab import bert
-from attnlab.site.model_files import FOLDER, files
+from attnlab.site.build.model_files import FOLDER, files
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "docs" / "assets"

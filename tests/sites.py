@@ -14,21 +14,18 @@ from pathlib import Path
 
 import yaml
 
-from attnlab.site.execution import CACHE_VARIABLE
-
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 CONFIG = ROOT / "mkdocs.yml"
 PYTHON_NAME = "tag:yaml.org,2002:python/name:"
 
 
-def build(config: Path, destination: Path, exec_cache: Path | None = None) -> subprocess.CompletedProcess[str]:
+def build(config: Path, destination: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``mkdocs build --strict`` of ``config`` into ``destination``; return the finished process.
 
-    Every code block runs: the execution cache is off unless ``exec_cache`` names its folder
-    (whatever the caller's environment says).
+    ``env`` adds to (or overrides) the caller's environment.
     """
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", CACHE_VARIABLE: str(exec_cache or "")}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(destination)],
         cwd=config.parent, env=env, capture_output=True, text=True, timeout=600,
@@ -37,6 +34,10 @@ def build(config: Path, destination: Path, exec_cache: Path | None = None) -> su
 
 class PythonName(str):
     """A ``!!python/name:module.object`` reference in ``mkdocs.yml``, kept as its dotted name."""
+
+
+class EnvTag(list):
+    """An ``!ENV [VARIABLE, default]`` value in ``mkdocs.yml``, kept as written (MkDocs reads the variable)."""
 
 
 class _Loader(yaml.SafeLoader):
@@ -49,10 +50,24 @@ class _Dumper(yaml.SafeDumper):
 
 _Loader.add_multi_constructor(PYTHON_NAME, lambda loader, suffix, node: PythonName(suffix))
 _Dumper.add_representer(PythonName, lambda dumper, name: dumper.represent_scalar(PYTHON_NAME + name, ""))
+_Loader.add_constructor("!ENV", lambda loader, node: EnvTag(loader.construct_sequence(node)))
+_Dumper.add_representer(EnvTag, lambda dumper, tag: dumper.represent_sequence("!ENV", list(tag), flow_style=True))
+
+
+def site_pages() -> list[str]:
+    """Every HTML page the guide's build writes, by path inside the site: its navigation's pages and 404.html.
+
+    Read from ``mkdocs.yml``, so tests can be parametrized by page before anything is built
+    (``tests/browser/conftest.py`` checks the built site has exactly these).
+    """
+    from attnlab.site.pages.page import nav_pages
+
+    return sorted([path.removesuffix(".md") + ".html" for path, _ in nav_pages(read_config()["nav"])] + ["404.html"])
 
 
 def read_config(config: Path = CONFIG) -> dict:
-    """``mkdocs.yml`` as data; a ``!!python/name:`` reference (a fence formatter) is a :class:`PythonName`."""
+    """``mkdocs.yml`` as data; a ``!!python/name:`` reference (a fence formatter) is a :class:`PythonName`,
+    an ``!ENV`` value an :class:`EnvTag`."""
     return yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 - a safe loader
 
 
@@ -66,23 +81,32 @@ def write_config(root: Path, config: dict) -> Path:
 def docs_copy(tmp_path: Path) -> Path:
     """A copy of the guide's sources (config, docs, theme overrides) to change; returns its root.
 
-    Hook paths point back at this repository, so the copy builds exactly as the guide does.
+    The copy builds exactly as the guide does (the plugin and the extension are installed packages).
     """
     root = tmp_path / "guide"
     shutil.copytree(DOCS, root / "docs")
     shutil.copytree(ROOT / "overrides", root / "overrides")
-    config = read_config()
-    config["hooks"] = [str(ROOT / hook) for hook in config.get("hooks", [])]
-    write_config(root, config)
+    write_config(root, read_config())
     return root
 
 
-def one_page_site(tmp_path: Path, markdown: str, *extensions: str | dict) -> Path:
-    """A site of one page, ``docs/index.md``, converted with the guide's extension; returns its config.
+def one_page_site(tmp_path: Path, markdown: str, *extensions: str | dict, guide: bool = False) -> Path:
+    """A site of one page, ``docs/index.md``, converted with the guide's extension and plugin; returns its config.
 
     Math is on (arithmatex, as in the guide); ``extensions`` are added before the guide's own.
+    ``guide=True`` converts the page with every Markdown setting of the guide instead
+    (code blocks run through its formatter, the theme and its overrides), so what the guide's
+    build refuses can be shown on one page.
     """
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text(markdown, encoding="utf-8")
-    extensions_used = [{"pymdownx.arithmatex": {"generic": True}}, *extensions, "attnlab.site.extension"]
-    return write_config(tmp_path, {"site_name": "tiny", "markdown_extensions": extensions_used})
+    if guide:
+        config = read_config()
+        shutil.copytree(ROOT / "overrides", tmp_path / "overrides")
+        config.update(nav=[{"Home": "index.md"}], extra_css=[], extra_javascript=[], extra={})
+        # the plugins a page of prose and code blocks needs: the guide's and markdown-exec's
+        config["plugins"] = [p for p in config["plugins"] if p == "attnlab" or "markdown-exec" in p]
+        return write_config(tmp_path, config)
+    extensions_used = [{"pymdownx.arithmatex": {"generic": True}}, *extensions, "attnlab.site.pages.extension"]
+    return write_config(tmp_path, {"site_name": "tiny", "markdown_extensions": extensions_used,
+                                   "plugins": ["attnlab"]})

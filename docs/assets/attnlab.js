@@ -26,26 +26,39 @@
     return data;
   }
 
-  /** A value as the error messages show it, the way attnlab.checks.shown does in Python: JSON, a lone
-   *  number as String(x) writes it (NaN, Infinity), a BigInt as 2n, anything else as String(value). So a refusal reads the
-   *  same in both languages (Python's ValueError is a RangeError here). */
+  var SHOWN_LIMIT = 200;  // the most characters a refusal gives to the value refused, however large
+
+  /** A value as a refusal shows it: JSON where it is JSON data, a number as String(x) writes it (NaN,
+   *  Infinity), a BigInt as 2n, anything else as String(value); cut to SHOWN_LIMIT characters, with the
+   *  length of an array or a string that was cut. */
   function shown(value) {
-    if (typeof value === "number") { return String(value); }
-    if (typeof value === "bigint") { return value + "n"; }
-    var json;
-    try { json = JSON.stringify(value); } catch (error) { json = undefined; }  // a BigInt, a cycle
-    return typeof json === "string" ? json : String(value);
+    var text;
+    if (typeof value === "number") { text = String(value); }
+    else if (typeof value === "bigint") { text = value + "n"; }
+    else {
+      try { text = JSON.stringify(value); } catch (error) { text = undefined; }  // a BigInt inside, a cycle
+      if (typeof text !== "string") { text = Object.prototype.toString.call(value); }
+    }
+    if (text.length <= SHOWN_LIMIT) { return text; }
+    var size = Array.isArray(value) ? "an array of " + value.length + " entries"
+      : typeof value === "string" ? "a string of " + value.length + " characters" : "cut";
+    return text.slice(0, SHOWN_LIMIT - 1) + "… (" + size + ")";
   }
 
-  /** A control that must be a finite number (booleans, strings and BigInts refused, as in Python). */
+  /** A control that must be a finite number: booleans, strings and BigInts are refused. */
   function finiteNumber(name, value) {
     if (typeof value !== "number") {
-      throw new TypeError(name + " must be a real number, got " + shown(value));
+      throw new TypeError(name + " must be a number, got " + shown(value));
     }
     if (!isFinite(value)) {
-      throw new RangeError(name + " must be finite, got " + shown(value));
+      throw new RangeError(name + " must be a finite number, got " + shown(value));
     }
     return value;
+  }
+
+  /** A control's JavaScript name: the toy's name (Python's) in camelCase, query_scale → queryScale. */
+  function camel(name) {
+    return name.replace(/_([a-z])/g, function (_, letter) { return letter.toUpperCase(); });
   }
 
   /** True for an object written as {...} or JSON.parse'd: not an array, Map, Date, RegExp or class
@@ -58,36 +71,47 @@
     return prototype === null || Object.getPrototypeOf(prototype) === null;
   }
 
-  /** Validate the four controls; missing keys take the toy's defaults, unknown keys are refused.
-   *  The control names are the keys of the toy's defaults (attnlab.lab.DEFAULTS), not a list of our own;
-   *  the checks, their order and their messages are attnlab.lab.controls's. Only the object's own keys count. */
+  /** Validate the four controls, named in camelCase (token, queryScale, causal, valueY) or by their
+   *  snake_case aliases (query_scale, value_y, the names Python uses); missing ones take the toy's defaults,
+   *  unknown ones are refused with the list of known ones, and so is a control given under both names. The
+   *  names come from the keys of the toy's defaults (attnlab.lab.DEFAULTS), not from a list of our own. Only the
+   *  object's own keys count. Returns the controls under their camelCase names. */
   function controls(given, toy) {
     var data = toyOrPage(toy);
-    var names = Object.keys(data.defaults);
+    var names = Object.keys(data.defaults);  // the toy's names: snake_case
+    var known = names.map(camel);
     var asked = given === undefined ? {} : given;
     if (!plainObject(asked)) {
-      throw new TypeError("controls must be a plain object with keys " + names.join(", ") + ", got " +
+      throw new TypeError("controls must be a plain object with keys " + known.join(", ") + ", got " +
                           Object.prototype.toString.call(asked));
     }
-    var unknown = Object.keys(asked).filter(function (k) { return names.indexOf(k) < 0; }).sort();
+    var unknown = Object.keys(asked).filter(function (k) { return known.indexOf(k) < 0 && names.indexOf(k) < 0; });
     if (unknown.length) {
-      throw new RangeError("unknown control(s) " + shown(unknown) + "; known: " + shown(names.slice().sort()));
+      throw new RangeError("unknown control" + (unknown.length > 1 ? "s " : " ") + unknown.map(shown).join(", ") +
+                           "; the known controls are " + known.join(", ") +
+                           " (snake_case aliases such as query_scale work too)");
     }
     var c = {};
-    names.forEach(function (k) {
-      c[k] = Object.prototype.hasOwnProperty.call(asked, k) ? asked[k] : data.defaults[k];
+    names.forEach(function (name, i) {
+      var spellings = [known[i], name].filter(function (k, j, all) {
+        return all.indexOf(k) === j && Object.prototype.hasOwnProperty.call(asked, k);
+      });
+      if (spellings.length > 1) {
+        throw new TypeError(known[i] + " is given twice, as " + spellings.join(" and ") + ": give it once");
+      }
+      c[known[i]] = spellings.length ? asked[spellings[0]] : data.defaults[name];
     });
     if (typeof c.token !== "string" || data.tokens.indexOf(c.token) < 0) {
-      throw new RangeError("token must be one of " + shown(data.tokens) + ", got " + shown(c.token));
+      throw new RangeError("token must be one of " + data.tokens.join(", ") + "; got " + shown(c.token));
     }
     if (typeof c.causal !== "boolean") {
-      throw new TypeError("causal must be a boolean, got " + shown(c.causal));
+      throw new TypeError("causal must be true or false, got " + shown(c.causal));
     }
     return {
       token: c.token,
-      query_scale: finiteNumber("query_scale", c.query_scale),
+      queryScale: finiteNumber("queryScale", c.queryScale),
       causal: c.causal,
-      value_y: finiteNumber("value_y", c.value_y),
+      valueY: finiteNumber("valueY", c.valueY),
     };
   }
 
@@ -130,7 +154,7 @@
    *  causal must be a boolean and n a whole number of at least 1, as for attnlab.causal in Python. */
   function visibleMap(causal, n) {
     if (typeof causal !== "boolean") {
-      throw new TypeError("causal must be a boolean, got " + shown(causal));
+      throw new TypeError("causal must be true or false, got " + shown(causal));
     }
     if (typeof n !== "number" || !Number.isInteger(n)) {
       throw new TypeError("n must be an integer, got " + shown(n));
@@ -154,20 +178,49 @@
     return { scores: scores, scaled: scaled, visible: visible, weights: weights, output: mix(weights, values) };
   }
 
-  /** Run the toy under the given controls; same field names and numbers as attnlab.lab.compute(...).to_dict(). */
+  /** Rows of finite numbers, each `width` long (or as long as the first); refused naming `name` otherwise. */
+  function finiteRows(name, rows, width) {
+    if (!Array.isArray(rows) || !rows.length || !rows.every(Array.isArray)) {
+      throw new TypeError(name + " must be a non-empty array of rows, got " + shown(rows));
+    }
+    var wanted = width === undefined ? rows[0].length : width;
+    rows.forEach(function (row, i) {
+      if (row.length !== wanted || !row.every(function (x) { return typeof x === "number" && isFinite(x); })) {
+        throw new RangeError(name + "[" + i + "] must be " + wanted + " finite numbers, got " + shown(row));
+      }
+    });
+    return rows;
+  }
+
+  /** One query against every key, all visible (WE-002's calculation): scores, scaled scores, weights, output;
+   *  the numbers of attnlab.attention(query, keys, values) in Python. */
+  function attend(query, keys, values) {
+    var q = finiteRows("query", [query])[0];
+    var k = finiteRows("keys", keys, q.length);
+    var v = finiteRows("values", values);
+    if (v.length !== k.length) {
+      throw new RangeError("values has " + v.length + " rows but keys has " + k.length + ": give one value per key");
+    }
+    var row = attendRow(q, k, v, k.map(function () { return true; }));
+    return { scores: row.scores, scaled: row.scaled, weights: row.weights, output: row.output };
+  }
+
+  /** Run the toy under the given controls: the numbers of attnlab.lab.compute(...).to_dict() in Python, under
+   *  JavaScript's names (a field of two words in camelCase: weightMap, controls.queryScale). */
   function compute(given, toy) {
     var data = toyOrPage(toy);
     var c = controls(given, data);
     var row = data.tokens.indexOf(c.token);
     var queries = project(data.x, data.w_q);
-    queries[row] = queries[row].map(function (q) { return q * c.query_scale; });
+    queries[row] = queries[row].map(function (q) { return q * c.queryScale; });
     var keys = project(data.x, data.w_k);
     var values = project(data.x, data.w_v);
-    values[2][1] = c.value_y;
+    values[2][1] = c.valueY;
     var seen = visibleMap(c.causal, keys.length);
     var rows = queries.map(function (query, i) { return attendRow(query, keys, values, seen[i]); });
     if (!rows.every(function (r) { return r.scores.every(isFinite); })) {  // only the scaled query can overflow
-      throw new RangeError("query_scale " + shown(c.query_scale) + " is too large: the toy's scores overflow float64");
+      throw new RangeError("queryScale " + shown(c.queryScale) + " is too large: the toy's scores overflow " +
+                           "the largest number JavaScript can hold");
     }
     var picked = rows[row];
     return {
@@ -182,7 +235,7 @@
       visible: picked.visible,
       weights: picked.weights,
       output: picked.output,
-      weight_map: rows.map(function (r) { return r.weights; }),
+      weightMap: rows.map(function (r) { return r.weights; }),
     };
   }
 
@@ -191,12 +244,12 @@
   /** A finite number with 0 to 20 fixed decimals, as attnlab.text.fmt prints it: never "-0.000", every
    *  digit of a large number written out (toFixed switches to "1e+21"), and a number exactly halfway
    *  between two roundings goes to the even one, as Python's format does (toFixed would round 0.0625 up
-   *  to 0.063; Python prints 0.062). NaN, infinity and other decimals are refused, as in Python. */
+   *  to 0.063; Python prints 0.062). NaN, infinity and decimals outside 0 to 20 are refused. */
   function fmt(x, decimals) {
     var places = decimals === undefined ? 3 : decimals;
     finiteNumber("x", x);
     if (typeof places !== "number" || !Number.isInteger(places)) {
-      throw new TypeError("decimals must be an integer, got " + shown(places));
+      throw new TypeError("decimals must be a whole number, got " + shown(places));
     }
     if (places < 0 || places > MAX_DECIMALS) {
       throw new RangeError("decimals must be from 0 to " + MAX_DECIMALS + ", got " + shown(places));
@@ -223,8 +276,8 @@
     };
   }
 
-  var api = { compute: compute, controls: controls, visibleMap: visibleMap, fmt: fmt, withToy: withToy,
-              toy: toyOrPage };
+  var api = { compute: compute, controls: controls, attend: attend, visibleMap: visibleMap, fmt: fmt,
+              withToy: withToy, toy: toyOrPage };
   root.attnlab = api;
   if (typeof exports === "object") {
     Object.keys(api).forEach(function (name) { exports[name] = api[name]; });

@@ -14,6 +14,12 @@
   var download = globalThis.ATTNLAB_DOWNLOAD;
   if (!download) { return; }
 
+  Array.prototype.forEach.call(document.querySelectorAll("[data-attnlab-offline]"), function (line) {
+    var link = line.querySelector("[data-attnlab-download]");
+    if (link) { link.setAttribute("href", link.getAttribute("href").replace(/index\.html$/, download.file)); }
+    line.hidden = false;
+  });
+
   Array.prototype.forEach.call(document.querySelectorAll("[data-attnlab-download]"), function (link) {
     if (download.offline) {
       var note = document.createElement("span");

@@ -124,15 +124,15 @@
 
     function readControls() {
       var checked = radios.filter(function (r) { return r.checked; })[0];
-      return { token: checked.value, query_scale: Number(nodes["query-scale"].value),
-               causal: nodes.causal.checked, value_y: Number(nodes["value-y"].value) };
+      return { token: checked.value, queryScale: Number(nodes["query-scale"].value),
+               causal: nodes.causal.checked, valueY: Number(nodes["value-y"].value) };
     }
 
     function setControls(c) {
       radios.forEach(function (r) { r.checked = r.value === c.token; });
-      nodes["query-scale"].value = String(c.query_scale);
+      nodes["query-scale"].value = String(c.queryScale);
       nodes.causal.checked = c.causal;
-      nodes["value-y"].value = String(c.value_y);
+      nodes["value-y"].value = String(c.valueY);
     }
 
     function showVector(name, vector) {
@@ -155,8 +155,8 @@
     function update() {
       var r = attnlab.compute(readControls(), toy);
       var seen = attnlab.visibleMap(r.controls.causal, toy.tokens.length);
-      setText(nodes["query-scale-value"], "× " + r.controls.query_scale.toFixed(scaleDecimals));
-      setText(nodes["value-y-value"], r.controls.value_y.toFixed(valueDecimals));
+      setText(nodes["query-scale-value"], "× " + r.controls.queryScale.toFixed(scaleDecimals));
+      setText(nodes["value-y-value"], r.controls.valueY.toFixed(valueDecimals));
       setText(nodes["token-name"], r.token);
       showVector("query", r.query);
       showVector("output", r.output);
@@ -170,7 +170,7 @@
         setText(nodes["weight-" + j], attnlab.fmt(r.weights[j]));
         nodes["bar-" + j].style.transform = "scaleX(" + r.weights[j].toFixed(4) + ")";
       });
-      r.weight_map.forEach(function (row, i) {
+      r.weightMap.forEach(function (row, i) {
         var selected = i === r.row;
         nodes["map-row-" + i].classList.toggle("attnlab-selected", selected);
         if (selected) { nodes["map-row-" + i].setAttribute("aria-current", "true"); }
@@ -188,8 +188,9 @@
 
     // sliders, radios and the checkbox all fire input; the page's first numbers are not announced
     container.querySelector("form").addEventListener("input", function () { announce(update()); });
-    nodes.reset.addEventListener("click", function () { setControls(toy.defaults); announce(update()); });
-    setControls(toy.defaults);
+    var defaults = attnlab.controls(undefined, toy);  // the toy's defaults, under JavaScript's names
+    nodes.reset.addEventListener("click", function () { setControls(defaults); announce(update()); });
+    setControls(defaults);
     update();
   }
 

@@ -1,7 +1,7 @@
 /* Attention Lab: all-MiniLM-L6-v2 run in the browser (and under Node), every head kept.
  *
  * The forward pass attnlab.bert computes in Python, on the model's weights
- * rounded to float16 (attnlab.site.model_files writes them; Python's
+ * rounded to float16 (attnlab.site.build.model_files writes them; Python's
  * reference is attnlab.bert.load_model(precision="float16")):
  *   embeddings: word + position + token type 0, then layer norm;
  *   six Post-LN encoder blocks: LayerNorm(x + MultiHead(x)), then

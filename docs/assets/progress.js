@@ -13,6 +13,13 @@
  * checklist may have changed. Without storage (blocked site data, private mode) everything
  * works for the visit and says that it will be forgotten.
  *
+ * Several tabs may be open at once. So a tick is never written as this page's whole set (which
+ * would overwrite what another tab ticked since this one loaded): each change reads the stored
+ * set, toggles its one step and writes that back, and every tab shows what another stored as soon
+ * as the browser's storage event says so. A write that fails after the page loaded (the storage
+ * full, site data blocked meanwhile) keeps the tick for the visit and tells the reader that ticks
+ * will now be forgotten.
+ *
  * Needs assets/guide-data.js loaded first. Classic script, no dependencies. MIT licence.
  */
 (function () {
@@ -48,27 +55,31 @@
   }
 
   var storage = openStorage();
-  var visit = {};  // what this visit remembers when there is no storage
+  var visit = {};  // what this visit remembers that storage does not: everything without storage, else failed writes
+  var onForgetting = [];  // what to run once, when a write fails after load (the notes that say so)
 
   function load(key) {
+    if (Object.prototype.hasOwnProperty.call(visit, key)) { return visit[key]; }
     try {
-      return storage ? storage.getItem(key) : (key in visit ? visit[key] : null);
+      return storage ? storage.getItem(key) : null;
     } catch (error) {
       return null;
     }
   }
 
-  /** Store a value, or remove the key when value is null; failures only lose persistence. */
+  /** Store a value, or remove the key when value is null. A write that fails keeps the value for this
+   *  visit and, the first time, tells the reader that ticks will be forgotten. */
   function save(key, value) {
     try {
-      if (!storage) {
-        if (value === null) { delete visit[key]; } else { visit[key] = value; }
-      } else if (value === null) {
-        storage.removeItem(key);
-      } else {
-        storage.setItem(key, value);
+      if (!storage) { throw new Error("no storage"); }
+      if (value === null) { storage.removeItem(key); } else { storage.setItem(key, value); }
+      delete visit[key];
+    } catch (error) {  // quota or policy: the page keeps working for this visit
+      visit[key] = value;
+      if (storage && onForgetting.length) {
+        onForgetting.splice(0).forEach(function (run) { run(); });
       }
-    } catch (error) { /* quota or policy: the page keeps working for this visit */ }
+    }
   }
 
   /* ---- small DOM helpers --------------------------------------------- */
@@ -84,12 +95,20 @@
     return Array.prototype.slice.call(document.querySelectorAll(selector));
   }
 
-  /** Where there is no storage, a note saying ticks last only while the page is open. */
+  /** Where there is no storage, a note saying ticks last only while the page is open; where there is, the
+   *  same note appears (and is announced) the first time a write fails. */
   function storageNote(parent) {
     if (!storage) {
       parent.appendChild(element("span", { "class": "attnlab-hint", "data-testid": "storage-note" },
         " This browser does not let the page store progress, so ticks last only while the page is open."));
+      return;
     }
+    var note = element("span", { "class": "attnlab-hint", role: "status", "data-testid": "storage-lost" });
+    parent.appendChild(note);
+    onForgetting.push(function () {
+      note.textContent = " This browser has stopped storing progress: ticks from now on will be forgotten " +
+                         "when the page is closed.";
+    });
   }
 
   /* ---- the checklist ------------------------------------------------- */
@@ -123,18 +142,27 @@
     });
   }
 
-  /** Tick boxes from storage, remember and count every change, and add the count and the reset. */
-  function startChecklist(list) {
+  /** Tick every checklist's boxes as storage says, and count them. */
+  function showChecklist() {
     var steps = checkedSteps();
+    stepBoxes().forEach(function (box) { box.checked = steps.indexOf(box.getAttribute("data-step")) >= 0; });
+    showChecklistCounts();
+  }
+
+  /** Tick or untick one step in storage: the stored set as it is now (another tab may have changed it
+   *  since this page loaded) with that step added or taken out. */
+  function setStep(step, done) {
+    var steps = checkedSteps().filter(function (other) { return other !== step; });
+    if (done) { steps.push(step); }
+    save(CHECKLIST_KEY, steps.length ? JSON.stringify(steps) : null);
+  }
+
+  /** Remember and count every change, and add the count and the reset. */
+  function startChecklist(list) {
     list.querySelectorAll("input[data-step]").forEach(function (box) {
-      box.checked = steps.indexOf(box.getAttribute("data-step")) >= 0;
       box.addEventListener("change", function () {
-        var step = box.getAttribute("data-step");
-        stepBoxes().forEach(function (other) {
-          if (other.getAttribute("data-step") === step) { other.checked = box.checked; }
-        });
-        save(CHECKLIST_KEY, JSON.stringify(distinctSteps(stepBoxes().filter(function (b) { return b.checked; }))));
-        showChecklistCounts();
+        setStep(box.getAttribute("data-step"), box.checked);
+        showChecklist();
       });
     });
     var tools = element("p", { "class": "attnlab-progress" });
@@ -143,9 +171,8 @@
     var clear = element("button", { type: "button", "class": "md-button", "data-testid": "checklist-reset" },
                         "Clear the checklist");
     clear.addEventListener("click", function () {
-      stepBoxes().forEach(function (b) { b.checked = false; });
       save(CHECKLIST_KEY, null);
-      showChecklistCounts();
+      showChecklist();
     });
     tools.appendChild(clear);
     storageNote(tools);
@@ -209,6 +236,7 @@
     mark.appendChild(box);
     mark.appendChild(document.createTextNode(" "));
     mark.appendChild(element("label", { "for": "attnlab-read-mark" }, "I have read this chapter"));
+    if (storage) { storageNote(mark); }  // silent until a write fails
     title.parentNode.insertBefore(mark, title.nextSibling);
   }
 
@@ -246,9 +274,14 @@
     }
     fresh(".attnlab-checklist").forEach(startChecklist);
     fresh(".attnlab-reading").forEach(startSummary);
-    showChecklistCounts();
+    showChecklist();
     showReading();
-    window.addEventListener("storage", function () { showReading(); });  // another tab ticked a chapter
+    window.addEventListener("storage", function (event) {  // another tab ticked a step or a chapter
+      if (event.key === null || event.key.indexOf(PREFIX) === 0) {
+        showChecklist();
+        showReading();
+      }
+    });
   }
 
   if (document.readyState === "loading") {

@@ -19,7 +19,7 @@
  * tokenizer.json, and which characters count as control, whitespace, CJK,
  * punctuation or non-spacing comes from the installed `tokenizers` itself
  * (its Unicode tables are older than the browser's): both are in the data
- * attnlab.site.tokenizer_file writes (the model's tokenizer.js).
+ * attnlab.site.build.tokenizer_file writes (the model's tokenizer.js).
  *
  * A classic script with no dependencies (Chromium refuses modules on
  * file://); install is self-contained, so a worker can be built from its
@@ -95,7 +95,7 @@
   /** Refuse data that lacks a setting or a class, naming it. */
   function checkedData(data) {
     if (!data || typeof data !== "object" || !Array.isArray(data.vocab) || !data.classes) {
-      throw new TypeError("tokenizer data must be the object attnlab.site.tokenizer_file.tokenizer_data writes");
+      throw new TypeError("tokenizer data must be the object attnlab.site.build.tokenizer_file.tokenizer_data writes");
     }
     ["cleanText", "chineseChars", "stripAccents", "lowercase"].forEach(function (name) {
       if (typeof data[name] !== "boolean") { throw new TypeError("tokenizer data: " + name + " must be true or false"); }

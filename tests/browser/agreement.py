@@ -1,4 +1,9 @@
-"""Compare the browser's (or Node's) lab result with Python's, field by field."""
+"""Compare the browser's (or Node's) lab result with Python's, field by field.
+
+JavaScript names a field or a control of two words in camelCase (``weightMap``,
+``queryScale``) where Python writes snake_case (``weight_map``, ``query_scale``):
+``in_javascript_terms`` renames a Python result so the two can be compared.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,26 @@ import math
 import random
 from typing import Any
 
-from attnlab.lab import RANGES, TOKENS
+from attnlab.lab import TOKENS
+from attnlab.site.figures.sliders import SLIDER_RANGES
 
 TOLERANCE = 1e-12
 """Largest difference allowed between a JS number and Python's (absolute, or relative for large ones)."""
+
+
+def camel(name: str) -> str:
+    """A Python name as JavaScript writes it: ``query_scale`` → ``queryScale``."""
+    first, *rest = name.split("_")
+    return first + "".join(part.capitalize() for part in rest)
+
+
+def in_javascript_terms(value: Any) -> Any:
+    """``value`` with every dict key renamed by ``camel``, all the way down (lists and numbers unchanged)."""
+    if isinstance(value, dict):
+        return {camel(key): in_javascript_terms(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [in_javascript_terms(item) for item in value]
+    return value
 
 
 def assert_agrees(js: Any, py: Any, where: str = "result") -> None:
@@ -39,7 +60,7 @@ def control_settings(count: int = 600, seed: int = 5) -> list[dict[str, Any]]:
     Random settings are half inside the sliders' ranges and half far outside
     them (Python and JS accept any finite number).
     """
-    (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = RANGES["query_scale"], RANGES["value_y"]
+    (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = SLIDER_RANGES["query_scale"], SLIDER_RANGES["value_y"]
     edges = [
         {"token": t, "query_scale": s, "causal": c, "value_y": v}
         for t, c, s, v in itertools.product(TOKENS, (True, False),

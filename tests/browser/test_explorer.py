@@ -1,7 +1,7 @@
 """The explorer of all-MiniLM-L6-v2 in Chromium: its numbers are attnlab's, by mouse and by keyboard,
 from a server and from disk, loading a sentence's data only when it is chosen, on a desktop and a phone.
 
-Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.explorer``) to the
+Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.figures.explorer``) to the
 precision the data files ship: half of one stored step, 1/SCALES[measure].
 """
 
@@ -13,13 +13,12 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from attnlab.site import explorer
-from attnlab.site.explorer import PREPARED, SCALES, prepared
+from attnlab.site.figures import explorer
+from attnlab.site.figures.explorer import PREPARED, SCALES, prepared
 
 from .axe import serious_violations
 from .labpage import watch
 
-pytestmark = pytest.mark.browser
 
 SHIPPED = {measure: 0.5 / scale + 1e-12 for measure, scale in SCALES.items()}
 """How far a shown number may be from attnlab's float64 value: half a stored step."""

@@ -12,7 +12,6 @@ from playwright.sync_api import Download, Page
 from attnlab import causal
 from attnlab.lab import TOKENS, compute
 
-pytestmark = pytest.mark.browser
 
 MAP_CAPTION = "Causal attention weights of the toy"
 """The weight map on masking.html whose download the tests take."""

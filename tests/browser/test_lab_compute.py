@@ -1,4 +1,4 @@
-"""The page's attnlab.compute returns Python's fields and numbers (to 1e-12) and refuses bad controls."""
+"""The page's attnlab.compute returns Python's numbers (to 1e-12) under JavaScript's names and refuses bad controls."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ from playwright.sync_api import Page
 
 from attnlab.lab import compute
 
-from .agreement import assert_agrees, control_settings
+from .agreement import assert_agrees, control_settings, in_javascript_terms
 from .labpage import open_lab
 
-pytestmark = pytest.mark.browser
 
 
 def test_page_compute_agrees_with_python_over_810_settings(page: Page, site_url: str) -> None:
@@ -19,20 +18,20 @@ def test_page_compute_agrees_with_python_over_810_settings(page: Page, site_url:
     open_lab(page, site_url)
     results = page.evaluate("settings => settings.map(c => attnlab.compute(c))", settings)
     for controls, js in zip(settings, results, strict=True):
-        assert_agrees(js, compute(controls).to_dict(), where=f"compute({controls})")
+        assert_agrees(js, in_javascript_terms(compute(controls).to_dict()), where=f"compute({controls})")
 
 
 def test_page_compute_fills_missing_controls_with_defaults(page: Page, site_url: str) -> None:
     open_lab(page, site_url)
-    assert_agrees(page.evaluate("attnlab.compute({token: 'grid'})"), compute({"token": "grid"}).to_dict())
+    assert_agrees(page.evaluate("attnlab.compute({token: 'grid'})"), in_javascript_terms(compute({"token": "grid"}).to_dict()))
 
 
 @pytest.mark.parametrize(("controls", "named"), [
     ("{token: 'sun'}", "token"),
-    ("{query_scale: NaN}", "query_scale"),
-    ("{query_scale: Infinity}", "query_scale"),
-    ("{value_y: -Infinity}", "value_y"),
-    ("{value_y: '2'}", "value_y"),
+    ("{queryScale: NaN}", "queryScale"),
+    ("{query_scale: Infinity}", "queryScale"),
+    ("{valueY: -Infinity}", "valueY"),
+    ("{value_y: '2'}", "valueY"),
     ("{causal: 1}", "causal"),
     ("{colour: 'red'}", "colour"),
 ])

@@ -14,7 +14,6 @@ from attnlab.text import fmt
 
 from .labpage import as_shown, open_lab, rendered, set_controls
 
-pytestmark = pytest.mark.browser
 
 
 def numbers(texts: list[str]) -> list[float]:

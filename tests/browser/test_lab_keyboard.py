@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from attnlab.lab import DEFAULTS, RANGES, TOKENS, LabResult, compute
+from attnlab.lab import DEFAULTS, TOKENS, LabResult, compute
+from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.text import fmt
 
 from .labpage import as_shown, open_lab, rendered
 
-pytestmark = pytest.mark.browser
 
 
 def test_arrow_keys_move_the_selected_query_row(page: Page, site_url: str) -> None:
@@ -23,7 +23,7 @@ def test_arrow_keys_move_the_selected_query_row(page: Page, site_url: str) -> No
 
 def test_arrow_home_and_end_keys_move_the_query_multiplier(page: Page, site_url: str) -> None:
     lab = open_lab(page, site_url)
-    low, high, step = RANGES["query_scale"]
+    low, high, step = SLIDER_RANGES["query_scale"]
     lab.get_by_test_id("query-scale").focus()
     page.keyboard.press("ArrowRight")
     assert rendered(lab) == as_shown(compute(query_scale=DEFAULTS["query_scale"] + step).to_dict())
@@ -35,7 +35,7 @@ def test_arrow_home_and_end_keys_move_the_query_multiplier(page: Page, site_url:
 
 def test_arrow_keys_move_the_third_value_override(page: Page, site_url: str) -> None:
     lab = open_lab(page, site_url)
-    step = RANGES["value_y"][2]
+    step = SLIDER_RANGES["value_y"][2]
     lab.get_by_test_id("value-y").focus()
     page.keyboard.press("ArrowLeft")
     assert rendered(lab) == as_shown(compute(value_y=DEFAULTS["value_y"] - step).to_dict())
@@ -67,25 +67,29 @@ def test_tab_reaches_every_lab_control_in_order(page: Page, site_url: str) -> No
         assert page.evaluate("document.activeElement.dataset.testid") == testid
 
 
-def test_space_ticks_a_checklist_step_and_the_read_mark(page: Page, site_url: str) -> None:
-    page.goto(site_url + "lab.html")
-    for box in (page.locator("#step-1"), page.get_by_test_id("read-mark")):
-        box.focus()
-        page.keyboard.press("Space")
-        assert box.is_checked()
+@pytest.mark.parametrize("where, box", [("lab.html", "#step-1"), ("softmax.html", "read-mark")])
+def test_space_ticks_a_checklist_step_and_a_chapters_read_mark(page: Page, site_url: str, where: str,
+                                                                box: str) -> None:
+    page.goto(site_url + where)
+    found = page.locator(box) if box.startswith("#") else page.get_by_test_id(box)
+    found.focus()
+    page.keyboard.press("Space")
+    assert found.is_checked()
 
 
 def test_enter_on_the_progress_buttons_clears_ticks_and_read_marks(page: Page, site_url: str) -> None:
     page.goto(site_url + "lab.html")
     page.locator("#step-4").check()
-    page.get_by_test_id("read-mark").check()
     page.get_by_test_id("checklist-reset").focus()
     page.keyboard.press("Enter")
+    page.goto(site_url + "softmax.html")
+    page.get_by_test_id("read-mark").check()
     page.goto(site_url + "index.html")  # the read marks' reset is on the home page
     page.get_by_test_id("read-reset").focus()
     page.keyboard.press("Enter")
     page.goto(site_url + "lab.html")
     assert not page.locator("#step-4").is_checked()
+    page.goto(site_url + "softmax.html")
     assert not page.get_by_test_id("read-mark").is_checked()
 
 
@@ -103,7 +107,7 @@ def test_screen_readers_hear_the_new_weights_and_output(page: Page, site_url: st
     assert lab.locator("output").count() == lab.locator('output[aria-live="off"]').count() == 2
     lab.get_by_test_id("query-scale").focus()
     page.keyboard.press("End")
-    expect(live).to_have_text(announcement(compute(query_scale=RANGES["query_scale"][1])), timeout=10_000)
+    expect(live).to_have_text(announcement(compute(query_scale=SLIDER_RANGES["query_scale"][1])), timeout=10_000)
 
 
 SLIDE = """lab => {

@@ -9,17 +9,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page
 
-from attnlab.lab import RANGES, TOKENS, X, compute
+from attnlab.lab import TOKENS, X, compute
+from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.text import fmt
 
 from .labpage import READ_LAB, as_shown, open_lab, rendered, set_controls
 
-pytestmark = pytest.mark.browser
 
 
 def slider_stops(name: str) -> list[float]:
     """Every value a slider can take, as the browser reports it (rounded to the step's decimals)."""
-    low, high, step = RANGES[name]
+    low, high, step = SLIDER_RANGES[name]
     return [round(low + k * step, 6) for k in range(round((high - low) / step) + 1)]
 
 

@@ -6,11 +6,10 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from attnlab.lab import MULTIPLIERS, TOKENS, compute
-from attnlab.site.plane import geometry, lab_frame
+from attnlab.site.figures.plane import geometry, lab_frame
 
 from .labpage import open_lab, set_controls
 
-pytestmark = pytest.mark.browser
 
 PLANE = """lab => {
     const plane = lab.querySelector('[data-testid="plane"] svg');

@@ -1,6 +1,6 @@
 """The explorer with the model loaded in the page: a reader's own sentence, from disk, with the network off.
 
-The built site gets the model's files (``attnlab.site.model_files``) in a copy
+The built site gets the model's files (``attnlab.site.build.model_files``) in a copy
 of its own; Chromium opens the explorer from ``file://`` offline, loads the
 model through the page's button, types a sentence, and the map, the
 thumbnails, the neuron view and the contribution sizes are compared with
@@ -21,8 +21,8 @@ import pytest
 from model_js import reference, write_model_files
 from playwright.sync_api import Locator, Page, expect
 
-from attnlab.site import model_files
-from attnlab.site.explorer import SCALES
+from attnlab.site.build import model_files
+from attnlab.site.figures.explorer import SCALES
 
 from .axe import serious_violations
 from .labpage import watch

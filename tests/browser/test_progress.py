@@ -15,11 +15,11 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 import attnlab
 from attnlab.lab import compute
-from attnlab.site.widgets import CHECKLIST
+from attnlab.site.figures.widgets import CHECKLIST
 
+from .pages import SITE_PAGES
 from .labpage import as_shown, open_lab, rendered, set_controls
 
-pytestmark = pytest.mark.browser
 
 NO_STORAGE = """
 for (const name of ["localStorage", "sessionStorage"]) {
@@ -110,13 +110,11 @@ def test_clearing_the_checklist_unticks_it_for_good(page: Page, site_url: str) -
 # --- read marks ----------------------------------------------------------------------------------------------
 
 
-def test_every_chapter_and_no_other_page_has_a_read_box(page: Page, site_url: str, site_pages: list[str],
-                                                          chapters: list[str]) -> None:
-    boxes = {}
-    for name in site_pages:
-        page.goto(site_url + name)
-        boxes[name] = page.get_by_test_id("read-mark").count()
-    assert boxes == {name: int(name in chapters) for name in site_pages}
+@pytest.mark.parametrize("name", SITE_PAGES)
+def test_a_page_has_a_read_box_if_and_only_if_it_is_a_chapter(page: Page, site_url: str, site_pages: list[str],
+                                                             chapters: list[str], name: str) -> None:
+    page.goto(site_url + name)
+    assert page.get_by_test_id("read-mark").count() == int(name in chapters)
 
 
 @pytest.mark.parametrize("name", ["index.html", "404.html", *REFERENCE_PAGES])
@@ -165,7 +163,7 @@ def test_the_home_page_counts_the_chapters_read(page: Page, site_url: str, chapt
     page.goto(site_url + "index.html")
     count = page.get_by_test_id("chapters-read")
     expect(count).to_have_text(f"0 of {len(chapters)} chapters read")
-    mark_read(page, site_url, "rows.html", "scores.html", "lab.html")
+    mark_read(page, site_url, "rows.html", "scores.html", "softmax.html")
     page.goto(site_url + "index.html")
     expect(count).to_have_text(f"3 of {len(chapters)} chapters read")
     page.reload()
@@ -173,7 +171,7 @@ def test_the_home_page_counts_the_chapters_read(page: Page, site_url: str, chapt
 
 
 def test_the_home_page_reset_forgets_every_chapter(page: Page, site_url: str, chapters: list[str]) -> None:
-    mark_read(page, site_url, "softmax.html", "lab.html")
+    mark_read(page, site_url, "softmax.html", "masking.html")
     page.goto(site_url + "index.html")
     page.get_by_test_id("read-reset").click()
     expect(page.get_by_test_id("chapters-read")).to_have_text(f"0 of {len(chapters)} chapters read")
@@ -187,21 +185,24 @@ def test_the_home_page_reset_forgets_every_chapter(page: Page, site_url: str, ch
 
 
 def test_every_key_is_scoped_to_the_guide_and_its_version(page: Page, site_url: str) -> None:
-    mark_read(page, site_url, "lab.html")
+    mark_read(page, site_url, "softmax.html")
+    page.goto(site_url + "lab.html")
     page.locator("#step-1").check()
     keys = page.evaluate("Object.keys(localStorage)")
     ours = [key for key in keys if not key.startswith("/")]  # the theme's keys start with the site's path
-    assert sorted(ours) == [f"{KEY_PREFIX}checklist", f"{KEY_PREFIX}read:lab.html"]
+    assert sorted(ours) == [f"{KEY_PREFIX}checklist", f"{KEY_PREFIX}read:softmax.html"]
 
 
 def test_another_versions_ticks_are_not_this_versions(page: Page, site_url: str) -> None:
     page.goto(site_url + "lab.html")
     page.evaluate("""() => {
-        localStorage.setItem("attention-lab@0.0.1:read:lab.html", "1");
+        localStorage.setItem("attention-lab@0.0.1:read:softmax.html", "1");
         localStorage.setItem("attention-lab@0.0.1:checklist", '["1", "2"]');
     }""")
     page.reload()
-    assert not page.get_by_test_id("read-mark").is_checked() and not any(ticked(page))
+    assert not any(ticked(page))
+    page.goto(site_url + "softmax.html")
+    assert not page.get_by_test_id("read-mark").is_checked()
 
 
 def test_two_copies_of_one_version_on_disk_share_progress(page: Page, built_site: Path, tmp_path: Path) -> None:
@@ -225,13 +226,110 @@ def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str, 
     assert rendered(lab) == as_shown(compute("load", 2.0, False).to_dict())
     page.locator("#step-1").check()
     expect(page.get_by_test_id("checklist-count")).to_have_text(f"1 of {len(CHECKLIST)} checks complete")
-    page.get_by_test_id("read-mark").check()
-    assert nav_marked(page) == ["lab.html"]
     page.get_by_test_id("checklist-reset").click()
     assert not any(ticked(page))
     assert page.get_by_test_id("storage-note").is_visible()
+    page.goto(site_url + "softmax.html")
+    page.get_by_test_id("read-mark").check()
+    assert nav_marked(page) == ["softmax.html"]
     page.goto(site_url + "index.html")
     expect(page.get_by_test_id("chapters-read")).to_have_text(f"0 of {len(chapters)} chapters read")
     page.get_by_test_id("read-reset").click()
     assert page.get_by_test_id("storage-note").is_visible()
     assert errors == []
+
+
+# --- several tabs, and storage that fails after load ------------------------------------------------------
+
+
+def test_two_tabs_ticking_different_steps_keep_both_after_a_reload(context: BrowserContext, site_url: str) -> None:
+    first, second = context.new_page(), context.new_page()
+    for tab in (first, second):  # both load before either ticks: each holds the same, soon stale, copy
+        tab.goto(site_url + "lab.html")
+        expect(tab.get_by_test_id("checklist-count")).to_have_text(f"0 of {len(CHECKLIST)} checks complete")
+    first.locator("#step-1").check()
+    second.locator("#step-2").check()
+    for tab in (first, second):
+        tab.reload()
+        expect(tab.locator("#step-1")).to_be_checked()
+        expect(tab.locator("#step-2")).to_be_checked()
+        assert ticked(tab) == [i in (1, 2) for i in range(1, len(CHECKLIST) + 1)]
+
+
+def test_unticking_in_one_tab_leaves_the_other_tabs_ticks(context: BrowserContext, site_url: str) -> None:
+    first, second = context.new_page(), context.new_page()
+    first.goto(site_url + "lab.html")
+    for step in (3, 4):
+        first.locator(f"#step-{step}").check()
+    second.goto(site_url + "lab.html")
+    first.locator("#step-5").check()
+    second.locator("#step-3").uncheck()  # second never saw step 5 ticked when it loaded
+    first.reload()
+    expect(first.get_by_test_id("checklist-count")).to_have_text(f"2 of {len(CHECKLIST)} checks complete")
+    assert ticked(first) == [i in (4, 5) for i in range(1, len(CHECKLIST) + 1)]
+
+
+def test_a_tick_in_one_tab_shows_in_the_other_without_a_reload(context: BrowserContext, site_url: str) -> None:
+    first, second = context.new_page(), context.new_page()
+    for tab in (first, second):
+        tab.goto(site_url + "lab.html")
+    first.locator("#step-6").check()
+    expect(second.locator("#step-6")).to_be_checked()  # the storage event told it
+    expect(second.get_by_test_id("checklist-count")).to_have_text(f"1 of {len(CHECKLIST)} checks complete")
+    for tab in (first, second):
+        tab.goto(site_url + "softmax.html")
+    first.get_by_test_id("read-mark").check()
+    expect(second.get_by_test_id("read-mark")).to_be_checked()
+
+
+def test_two_tabs_marking_different_chapters_read_keep_both(context: BrowserContext, site_url: str,
+                                                            chapters: list[str]) -> None:
+    first, second = context.new_page(), context.new_page()
+    first.goto(site_url + "softmax.html")
+    second.goto(site_url + "masking.html")
+    first.get_by_test_id("read-mark").check()
+    second.get_by_test_id("read-mark").check()
+    second.goto(site_url + "index.html")
+    expect(second.get_by_test_id("chapters-read")).to_have_text(f"2 of {len(chapters)} chapters read")
+
+
+FAILING_WRITES = """() => {
+    Storage.prototype.setItem = function () { throw new DOMException("the quota is exceeded", "QuotaExceededError"); };
+    Storage.prototype.removeItem = Storage.prototype.setItem;
+}"""
+"""Make every later write to web storage fail, as a full quota does (reads still work)."""
+
+
+def test_a_write_that_fails_after_load_tells_the_reader_and_keeps_the_tick_for_the_visit(page: Page,
+                                                                                      site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    page.locator("#step-1").check()  # stored
+    note = page.get_by_test_id("storage-lost").first
+    expect(note).to_have_text("")
+    page.evaluate(FAILING_WRITES)
+    page.locator("#step-2").check()
+    expect(note).to_have_text(re.compile("ticks from now on will be forgotten"))
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"2 of {len(CHECKLIST)} checks complete")
+    assert ticked(page)[:2] == [True, True]
+    page.reload()  # the failed tick is gone, the stored one stays
+    assert ticked(page)[:2] == [True, False]
+
+
+def test_a_read_mark_that_cannot_be_stored_says_so_under_the_box(page: Page, site_url: str) -> None:
+    page.goto(site_url + "scores.html")
+    page.evaluate(FAILING_WRITES)
+    page.get_by_test_id("read-mark").check()
+    expect(page.locator(".attnlab-read").get_by_test_id("storage-lost")).to_have_text(
+        re.compile("ticks from now on will be forgotten"))
+    assert nav_marked(page) == ["scores.html"]
+
+
+def test_a_tick_merges_with_what_storage_holds_even_before_the_page_hears_of_it(page: Page, site_url: str) -> None:
+    # another tab's write whose storage event has not arrived yet: written here, where no event fires at all
+    page.goto(site_url + "lab.html")
+    page.evaluate(f"() => localStorage.setItem({json.dumps(KEY_PREFIX + 'checklist')}, JSON.stringify(['7']))")
+    assert not page.locator("#step-7").is_checked()  # the page has not seen it
+    page.locator("#step-1").check()
+    stored = page.evaluate(f"() => JSON.parse(localStorage.getItem({json.dumps(KEY_PREFIX + 'checklist')}))")
+    assert sorted(stored) == ["1", "7"]
+    expect(page.locator("#step-7")).to_be_checked()  # and the page now shows what it merged with

@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-pytestmark = pytest.mark.browser
 
 THEMES_OWN = """() => {
     const input = document.getElementsByName("__palette")[0];

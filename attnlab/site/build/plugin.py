@@ -1,0 +1,137 @@
+"""The guide's MkDocs plugin, ``plugins: - attnlab`` in ``mkdocs.yml`` (entry point ``attnlab``).
+
+Shaped like Material's ``OfflinePlugin``: it does nothing to a page's text,
+which is the Markdown extension's (:mod:`attnlab.site.pages`), and does the
+site-level work once every page is written:
+
+- ``on_config`` checks ``SOURCE_DATE_EPOCH`` before MkDocs reads it (MkDocs
+  itself ends in a traceback on one that is not a whole number);
+- ``on_page_markdown`` and ``on_page_content`` tell the extension which page
+  MkDocs converts (:func:`attnlab.site.pages.page.announce`); Zensical, which
+  ignores MkDocs plugins, tells it through its own context extension;
+- ``on_page_content`` applies a page's ``toc_depth`` (front matter): the
+  Reference page lists only its modules in its contents, which keeps it under
+  the first-load budget (Zensical lists every member);
+- ``on_post_build`` runs the post-build pass (:func:`attnlab.site.build.publish.publish`),
+  after the theme's offline plugin has written the search index it packs.
+
+Under ``mkdocs serve`` two things keep a save's rebuild short: the pass
+leaves out the offline zip, which a preview has no use for (the foot of
+each page then offers no download), and the theme's templates, which MkDocs
+compiles afresh for every rebuild, are compiled once per process (Jinja's
+own bytecode cache, in memory; Jinja checks each entry against the
+template's source).
+
+Zensical drops MkDocs plugins; after ``zensical build`` the same pass is the
+command ``python -m attnlab.site.build`` (:mod:`attnlab.site.build.__main__`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import BytecodeCache, Environment
+from jinja2.bccache import Bucket
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink
+
+from attnlab.site.build.publish import publish
+from attnlab.site.pages import page as pages
+from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.provenance import build_date
+
+LAST = -110
+"""After every other post-build step, the theme's offline plugin (-100, it writes search/search_index.js) included."""
+
+
+def trim(entries: Iterable[AnchorLink], depth: int) -> None:
+    """Drop, in place, every entry below heading level ``depth`` (1 = h1)."""
+    for entry in entries:
+        if entry.level >= depth:
+            entry.children.clear()
+        else:
+            trim(entry.children, depth)
+
+
+def toc_depth(page: Page) -> int | None:
+    """The page's ``toc_depth`` from its front matter; a value that is not a level 1-6 stops the build."""
+    depth = page.meta.get("toc_depth")
+    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= 6):
+        raise PluginError(f"{page.file.src_uri}: toc_depth must be a heading level 1-6, got {depth!r}")
+    return depth
+
+
+class CompiledTemplates(BytecodeCache):
+    """Jinja's compiled templates kept in memory for the life of the process, by name and source checksum."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        """Give ``bucket`` the code compiled before, if any (Jinja drops it if the source changed since)."""
+        if bucket.key in self.kept:
+            bucket.bytecode_from_string(self.kept[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        """Keep what Jinja just compiled."""
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+SERVING_TEMPLATES = CompiledTemplates()
+"""One per process: ``mkdocs serve`` makes a new plugin and a new template environment for every rebuild."""
+
+
+class AttnlabPlugin(BasePlugin):  # type: ignore[type-arg]  # no options of its own
+    """Tells the extension each page, trims the Reference page's contents, runs the post-build pass."""
+
+    serving = False
+    """Whether MkDocs runs as ``mkdocs serve`` (from ``on_startup``): a preview's rebuilds are kept short."""
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Note whether this is a preview server, from the command MkDocs runs."""
+        self.serving = command == "serve"
+
+    def on_env(self, env: Environment, **kwargs: Any) -> Environment:
+        """Under ``mkdocs serve``, compile each template once per process."""
+        if self.serving:
+            env.bytecode_cache = SERVING_TEMPLATES
+        return env
+
+    def on_config(self, config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
+        """Refuse a ``SOURCE_DATE_EPOCH`` the pages could not be dated by, in one line, before anything is built."""
+        try:
+            build_date()
+        except ValueError as error:
+            raise PluginError(str(error)) from error
+        return config
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, **kwargs: Any) -> str:
+        """Announce the page MkDocs converts next; its Markdown is left as it is."""
+        pages.announce(pages.Page(page.file.src_uri, Path(config.docs_dir), tuple(nav_pages(config.nav))))
+        return markdown
+
+    def on_page_content(self, html: str, *, page: Page, **kwargs: Any) -> str:
+        """The page is converted: nothing is announced any more; apply its ``toc_depth``."""
+        pages.announce(None)
+        depth = toc_depth(page)
+        if depth is not None:
+            trim(page.toc, depth)
+        return html
+
+    def on_build_error(self, *, error: Exception, **kwargs: Any) -> None:
+        """A failed page leaves nothing announced for the next build (``mkdocs serve`` keeps the process)."""
+        pages.announce(None)
+
+    @event_priority(LAST)
+    def on_post_build(self, *, config: MkDocsConfig, **kwargs: Any) -> None:
+        """Write what the site publishes beside its pages, the offline zip last."""
+        try:
+            publish(Path(config.site_dir), Path(config.docs_dir), tuple(nav_pages(config.nav)),
+                    offline_copy=not self.serving)
+        except ValueError as error:
+            raise PluginError(str(error)) from error

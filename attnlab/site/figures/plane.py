@@ -1,0 +1,282 @@
+"""The value plane: each value a point, the visible values' convex hull, the output a point inside it.
+
+The toy's values are two numbers wide, so the whole mixing step fits on a
+plane. The output is a weighted average of the visible values [CL-008], so it
+always lies in the shape they span, and each value's share of it is its
+weight, written beside it; a blocked value is drawn hollow and takes no share.
+
+The placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) are
+repeated in ``docs/assets/value-plane.js``, which moves the lab's live plane;
+``tests/test_value_plane_js.py`` runs both on the same results and requires the
+same pixels. Everything else the live plane shows (axes, ticks, labels) is
+drawn here once and shipped in the lab's markup (:func:`live_plane`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.lab import TOKENS, LabResult, compute
+from attnlab.site.figures.plot import ticks_within
+from attnlab.site.figures.svg import INK, LAB_COLUMN, MUTED, PAPER, carried, figure, grid, min_font, num, svg_image, text
+from attnlab.text import fmt, vector
+
+PANEL_WIDTH, PANEL_HEIGHT = 226, 236
+"""Size of one small-multiple panel: three fit side by side in a desktop column, one per row on a phone."""
+LIVE_WIDTH, LIVE_HEIGHT = 300, 330
+"""Size of the lab's live plane; it fits the lab's box on a phone without shrinking."""
+MARGIN = {"left": 44, "right": 10, "top": 30, "bottom": 42}
+"""Room around the plotting box for the panel's heading, the tick labels and the axis names."""
+FONT = max(13, min_font(LIVE_WIDTH, LAB_COLUMN))
+PAD = 0.12
+"""Share of the data's span left empty on each side, so points on the edge keep their labels."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where data coordinates land in the picture: a data window, the pixel box it fills, and its ticks."""
+
+    x_low: float
+    x_high: float
+    y_low: float
+    y_high: float
+    left: float
+    top: float
+    width: float
+    height: float
+    x_ticks: tuple[float, ...]
+    y_ticks: tuple[float, ...]
+    picture_width: float
+    font: float
+
+    def to_pixels(self, point: Sequence[float]) -> tuple[float, float]:
+        """The pixel position of a data point (y grows upwards in the data, downwards on screen)."""
+        x, y = point
+        return (self.left + (x - self.x_low) / (self.x_high - self.x_low) * self.width,
+                self.top + (self.y_high - y) / (self.y_high - self.y_low) * self.height)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The frame as JSON-ready data (the browser's plane reads the same keys)."""
+        return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
+
+
+def frame_around(points: Sequence[Sequence[float]], width: float, height: float) -> Frame:
+    """A frame for a ``width`` × ``height`` picture whose plotting box holds every one of ``points``.
+
+    The window is the points' extent widened by :data:`PAD` of its span on
+    each side; ticks are round numbers inside it, about one per 70 pixels.
+    """
+    if not points:
+        raise ValueError("frame_around needs at least one point")
+    box_width = width - MARGIN["left"] - MARGIN["right"]
+    box_height = height - MARGIN["top"] - MARGIN["bottom"]
+    windows = []
+    for axis, length in ((0, box_width), (1, box_height)):
+        low, high = min(p[axis] for p in points), max(p[axis] for p in points)
+        pad = PAD * (high - low) if high > low else 1.0
+        windows.append((low - pad, high + pad, ticks_within(low - pad, high + pad, max(2, int(length // 70)))))
+    (x_low, x_high, x_ticks), (y_low, y_high, y_ticks) = windows
+    return Frame(x_low, x_high, y_low, y_high, MARGIN["left"], MARGIN["top"], box_width, box_height,
+                 x_ticks, y_ticks, width, FONT)
+
+
+def cross(o: Sequence[float], a: Sequence[float], b: Sequence[float]) -> float:
+    """The z-component of (a − o) × (b − o): positive when o → a → b turns counter-clockwise."""
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def hull(points: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
+    """The corners of the smallest convex shape holding ``points`` (Andrew's monotone chain).
+
+    One point for identical points, two ends for points on a line, else the
+    corners in order without repeats; an empty list for no points.
+    """
+    ordered = sorted({(float(x), float(y)) for x, y in points})
+    if len(ordered) <= 2:
+        return ordered
+
+    def half(chain_points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        chain: list[tuple[float, float]] = []
+        for p in chain_points:
+            while len(chain) >= 2 and cross(chain[-2], chain[-1], p) <= 0:
+                chain.pop()
+            chain.append(p)
+        return chain
+
+    lower, upper = half(ordered), half(ordered[::-1])
+    corners = lower[:-1] + upper[:-1]
+    return corners if len(corners) > 1 else ordered[:1]
+
+
+def radius(weight: float) -> float:
+    """A value's marker radius: its area grows with its weight; a blocked value (weight 0) keeps a small ring."""
+    return 4 + 9 * math.sqrt(weight)
+
+
+def label_place(point: Sequence[float], centre: Sequence[float], gap: float, words: str,
+                frame: Frame) -> dict[str, Any]:
+    """Where the label ``words`` goes: ``gap`` beside ``point``, on the side away from ``centre``.
+
+    It flips to the other side rather than run past the picture's left edge
+    (0) or right edge; its width is estimated at 0.6 em per character.
+    """
+    font = frame.font
+    width = 0.6 * font * len(words)
+    left_side = point[0] < centre[0]
+    if left_side and point[0] - gap - width < 0:
+        left_side = False
+    elif not left_side and point[0] + gap + width > frame.picture_width:
+        left_side = True
+    below = point[1] >= centre[1]
+    return {"text": words, "x": point[0] - gap if left_side else point[0] + gap,
+            "y": point[1] + (font + 2 if below else -4), "anchor": "end" if left_side else "start",
+            "below": below, "width": width, "height": font + 2}
+
+
+def overlap(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two placed labels' boxes (estimated width, one line high) overlap."""
+    def span(label: Mapping[str, Any]) -> tuple[float, float]:
+        return (label["x"] - label["width"], label["x"]) if label["anchor"] == "end" else (
+            label["x"], label["x"] + label["width"])
+
+    (a_left, a_right), (b_left, b_right) = span(a), span(b)
+    return a_left < b_right and b_left < a_right and abs(a["y"] - b["y"]) < a["height"]
+
+
+def separate(labels: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The labels in order, each moved a line further from the centre while it overlaps an earlier one."""
+    placed: list[dict[str, Any]] = []
+    for label in labels:
+        moved = dict(label)
+        for _ in range(len(labels)):
+            if not any(overlap(moved, other) for other in placed):
+                break
+            moved["y"] += moved["height"] if moved["below"] else -moved["height"]
+        placed.append(moved)
+    return placed
+
+
+def value_label(token: str, weight: float, visible: bool) -> str:
+    """What is written beside a value: its token and weight, or that it is blocked."""
+    return f"{token} {fmt(weight)}" if visible else f"{token} blocked"
+
+
+def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
+             tokens: Sequence[str] = TOKENS) -> dict[str, Any]:
+    """Every pixel the plane needs for one lab result: values, their radii and labels, hull, output.
+
+    ``result`` is a :class:`attnlab.lab.LabResult` or its ``to_dict()``
+    (what the browser's ``attnlab.compute`` returns). The output's label
+    comes first in ``labels``, so the values' labels make way for it.
+    """
+    r = result.to_dict() if isinstance(result, LabResult) else result
+    values = [frame.to_pixels(v) for v in r["values"]]
+    centre = (sum(x for x, _ in values) / len(values), sum(y for _, y in values) / len(values))
+    output = frame.to_pixels(r["output"])
+    radii = [radius(w) if seen else 4.0 for w, seen in zip(r["weights"], r["visible"])]
+    nearest = min(values, key=lambda p: math.dist(p, output))
+    labels = [label_place(output, nearest, 9, "output", frame)]  # away from the value nearest to it
+    labels += [label_place(p, centre, rad + 4, value_label(t, w, seen), frame)
+               for p, rad, t, w, seen in zip(values, radii, tokens, r["weights"], r["visible"])]
+    return {
+        "values": [list(p) for p in values],
+        "radii": radii,
+        "hull": [list(p) for p in hull([p for p, seen in zip(values, r["visible"]) if seen])],
+        "output": list(output),
+        "labels": separate(labels),
+    }
+
+
+def marks(result: LabResult, frame: Frame) -> str:
+    """The hull, the values with their weights, and the output, as SVG; the guide's stylesheet colours them.
+
+    The live plane (``value-plane.js`` and ``lab-ui.js``) draws the same
+    elements with the same classes.
+    """
+    g = geometry(result, frame)
+    parts = [f'<polygon points="{" ".join(f"{num(x)},{num(y)}" for x, y in g["hull"])}" class="attnlab-plane-hull"/>']
+    for (x, y), rad, seen in zip(g["values"], g["radii"], result.visible):
+        blocked = "" if seen else " attnlab-plane-blocked"
+        parts.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(rad)}" class="attnlab-plane-value{blocked}"/>')
+    x, y = g["output"]
+    parts.append(f'<path d="M{num(x)},{num(y - 7)} L{num(x + 7)},{num(y)} L{num(x)},{num(y + 7)} '
+                 f'L{num(x - 7)},{num(y)} z" class="attnlab-plane-output"/>')
+    parts.extend(text(place["x"], place["y"], place["text"], frame.font, anchor=place["anchor"])
+                 for place in g["labels"])
+    return "".join(parts)
+
+
+def axes(frame: Frame, heading: str) -> str:
+    """The plotting box, its grid and tick labels, the axis names, and a heading above."""
+    right, bottom = frame.left + frame.width, frame.top + frame.height
+    parts = [f'<rect width="{num(right + MARGIN["right"])}" height="{num(bottom + MARGIN["bottom"])}" fill="{PAPER}"/>',
+             text(frame.left, 18, heading, FONT, bold=True)]
+    xs = [frame.to_pixels((tick, frame.y_low))[0] for tick in frame.x_ticks]
+    ys = [frame.to_pixels((frame.x_low, tick))[1] for tick in frame.y_ticks]
+    parts.append(grid([(x, frame.top, x, bottom) for x in xs] + [(frame.left, y, right, y) for y in ys]))
+    parts += [text(x, bottom + 16, f"{tick:g}", FONT, anchor="middle", fill=MUTED) for x, tick in zip(xs, frame.x_ticks)]
+    parts += [text(frame.left - 5, y + 4, f"{tick:g}", FONT, anchor="end", fill=MUTED) for y, tick in zip(ys, frame.y_ticks)]
+    parts.append(f'<rect x="{num(frame.left)}" y="{num(frame.top)}" width="{num(frame.width)}" '
+                 f'height="{num(frame.height)}" fill="none" stroke="{INK}"/>')
+    parts.append(text(frame.left + frame.width / 2, bottom + 34, "value, 1st number", FONT, anchor="middle"))
+    parts.append(text(0, 0, "value, 2nd number", FONT, anchor="middle",
+                      extra=f' transform="translate(13 {num(frame.top + frame.height / 2)}) rotate(-90)"'))
+    return "".join(parts)
+
+
+def describe(result: LabResult) -> str:
+    """The plane in words, for a screen reader: values, weights, output."""
+    shares = "; ".join(f"{t} value {vector(v)}, " + (f"weight {fmt(w)}" if seen else "blocked")
+                       for t, v, w, seen in zip(TOKENS, result.values, result.weights, result.visible))
+    return (f"Query {result.token}. {shares}. The output {vector(result.output)} lies inside the shape "
+            f"spanned by the visible values.")
+
+
+def panels(settings: Mapping[str, Mapping[str, Any]], *, ident: str, caption: str) -> str:
+    """Small multiples of the value plane, one panel per named setting of the lab's controls, on one frame.
+
+    Each panel is its own labelled picture; the figure carries every
+    panel's controls, values, weights and output, and the shared frame,
+    in ``data-values``.
+    """
+    if not settings:
+        raise ValueError("panels needs at least one setting")
+    results = {heading: compute(controls) for heading, controls in settings.items()}
+    points = [p for r in results.values() for p in (*r.values, r.output)]
+    frame = frame_around(points, PANEL_WIDTH, PANEL_HEIGHT)
+    pictures = "".join(
+        svg_image(f"{ident}-{i}", f"Value plane: {heading}", describe(r), PANEL_WIDTH, PANEL_HEIGHT,
+                  axes(frame, heading) + marks(r, frame))
+        for i, (heading, r) in enumerate(results.items())
+    )
+    numbers = {"frame": frame.to_dict(), "panels": [
+        {"heading": heading, "controls": dict(r.controls), "values": r.values, "weights": r.weights,
+         "visible": r.visible, "output": r.output} for heading, r in results.items()]}
+    return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, values=numbers,
+                  kind="attnlab-planes")
+
+
+def lab_frame() -> Frame:
+    """The live plane's frame: every value the lab's controls can reach, at both ends of the value slider."""
+    low, high = SLIDER_RANGES["value_y"][:2]
+    points = [p for y in (low, high) for p in compute(value_y=y).values]
+    return frame_around(points, LIVE_WIDTH, LIVE_HEIGHT)
+
+
+def live_plane() -> str:
+    """The lab's plane before any numbers: axes drawn here, marks left to the browser.
+
+    A ``<template>`` (inert until the lab's script clones it and makes its
+    ids unique) holding the picture with an empty ``<g data-marks>``, and
+    the frame as JSON in ``data-frame``.
+    """
+    frame = lab_frame()
+    picture = svg_image("attnlab-plane", "Value plane of the selected query",
+                        "The values as points, the shape the visible ones span, and the output inside it; "
+                        "the numbers are those in the table above.", LIVE_WIDTH, LIVE_HEIGHT,
+                        axes(frame, "Value plane") + '<g data-marks=""></g>')
+    return f'<template class="attnlab-plane-template" data-frame="{carried(frame.to_dict())}">{picture}</template>'

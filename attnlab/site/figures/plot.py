@@ -1,0 +1,242 @@
+"""Charts with axes, as inline SVG drawn while the site is built: lines, shaded bands, log or linear axes.
+
+On log-log axes a quantity that grows like T^p is a straight line of slope
+p, which is why the cost chapter plots on them; the other chapters plot
+weights against a multiplier, or the spread of scores against a width.
+Pure Python: no plotting library, no fonts or files to fetch. Colour is never
+the only cue (each line has its own dash pattern and marker, each band its
+own outline), every chart has a legend, and the chart carries the numbers it
+draws in ``data-values`` (see :mod:`attnlab.site.figures.svg`). Charts are 400 units
+wide, so their text stays at least 11 px in a phone's column.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnlab.checks import as_array
+from attnlab.site.figures.svg import DASHES, INK, PALETTE, PAPER, figure, grid, min_font, num, svg_image, text
+
+WIDTH, PLOT_HEIGHT = 400, 220
+LEFT, RIGHT, TOP = 64, 14, 12
+"""Chart width, plotting-area height and the margins left, right and above it (SVG units)."""
+TICK_FONT = min_font(WIDTH)
+LABEL_FONT = TICK_FONT + 1
+LEGEND_ROW = 22
+MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
+"""Marker shape per series, in the order of :data:`attnlab.site.figures.svg.PALETTE`."""
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis: the values it spans (``low`` to ``high``), its ticks, its label, linear or logarithmic."""
+
+    low: float
+    high: float
+    ticks: tuple[float, ...]
+    label: str
+    log: bool = False
+
+    def share(self, value: float) -> float:
+        """How far along the axis ``value`` lies: 0 at ``low``, 1 at ``high``."""
+        if self.log:
+            return (math.log10(value) - math.log10(self.low)) / (math.log10(self.high) - math.log10(self.low))
+        return (value - self.low) / (self.high - self.low)
+
+    def tick_text(self, value: float) -> str:
+        """A tick's label: a power of ten on a log axis as ``10⁴``, any other value as its shortest decimal."""
+        power = round(math.log10(value)) if self.log else None
+        if power is not None and math.isclose(value, 10.0**power):
+            return "10" + str(power).translate(SUPERSCRIPT)
+        return f"{value:g}"
+
+
+def log_axis(values: Sequence[float], label: str) -> Axis:
+    """A logarithmic axis over the whole decades that enclose ``values`` (all positive), one tick per decade."""
+    if min(values) <= 0:
+        raise ValueError(f"a log axis cannot show {min(values)}: every value must be > 0")
+    first, last = math.floor(math.log10(min(values))), math.ceil(math.log10(max(values)))
+    last = max(last, first + 1)
+    return Axis(10.0**first, 10.0**last, tuple(10.0**e for e in range(first, last + 1)), label, log=True)
+
+
+def nice_step(span: float, count: int) -> float:
+    """The round step (1, 2 or 5 times a power of ten) nearest to cutting ``span`` into ``count`` parts."""
+    if span <= 0 or count < 1:
+        raise ValueError(f"span and count must be positive, got {span} and {count}")
+    raw = span / count
+    power = 10.0 ** math.floor(math.log10(raw))
+    return min((m * power for m in (1, 2, 5, 10)), key=lambda step: abs(math.log(step / raw)))
+
+
+def multiples(step: float, low: float, high: float) -> tuple[float, ...]:
+    """The multiples of ``step`` from ``low`` to ``high``, ends included (a hair of rounding allowed)."""
+    first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+    return tuple(round(i * step, 12) + 0.0 for i in range(first, last + 1))
+
+
+def ticks_within(low: float, high: float, count: int) -> tuple[float, ...]:
+    """About ``count`` round ticks between ``low`` and ``high``."""
+    return multiples(nice_step(high - low, count), low, high)
+
+
+def linear_axis(values: Sequence[float], label: str, count: int = 4) -> Axis:
+    """A linear axis from the round step at or below ``min(values)`` to the one at or above ``max(values)``."""
+    low, high = min(values), max(values)
+    if high == low:
+        low, high = low - 1, high + 1
+    step = nice_step(high - low, count)
+    ticks = multiples(step, math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step)
+    return Axis(ticks[0], ticks[-1], ticks, label)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line through (``xs``, ``ys``) with a marker on each point whose x is in ``marked`` (None: every point)."""
+
+    label: str
+    xs: Sequence[float]
+    ys: Sequence[float]
+    marked: Sequence[float] | None = None
+
+
+@dataclass(frozen=True)
+class Band:
+    """A shaded band between ``lows`` and ``highs`` over ``xs``, with its outline drawn."""
+
+    label: str
+    xs: Sequence[float]
+    lows: Sequence[float]
+    highs: Sequence[float]
+
+
+MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}
+"""Each marker but the circle as a start offset from its centre and the rest of a short path."""
+
+
+def marker(shape: str, x: float, y: float, colour: str) -> str:
+    """One data-point marker centred on (x, y)."""
+    if shape == "circle":
+        return f'<circle cx="{num(x)}" cy="{num(y)}" r="4" fill="{colour}"/>'
+    dx, dy, rest = MARKER_PATHS[shape]
+    return f'<path class="marker" d="M{num(x + dx)} {num(y + dy)}{rest}" fill="{colour}"/>'
+
+
+def label_stride(ticks: int, length: float, room: float) -> int:
+    """Label every n-th of ``ticks`` evenly spaced ticks along ``length`` units so labels get ``room`` each."""
+    return max(1, math.ceil(room / (length / max(ticks - 1, 1))))
+
+
+def checked(name: str, values: Sequence[float], size: int | None = None) -> list[float]:
+    """``values`` as a list of finite floats, ``size`` long when given (errors name the series)."""
+    array = as_array(name, values, 1)
+    if size is not None and array.size != size:
+        raise ValueError(f"{name} has {array.size} values but its x has {size}")
+    return array.tolist()
+
+
+def compact(values: Sequence[float]) -> list[float]:
+    """Numbers for the figure's ``data-values``: whole numbers exact, others to six significant digits.
+
+    A screen shows far fewer digits; counts (the cost chart's bytes) stay exact.
+    """
+    return [int(v) if float(v).is_integer() else float(f"{v:.6g}") for v in values]
+
+
+def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band] = (), *,
+              ident: str, title: str, desc: str) -> str:
+    """A chart of ``bands`` (drawn first) and ``lines`` on the axes ``x`` and ``y``, with a legend below.
+
+    ``ident`` makes the element ids unique on the page; ``title`` and
+    ``desc`` are what a screen reader announces (``desc`` should state what
+    the chart shows, since the picture cannot). Every value must lie on its
+    axis. The figure carries the plotted numbers in ``data-values``.
+    """
+    count = len(lines) + len(bands)
+    if not 1 <= count <= len(PALETTE):
+        raise ValueError(f"a chart must have 1 to {len(PALETTE)} lines and bands, got {count}")
+    right, bottom = WIDTH - RIGHT, TOP + PLOT_HEIGHT
+
+    def px(value: float) -> float:
+        return LEFT + x.share(value) * (right - LEFT)
+
+    def py(value: float) -> float:
+        return bottom - y.share(value) * PLOT_HEIGHT
+
+    parts, carried = [], {"lines": {}, "bands": {}}
+    widest = max(len(x.tick_text(t)) for t in x.ticks) * TICK_FONT * 0.6 + 8
+    parts.append(grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks]))
+    for k, tick in enumerate(x.ticks):
+        if k % label_stride(len(x.ticks), right - LEFT, widest) == 0:
+            parts.append(text(px(tick), bottom + 18, x.tick_text(tick), TICK_FONT, anchor="middle"))
+    for k, tick in enumerate(y.ticks):
+        if k % label_stride(len(y.ticks), PLOT_HEIGHT, TICK_FONT * 1.5) == 0:
+            parts.append(text(LEFT - 6, py(tick) + 5, y.tick_text(tick), TICK_FONT, anchor="end"))
+    parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" stroke="{INK}"/>')
+    parts.append(text((LEFT + right) / 2, bottom + 40, x.label, LABEL_FONT, anchor="middle"))
+    parts.append(text(0, 0, y.label, LABEL_FONT, anchor="middle",
+                      extra=f' transform="translate(16 {num(TOP + PLOT_HEIGHT / 2)}) rotate(-90)"'))
+    legend_top = bottom + 58
+    for i, band in enumerate(bands):
+        xs = checked(f"x of {band.label!r}", band.xs)
+        lows, highs = checked(f"lows of {band.label!r}", band.lows, len(xs)), checked(
+            f"highs of {band.label!r}", band.highs, len(xs))
+        if any(low > high for low, high in zip(lows, highs)):
+            raise ValueError(f"band {band.label!r} has a low above its high")
+        outline = [(px(a), py(b)) for a, b in zip(xs, highs)] + [(px(a), py(b)) for a, b in zip(xs[::-1], lows[::-1])]
+        colour, dash = PALETTE[i], DASHES[i]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polygon class="band" points="{" ".join(f"{num(a)},{num(b)}" for a, b in outline)}" '
+                     f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
+        key_y = legend_top + LEGEND_ROW * i
+        parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" fill="{colour}" fill-opacity="0.22" '
+                     f'stroke="{colour}" stroke-width="1.5"{dashed}/>')
+        parts.append(text(LEFT + 44, key_y + 5, band.label, LABEL_FONT))
+        carried["bands"][band.label] = {"x": compact(xs), "low": compact(lows), "high": compact(highs)}
+    for i, line in enumerate(lines, start=len(bands)):
+        xs = checked(f"x of {line.label!r}", line.xs)
+        ys = checked(f"y of {line.label!r}", line.ys, len(xs))
+        colour, dash, shape = PALETTE[i], DASHES[i], MARKERS[i]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        points = [(px(a), py(b)) for a, b in zip(xs, ys)]
+        parts.append(f'<polyline points="{" ".join(f"{num(a)},{num(b)}" for a, b in points)}" '
+                     f'fill="none" stroke="{colour}" stroke-width="2"{dashed}/>')
+        parts.extend(marker(shape, a, b, colour) for (a, b), value in zip(points, xs)
+                     if line.marked is None or any(math.isclose(value, m) for m in line.marked))
+        key_y = legend_top + LEGEND_ROW * i
+        parts.append(f'<line x1="{LEFT}" y1="{key_y}" x2="{LEFT + 36}" y2="{key_y}" stroke="{colour}" '
+                     f'stroke-width="2"{dashed}/>')
+        parts.append(marker(shape, LEFT + 18, key_y, colour))
+        parts.append(text(LEFT + 44, key_y + 5, line.label, LABEL_FONT))
+        carried["lines"][line.label] = {"x": compact(xs), "y": compact(ys)}
+    height = legend_top + LEGEND_ROW * (count - 1) + 14
+    body = f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts)
+    return figure(ident, svg_image(ident, title, desc, WIDTH, height, body), title, values=carried,
+                  kind="attnlab-chart")
+
+
+def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, ident: str,
+               title: str, desc: str, x_label: str, y_label: str) -> str:
+    """A log-log chart of each named (x values, y values) line, as one line of HTML.
+
+    Axes span whole decades; every value must be positive.
+    """
+    if not 1 <= len(series) <= len(PALETTE):
+        raise ValueError(f"series must have 1 to {len(PALETTE)} lines, got {len(series)}")
+    lines = []
+    for label, (xs, ys) in series.items():
+        x, y = as_array(f"x of {label!r}", xs, 1), as_array(f"y of {label!r}", ys, 1)
+        if x.shape != y.shape:
+            raise ValueError(f"line {label!r} has {x.size} x values but {y.size} y values")
+        if (x <= 0).any() or (y <= 0).any():
+            raise ValueError(f"line {label!r} has a value <= 0, which a log axis cannot show")
+        lines.append(Line(label, x.tolist(), y.tolist()))
+    every_x = np.concatenate([line.xs for line in lines]).tolist()
+    every_y = np.concatenate([line.ys for line in lines]).tolist()
+    return chart_svg(log_axis(every_x, x_label), log_axis(every_y, y_label), lines,
+                     ident=ident, title=title, desc=desc)

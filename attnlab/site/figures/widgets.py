@@ -1,0 +1,77 @@
+"""HTML for the interactive pieces a page embeds: the lab, the checklist, the reading progress, the download.
+
+The markup works without JavaScript (the checklist is a plain list of
+checkboxes); ``docs/assets/lab-ui.js`` brings the lab to life,
+``docs/assets/progress.js`` the checklist and the progress summary, and
+``docs/assets/download.js`` adds the offline copy's size.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from attnlab.site.pages.mathml import INLINE_MATH, to_mathml
+from attnlab.site.build.offline import archive_name
+from attnlab.site.figures.plane import live_plane
+
+CHECKLIST: tuple[str, ...] = (
+    "Shapes fit: queries and keys share $d_k$; keys and values share $m$ rows",
+    "Project the rows to $Q$, $K$ and $V$",
+    "Take raw scores $Q K^\\top$",
+    "Scale by $1/\\sqrt{d_k}$",
+    "Remove blocked keys",
+    "Subtract the row maximum and exponentiate",
+    "Normalise so each row sums to one",
+    "Mix the values and check the output lies in the visible values' range",
+)
+"""The eight-step procedure a reader ticks off (BRIEF: procedure checklist); ``$…$`` is math."""
+
+
+def with_math(text: str) -> str:
+    """``text`` as HTML: its words escaped, each ``$…$`` formula as MathML, as in the guide's prose."""
+    parts = INLINE_MATH.split(text)  # words, formula, words, … (the group keeps each formula)
+    return "".join(to_mathml(part) if i % 2 else escape(part) for i, part in enumerate(parts))
+
+
+def checklist() -> str:
+    """The eight steps as a list of labelled checkboxes with stable ids."""
+    items = "".join(
+        f'<li><input type="checkbox" id="step-{i}" data-step="{i}">'
+        f' <label for="step-{i}">{with_math(step)}</label></li>'
+        for i, step in enumerate(CHECKLIST, start=1)
+    )
+    return f'<ol class="attnlab-checklist" aria-label="Procedure checklist">{items}</ol>\n'
+
+
+LAB_STYLES = "assets/lab.css"
+LAB_SCRIPTS: tuple[str, ...] = ("assets/lab-data.js", "assets/attnlab.js", "assets/value-plane.js", "assets/lab-ui.js")
+"""The lab's stylesheet, and its scripts in the order they must run: the toy's data, its maths, the live
+plane, the page side. Relative to a page (pages sit at the site's root: ``use_directory_urls: false``)."""
+
+
+def lab() -> str:
+    """A placeholder the browser lab fills in; says so when JavaScript is off.
+
+    It holds the value plane's axes and frame, drawn at build time, in an
+    inert ``<template>``, and loads the lab's stylesheet and scripts: only a
+    page with a lab fetches them (``lab-ui.js`` starts every lab once the page
+    is parsed, and starts only new ones if it runs again).
+    """
+    return (f'<link rel="stylesheet" href="{LAB_STYLES}">'
+            '<div class="attnlab-lab" role="region" aria-label="Interactive attention lab">'
+            "<noscript>The interactive lab needs JavaScript; the tables on this page show the same numbers.</noscript>"
+            + live_plane() + "".join(f'<script src="{src}"></script>' for src in LAB_SCRIPTS) + "</div>\n")
+
+
+def reading() -> str:
+    """A placeholder for the home page's "n of N chapters read" and its reset; says so when JavaScript is off."""
+    return ('<div class="attnlab-reading" role="region" aria-label="Your reading progress">'
+            "<noscript>Progress through the chapters is kept by JavaScript in this browser.</noscript>"
+            "</div>\n")
+
+
+def download() -> str:
+    """A link to the offline copy (``attnlab.site.build.offline``); the page's script adds its size."""
+    return (f'<p class="attnlab-download"><a class="md-button" href="{escape(archive_name())}" download '
+            'data-attnlab-download>'
+            "Download the whole guide to read offline <span data-attnlab-download-size></span></a></p>\n")

@@ -1,0 +1,286 @@
+"""Numbers in a chapter's prose: bound to the computation that made them, or declared.
+
+A sentence quotes a computed number as ``[[0.576 = compute().weights[2]]]``.
+The page shows ``0.576``; :func:`check` fails unless the expression, rounded
+the way the tables round (``attnlab.text.fmt``) to the decimals written,
+gives exactly that text. A vector is quoted whole, ``[[[1, 2] = compute().keys[2]]]``,
+each entry rounded to its own decimals. A percentage is computed by the
+binding: ``[[57.6% = compute().weights[2]]]`` shows 100 times the expression's
+value, so a fraction cannot pass for a percentage.
+
+Numbers nobody computes (a year, a section number, the toy's own inputs)
+are listed in the page's front matter ``literals:``; a vector written in
+prose is one item there, ``"[1, 0]"``, since its numbers belong together.
+:func:`unbound` reports every other number and vector left in the prose.
+
+Pure functions on a page's Markdown source: the Markdown extension
+(``attnlab.site.pages.extension``) and ``tests/test_prose_numbers.py`` both call
+them. A docs-build module: it reads front matter with PyYAML, which comes
+with the site's builders (the attnlab library itself needs only numpy).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import pkgutil
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import attnlab
+from attnlab.checks import as_array, finite_number
+from attnlab.lab import compute, toy_data
+from attnlab.text import fmt
+from attnlab.site.figures import sliders
+from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
+
+_TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
+"""One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
+_NESTED = rf"\[(?:{_TEXT}|\[{_TEXT}*\])*\]"
+_QUOTED_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
+_QUOTED = rf"{_QUOTED_NUMBER}%?|\[{_QUOTED_NUMBER}(?:, {_QUOTED_NUMBER})*\]"
+BINDING = re.compile(
+    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>(?:{_TEXT}|{_NESTED})+?)\s*\]\]"
+)
+"""``[[quoted = expression]]``, the quote a number (``0.576``, ``-3``, ``57.6%``) or a vector
+(``[1, 0.5]``); the expression's own brackets (two levels deep) must balance, so ``weights[2]]]``
+closes after ``weights[2]``."""
+VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
+"""A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
+
+NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?[0-9]+(?:\.[0-9]+)*%?")
+"""A number as the scanner sees it: digits with an optional sign (- or −), decimals and percent sign.
+
+Digits glued to a name are part of the name, not a number: after a letter,
+digit, ``_`` or ``.`` (``S1``, ``W_1``, ``h1``, ``float64``, ``v1.2``),
+after an upper-case word and a hyphen (``CL-001``, ``WE-002``, ``GPT-2``)
+and in a braced subscript (``x_{12}``). Dotted runs are one number
+(``3.2.1``); ``2D`` and ``3rd`` count as ``2`` and ``3``.
+"""
+
+MARKUP = re.compile(
+    "|".join((
+        r"<!--.*?-->",  # HTML comments
+        r"<style\b.*?</style\s*>|<script\b.*?</script\s*>",  # stylesheets and scripts
+        r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>",  # HTML tags with their attributes
+        r"&#?\w+;",  # character references
+        r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)",  # link and image targets
+        r"^[ \t]*\[[^\]\n]+\]:[^\n]*",  # reference definitions
+        r"[a-z]+://\S+",  # bare URLs
+        r"(?<![\w\\^_])\{:?[ \t]*(?:[#.]|[\w-]+=)[^}\n]*\}",  # attribute lists {#id .class key=value}
+    )),
+    re.S | re.M | re.I,
+)
+"""Prose that a reader never sees as a number: markup, addresses, anchors."""
+
+LIST_MARKER = re.compile(r"^[ \t>]*([0-9]+)[.)](?=[ \t])")
+"""A line's leading "2." or "3)", which may be an ordered-list marker (see :func:`_blank_list_markers`)."""
+
+SKIPPED_MODULES = frozenset({"__main__"})
+"""attnlab modules a binding cannot use: the command line."""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One ``[[quoted = expression]]`` in a page's prose."""
+
+    quoted: str
+    expression: str
+    line: int
+    start: int
+    end: int
+
+    @property
+    def entries(self) -> list[str]:
+        """The quoted numbers: one, or a vector's entries in order."""
+        return self.quoted.strip("[]").rstrip("%").split(", ")
+
+    def shown(self, value: float | list[float]) -> str:
+        """``value`` written the way this binding quotes: each entry to its decimals, a percentage as one.
+
+        A vector of another length than the quote's is written whole, so the mismatch shows.
+        """
+        if self.quoted.startswith("["):
+            values = value if isinstance(value, list) else [value]
+            if len(values) != len(self.entries):
+                return "[" + ", ".join(fmt(v, 3) for v in values) + "]"
+            return "[" + ", ".join(fmt(v, decimals(e)) for v, e in zip(values, self.entries)) + "]"
+        if isinstance(value, list):
+            return "[" + ", ".join(fmt(v, decimals(self.entries[0])) for v in value) + "]"
+        if self.quoted.endswith("%"):
+            return fmt(100 * value, decimals(self.entries[0])) + "%"
+        return fmt(value, decimals(self.entries[0]))
+
+
+def decimals(number: str) -> int:
+    """How many decimals a quoted number shows: the computed value is rounded to as many."""
+    return len(number.partition(".")[2])
+
+
+class _Unavailable:
+    """Stands in for an attnlab module that failed to import; using it raises that error."""
+
+    def __init__(self, name: str, error: Exception) -> None:
+        self._message = f"attnlab.{name} failed to import: {type(error).__name__}: {error}"
+
+    def __getattr__(self, attribute: str) -> Any:
+        raise ImportError(self._message)
+
+
+def namespace() -> dict[str, Any]:
+    """The names a binding's expression can use (the one place they are listed).
+
+    attnlab's public names (``attention``, ``softmax``, ``we002`` …),
+    ``compute`` and ``toy_data`` (the toy LAB-001), ``np`` and ``math``,
+    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.figures.sliders`), and
+    every attnlab module by its short name (``lab``, ``layers``, ``render``
+    …) unless a public name already has it. A module that fails to import
+    only breaks the bindings that use it.
+    """
+    names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data, "sliders": sliders}
+    names.update({name: getattr(attnlab, name) for name in attnlab.__all__})
+    for module in pkgutil.iter_modules(attnlab.__path__):
+        if module.ispkg or module.name in SKIPPED_MODULES or module.name in names:
+            continue
+        try:
+            names[module.name] = importlib.import_module(f"attnlab.{module.name}")
+        except Exception as error:  # a chapter's module under construction must not break every page
+            names[module.name] = _Unavailable(module.name, error)
+    return names
+
+
+def _in_prose(pattern: re.Pattern[str], markdown: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """``(offset in markdown, match)`` for every match of ``pattern`` in the prose pieces."""
+    for prose, offset, text in chunks(markdown):
+        if prose:
+            yield from ((offset + m.start(), m) for m in pattern.finditer(text))
+
+
+def bindings(markdown: str) -> list[Binding]:
+    """Every binding in the prose of ``markdown`` (code and front matter skipped), in order."""
+    return [Binding(m["quoted"], " ".join(m["expression"].split()), line_of(markdown, start),
+                    start, start + len(m.group(0)))
+            for start, m in _in_prose(BINDING, markdown)]
+
+
+def render(markdown: str) -> str:
+    """``markdown`` with every binding in prose replaced by its quoted number."""
+    return sub_prose(BINDING, lambda m: m["quoted"], markdown)
+
+
+def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
+    """The real number, or the vector of real numbers (one axis), ``expression`` gives with ``names`` in scope."""
+    value = eval(expression, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return as_array(expression, value, 1).tolist()
+    return finite_number(expression, value)
+
+
+def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
+    """One message per binding in ``page`` that fails or disagrees with its quote.
+
+    A ``[[`` that is not a complete binding is :mod:`attnlab.site.pages.forms`' to report.
+
+    ``cache`` maps an expression to its value (or its error), so an
+    expression quoted twice is evaluated once; by default every call
+    evaluates afresh, so a changed constant is always seen.
+    """
+    cache = {} if cache is None else cache
+    names: dict[str, Any] | None = None
+    problems = []
+    for binding in bindings(markdown):
+        if binding.expression not in cache:
+            names = namespace() if names is None else names
+            try:
+                cache[binding.expression] = evaluate(binding.expression, names)
+            except Exception as error:  # every failure becomes a message naming the place
+                cache[binding.expression] = error
+        value = cache[binding.expression]
+        where = f"{page}:{binding.line}"
+        if isinstance(value, Exception):
+            problems.append(f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
+                            f"{type(value).__name__}: {value} (names in scope: attnlab.site.pages.bindings.namespace)")
+        elif binding.shown(value) != binding.quoted:
+            problems.append(f"{where}: quoted {binding.quoted} but {binding.expression} "
+                            f"gives {binding.shown(value)}")
+    return problems
+
+
+def vector_text(entries: list[str]) -> str:
+    """A vector as the scan compares it: ``[1, -0.5]``, entries as written, one space after each comma."""
+    return "[" + ", ".join(entry.strip().replace("\u2212", "-") for entry in entries) + "]"
+
+
+def literals(markdown: str, page: str) -> set[str]:
+    """The numbers and vectors ``page`` declares as not computed, as written in its front matter.
+
+    A vector is declared as a list, ``literals: [0, [1, 0]]``, or as its text, ``"[1, 0]"``.
+    """
+    declared = front_matter(markdown, page).get("literals", [])
+    if not isinstance(declared, list) or not all(
+            isinstance(item, str) or (isinstance(item, list) and all(isinstance(e, str) for e in item))
+            for item in declared):
+        raise ValueError(f"{page}: front matter 'literals' must list numbers and vectors of numbers, "
+                         f"got {declared!r}")
+    return {vector_text(item) if isinstance(item, list)
+            else vector_text(item.strip("[]").split(",")) if item.startswith("[") else item for item in declared}
+
+
+def _blank(text: str) -> str:
+    """``text`` with everything but line breaks turned to spaces, so offsets and lines stay put."""
+    return re.sub(r"[^\n]", " ", text)
+
+
+def _blank_match(match: re.Match[str]) -> str:
+    """:func:`_blank` for ``re.sub``."""
+    return _blank(match.group(0))
+
+
+def _blank_list_markers(text: str) -> str:
+    """``text`` with the markers of ordered-list items blanked, and only those.
+
+    As in Markdown, a numbered line starts an item after a blank line,
+    inside a list, or when its number is 1. Elsewhere, a wrapped sentence
+    that happens to start with "4." or "4)" keeps its number, which the
+    scan then checks like any other.
+    """
+    lines = text.split("\n")
+    in_list, after_blank = False, True
+    for i, line in enumerate(lines):
+        marker = LIST_MARKER.match(line)
+        if marker and (in_list or after_blank or marker.group(1) == "1"):
+            lines[i] = _blank(marker.group(0)) + line[marker.end():]
+            in_list = True
+        elif line.strip() and after_blank and not line[:1].isspace():
+            in_list = False
+        after_blank = not line.strip()
+    return "\n".join(lines)
+
+
+def unbound(markdown: str, page: str) -> list[str]:
+    """One message per number or vector in ``page``'s prose that is neither bound nor declared.
+
+    Code, front matter, bindings and :data:`MARKUP` are blanked first;
+    inline and display math stay in. A number matches a literal when its
+    text, sign and percent sign included, equals the declared text; a
+    vector is one item, matched whole (its numbers do not match numbers).
+    """
+    declared = literals(markdown, page)
+    visible = _blank_list_markers("".join(
+        MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
+        for prose, _, text in chunks(markdown)))
+    found = []
+    for m in VECTOR.finditer(visible):
+        shown = vector_text(m.group(0).strip("[] \t").split(","))
+        if shown not in declared:
+            found.append((m.start(), f"{page}:{line_of(visible, m.start())}: the vector {shown} is neither "
+                                     f"bound ([[{shown} = expression]]) nor declared in the front matter's literals"))
+    scalars = VECTOR.sub(_blank_match, visible)
+    found += [(m.start(), f"{page}:{line_of(scalars, m.start())}: {m.group(0)} is neither bound "
+                          f"([[{m.group(0)} = expression]]) nor declared in the front matter's literals")
+              for m in NUMBER.finditer(scalars) if m.group(0) not in declared]
+    return [message for _, message in sorted(found)]

@@ -1,0 +1,114 @@
+"""The guide's executed code blocks: markdown-exec runs them, and this module adds three rules.
+
+``mkdocs.yml`` names :func:`formatter` as SuperFences' formatter for
+``python``, ``py`` and ``pycon`` blocks (Zensical reads the same setting),
+so every executed Python block passes through here on its way to
+markdown-exec:
+
+- **Shown code is the lesson.** Lines after a line ``#| hide`` are run but
+  not shown, up to a line ``#| show`` or the end of the block; the marker
+  lines are never shown. A block keeps its display helpers (tables,
+  figures) out of the reader's sight this way, while the code above them,
+  the maths, is what the page shows.
+- **A block cannot end the build quietly.** markdown-exec catches
+  ``Exception`` only: ``exit()``, ``sys.exit()``, ``SystemExit`` or
+  ``KeyboardInterrupt`` raised in a block would stop the build with no
+  page written and no error. Here they stop it with the block's place.
+- **What a block prints holds numbers only.** A block's output is checked
+  on its own, inline code and formulas included, for a NaN, an infinity or
+  a traceback (:mod:`attnlab.site.pages.output`); the shown source is not.
+
+For both, a block that shows its source is run with no source shown, its
+output checked, and then placed beside its shown lines as markdown-exec
+places them (its public ``add_source`` and ``MarkdownConverter``, as its
+own ``base_format`` does for HTML output).
+
+Each block has its place, ``docs/page.md:LINE``, as markdown-exec's ``id``
+(:func:`placed_blocks`), so every failure names where it is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from uuid import uuid4
+
+import markdown_exec
+from markdown import Markdown
+from markupsafe import Markup
+
+from attnlab.site.pages import output
+from attnlab.site.pages.errors import PageError
+
+EXEC_FENCE = re.compile(r"^(?P<head>[ \t]*(?:`{3,}|~{3,})[ \t]*[\w-]+\b[^\n`]*\bexec=[^\n]*?)[ \t]*$", re.M)
+"""The opening line of a fenced block that markdown-exec runs."""
+HIDE, SHOW = "#| hide", "#| show"
+"""The lines that start and end a stretch of a block that runs without being shown."""
+COMPOSED = ("python", "py")
+"""Languages whose shown source this module places (pycon shows a console session, which it composes itself)."""
+
+
+def placed_blocks(markdown: str, page: str, prefix: str = "") -> str:
+    """``markdown`` with ``id="docs/page.md:LINE"`` on each executed block that has no id of its own.
+
+    markdown-exec puts the id in its warning and in the traceback's file
+    name, so a failing block is reported by its place in the page. The
+    block's HTML ids are prefixed ``block-LINE-``: unique on the page, and
+    the same in every build. ``prefix`` goes in front of that, for blocks
+    shown on another page too (the Exercises page gathers several chapters').
+    """
+    def place(match: re.Match[str]) -> str:
+        head = match.group("head")
+        if re.search(r"\bid=", head):
+            return match.group(0)
+        line = markdown.count("\n", 0, match.start()) + 1
+        return f'{head} id="{page}:{line}" idprefix="{prefix}block-{line}-"'
+
+    return EXEC_FENCE.sub(place, markdown)
+
+
+def shown_part(source: str) -> str:
+    """The lines of ``source`` a reader sees: everything outside ``#| hide`` … ``#| show``, markers dropped.
+
+    Blank lines left at the end of what is shown are dropped too.
+    """
+    shown, hidden = [], False
+    for line in source.split("\n"):
+        marker = line.strip()
+        if marker in (HIDE, SHOW):
+            hidden = marker == HIDE
+        elif not hidden:
+            shown.append(line)
+    return "\n".join(shown).rstrip("\n")
+
+
+def formatter(source: str, language: str, css_class: str, options: dict[str, Any], md: Markdown,
+              **extra: Any) -> Markup:
+    """SuperFences' format function: markdown-exec's HTML for the block, under the three rules above.
+
+    Raises ``PageError`` naming the block's place when it uses ``session=``
+    (each block of the guide imports what it needs), when it ends the
+    process, or when its output shows a non-number or a traceback.
+    """
+    place = options.get("id") or "a code block"
+    if options.get("session"):
+        raise PageError(f"{place}: session= is not used in this guide: each block imports what it needs")
+    location = options.get("source", "")
+    composed = language in COMPOSED and location not in ("", "console")
+    try:
+        result = markdown_exec.formatter(source, language, css_class, {**options, "source": ""} if composed
+                                         else options, md, **extra)
+    except (SystemExit, KeyboardInterrupt) as stop:
+        status = f" ({stop.code})" if isinstance(stop, SystemExit) and stop.code is not None else ""
+        raise PageError(f"{place}: a code block raised {type(stop).__name__}{status}: "
+                        "it would end the build with no page") from None
+    problems = output.problems(str(result), place, block=True)
+    if problems:
+        raise PageError("\n".join(problems))
+    if not composed:
+        return Markup(result)  # noqa: S704 - markdown-exec's own HTML, checked and returned unchanged
+    placeholder = f'<div class="attnlab-result-{uuid4()}"></div>'
+    wrapped = markdown_exec.add_source(source=shown_part(source), location=location, output=placeholder,
+                                       language=language, tabs=options["tabs"], **options["extra"])
+    return markdown_exec.MarkdownConverter(md).convert(wrapped, stash={placeholder: str(result)},
+                                                       id_prefix=options.get("id_prefix"))

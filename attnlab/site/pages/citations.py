@@ -1,0 +1,155 @@
+"""Claim citations in prose, and the Claims and Sources pages written from the registry.
+
+In a chapter's prose ``[[CL-005]]`` (also ``[[LAB-001]]``, ``[[WE-002]]``,
+or several IDs separated by commas) becomes a link to the claim on the
+Claims page, with the claim's statement as its tooltip (its ``$…$``
+formulas written out as plain text, since a tooltip cannot hold MathML). Code is left alone,
+and so are number bindings such as ``[[0.576 = expr]]``.
+
+The Claims page (``claims.md``) and the Sources page (``sources.md``) are
+written from the registry in ``attnlab.site.pages.claims`` where their source holds
+the marker line ``<!-- attnlab:claims -->`` or ``<!-- attnlab:sources -->``;
+the pages that cite each claim come from a scan of every page's Markdown.
+Pure functions of Markdown text: the extension calls them for each page.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from html import escape
+from pathlib import Path
+
+from attnlab.site.pages import claims as registry
+from attnlab.site.pages.mathml import INLINE_MATH, plain_statement
+from attnlab.site.pages.source import chunks, line_of, sub_prose
+
+ID = r"(?:CL|LAB|WE)-\d{3}"
+CITATION = re.compile(rf"(?<!\\)\[\[({ID}(?:\s*,\s*{ID})*)\]\]")
+"""``[[CL-005]]`` or ``[[CL-001, CL-007]]``; not after a backslash, which would leave link Markdown on the page."""
+CLAIMS_PAGE = "claims.md"
+SOURCES_PAGE = "sources.md"
+CLAIMS_MARKER = "<!-- attnlab:claims -->"
+SOURCES_MARKER = "<!-- attnlab:sources -->"
+
+
+def citations(markdown: str) -> Iterator[tuple[str, int]]:
+    """Yield ``(claim ID, line)`` for every citation in the prose of a page."""
+    for prose, offset, text in chunks(markdown):
+        if prose:
+            for match in CITATION.finditer(text):
+                for claim_id in re.findall(ID, match.group(1)):
+                    yield claim_id, line_of(markdown, offset + match.start())
+
+
+def unknown(markdown: str, page: str) -> list[str]:
+    """One message per citation in ``page`` of an ID the registry does not hold."""
+    known = {c.id for c in registry.claims()}
+    return [f"{page}:{line}: unknown claim ID {claim_id} in [[{claim_id}]]"
+            for claim_id, line in citations(markdown) if claim_id not in known]
+
+
+def cited_on(pages: Mapping[str, str]) -> dict[str, list[str]]:
+    """Map each cited ID to the sorted paths of the pages (path → Markdown) citing it."""
+    found: dict[str, set[str]] = {}
+    for path, markdown in pages.items():
+        for claim_id, _ in citations(markdown):
+            found.setdefault(claim_id, set()).add(path)
+    return {claim_id: sorted(paths) for claim_id, paths in found.items()}
+
+
+def _relative(target: str, page: str) -> str:
+    """The link from ``page`` to ``target`` (both paths inside docs/)."""
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+
+
+def _text(value: str) -> str:
+    """Plain text made safe to place in Markdown (no emphasis, links or HTML)."""
+    return re.sub(r"([\\`*_\[\]])", r"\\\1", escape(value, quote=False))
+
+
+def _statement(value: str) -> str:
+    """A claim's statement for a page: its ``$…$`` formulas kept for the math pass, the rest as :func:`_text`."""
+    parts = INLINE_MATH.split(value)  # text, formula, text, … (the group keeps each formula)
+    return "".join(f"${part}$" if i % 2 else _text(part) for i, part in enumerate(parts))
+
+
+def cite(claim_id: str, page: str) -> str:
+    """The Markdown link that a citation of ``claim_id`` on ``page`` becomes."""
+    statement = plain_statement(registry.claim(claim_id).statement).replace('"', "'")
+    target = _relative(CLAIMS_PAGE, page)
+    return f'[{claim_id}]({target}#{claim_id.lower()} "{statement}"){{.attn-cite}}'
+
+
+def linked(markdown: str, page: str) -> str:
+    """``markdown`` with every citation in prose replaced by links to the claims."""
+    def replace(match: re.Match[str]) -> str:
+        return ", ".join(cite(claim_id, page) for claim_id in re.findall(ID, match.group(1)))
+
+    return sub_prose(CITATION, replace, markdown)
+
+
+def _page_links(paths: Sequence[str], page: str, titles: Mapping[str, str]) -> str:
+    """Comma-separated links to pages in reading order, labelled with their navigation titles."""
+    order = list(titles)
+    ordered = sorted(paths, key=lambda p: (order.index(p) if p in order else len(order), p))
+    return ", ".join(f"[{_text(titles.get(p, p))}]({_relative(p, page)})" for p in ordered) or "not cited yet"
+
+
+def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str],
+                    page: str = CLAIMS_PAGE) -> str:
+    """The registry as Markdown: one section per claim with kind, locator, basis and citing pages.
+
+    ``cited`` maps a claim ID to the pages citing it (:func:`cited_on`),
+    ``titles`` a page path to its navigation title, in reading order.
+    """
+    sources_page = _relative(SOURCES_PAGE, page)
+    parts = []
+    for c in registry.claims():
+        lines = [f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
+                 f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}"]
+        if c.rests_on:
+            lines.append("- **Rests on:** " + ", ".join(f"[{r}](#{r.lower()})" for r in c.rests_on))
+        if c.checked_by:
+            lines.append("- **Re-checked by:** " + ", ".join(f"`{path}`" for path in c.checked_by)
+                         + ", in the test suite")
+        through = registry.rests_on_sources(c.id)
+        if through:
+            lines.append("- **Sources:** " + ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in through))
+        lines.append(f"- **Cited on:** {_page_links(cited.get(c.id, []), page, titles)}")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def sources_markdown(page: str = SOURCES_PAGE) -> str:
+    """The sources as Markdown: full reference, link, and the claims resting on each."""
+    claims_page = _relative(CLAIMS_PAGE, page)
+    parts = []
+    for s in registry.sources():
+        resting = ", ".join(f"[{c.id}]({claims_page}#{c.id.lower()})" for c in registry.resting_on(s.id))
+        parts.append("\n".join([
+            f"## {s.id}: {_text(s.title)} {{#{s.id.lower()}}}", "",
+            _text(s.reference()), "",
+            f"- **Link:** <{s.url}>",
+            f"- **BibTeX key:** `{s.key}`",
+            f"- **Claims resting on it:** {resting or 'none'}",
+        ]))
+    return "\n\n".join(parts) + "\n"
+
+
+def registry_page(markdown: str, page: str, pages: Mapping[str, str], titles: Mapping[str, str]) -> str:
+    """``markdown`` with the Claims or Sources listing written in at its marker line.
+
+    ``pages`` maps every page's path to its Markdown (for the pages citing
+    each claim), ``titles`` a page's path to its navigation title. Other pages come back unchanged. A Claims or Sources page without its
+    marker raises ``ValueError``: the listing would silently be missing.
+    """
+    for name, marker in ((CLAIMS_PAGE, CLAIMS_MARKER), (SOURCES_PAGE, SOURCES_MARKER)):
+        if page == name:
+            if marker not in markdown:
+                raise ValueError(f"{page}: the marker line {marker} is missing")
+            listing = (claims_markdown(cited_on(pages), titles, page) if name == CLAIMS_PAGE
+                       else sources_markdown(page))
+            return markdown.replace(marker, listing)
+    return markdown

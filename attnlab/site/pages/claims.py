@@ -1,0 +1,196 @@
+"""The claims and sources registry: what the guide asserts, and on whose authority.
+
+The registry is data (``attnlab/site/pages/data/claims.toml``) read with the standard
+library. Pages cite a claim by its ID; the site lists every claim with its
+kind, locator and what it rests on, and publishes the registry as
+``claims.json`` and the sources as ``sources.bib``.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from attnlab.site.pages.mathml import plain_statement
+
+KINDS: tuple[str, ...] = ("source", "derived", "toy", "measured")
+"""A source says it; a derived claim follows by algebra; a toy claim is this guide's stipulation;
+a measured claim is what named software or files at a named version do or say (its locator names
+them, and ``checked_by`` the tests that re-check it)."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """One published work the claims rest on."""
+
+    id: str
+    key: str
+    entry: str
+    authors: tuple[str, ...]
+    title: str
+    venue: str
+    year: int
+    arxiv: str
+    pages: str = ""
+
+    @property
+    def url(self) -> str:
+        """The arXiv abstract page."""
+        return f"https://arxiv.org/abs/{self.arxiv}"
+
+    def reference(self) -> str:
+        """The full reference as one line of plain text."""
+        pages = f", pp. {self.pages}" if self.pages else ""
+        return (f"{', '.join(self.authors)}. {self.title}. {self.venue}, {self.year}{pages}. "
+                f"arXiv:{self.arxiv}.")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of the guide, with where it comes from."""
+
+    id: str
+    kind: str
+    statement: str
+    locator: str
+    sources: tuple[str, ...] = ()
+    rests_on: tuple[str, ...] = ()
+    checked_by: tuple[str, ...] = ()
+    """For a measured claim, the test files that re-check it against the software or files it names."""
+
+
+@cache
+def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
+    """Read and check the TOML once; every accessor shares the result."""
+    text = files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
+    found_claims = tuple(
+        Claim(**{**entry, **{field: tuple(entry.get(field, ())) for field in ("sources", "rests_on", "checked_by")}})
+        for entry in data["claim"]
+    )
+    _check(found_claims, found_sources)
+    return found_claims, found_sources
+
+
+def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> None:
+    """Refuse a registry with duplicate IDs, unknown kinds or dangling references."""
+    claim_ids = [c.id for c in found_claims]
+    source_ids = [s.id for s in found_sources]
+    for ids in (claim_ids, source_ids):
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"claims.toml: duplicate IDs {duplicates}")
+    for c in found_claims:
+        if c.kind not in KINDS:
+            raise ValueError(f"claims.toml: {c.id} has kind {c.kind!r}, expected one of {KINDS}")
+        if c.kind == "derived" and not c.rests_on:
+            raise ValueError(f"claims.toml: derived claim {c.id} must name what it rests on")
+        if c.kind == "source" and not c.sources:
+            raise ValueError(f"claims.toml: source claim {c.id} must name its sources")
+        if (c.kind == "measured") != bool(c.checked_by):
+            raise ValueError(f"claims.toml: {c.id} is {c.kind}: a measured claim, and only a measured claim, "
+                             "names the tests that re-check it (checked_by)")
+        for ref in c.rests_on:
+            if ref not in claim_ids:
+                raise ValueError(f"claims.toml: {c.id} rests on unknown claim {ref}")
+        for ref in c.sources:
+            if ref not in source_ids:
+                raise ValueError(f"claims.toml: {c.id} cites unknown source {ref}")
+
+
+def claims() -> tuple[Claim, ...]:
+    """Every registered claim, in registry order (CL-001 … CL-042, LAB-001, WE-002)."""
+    return _registry()[0]
+
+
+def sources() -> tuple[Source, ...]:
+    """Every registered source, S1 … S19."""
+    return _registry()[1]
+
+
+def claim(claim_id: str) -> Claim:
+    """The claim with ID ``claim_id``; ``KeyError`` naming it if none is registered."""
+    for c in claims():
+        if c.id == claim_id:
+            return c
+    raise KeyError(f"unknown claim ID {claim_id!r}; registered IDs are {', '.join(c.id for c in claims())}")
+
+
+def source(source_id: str) -> Source:
+    """The source with ID ``source_id``; ``KeyError`` naming it if none is registered."""
+    for s in sources():
+        if s.id == source_id:
+            return s
+    raise KeyError(f"unknown source ID {source_id!r}; registered IDs are {', '.join(s.id for s in sources())}")
+
+
+def rests_on_sources(claim_id: str) -> tuple[str, ...]:
+    """The sources a claim rests on, directly or through the claims it is derived from, in registry order."""
+    found: set[str] = set()
+    pending = [claim_id]
+    seen: set[str] = set()
+    while pending:
+        current = claim(pending.pop())
+        if current.id in seen:
+            continue
+        seen.add(current.id)
+        found.update(current.sources)
+        pending += current.rests_on
+    return tuple(s.id for s in sources() if s.id in found)
+
+
+def resting_on(source_id: str) -> tuple[Claim, ...]:
+    """The claims that rest on a source, directly or through a claim they derive from."""
+    source(source_id)
+    return tuple(c for c in claims() if source_id in rests_on_sources(c.id))
+
+
+def _bib_name(author: str) -> str:
+    """``"A. N. Gomez"`` becomes ``"Gomez, A. N."``."""
+    given, family = author.rsplit(" ", 1)
+    return f"{family}, {given}"
+
+
+def bibtex() -> str:
+    """Every source as a BibTeX entry (UTF-8; venue as booktitle, arXiv as eprint)."""
+    entries = []
+    for s in sources():
+        fields = {
+            "author": " and ".join(_bib_name(a) for a in s.authors),
+            "title": f"{{{s.title}}}",
+            "booktitle" if s.entry == "inproceedings" else "howpublished": s.venue,
+            "year": str(s.year),
+            "pages": s.pages.replace("–", "--"),
+            "eprint": s.arxiv,
+            "archivePrefix": "arXiv",
+            "url": s.url,
+        }
+        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)
+        entries.append(f"@{s.entry}{{{s.key},\n{body}\n}}\n")
+    return "\n".join(entries)
+
+
+def as_json(cited_on: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The registry as JSON; ``cited_on`` maps a claim ID to the pages that cite it.
+
+    A claim's ``sources`` include those reached through the claims it rests on;
+    its statement's ``$…$`` formulas are written out as plain Unicode text.
+    """
+    cited_on = cited_on or {}
+    payload = {
+        "claims": [
+            {"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
+             "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
+             "checked_by": list(c.checked_by), "cited_on": list(cited_on.get(c.id, ()))}
+            for c in claims()
+        ],
+        "sources": [
+            {"id": s.id, "key": s.key, "reference": s.reference(), "url": s.url} for s in sources()
+        ],
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"

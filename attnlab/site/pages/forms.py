@@ -1,0 +1,41 @@
+"""Double brackets in prose are a claim citation or a number binding, and nothing else.
+
+``[[CL-005]]`` and ``[[0.576 = compute().weights[2]]]`` are replaced before
+a reader sees them. Anything else that opens with ``[[`` in prose, such as
+``[[CL-05]]``, ``[[ CL-005 ]]``, ``[[+3 = …]]`` or ``[[.9 = …]]``, would
+reach the page exactly as typed; :func:`malformed` names each so the build
+can stop instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from attnlab.site.pages.citations import CITATION
+from attnlab.site.pages.source import chunks, line_of
+from attnlab.site.pages.bindings import BINDING
+
+OPEN = re.compile(r"\[\[[^\n]{0,40}")
+"""A leftover ``[[`` and what follows it on its line (enough to recognise it in a message)."""
+
+
+def _blank(match: re.Match[str]) -> str:
+    """The matched text as spaces and line breaks, so offsets and lines stay put."""
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def malformed(markdown: str, page: str) -> list[str]:
+    """One message per ``[[`` in the prose of ``page`` that is neither a citation nor a binding."""
+    problems = []
+    for prose, offset, text in chunks(markdown):
+        if not prose:
+            continue
+        left = CITATION.sub(_blank, BINDING.sub(_blank, text))
+        for match in OPEN.finditer(left):
+            shown = match.group(0).split("]]")[0] + ("]]" if "]]" in match.group(0) else "")
+            problems.append(
+                f"{page}:{line_of(markdown, offset + match.start())}: {shown!r} is neither a claim citation "
+                "nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- with three digits, no spaces) "
+                "or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced)"
+            )
+    return problems

@@ -1,0 +1,95 @@
+"""The one list of the guide's pages: the navigation gives their order, each page's front matter its kind.
+
+A page says what kind it is in its front matter, ``kind: chapter`` (the
+default, so a new page in the navigation is a chapter until it says
+otherwise), ``kind: page`` or ``kind: reference``. The kind decides what
+the page must have and what a reader's progress counts:
+
+========== ================================ ================== ================
+kind       must have                        read mark, counted in Exercises page
+========== ================================ ================== ================
+chapter    a predict-first prompt, 2-4      yes                yes
+           exercises, a claim cited
+page       a claim cited                    no                 no
+reference  nothing                          no                 no
+========== ================================ ================== ================
+
+The build checks every page of the navigation against its kind (:meth:`Guide.requirements`)
+and the post-build pass lists the chapters for the progress script, so the
+page and its line in the navigation are all a new chapter needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from attnlab.site.pages import citations, practice
+from attnlab.site.pages.source import front_matter
+
+KINDS: Mapping[str, str] = {
+    "chapter": "a chapter that teaches: a predict-first prompt, two to four exercises, a claim cited",
+    "page": "a page a reader reads but does not tick off (home, lab, explorer, notes): a claim cited",
+    "reference": "a page a reader consults (claims, sources, reference, licences, exercises): no requirement",
+}
+"""What each kind of page is; the key goes in a page's front matter as ``kind:``."""
+DEFAULT_KIND = "chapter"
+
+
+def kind_of(markdown: str, page: str) -> str:
+    """The kind ``page`` declares in its front matter (:data:`DEFAULT_KIND` when it says none).
+
+    Raises ``ValueError`` naming the page for a kind that is not in :data:`KINDS`.
+    """
+    kind = front_matter(markdown, page).get("kind", DEFAULT_KIND)
+    if kind not in KINDS:
+        raise ValueError(f"{page}: front matter 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+    return kind
+
+
+def docs_pages(docs: Path) -> dict[str, str]:
+    """Every Markdown page under ``docs``, as relative POSIX path → text, in path order."""
+    return {path.relative_to(docs).as_posix(): path.read_text(encoding="utf-8")
+            for path in sorted(docs.rglob("*.md"))}
+
+
+@dataclass(frozen=True)
+class Guide:
+    """Every page's Markdown, in reading order, with its navigation title and kind."""
+
+    sources: Mapping[str, str]
+    """Path inside ``docs/`` → Markdown; the pages of the navigation in its order, then any others by path."""
+    titles: Mapping[str, str]
+    """Navigation title of each page in the navigation."""
+
+    @classmethod
+    def read(cls, docs: Path, nav: tuple[tuple[str, str], ...]) -> Guide:
+        """The guide in the folder ``docs`` with the navigation ``nav`` (``(path, title)`` pairs in order)."""
+        pages = docs_pages(docs)
+        order = [path for path, _ in nav if path in pages] + [path for path in pages if path not in dict(nav)]
+        return cls({path: pages[path] for path in order}, dict(nav))
+
+    def kind(self, path: str) -> str:
+        """The kind of the page ``path``."""
+        return kind_of(self.sources[path], path)
+
+    @property
+    def chapters(self) -> tuple[str, ...]:
+        """The chapters of the navigation, in reading order."""
+        return tuple(path for path in self.sources if path in self.titles and self.kind(path) == "chapter")
+
+    def requirements(self, path: str, markdown: str, name: str) -> list[str]:
+        """What the page ``path`` (its Markdown ``markdown``, named ``name`` in messages) lacks for its kind.
+
+        Only pages of the navigation have a kind to live up to: a draft
+        listed under ``not_in_nav`` is not part of the guide yet.
+        """
+        kind = kind_of(markdown, name)
+        if path not in self.titles:
+            return []
+        found = practice.problems(markdown, name) if kind == "chapter" else []
+        if kind != "reference" and not any(True for _ in citations.citations(markdown)):
+            found.append(f"{name}: a {kind} cites at least one claim ([[CL-001]]); none is cited "
+                         f"(or say kind: reference in its front matter: {KINDS['reference']})")
+        return found

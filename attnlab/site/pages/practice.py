@@ -1,0 +1,243 @@
+"""Practice in the chapters: a predict-first prompt and two to four exercises in every teaching chapter.
+
+How a chapter writes them (CONTRIBUTING.md, "Practice"):
+
+- **Predict first**: an admonition ``!!! question "Predict first: …"`` that
+  asks the question, with the computed answer nested inside it, collapsed,
+  as ``??? success "Answer"``. It stands before the text that reveals the
+  result.
+- **Exercises**: the chapter's last section, ``## Exercises``. Each ``###``
+  heading in it starts one exercise, which ends with its collapsed answer
+  ``??? success "Answer"``. A heading marked ``{ .python }`` asks the reader
+  to use ``attnlab`` in Python; its answer shows the code that does it.
+
+Every answer holds an executed code block, so it is computed while the
+site is built. The extension numbers the exercises (``### Exercise 2:
+Title {#exercise-2}``) and writes the Exercises page, where its source
+holds ``<!-- attnlab:exercises -->``, from the chapters' own exercises, each
+linking back. :func:`problems` is what the build asks of every chapter
+(:mod:`attnlab.site.pages.guide`: pages of kind ``chapter``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from attnlab.site.pages.source import chunks, line_of, sub_prose
+
+EXERCISES_PAGE = "exercises.md"
+EXERCISES_MARKER = "<!-- attnlab:exercises -->"
+FEWEST, MOST = 2, 4
+"""How many exercises a teaching chapter ends with."""
+
+PROMPT = re.compile(r'^!!! question "(?P<title>Predict first\b[^"]*)"[ \t]*$', re.M)
+ANSWER = '??? success "Answer"'
+SECTION = re.compile(r"^## Exercises[ \t]*$", re.M)
+HEADING = re.compile(r"^(?P<hashes>#{1,3}) (?P<text>[^\n]*?)[ \t]*$", re.M)
+ATTRS = re.compile(r"[ \t]*\{(?P<attrs>[^{}\n]*)\}$")
+FENCED = re.compile(r'^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<head>[^\n]*)\n(?P<code>.*?)^(?P=indent)(?P=fence)[ \t]*$',
+                    re.M | re.S)
+IN_PAGE_LINK = re.compile(r"\]\(#")
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise of a chapter: its place, its title and its Markdown (question and answer)."""
+
+    number: int
+    title: str
+    python: bool
+    line: int
+    body: str
+
+    @property
+    def question(self) -> str:
+        """The exercise without its answer: what the Exercises page shows."""
+        answer = re.search(rf"^{re.escape(ANSWER)}[ \t]*$", self.body, re.M)
+        return (self.body[:answer.start()] if answer else self.body).strip("\n")
+
+    @property
+    def anchor(self) -> str:
+        """The exercise's id in its chapter: ``exercise-2``."""
+        return f"exercise-{self.number}"
+
+    def heading(self, anchor: str | None = None) -> str:
+        """The numbered heading the reader sees, with its id and classes."""
+        where = " (in Python)" if self.python else ""
+        return f"### Exercise {self.number}: {self.title}{where} {{#{anchor or self.anchor} .attn-exercise}}"
+
+
+def _code_blanked(markdown: str) -> str:
+    """``markdown`` with code and front matter turned to blanks (same offsets), so headings found are real.
+
+    Inline code is blanked too: read a heading's text from ``markdown`` itself.
+    """
+    return "".join(text if prose else re.sub(r"[^\n]", " ", text) for prose, _, text in chunks(markdown))
+
+
+def _indented_block(markdown: str, start: int, indent: int) -> str:
+    """The lines after offset ``start`` that are blank or indented by at least ``indent`` spaces."""
+    lines = []
+    for line in markdown[start:].split("\n")[1:]:
+        if line.strip() and len(line) - len(line.lstrip(" ")) < indent:
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def prompts(markdown: str) -> list[tuple[str, int, str]]:
+    """``(title, line, body)`` of every predict-first admonition in the prose of ``markdown``."""
+    prose = _code_blanked(markdown)
+    return [(markdown[m.start("title"):m.end("title")], line_of(markdown, m.start()),
+             _indented_block(markdown, m.start(), 4))
+            for m in PROMPT.finditer(prose)]
+
+
+def _section(markdown: str) -> tuple[int, int] | None:
+    """Start and end offsets of the ``## Exercises`` section, or None."""
+    prose = _code_blanked(markdown)
+    found = SECTION.search(prose)
+    if found is None:
+        return None
+    later = [m.start() for m in HEADING.finditer(prose, found.end()) if len(m["hashes"]) <= 2]
+    return found.end(), later[0] if later else len(markdown)
+
+
+def exercises(markdown: str, page: str = "page") -> list[Exercise]:
+    """The exercises of the ``## Exercises`` section, numbered from 1 in order.
+
+    Raises ``ValueError`` naming ``page`` and line for a heading whose
+    attribute list holds anything but ``.python`` (the id is given here).
+    """
+    section = _section(markdown)
+    if section is None:
+        return []
+    start, end = section
+    prose = _code_blanked(markdown)
+    heads = [m for m in HEADING.finditer(prose, start, end) if len(m["hashes"]) == 3]
+    found = []
+    for number, (head, following) in enumerate(zip(heads, [*heads[1:], None]), start=1):
+        text, python = markdown[head.start("text"):head.end("text")], False
+        attrs = ATTRS.search(text)
+        if attrs:
+            words = attrs["attrs"].split()
+            if any(word != ".python" for word in words):
+                raise ValueError(f"{page}:{line_of(markdown, head.start())}: an exercise heading takes only "
+                                 f"{{ .python }}, not {{{attrs['attrs']}}}: its number and id are given for it")
+            text, python = text[:attrs.start()], True
+        body_end = following.start() if following is not None else end
+        found.append(Exercise(number, text.strip(), python, line_of(markdown, head.start()),
+                              markdown[head.end():body_end].strip("\n")))
+    return found
+
+
+def numbered(markdown: str, page: str = "page") -> str:
+    """``markdown`` with each exercise heading numbered and given its id (``### Exercise 2: … {#exercise-2}``)."""
+    lines = markdown.split("\n")
+    for exercise in exercises(markdown, page):
+        lines[exercise.line - 1] = exercise.heading()
+    return "\n".join(lines)
+
+
+def title_of(markdown: str, page: str) -> str:
+    """The page's own title: its first level-1 heading (the page path if it has none)."""
+    found = re.search(r"^# (.+?)[ \t]*$", _code_blanked(markdown), re.M)
+    return markdown[found.start(1):found.end(1)] if found else page
+
+
+def slug(page: str) -> str:
+    """The prefix a chapter's ids take on the Exercises page: ``real-model.md`` → ``real-model``."""
+    return page.removesuffix(".md").replace("/", "-")
+
+
+def linked_back(body: str, page: str) -> str:
+    """``body`` with its in-page links (``](#x)``) pointing at ``page``, where their targets are."""
+    return sub_prose(IN_PAGE_LINK, lambda _: f"]({page}#", body)
+
+
+def gathered(chapters: Mapping[str, str]) -> str:
+    """Markdown of the Exercises page's listing: every chapter's exercises, in reading order.
+
+    ``chapters`` maps each chapter's path to its Markdown, in reading order,
+    bindings already resolved and blocks already placed. Each chapter becomes a
+    section linking to it; each exercise keeps its number, title and
+    question, and links back to its place in the chapter, where its answer
+    is (the answers' tables and code would take the page past its weight
+    budget). The chapters sit beside the Exercises page, so their other
+    links stay as written.
+    """
+    parts = []
+    for path, markdown in chapters.items():
+        listed = exercises(markdown, path)
+        title = title_of(markdown, path)
+        parts.append(f"## {title} {{#{slug(path)}}}\n\nFrom [{title}]({path}#exercises).")
+        for exercise in listed:
+            parts.append("\n\n".join([
+                exercise.heading(f"{slug(path)}-{exercise.anchor}"),
+                linked_back(exercise.question, path),
+                f"[The answer, in {title}]({path}#{exercise.anchor}){{.attn-back}}",
+            ]))
+    return "\n\n".join(parts) + "\n"
+
+
+def exercises_page(markdown: str, chapters: Sequence[str], read: Callable[[str], str]) -> str:
+    """The Exercises page's ``markdown`` with the listing written in at its marker.
+
+    ``chapters`` are the chapters' paths in reading order; ``read`` returns
+    a chapter's Markdown ready to show (see :func:`gathered`).
+    A page without its marker raises ``ValueError``: the listing would be missing.
+    """
+    if EXERCISES_MARKER not in markdown:
+        raise ValueError(f"{EXERCISES_PAGE}: the marker line {EXERCISES_MARKER} is missing")
+    return markdown.replace(EXERCISES_MARKER, gathered({path: read(path) for path in chapters}))
+
+
+# --- what a teaching chapter must have ----------------------------------------------------------
+
+
+def _computed(body: str) -> bool:
+    """Whether ``body`` holds a code block that runs while the site is built."""
+    return any('exec="on"' in m["head"] for m in FENCED.finditer(body))
+
+
+def _answer(body: str) -> str | None:
+    """The collapsed answer block inside ``body`` (at the body's own indentation), or None."""
+    for m in re.finditer(rf"^(?P<indent>[ \t]*){re.escape(ANSWER)}[ \t]*$", body, re.M):
+        return _indented_block(body, m.start(), len(m["indent"]) + 4)
+    return None
+
+
+def _solved_in_python(answer: str) -> bool:
+    """Whether ``answer`` shows an executed Python block that uses attnlab (the reader's code, solved)."""
+    return any(m["head"].split()[0] in ("python", "py") and 'exec="on"' in m["head"] and "source=" in m["head"]
+               and re.search(r"^\s*(?:from|import) attnlab\b", m["code"], re.M)
+               for m in FENCED.finditer(answer) if m["head"].split())
+
+
+def problems(markdown: str, page: str) -> list[str]:
+    """What ``page``, a teaching chapter, lacks: one message per missing prompt, exercise or answer."""
+    found = []
+    asked = prompts(markdown)
+    if len(asked) != 1:
+        found.append(f"{page}: has {len(asked)} predict-first prompts (!!! question \"Predict first: …\"), "
+                     "needs exactly one")
+    for title, line, body in asked:
+        answer = _answer(body)
+        if answer is None or not _computed(answer):
+            found.append(f"{page}:{line}: the prompt \"{title}\" needs a collapsed answer "
+                         f"({ANSWER}, nested) that holds an executed code block")
+    if _section(markdown) is None:
+        return [*found, f"{page}: has no '## Exercises' section"]
+    listed = exercises(markdown, page)
+    if not FEWEST <= len(listed) <= MOST:
+        found.append(f"{page}: has {len(listed)} exercises, needs {FEWEST} to {MOST}")
+    for exercise in listed:
+        answer = _answer(exercise.body)
+        if answer is None or not _computed(answer):
+            found.append(f"{page}:{exercise.line}: exercise \"{exercise.title}\" needs a collapsed answer "
+                         f"({ANSWER}) that holds an executed code block")
+    if not any(e.python and _solved_in_python(_answer(e.body) or "") for e in listed):
+        found.append(f"{page}: no exercise marked {{ .python }} whose answer shows executed code using attnlab")
+    return found

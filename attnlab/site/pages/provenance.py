@@ -1,0 +1,44 @@
+"""A provenance line at the foot of every page's text.
+
+It names the ``attnlab`` and numpy versions that computed the page's numbers
+and the build date (UTC; ``SOURCE_DATE_EPOCH`` is honoured for reproducible
+builds), so a citation of the guide can say exactly what it cites. It is
+part of the page's content, so every builder shows it and a printed page
+keeps it.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from html import escape
+
+import numpy
+
+import attnlab
+
+
+def build_date() -> str:
+    """Today's UTC date as ``YYYY-MM-DD``, or the date of ``SOURCE_DATE_EPOCH`` when set.
+
+    ``SOURCE_DATE_EPOCH`` is a whole number of seconds since 1970-01-01 UTC
+    (the reproducible-builds convention); anything else raises ``ValueError``
+    naming the variable and what it holds.
+    """
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch:
+        return datetime.now(UTC).date().isoformat()
+    if not epoch.isdigit():
+        raise ValueError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01 UTC, "
+                         f"got {epoch[:40]!r}")
+    try:
+        return datetime.fromtimestamp(int(epoch), UTC).date().isoformat()
+    except (OverflowError, OSError, ValueError) as error:
+        raise ValueError(f"SOURCE_DATE_EPOCH={epoch[:40]} is not a date this build can write ({error})") from error
+
+
+def provenance() -> str:
+    """The provenance line as HTML."""
+    text = (f"Numbers computed by attnlab {attnlab.__version__} with numpy {numpy.__version__}"
+            f" · built {build_date()} (UTC)")
+    return f'<p class="attn-provenance">{escape(text)}</p>'

@@ -1,0 +1,86 @@
+"""Tell prose from code in a chapter's Markdown source, and read its front matter.
+
+Citations and number bindings live in prose only: fenced code blocks and
+inline code spans are left exactly as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
+FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n.*?^\1?[ \t]*\2[ \t]*$", re.M | re.S)
+INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*\n", re.S)
+DIRECTIVE = re.compile(r"^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
+"""A mkdocstrings ``::: module`` line and the indented options below it."""
+
+
+def front_matter(markdown: str, page: str) -> dict[str, Any]:
+    """The page's front matter with every value as written (strings, lists of strings); ``{}`` without one.
+
+    Raises ``ValueError`` naming ``page`` when it is not a YAML mapping.
+    """
+    front = FRONT_MATTER.match(markdown)
+    if not front:
+        return {}
+    try:
+        meta = _parsed(front.group(0))
+    except yaml.YAMLError as error:
+        raise ValueError(f"{page}: front matter is not valid YAML: {error}") from error
+    if not isinstance(meta, dict):
+        raise ValueError(f"{page}: front matter must be a mapping of names to values, got {meta!r}")
+    return dict(meta)
+
+
+@lru_cache(maxsize=256)
+def _parsed(front: str) -> Any:
+    """The YAML between the ``---`` lines of ``front``, every value a string: parsed once per text.
+
+    Every page's kind is read on every page's conversion (the Exercises and Claims pages, and what a
+    page must have, depend on all of them), and PyYAML is slow; the same text gives the same values.
+    """
+    return yaml.load("\n".join(front.splitlines()[1:-1]), Loader=yaml.BaseLoader) or {}
+NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
+
+
+def chunks(markdown: str) -> Iterator[tuple[bool, int, str]]:
+    """Yield ``(is_prose, offset, text)`` pieces that concatenate back to ``markdown``.
+
+    Front matter, fenced blocks, mkdocstrings directives and inline code
+    spans are the non-prose pieces.
+    """
+    position = 0
+    front = FRONT_MATTER.match(markdown)
+    if front:
+        yield False, 0, front.group(0)
+        position = front.end()
+    for block in NOT_PROSE.finditer(markdown, position):
+        yield from _inline(markdown[position:block.start()], position)
+        yield False, block.start(), block.group(0)
+        position = block.end()
+    yield from _inline(markdown[position:], position)
+
+
+def _inline(text: str, offset: int) -> Iterator[tuple[bool, int, str]]:
+    """Split a fence-free stretch into prose and inline code spans."""
+    position = 0
+    for span in INLINE_CODE.finditer(text):
+        yield True, offset + position, text[position:span.start()]
+        yield False, offset + span.start(), span.group(0)
+        position = span.end()
+    yield True, offset + position, text[position:]
+
+
+def sub_prose(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], markdown: str) -> str:
+    """``pattern.sub(replace, …)`` applied to the prose pieces only."""
+    return "".join(pattern.sub(replace, text) if prose else text for prose, _, text in chunks(markdown))
+
+
+def line_of(markdown: str, offset: int) -> int:
+    """1-based line number of a character offset, for error messages."""
+    return markdown.count("\n", 0, offset) + 1

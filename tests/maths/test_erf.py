@@ -1,0 +1,117 @@
+"""``attnlab.erf.erf`` against ``math.erf``: as exact, for a whole array, with the right edges."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import high_precision
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attnlab import erf as erf_module
+from attnlab.erf import END, FRACTION_FROM, STEP, erf, erfcx, gaussian, taylor_table
+
+EPS = np.finfo(np.float64).eps
+TOLERANCE = 2 * EPS
+"""Two units in the last place, relative: math.erf is within one, the polynomial adds about one."""
+
+
+def relative_gap(x: np.ndarray) -> np.ndarray:
+    """|erf(x) − math.erf(x)| / |math.erf(x)| for each entry (0 where both are 0)."""
+    exact = np.array([math.erf(v) for v in x.ravel()]).reshape(x.shape)
+    gap = np.abs(erf(x) - exact)
+    return np.where(exact == 0, gap, gap / np.where(exact == 0, 1.0, np.abs(exact)))
+
+
+def test_agrees_with_math_erf_on_a_dense_grid_within_two_ulp() -> None:
+    assert relative_gap(np.linspace(-7.0, 7.0, 100_001)).max() <= TOLERANCE
+
+
+def test_agrees_with_math_erf_halfway_between_grid_points_where_the_offset_is_largest() -> None:
+    halfway = (np.arange(round(END / STEP)) + 0.5) * STEP
+    assert relative_gap(np.concatenate([halfway, -halfway])).max() <= TOLERANCE
+
+
+@given(st.floats(min_value=-40.0, max_value=40.0, allow_nan=False))
+def test_agrees_with_math_erf_at_any_float(x: float) -> None:
+    assert relative_gap(np.array([x]))[0] <= TOLERANCE
+
+
+@given(st.floats(min_value=1e-300, max_value=1e-3))
+def test_tiny_arguments_keep_their_relative_precision(x: float) -> None:
+    # erf(x) ≈ 2x/√π near 0: the answer must not be swamped by an absolute error
+    assert erf(np.array([x]))[0] == pytest.approx(math.erf(x), rel=TOLERANCE)
+
+
+def test_is_odd_exactly() -> None:
+    x = np.linspace(0.0, 7.0, 1001)
+    assert (erf(-x) == -erf(x)).all()
+
+
+def test_edges_zero_infinity_and_nan() -> None:
+    out = erf(np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e308]))
+    assert out[:4].tolist() == [0.0, 0.0, 1.0, -1.0]
+    assert math.copysign(1.0, out[1]) == -1.0 and math.isnan(out[4]) and out[5] == 1.0
+
+
+def test_keeps_the_shape_and_takes_a_scalar() -> None:
+    assert erf(np.zeros((2, 3))).shape == (2, 3)
+    assert float(erf(0.5)) == pytest.approx(math.erf(0.5), rel=TOLERANCE)
+
+
+def test_the_constant_term_of_each_expansion_is_math_erf_at_its_centre() -> None:
+    table = taylor_table(step=0.5, end=2.0, degree=3)
+    assert table[0].tolist() == [math.erf(c) for c in (0.0, 0.5, 1.0, 1.5, 2.0)]
+
+
+def test_the_first_derivative_row_is_the_gaussian_times_two_over_root_pi() -> None:
+    table = taylor_table(step=0.5, end=1.0, degree=2)
+    expected = [2 / math.sqrt(math.pi) * math.exp(-c * c) for c in (0.0, 0.5, 1.0)]
+    assert table[1].tolist() == pytest.approx(expected, rel=1e-15)
+
+
+def test_the_second_derivative_row_is_minus_c_times_the_first() -> None:
+    # erf'' = −2c · erf', and row 2 holds erf'' / 2!
+    table = taylor_table(step=0.5, end=1.5, degree=2)
+    centres = np.array([0.0, 0.5, 1.0, 1.5])
+    assert table[2] == pytest.approx(-centres * table[1], rel=1e-15)
+
+
+def test_a_wrong_coefficient_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # mutation check: a first-derivative row off by one part in 10⁹ must break agreement with math.erf
+    broken = erf_module.TABLE.copy()
+    broken[1] *= 1.0 + 1e-9
+    monkeypatch.setattr(erf_module, "TABLE", broken)
+    assert relative_gap(np.linspace(0.1, 3.0, 1001)).max() > 1e3 * TOLERANCE
+
+
+# erfcx and gaussian: what gelu's negative tail is made of ---------------------------------------------
+
+
+@given(st.floats(min_value=-20.0, max_value=1e6))
+def test_erfcx_is_e_to_the_x_squared_times_erfc_to_1e_12(x: float) -> None:
+    assert high_precision.relative_error(float(erfcx(np.array([x]))[0]), high_precision.erfcx(x)) <= 1e-12
+
+
+@pytest.mark.parametrize("x", [FRACTION_FROM, math.nextafter(FRACTION_FROM, 0.0), 2.5, 6.0, 26.6, 1e300])
+def test_erfcx_around_the_switch_to_the_continued_fraction_and_far_out(x: float) -> None:
+    # at 1e300, erfcx(x) ≈ 1/(x√π): erfc itself is 0 and e^(x²) infinite in float64
+    assert high_precision.relative_error(float(erfcx(np.array([x]))[0]), high_precision.erfcx(x)) <= 1e-15 * 4
+
+
+def test_erfcx_keeps_the_shape_and_is_infinite_where_the_true_value_leaves_float64() -> None:
+    out = erfcx(np.array([[-30.0, 0.0], [1.0, 10.0]]))
+    assert out.shape == (2, 2) and out[0, 0] == math.inf and out[0, 1] == 1.0
+
+
+@given(st.floats(min_value=-37.5, max_value=37.5))  # where e^(−x²/2) is a normal float
+def test_gaussian_is_e_to_the_minus_half_x_squared_to_a_few_ulp(x: float) -> None:
+    exact = (-(Decimal(x) ** 2) / 2).exp()
+    assert high_precision.relative_error(float(gaussian(np.array([x]))[0]), exact) <= 4 * EPS
+
+
+def test_gaussian_underflows_to_zero_far_out_even_where_x_squared_overflows() -> None:
+    assert gaussian(np.array([40.0, -1e200, 1e308])).tolist() == [0.0, 0.0, 0.0]

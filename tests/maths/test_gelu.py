@@ -1,0 +1,80 @@
+"""``gelu`` in its negative tail: x·Φ(x) to 1e-12 relative against a decimal reference, down to underflow.
+
+1 + erf(x/√2) is rounding error once x is a few units below zero (and 0
+from about −8.3 on, when ``gelu(-10)`` was −0.0). The reference is
+``high_precision.gelu``, x·erfc(−x/√2)/2 summed in decimal arithmetic with
+digits to spare.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import high_precision
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attnlab.erf import FRACTION_FROM
+from attnlab.layers import gelu
+
+RELATIVE = 1e-12
+"""The largest relative error allowed wherever the result is a normal float."""
+TINY = np.finfo(np.float64).tiny
+"""The smallest normal float: below it a float has fewer digits, and only its absolute error can be small."""
+SUBNORMAL_STEP = 2.0**-1074
+"""The spacing of the subnormal floats."""
+
+
+def assert_close(x: float) -> None:
+    """``gelu(x)`` within ``RELATIVE`` of x·Φ(x), or within two subnormal steps where that is not a normal float."""
+    got, exact = float(gelu(x)), high_precision.gelu(x)
+    if abs(exact) >= TINY:
+        assert high_precision.relative_error(got, exact) <= RELATIVE, (x, got, float(exact))
+    else:
+        assert abs(float(Decimal(got) - exact)) <= 2 * SUBNORMAL_STEP and math.copysign(1.0, got) == math.copysign(1.0, x), (x, got)
+
+
+@given(st.floats(min_value=-40.0, max_value=40.0))
+def test_gelu_is_x_times_phi_to_1e_12_relative_for_any_float_down_to_underflow(x: float) -> None:
+    assert_close(x)
+
+
+@pytest.mark.parametrize("x", [*np.linspace(-38.5, 0.0, 78)[:-1], -1e-300, 1e-300, 0.5, 3.0, 8.0])
+def test_gelu_is_x_times_phi_on_a_grid_through_the_tail(x: float) -> None:
+    assert_close(float(x))
+
+
+def test_gelu_of_minus_ten_is_a_tiny_negative_number_not_minus_zero() -> None:
+    # −10·Φ(−10) ≈ −7.6e-23: it rounds to a normal float, so -0.0 was an error of 100 %
+    got = float(gelu(-10.0))
+    assert got < 0 and high_precision.relative_error(got, high_precision.gelu(-10.0)) <= RELATIVE
+
+
+@pytest.mark.parametrize("side", [-1, 1])
+def test_both_sides_of_the_switch_to_the_continued_fraction_are_accurate(side: int) -> None:
+    edge = -FRACTION_FROM * math.sqrt(2.0)
+    for x in (edge, math.nextafter(edge, side * math.inf)):
+        assert_close(x)
+
+
+def test_the_last_normal_results_and_the_first_subnormal_ones() -> None:
+    # x·Φ(x) crosses the smallest normal float near x = −37.62
+    xs = np.linspace(-37.7, -37.55, 16)
+    exact = [high_precision.gelu(float(x)) for x in xs]
+    assert abs(exact[0]) < TINY < abs(exact[-1])
+    for x in xs:
+        assert_close(float(x))
+
+
+def test_gelu_far_below_underflow_is_minus_zero() -> None:
+    # −40·Φ(−40) ≈ −1e-349 rounds to −0.0, the correctly rounded float
+    out = gelu(np.array([-40.0, -1e300]))
+    assert out.tolist() == [0.0, 0.0] and (np.signbit(out)).all()
+
+
+def test_a_matrix_mixing_tail_and_ordinary_entries_keeps_its_shape_and_each_entry() -> None:
+    x = np.array([[-20.0, 1.0], [-0.5, -5.0]])
+    assert gelu(x).tolist() == [[float(gelu(v)) for v in row] for row in x.tolist()]

@@ -1,0 +1,313 @@
+"""The toy LAB-001 (``attnlab.lab``), checked against arithmetic done by hand.
+
+Toy (from the brief): X rows grid [1, 0], load [0, 1], rises [1, 1];
+W_Q = I, W_K = [[1, 1], [0, 1]], W_V = [[1, 0], [0, 2]], d_k = 2.
+So queries = X, keys [1, 1], [0, 1], [1, 2], values [1, 0], [0, 2], [1, 2].
+Every expected number below is written as that arithmetic, never copied
+from a run. ``baseline_mismatches`` gathers the whole baseline so that the
+mutation test can show each constant of the toy is pinned by it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import operator
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attnlab import lab
+from attnlab.lab import DEFAULTS, LabResult, compute, controls, toy_data
+
+SQRT2 = math.sqrt(2.0)
+KEYS = [[1.0, 1.0], [0.0, 1.0], [1.0, 2.0]]
+VALUES = [[1.0, 0.0], [0.0, 2.0], [1.0, 2.0]]
+
+# rises: q = [1, 1]; q·keys = 1+1, 0+1, 1+2
+RISES_SCORES = [2.0, 1.0, 3.0]
+RISES_SCALED = [2 / SQRT2, 1 / SQRT2, 3 / SQRT2]
+_Z = math.exp(2 / SQRT2) + math.exp(1 / SQRT2) + math.exp(3 / SQRT2)
+RISES_WEIGHTS = [math.exp(2 / SQRT2) / _Z, math.exp(1 / SQRT2) / _Z, math.exp(3 / SQRT2) / _Z]
+W0, W1, W2 = RISES_WEIGHTS
+# output = w0·[1, 0] + w1·[0, 2] + w2·[1, 2]
+RISES_OUTPUT = [W0 + W2, 2 * W1 + 2 * W2]
+# causal: grid sees only itself; load sees grid and load with q = [0, 1] giving scores 1 and 1
+CAUSAL_MAP = [[1.0, 0.0, 0.0], [1 / 2, 1 / 2, 0.0], RISES_WEIGHTS]
+BRIEF_DEFAULTS = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0}
+
+
+def close(actual: Any, expected: Any) -> bool:
+    """True when a result's nested tuples agree to 1e-12 with the equally nested lists expected."""
+    if isinstance(expected, list):
+        return isinstance(actual, tuple) and len(actual) == len(expected) and all(
+            close(a, e) for a, e in zip(actual, expected))
+    return math.isclose(actual, expected, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def baseline_mismatches() -> list[str]:
+    """Names of the hand-derived baseline facts the current ``attnlab.lab`` breaks."""
+    r = compute()
+    expected = {
+        "query": [1.0, 1.0], "keys": KEYS, "values": VALUES, "scores": RISES_SCORES,
+        "scaled": RISES_SCALED, "weights": RISES_WEIGHTS, "output": RISES_OUTPUT,
+        "weight_map": CAUSAL_MAP,
+    }
+    wrong = [field for field, value in expected.items() if not close(getattr(r, field), value)]
+    if r.visible != (True, True, True):
+        wrong.append("visible")
+    if toy_data()["defaults"] != BRIEF_DEFAULTS:
+        wrong.append("toy_data defaults")
+    if compute({}) != r:
+        wrong.append("compute({}) differs from compute()")
+    return wrong
+
+
+def mutated(table: tuple[tuple[float, ...], ...], i: int, j: int) -> tuple[tuple[float, ...], ...]:
+    """``table`` with entry (i, j) raised by one."""
+    return tuple(tuple(x + 1.0 if (r, c) == (i, j) else x for c, x in enumerate(row))
+                 for r, row in enumerate(table))
+
+
+def changed_default(key: str) -> Any:
+    """A different, still valid value for one control default."""
+    value = DEFAULTS[key]
+    if key == "token":
+        return next(t for t in lab.TOKENS if t != value)
+    if key == "causal":
+        return not value
+    return value + 1.0
+
+
+MATRIX_ENTRIES = [(name, i, j) for name in ("X", "W_Q", "W_K", "W_V")
+                  for i, row in enumerate(getattr(lab, name)) for j in range(len(row))]
+
+
+def test_baseline_matches_hand_arithmetic() -> None:
+    assert baseline_mismatches() == []
+
+
+@pytest.mark.parametrize(("name", "i", "j"), MATRIX_ENTRIES, ids=[f"{n}[{i}][{j}]" for n, i, j in MATRIX_ENTRIES])
+def test_changing_a_toy_matrix_entry_breaks_the_baseline(
+        monkeypatch: pytest.MonkeyPatch, name: str, i: int, j: int) -> None:
+    monkeypatch.setattr(lab, name, mutated(getattr(lab, name), i, j))
+    assert baseline_mismatches() != []
+
+
+@pytest.mark.parametrize("key", sorted(DEFAULTS))
+def test_changing_a_control_default_breaks_the_baseline(monkeypatch: pytest.MonkeyPatch, key: str) -> None:
+    monkeypatch.setitem(lab.DEFAULTS, key, changed_default(key))
+    assert baseline_mismatches() != []
+
+
+@pytest.mark.parametrize("function", [compute, controls])
+def test_keyword_defaults_equal_DEFAULTS(function: Any) -> None:
+    signature = inspect.signature(function).parameters
+    assert {name: p.default.value for name, p in signature.items()} == BRIEF_DEFAULTS == DEFAULTS
+
+
+def test_rises_scores_are_2_1_3() -> None:
+    assert compute().scores == tuple(RISES_SCORES)
+
+
+def test_rises_scaled_scores_divide_by_sqrt2() -> None:
+    assert close(compute().scaled, RISES_SCALED)
+
+
+def test_rises_weights_are_softmax_of_scaled_scores() -> None:
+    assert close(compute().weights, RISES_WEIGHTS)
+
+
+def test_rises_output_mixes_the_values() -> None:
+    assert close(compute().output, RISES_OUTPUT)
+
+
+def test_causal_weight_map_is_lower_triangular() -> None:
+    assert close(compute().weight_map, CAUSAL_MAP)
+
+
+def test_weight_map_row_of_selected_token_equals_its_weights() -> None:
+    for token in lab.TOKENS:
+        r = compute(token, causal=False, query_scale=0.5)
+        assert r.weight_map[r.row] == r.weights
+
+
+def test_grid_with_causal_on_outputs_its_own_value() -> None:
+    r = compute("grid")
+    assert (r.weights, r.output) == ((1.0, 0.0, 0.0), (1.0, 0.0))
+
+
+def test_grid_with_causal_off_mixes_later_rows() -> None:
+    # q = [1, 0]; scores 1, 0, 1; scaled 1/√2, 0, 1/√2
+    a = math.exp(1 / SQRT2)
+    w = [a / (2 * a + 1), 1 / (2 * a + 1), a / (2 * a + 1)]
+    r = compute("grid", causal=False)
+    assert close(r.weights, w)
+    assert close(r.output, [w[0] + w[2], 2 * w[1] + 2 * w[2]])
+
+
+def test_causal_toggle_changes_nothing_for_rises() -> None:
+    on, off = compute("rises", causal=True), compute("rises", causal=False)
+    assert (on.scores, on.visible, on.weights, on.output) == (off.scores, off.visible, off.weights, off.output)
+
+
+def test_zero_query_gives_uniform_weights_and_the_mean_value() -> None:
+    r = compute(query_scale=0.0)
+    assert r.scores == (0.0, 0.0, 0.0)
+    assert close(r.weights, [1 / 3, 1 / 3, 1 / 3])
+    assert close(r.output, [(1 + 0 + 1) / 3, (0 + 2 + 2) / 3])
+
+
+def test_zero_query_is_uniform_over_visible_keys_only() -> None:
+    assert close(compute("load", query_scale=0.0).weights, [1 / 2, 1 / 2, 0.0])
+
+
+def test_query_scale_multiplies_the_selected_query_only() -> None:
+    r = compute(query_scale=2.0)
+    assert r.query == (2.0, 2.0)
+    assert close(r.scaled, [4 / SQRT2, 2 / SQRT2, 6 / SQRT2])
+    assert close(r.weight_map[:2], CAUSAL_MAP[:2])
+
+
+def test_value_y_moves_only_the_second_output_coordinate_by_2_w_rises() -> None:
+    before, after = compute(), compute(value_y=4.0)
+    assert (after.scores, after.scaled, after.weights) == (before.scores, before.scaled, before.weights)
+    assert after.output[0] == before.output[0]
+    assert math.isclose(after.output[1] - before.output[1], (4 - 2) * W2, rel_tol=1e-12)
+
+
+def test_value_y_has_no_effect_where_the_third_key_is_blocked() -> None:
+    assert compute("load", value_y=4.0).output == compute("load").output
+
+
+def test_controls_as_one_dict_equal_controls_as_arguments() -> None:
+    given = {"token": "load", "query_scale": 0.5, "causal": False, "value_y": -1.0}
+    assert compute(given) == compute(**given)
+
+
+def test_partial_dict_takes_defaults_for_missing_keys() -> None:
+    assert compute({"value_y": 4.0}) == compute(value_y=4.0)
+
+
+def test_dict_mixed_with_keyword_controls_is_refused_naming_them() -> None:
+    with pytest.raises(TypeError, match=r"dict and also as arguments \['causal'\]"):
+        compute({"token": "grid"}, causal=False)
+
+
+@pytest.mark.parametrize("name", ["query_scale", "causal", "value_y"])
+def test_dict_mixed_with_a_keyword_control_equal_to_its_default_is_still_refused(name: str) -> None:
+    with pytest.raises(TypeError, match=rf"dict and also as arguments \['{name}'\]"):
+        compute({name: changed_default(name)}, **{name: DEFAULTS[name]})
+
+
+def test_control_names_that_are_not_strings_are_refused_naming_the_first() -> None:
+    with pytest.raises(TypeError, match="control names must be strings, got 1"):
+        compute({1: 2, "x": 3})
+
+
+def test_controls_returns_every_key_validated() -> None:
+    assert controls({"query_scale": 3}) == {**BRIEF_DEFAULTS, "query_scale": 3.0}
+
+
+def test_result_is_a_frozen_dataclass() -> None:
+    with pytest.raises(AttributeError):
+        compute().weights = [1.0, 0.0, 0.0]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("edit", [
+    lambda r: operator.setitem(r.weights, 0, 1.0),
+    lambda r: operator.setitem(r.weight_map[0], 0, 1.0),
+    lambda r: operator.setitem(r.controls, "token", "grid"),
+], ids=["a weight", "an entry of the weight map", "a control"])
+def test_nothing_inside_a_result_can_be_edited(edit: Any) -> None:
+    with pytest.raises(TypeError):
+        edit(compute())
+
+
+def test_editing_to_dict_leaves_the_result_as_it_was() -> None:
+    r = compute()
+    changed = r.to_dict()
+    changed["weights"][0], changed["controls"]["token"] = 99.0, "grid"
+    assert r.to_dict() == compute().to_dict()
+
+
+def test_to_json_round_trips_to_to_dict() -> None:
+    r = compute("load", query_scale=1.5, causal=False, value_y=-2.5)
+    assert json.loads(r.to_json()) == r.to_dict()
+
+
+def test_to_dict_has_every_field_of_the_result() -> None:
+    fields = set(inspect.signature(LabResult).parameters)
+    assert set(compute().to_dict()) == fields
+
+
+def test_toy_data_holds_the_brief_constants() -> None:
+    data = toy_data()
+    assert data["tokens"] == ["grid", "load", "rises"]
+    assert data["x"] == [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+    assert data["w_q"] == [[1.0, 0.0], [0.0, 1.0]]
+    assert data["w_k"] == [[1.0, 1.0], [0.0, 1.0]]
+    assert data["w_v"] == [[1.0, 0.0], [0.0, 2.0]]
+
+
+def test_toy_data_is_json_ready() -> None:
+    assert json.loads(json.dumps(toy_data())) == toy_data()
+
+
+@pytest.mark.parametrize(("token", "written"), [("power", "'power'"), ("RISES", "'RISES'"), ("", "''"), (2, "2"),
+                                               (None, "None")])
+def test_unknown_token_is_refused_naming_token_and_value(token: Any, written: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"token must be one of ['grid', 'load', 'rises'], got {written}")):
+        compute(token)
+
+
+def test_a_token_that_is_not_a_string_is_refused_though_numpy_compares_it_equal() -> None:
+    with pytest.raises(ValueError, match=re.escape("token must be one of ['grid', 'load', 'rises'], got array(['grid']")):
+        compute(np.array(["grid"]))
+
+
+def test_unknown_token_in_dict_is_refused_naming_token() -> None:
+    with pytest.raises(ValueError, match="token"):
+        compute({"token": "Rises"})
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("query_scale", math.nan), ("query_scale", math.inf), ("value_y", math.inf), ("value_y", -math.inf),
+    ("value_y", math.nan),
+])
+def test_non_finite_control_is_refused_naming_it(name: str, value: float) -> None:
+    with pytest.raises(ValueError, match=f"{name} must be finite"):
+        compute(**{name: value})
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("query_scale", "1.0"), ("value_y", "2"), ("query_scale", True), ("value_y", None),
+])
+def test_non_number_control_is_refused_naming_it(name: str, value: Any) -> None:
+    with pytest.raises(TypeError, match=f"{name} must be a real number"):
+        compute(**{name: value})
+
+
+@pytest.mark.parametrize("value", [1, 0, "true", None, 1.0])
+def test_non_bool_causal_is_refused_naming_causal(value: Any) -> None:
+    with pytest.raises(TypeError, match="causal must be a boolean, got"):
+        compute(causal=value)
+
+
+def test_unknown_control_key_is_refused_naming_the_key() -> None:
+    with pytest.raises(ValueError, match=re.escape("unknown control(s) ['temperature']; known: ['causal', 'query_scale',")):
+        compute({"temperature": 1.0})
+
+
+def test_string_controls_in_dict_are_refused_naming_them() -> None:
+    with pytest.raises(TypeError, match="query_scale"):
+        compute({"query_scale": "0"})
+
+
+def test_query_scale_that_overflows_the_scores_is_refused_naming_query_scale() -> None:
+    with pytest.raises(ValueError, match="query_scale"):
+        compute(query_scale=1.7e308)
+

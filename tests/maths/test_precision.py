@@ -1,0 +1,52 @@
+"""``attnlab.precision``: where exp overflows in each format (CL-037), on a real head of the guide."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attnlab import bert
+from attnlab.precision import (
+    BFLOAT16_MAX,
+    FORMATS,
+    exp_limit,
+    largest,
+    naive_exp_overflows,
+    stable_exp_overflows,
+)
+
+
+def test_binary16_overflows_past_ln_65504() -> None:
+    assert largest("float16") == 65504 and math.isclose(exp_limit("float16"), math.log(65504))
+    assert round(exp_limit("float16"), 2) == 11.09
+
+
+def test_the_limits_of_the_wider_formats() -> None:
+    assert [round(exp_limit(f), 1) for f in FORMATS] == [11.1, 88.7, 88.7, 709.8]
+
+
+def test_bfloat16_is_float32s_exponent_range_with_seven_stored_bits() -> None:
+    assert BFLOAT16_MAX == float.fromhex("0x1.fep127") and BFLOAT16_MAX < largest("float32")
+
+
+def test_exp_in_float16_is_finite_just_below_the_limit_and_infinite_just_above() -> None:
+    below = np.nextafter(np.float16(exp_limit("float16")), np.float16(0))
+    above = np.nextafter(below, np.float16(100))
+    assert not naive_exp_overflows([float(below)], "float16") and naive_exp_overflows([float(above)], "float16")
+
+
+def test_the_first_heads_scaled_scores_overflow_a_naive_float16_softmax_but_not_the_stable_one() -> None:
+    scaled = bert.encode("grid load rises")[0].layers[0].heads[2].scaled
+    assert scaled.max() > exp_limit("float16")
+    assert naive_exp_overflows(scaled, "float16") and not naive_exp_overflows(scaled, "float32")
+    assert not stable_exp_overflows(scaled, "float16")
+
+
+def test_a_format_numpy_lacks_is_refused_for_computing_but_known_for_its_limit() -> None:
+    assert exp_limit("bfloat16") > 88
+    with pytest.raises(ValueError, match="numpy has no bfloat16"):
+        naive_exp_overflows([1.0], "bfloat16")
+    with pytest.raises(ValueError, match="format must be one of"):
+        largest("float8")

@@ -1,0 +1,303 @@
+"""``attnlab.streaming``: attention's exact output, one block of keys at a time.
+
+Tolerance: outputs are compared with ``rtol=1e-12`` plus ``atol = 1e-12 ×
+the largest |value|``. Each output entry is a weighted mixture of value
+entries, so rounding errors scale with the values being mixed, not with the
+output: when positive and negative values nearly cancel, an output near 0
+carries an absolute error of a few ulps of the values, which is a large
+*relative* error of a tiny number. The absolute term allows exactly that
+and nothing more (it is 1e-12 of the values' own size).
+"""
+
+from __future__ import annotations
+
+import math
+import tracemalloc
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from attnlab import attention, causal, streaming_attention
+from attnlab.streaming import BLOCK, streaming_trace
+
+
+def assert_same_output(streamed: np.ndarray, naive: np.ndarray, values: np.ndarray) -> None:
+    """Equal within 1e-12 relative, or 1e-12 of the largest |value| for outputs near 0."""
+    assert streamed.shape == naive.shape
+    np.testing.assert_allclose(streamed, naive, rtol=1e-12, atol=1e-12 * np.abs(values).max())
+
+
+@st.composite
+def cases(draw: st.DrawFn, bound: float = 10.0, integer_scores: bool = False) -> dict[str, Any]:
+    """q, k, v, a mask with at least one visible key per row, and a block size 1 … m + 3."""
+    n, m, d_k, d_v = draw(st.integers(1, 40)), draw(st.integers(1, 40)), draw(st.integers(1, 8)), draw(st.integers(1, 8))
+    if integer_scores:  # integer q and k: every score is exact, whatever order numpy sums in
+        entries = st.integers(-1000, 1000).map(float)
+    else:
+        entries = st.floats(-bound, bound, allow_nan=False)
+    q = draw(hnp.arrays(np.float64, (n, d_k), elements=entries))
+    k = draw(hnp.arrays(np.float64, (m, d_k), elements=entries))
+    # Subnormal values are left out: their spacing is fixed (about 5e-324), so the
+    # tolerance of 1e-12 of the values would be below one ulp of the output.
+    v = draw(hnp.arrays(np.float64, (m, d_v), elements=st.floats(-1e3, 1e3, allow_nan=False, allow_subnormal=False)))
+    visible = draw(hnp.arrays(np.bool_, (n, m)))
+    visible[np.arange(n), draw(hnp.arrays(np.int64, n, elements=st.integers(0, m - 1)))] = True
+    return {"q": q, "k": k, "v": v, "visible": visible, "block": draw(st.integers(1, m + 3))}
+
+
+@settings(max_examples=300, deadline=None)
+@given(cases())
+def test_streaming_equals_attention_for_random_shapes_masks_and_blocks(case: dict[str, Any]) -> None:
+    naive = attention(case["q"], case["k"], case["v"], case["visible"]).output
+    assert_same_output(streaming_attention(**case), naive, case["v"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(cases())
+def test_streaming_equals_attention_with_every_key_visible(case: dict[str, Any]) -> None:
+    naive = attention(case["q"], case["k"], case["v"]).output
+    streamed = streaming_attention(case["q"], case["k"], case["v"], block=case["block"])
+    assert_same_output(streamed, naive, case["v"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(cases())
+def test_streaming_equals_attention_for_a_single_1d_query(case: dict[str, Any]) -> None:
+    q, visible = case["q"][0], case["visible"][0]
+    naive = attention(q, case["k"], case["v"], visible).output
+    assert_same_output(streaming_attention(q, case["k"], case["v"], visible, case["block"]), naive, case["v"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(cases(integer_scores=True))
+def test_streaming_handles_scores_up_to_a_million_without_overflow_or_nan(case: dict[str, Any]) -> None:
+    naive = attention(case["q"], case["k"], case["v"], case["visible"]).output
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        streamed = streaming_attention(**case)
+    assert_same_output(streamed, naive, case["v"])
+
+
+def test_rows_with_no_visible_key_in_early_blocks_raise_no_warning() -> None:
+    visible = np.zeros((3, 6), dtype=bool)
+    visible[:, -1] = True  # every row sees only the last key, so five blocks see nothing
+    q, k, v = np.ones((3, 2)), np.arange(12.0).reshape(6, 2), np.arange(6.0)[:, None]
+    with warnings.catch_warnings(), np.errstate(all="raise"):
+        warnings.simplefilter("error")
+        streamed = streaming_attention(q, k, v, visible, block=1)
+    assert streamed.tolist() == [[5.0], [5.0], [5.0]]
+
+
+def test_single_query_returns_a_1d_output_of_length_d_v() -> None:
+    assert streaming_attention([1.0, 0.0], np.eye(2), np.ones((2, 3))).shape == (3,)
+
+
+def test_matrix_of_queries_returns_n_by_d_v() -> None:
+    assert streaming_attention(np.ones((4, 2)), np.eye(2), np.ones((2, 3))).shape == (4, 3)
+
+
+def test_worked_example_by_hand() -> None:
+    # q = [1, 0]; keys [1, 0] and [0, 1] give scaled scores 1/√2 and 0; values 1 and 3.
+    w = math.exp(1 / math.sqrt(2)) / (math.exp(1 / math.sqrt(2)) + 1)
+    streamed = streaming_attention([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]], block=1)
+    assert streamed[0] == pytest.approx(w * 1 + (1 - w) * 3, rel=1e-15)
+
+
+def test_default_block_is_a_positive_int() -> None:
+    assert isinstance(BLOCK, int) and BLOCK >= 1
+
+
+def test_trace_of_toy_rises_row_keeps_the_running_maximum() -> None:
+    # rises = [1, 1] against keys [1, 1], [0, 1], [1, 2]: scaled scores 2/√2, 1/√2, 3/√2.
+    q, k, v = [1.0, 1.0], [[1.0, 1.0], [0.0, 1.0], [1.0, 2.0]], [[1.0, 0.0], [0.0, 2.0], [1.0, 2.0]]
+    peaks = [step.peak[0] for step in streaming_trace(q, k, v, block=1)]
+    assert peaks == pytest.approx([2 / math.sqrt(2), 2 / math.sqrt(2), 3 / math.sqrt(2)], rel=1e-15)
+
+
+def test_trace_rescales_the_running_sum_when_the_maximum_rises() -> None:
+    q, k, v = [1.0, 1.0], [[1.0, 1.0], [0.0, 1.0], [1.0, 2.0]], [[1.0, 0.0], [0.0, 2.0], [1.0, 2.0]]
+    totals = [step.total[0] for step in streaming_trace(q, k, v, block=1)]
+    gap = 1 / math.sqrt(2)  # each key's scaled score is 1/√2 away from the next
+    expected = [1.0, 1 + math.exp(-gap), (1 + math.exp(-gap)) * math.exp(-gap) + 1]
+    assert totals == pytest.approx(expected, rel=1e-15)
+
+
+def test_trace_steps_cannot_be_edited() -> None:
+    step = streaming_trace([1.0, 0.0], np.eye(2), np.ones((2, 3)))[0]
+    for array in (step.peak, step.total, step.weighted, step.unit):
+        with pytest.raises(ValueError, match="cannot set WRITEABLE flag"):
+            array.flags.writeable = True
+
+
+def test_trace_divides_no_column_of_ordinary_values() -> None:
+    step = streaming_trace([1.0, 0.0], np.eye(2), [[1e300, -2.0], [0.5, 3.0]])[-1]
+    assert step.unit.tolist() == [1.0, 1.0]
+
+
+def test_trace_divides_a_column_near_the_float64_maximum_so_its_running_sum_stays_finite() -> None:
+    last = streaming_trace([0.0], [[0.0]] * 3, [[1.7e308, 1.0]] * 3)[-1]
+    assert np.isfinite(last.weighted).all() and last.unit[0] > 1.0 and last.unit[1] == 1.0
+
+
+def test_trace_counts_keys_seen_block_by_block() -> None:
+    steps = streaming_trace(np.ones((2, 2)), np.ones((7, 2)), np.ones((7, 1)), block=3)
+    assert [s.keys_seen for s in steps] == [3, 6, 7]
+
+
+def test_trace_ends_at_the_output() -> None:
+    rng = np.random.default_rng(6)
+    q, k, v = rng.normal(size=(5, 3)), rng.normal(size=(9, 3)), rng.normal(size=(9, 2))
+    last = streaming_trace(q, k, v, causal(5, 9), block=4)[-1]
+    assert_same_output(last.weighted / last.total[:, None], attention(q, k, v, causal(5, 9)).output, v)
+
+
+def raised(function: Any, *args: Any) -> tuple[type, str]:
+    """The type and message of the error ``function(*args)`` raises."""
+    with pytest.raises((TypeError, ValueError)) as info:
+        function(*args)
+    return type(info.value), str(info.value)
+
+
+Q, K, V = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 1.0], [0.0, 1.0], [1.0, 2.0]], [[1.0], [2.0], [3.0]]
+BLOCKED_ROW_1 = np.array([[True, False, False], [False, False, False], [True, True, True]])
+BAD_INPUTS = {
+    "q has NaN": ([[math.nan, 0.0]], K, V, None),
+    "q is 3-D": ([[[1.0, 0.0]]], K, V, None),
+    "q is empty": ([], K, V, None),
+    "q holds strings": ([["a", "b"]], K, V, None),
+    "q is boolean": (np.array([[True, False]]), K, V, None),
+    "k is ragged": (Q, [[1.0, 0.0], [1.0]], V, None),
+    "k is 1-D": (Q, [1.0, 0.0], V, None),
+    "v has infinity": (Q, K, [[1.0], [math.inf], [3.0]], None),
+    "q and k widths differ": ([[1.0, 0.0, 0.0]], K, V, None),
+    "k and v rows differ": (Q, K, [[1.0], [2.0]], None),
+    "visible is 0/1 floats": (Q, K, V, np.ones((3, 3))),
+    "visible has the wrong shape": (Q, K, V, np.ones((3, 2), dtype=bool)),
+    "visible is 2-D for a 1-D query": (Q[0], K, V, np.ones((3, 3), dtype=bool)),
+    "a row blocks every key": (Q, K, V, BLOCKED_ROW_1),
+    "a single query blocks every key": (Q[0], K, V, np.zeros(3, dtype=bool)),
+    "scores overflow": ([[1e200, 1e200]], [[1e200, 1e200]], [[1.0]], None),
+    "scores overflow and a row is blocked": ([[1e200, 1e200]], [[1e200, 1e200]], [[1.0]], np.zeros((1, 1), bool)),
+}
+
+
+@pytest.mark.parametrize("args", BAD_INPUTS.values(), ids=BAD_INPUTS.keys())
+def test_bad_input_raises_the_same_error_as_attention(args: tuple[Any, ...]) -> None:
+    assert raised(streaming_attention, *args) == raised(attention, *args)
+
+
+def test_fully_blocked_row_error_names_the_row() -> None:
+    assert raised(streaming_attention, Q, K, V, BLOCKED_ROW_1) == (
+        ValueError, "visible row 1 blocks every key: a fully blocked row has no weights")
+
+
+@pytest.mark.parametrize(("block", "error"), [(0, ValueError), (-3, ValueError), (1.5, TypeError),
+                                              (True, TypeError), ("8", TypeError)])
+def test_bad_block_is_refused_naming_block(block: Any, error: type) -> None:
+    with pytest.raises(error, match="block must be"):
+        streaming_attention(Q, K, V, block=block)
+
+
+N, M, WIDTH, SMALL_BLOCK = 128, 50_000, 1, 64
+"""Sizes for the memory tests: an n×m float64 array would take 51.2 MB."""
+
+
+def traced_peak(function: Any, *args: Any, **kwargs: Any) -> int:
+    """The most memory tracemalloc sees allocated during one call (inputs made before excluded)."""
+    tracemalloc.start()
+    try:
+        function(*args, **kwargs)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def memory_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Seeded q, k, v and a causal mask of the memory tests' sizes."""
+    rng = np.random.default_rng(8)
+    return (rng.normal(size=(N, WIDTH)), rng.normal(size=(M, WIDTH)), rng.normal(size=(M, WIDTH)),
+            causal(N, M))
+
+
+@pytest.mark.parametrize("masked", [False, True], ids=["all visible", "causal mask"])
+def test_streaming_never_allocates_an_n_by_m_array(masked: bool) -> None:
+    q, k, v, visible = memory_inputs()
+    peak = traced_peak(streaming_attention, q, k, v, visible if masked else None, block=SMALL_BLOCK)
+    assert peak < N * M * 8 / 20
+
+
+def test_the_memory_measure_sees_the_n_by_m_arrays_of_naive_attention() -> None:
+    q, k, v, visible = memory_inputs()
+    assert traced_peak(attention, q, k, v, visible) > N * M * 8
+
+
+@pytest.mark.parametrize("block", [1, 2, 3])
+def test_equal_values_near_the_float64_maximum_give_that_value_not_infinity(block: int) -> None:
+    assert streaming_attention([0.0], [[0.0], [0.0]], [[1e308], [1e308]], block=block).tolist() == [1e308]
+
+
+@pytest.mark.parametrize("block", [1, 2, 4])
+def test_opposite_values_near_the_float64_maximum_cancel_as_in_attention(block: int) -> None:
+    k, v = [[0.0]] * 4, [[1e308], [1e308], [-1e308], [-1e308]]
+    assert streaming_attention([0.0], k, v, block=block).tolist() == attention([0.0], k, v).output.tolist() == [0.0]
+
+
+def test_scores_further_apart_than_float64_can_hold_give_no_warning() -> None:
+    # Scaled scores ±1.5e308 differ by more than the largest float64.
+    q, k, v = [[1.5e308]], [[1.0], [-1.0]], [[1.0], [2.0]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        streamed = streaming_attention(q, k, v, block=1)
+    assert_same_output(streamed, attention(q, k, v).output, np.array(v))
+
+
+# --- causal=True: the mask worked out from positions, never written down ---------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 30), st.integers(1, 33), st.integers(0, 2**32 - 1))
+def test_causal_flag_equals_attention_with_the_causal_mask(n: int, extra: int, block: int, seed: int) -> None:
+    m = n + extra  # n ≤ m: every query sees at least its own position
+    rng = np.random.default_rng(seed)
+    q, k, v = rng.normal(size=(n, 3)), rng.normal(size=(m, 3)), rng.normal(size=(m, 2))
+    assert_same_output(streaming_attention(q, k, v, block=block, causal=True),
+                       attention(q, k, v, causal(n, m)).output, v)
+
+
+def test_causal_flag_combines_with_a_visible_mask() -> None:
+    rng = np.random.default_rng(3)
+    q, k, v = rng.normal(size=(4, 2)), rng.normal(size=(6, 2)), rng.normal(size=(6, 2))
+    padding = np.array([True, False, True, True, True, True])
+    both = causal(4, 6) & padding[None, :]
+    assert_same_output(streaming_attention(q, k, v, np.tile(padding, (4, 1)), block=2, causal=True),
+                       attention(q, k, v, both).output, v)
+
+
+def test_causal_flag_with_more_queries_than_keys_refuses_the_rows_left_without_a_key() -> None:
+    with pytest.raises(ValueError, match="visible row 0 blocks every key"):
+        streaming_attention(np.ones((4, 1)), np.ones((2, 1)), np.ones((2, 1)), block=1, causal=True)
+
+
+def test_causal_trace_of_the_toy_rises_row_is_the_trace_with_the_causal_mask() -> None:
+    flagged, masked = streaming_trace(Q, K, V, block=1, causal=True), streaming_trace(Q, K, V, causal(3), block=1)
+    assert all(np.array_equal(a.total, b.total) and np.array_equal(a.weighted, b.weighted)
+               for a, b in zip(flagged, masked, strict=True))
+
+
+@pytest.mark.parametrize("flag", [1, "yes", None])
+def test_causal_flag_must_be_true_or_false(flag: Any) -> None:
+    with pytest.raises(TypeError, match="causal must be True or False"):
+        streaming_attention(Q, K, V, causal=flag)
+
+
+def test_causal_flag_needs_no_n_by_m_array_not_even_a_boolean_one() -> None:
+    q, k, v, _ = memory_inputs()
+    assert traced_peak(streaming_attention, q, k, v, block=SMALL_BLOCK, causal=True) < N * M  # bytes of a bool mask
+
+
+def test_a_dense_causal_mask_is_itself_an_n_by_m_array() -> None:
+    assert causal(N, M).nbytes == N * M

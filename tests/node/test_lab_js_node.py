@@ -1,0 +1,293 @@
+"""docs/assets/attnlab.js under Node gives Python's numbers in JavaScript's terms and refuses bad controls.
+
+Node loads the file with ``require`` (the browser lab's computation, unchanged)
+and gets the toy's constants from ``attnlab.lab.toy_data()``, as the page gets
+them from the data the build emits. Its controls and fields of two words are
+camelCase (``queryScale``, ``weightMap``; snake_case names are aliases), and it
+refuses bad controls in words of its own, naming the control: the messages
+need not match Python's, only the numbers and the shown digits must.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser.agreement import (
+    assert_agrees,
+    camel,
+    control_settings,
+    in_javascript_terms,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sites import ROOT
+
+from attnlab.lab import TOKENS, compute, toy_data
+from attnlab.text import MAX_DECIMALS, fmt
+
+ATTNLAB_JS = ROOT / "docs" / "assets" / "attnlab.js"
+
+RUNNER = """
+const attnlab = require(process.argv[1]);
+const {toy, settings} = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const lab = attnlab.withToy(toy);
+const run = c => { try { return {result: lab.compute(c)}; } catch (e) { return {error: e.name + ": " + e.message}; } };
+process.stdout.write(JSON.stringify(settings.map(run)));
+"""
+"""Reads {toy, settings} on stdin, writes one {result} or {error} per setting."""
+
+
+def node(script: str, *args: str, stdin: str = "") -> str:
+    """Run ``script`` with ``node -e`` and return what it printed; fail clearly without Node."""
+    executable = shutil.which("node")
+    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs)"
+    finished = subprocess.run([executable, "-e", script, *args], input=stdin,
+                              capture_output=True, text=True, timeout=60, check=False)
+    assert finished.returncode == 0, finished.stderr
+    return finished.stdout
+
+
+def run_in_node(settings: list[Any]) -> list[dict[str, Any]]:
+    """Compute each setting with attnlab.js in a fresh Node process, with the toy from ``toy_data()``."""
+    return json.loads(node(RUNNER, str(ATTNLAB_JS), stdin=json.dumps({"toy": toy_data(), "settings": settings})))
+
+
+def python(controls: dict[str, Any]) -> dict[str, Any]:
+    """Python's result for ``controls`` (snake_case), renamed as JavaScript names its fields."""
+    return in_javascript_terms(compute(controls).to_dict())
+
+
+def test_node_agrees_with_python_over_810_settings_given_by_their_camel_case_names() -> None:
+    settings = control_settings()
+    camel_settings = [{camel(name): value for name, value in controls.items()} for controls in settings]
+    for controls, answer in zip(settings, run_in_node(camel_settings), strict=True):
+        assert_agrees(answer.get("result", answer), python(controls), where=f"compute({controls})")
+
+
+def test_node_agrees_with_python_given_the_snake_case_aliases() -> None:
+    settings = control_settings(count=60)
+    for controls, answer in zip(settings, run_in_node(settings), strict=True):
+        assert_agrees(answer.get("result", answer), python(controls), where=f"compute({controls})")
+
+
+def test_node_returns_two_word_fields_and_controls_in_camel_case() -> None:
+    [answer] = run_in_node([{"token": "load", "queryScale": 2.0, "causal": False, "valueY": 4.0}])
+    result = answer["result"]
+    assert "weightMap" in result and "weight_map" not in result
+    assert result["controls"] == {"token": "load", "queryScale": 2.0, "causal": False, "valueY": 4.0}
+
+
+def test_node_takes_an_alias_and_a_camel_case_name_together() -> None:
+    [answer] = run_in_node([{"query_scale": 0.5, "valueY": -1.0}])
+    assert_agrees(answer["result"], python({"query_scale": 0.5, "value_y": -1.0}))
+
+
+@pytest.mark.parametrize("controls", [{"valueY": 4.0, "value_y": 4.0}, {"queryScale": 1.0, "query_scale": 2.0}])
+def test_node_refuses_a_control_given_under_both_its_names(controls: dict[str, Any]) -> None:
+    [answer] = run_in_node([controls])
+    name = next(iter(controls))
+    assert answer["error"] == f"TypeError: {name} is given twice, as {name} and {next(reversed(controls))}: give it once"
+
+
+def test_node_refuses_an_unknown_control_listing_the_known_ones() -> None:
+    [answer] = run_in_node([{"colour": "red", "value_y": 4.0}])
+    assert answer["error"] == ('RangeError: unknown control "colour"; the known controls are token, queryScale, '
+                               "causal, valueY (snake_case aliases such as query_scale work too)")
+
+
+def test_node_fills_missing_controls_with_the_toy_defaults() -> None:
+    [answer] = run_in_node([{}])
+    assert_agrees(answer["result"], python({}))
+
+
+def test_node_blocked_keys_get_exactly_zero_weight() -> None:
+    [answer] = run_in_node([{"token": "grid", "causal": True}])
+    assert answer["result"]["weights"] == [1.0, 0.0, 0.0]
+    assert answer["result"]["visible"] == [True, False, False]
+
+
+def test_node_zero_multiplier_gives_exactly_uniform_weights() -> None:
+    [answer] = run_in_node([{"token": "rises", "queryScale": 0, "causal": False}])
+    assert answer["result"]["weights"] == [1 / 3, 1 / 3, 1 / 3]
+
+
+BAD_CONTROLS: dict[str, tuple[str, str]] = {
+    "a token the toy does not have": ("{token: 'sun'}", "RangeError: token must be one of grid, load, rises; got \"sun\""),
+    "a token in the wrong case": ("{token: 'Rises'}", "RangeError: token must be one of"),
+    "a number as token": ("{token: 2}", "RangeError: token must be one of grid, load, rises; got 2"),
+    "null as token": ("{token: null}", "RangeError: token must be one of grid, load, rises; got null"),
+    "a string as multiplier": ("{queryScale: '1'}", 'TypeError: queryScale must be a number, got "1"'),
+    "a boolean as multiplier": ("{query_scale: true}", "TypeError: queryScale must be a number, got true"),
+    "a list as multiplier": ("{queryScale: [1]}", "TypeError: queryScale must be a number, got [1]"),
+    "a BigInt multiplier": ("{queryScale: 2n}", "TypeError: queryScale must be a number, got 2n"),
+    "NaN as multiplier": ("{queryScale: NaN}", "RangeError: queryScale must be a finite number, got NaN"),
+    "an infinite third value": ("{valueY: -Infinity}", "RangeError: valueY must be a finite number, got -Infinity"),
+    "null as third value": ("{value_y: null}", "TypeError: valueY must be a number, got null"),
+    "a multiplier whose scores overflow": ("{queryScale: 1e308}", "RangeError: queryScale 1e+308 is too large"),
+    "1 as causal": ("{causal: 1}", "TypeError: causal must be true or false, got 1"),
+    "a string as causal": ("{causal: 'true'}", 'TypeError: causal must be true or false, got "true"'),
+    "two unknown controls": ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
+    "a million-entry array as multiplier": ("{queryScale: new Array(1e6).fill(0)}",
+                                            "TypeError: queryScale must be a number, got [0,0,0,"),
+}
+"""Bad controls, each refused by attnlab.js under Node in its own words, naming the control (JavaScript's name)."""
+NOT_PLAIN_CONTROLS = {
+    "a Map of controls": 'new Map([["token", "grid"]])', "a Date": "new Date(0)", "a RegExp": "/grid/",
+    "an array": '["grid"]', "null": "null", "a token string": '"grid"',
+    "controls inherited from a prototype": 'Object.create({token: "grid"})',
+    "an instance of a class": "new (class Controls { constructor() { this.token = 'grid'; } })()",
+}
+"""JavaScript values Python has no counterpart for, each refused by attnlab.js as not a plain object of controls."""
+REFUSALS = {**BAD_CONTROLS, **{why: (given, "TypeError: controls must be a plain object with keys token, queryScale, "
+                                            "causal, valueY, got [object ")
+                               for why, given in NOT_PLAIN_CONTROLS.items()}}
+
+
+@pytest.mark.parametrize(("given", "message"), REFUSALS.values(), ids=REFUSALS.keys())
+def test_node_refuses_each_bad_control_naming_it(given: str, message: str) -> None:
+    lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
+    printed = node(f"try {{ {lab}.compute({given}); }} catch (e) {{ process.stdout.write(e.name + ': ' + e.message); }}",
+                   str(ATTNLAB_JS))
+    assert printed.startswith(message), printed[:300]
+    assert len(printed) <= 400, "a refusal cuts the value it shows"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ("1, 3", "TypeError: causal must be true or false, got 1"), ("true, 2.5", "TypeError: n must be an integer, got 2.5"),
+    ("true, '3'", 'TypeError: n must be an integer, got "3"'), ("false, 0", "RangeError: n must be at least 1, got 0"),
+])
+def test_node_visible_map_refuses_what_python_causal_refuses_naming_the_argument(args: str, message: str) -> None:
+    printed = node(f"try {{ require(process.argv[1]).visibleMap({args}); }} "
+                   "catch (e) { process.stdout.write(e.name + ': ' + e.message); }", str(ATTNLAB_JS))
+    assert printed == message
+
+
+def test_node_ignores_controls_added_to_every_object_through_object_prototype() -> None:
+    lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
+    printed = node(f"Object.prototype.token = 'grid'; Object.prototype.queryScale = 3; Object.prototype.value_y = 5; "
+                   f"process.stdout.write(JSON.stringify({lab}.compute({{}})))", str(ATTNLAB_JS))
+    assert_agrees(json.loads(printed), python({}))
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
+def test_node_refuses_non_finite_numbers(number: str) -> None:
+    lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
+    printed = node(f"try {{ {lab}.compute({{queryScale: {number}}}); }} catch (e) {{ process.stdout.write(e.message); }}",
+                   str(ATTNLAB_JS))
+    assert printed == f"queryScale must be a finite number, got {number}"
+
+
+def test_node_without_toy_data_says_where_to_get_it() -> None:
+    printed = node("try { require(process.argv[1]).compute({}); } catch (e) { process.stdout.write(e.message); }",
+                   str(ATTNLAB_JS))
+    assert "toy data is missing" in printed
+
+
+def test_toy_without_data_loaded_names_the_missing_script() -> None:
+    printed = node("try { require(process.argv[1]).toy(); } catch (e) { process.stdout.write(e.message); }",
+                   str(ATTNLAB_JS))
+    assert "load assets/lab-data.js first" in printed
+
+
+def test_toy_returns_the_data_it_is_given() -> None:
+    printed = node(f"process.stdout.write(JSON.stringify(require(process.argv[1]).toy({json.dumps(toy_data())})))",
+                   str(ATTNLAB_JS))
+    assert json.loads(printed) == toy_data()
+
+
+SETTING = st.fixed_dictionaries({}, optional={
+    "token": st.sampled_from(TOKENS),
+    "query_scale": st.floats(-1e3, 1e3, allow_nan=False),
+    "causal": st.booleans(),
+    "value_y": st.floats(-1e12, 1e12, allow_nan=False),
+})
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.tuples(SETTING, st.booleans()), min_size=1, max_size=40))
+def test_node_agrees_with_python_for_any_finite_controls_under_either_name(batch: list[tuple[dict[str, Any], bool]]) -> None:
+    asked = [{camel(k) if in_camel else k: v for k, v in controls.items()} for controls, in_camel in batch]
+    for (controls, _), answer in zip(batch, run_in_node(asked), strict=True):
+        assert_agrees(answer.get("result", answer), python(controls), where=f"compute({controls})")
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.fixed_dictionaries({"token": st.sampled_from(TOKENS), "causal": st.booleans(),
+                                       "value_y": st.floats(allow_nan=False, allow_infinity=False)}),
+                min_size=1, max_size=40))
+def test_node_agrees_with_python_for_third_values_anywhere_in_float64(batch: list[dict[str, Any]]) -> None:
+    # values near ±1.8e308 are mixed without overflow in both languages
+    for controls, answer in zip(batch, run_in_node(batch), strict=True):
+        assert_agrees(answer.get("result", answer), python(controls), where=f"compute({controls})")
+
+
+FMT_RUNNER = """
+const attnlab = require(process.argv[1]);
+const pairs = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(pairs.map(([x, decimals]) => attnlab.fmt(x, decimals))));
+"""
+"""Reads [[x, decimals], ...] on stdin, writes attnlab.fmt of each."""
+
+
+def fmt_in_node(pairs: list[tuple[float, int]]) -> list[str]:
+    """attnlab.js's fmt of each (x, decimals), in one Node process."""
+    return json.loads(node(FMT_RUNNER, str(ATTNLAB_JS), stdin=json.dumps(pairs)))
+
+
+@pytest.mark.parametrize(("x", "decimals"), [
+    (1 / 16, 3), (-1 / 16, 3), (3 / 16, 3), (1 / 8, 2), (5 / 2, 0), (7 / 2, 0), (-1 / 2, 0), (-0.0, 3), (-0.0004, 3),
+])
+def test_node_fmt_rounds_halfway_and_negative_zero_as_python(x: float, decimals: int) -> None:
+    assert fmt_in_node([(x, decimals)]) == [fmt(x, decimals)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.floats(-1e15, 1e15, allow_nan=False), st.integers(0, 6)), min_size=1, max_size=200))
+def test_node_fmt_prints_what_python_prints(pairs: list[tuple[float, int]]) -> None:
+    assert fmt_in_node(pairs) == [fmt(x, decimals) for x, decimals in pairs]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.floats(allow_nan=False, allow_infinity=False), st.integers(0, MAX_DECIMALS)),
+                min_size=1, max_size=200))
+def test_node_fmt_prints_what_python_prints_for_any_finite_number_and_decimals(pairs: list[tuple[float, int]]) -> None:
+    assert fmt_in_node(pairs) == [fmt(x, decimals) for x, decimals in pairs]
+
+
+FMT_REFUSAL_RUNNER = """
+const attnlab = require(process.argv[1]);
+const special = {__proto__: null, NaN: NaN, Infinity: Infinity};  // JSON cannot hold them
+const pairs = JSON.parse(require("fs").readFileSync(0, "utf8"), (key, value) => special[value] ?? value);
+const refusal = ([x, d]) => { try { attnlab.fmt(x, d); return null; } catch (e) { return e.message; } };
+process.stdout.write(JSON.stringify(pairs.map(refusal)));
+"""
+"""Reads [[x, decimals], ...] on stdin ("NaN" and "Infinity" stand for themselves) and writes how fmt refuses each."""
+FMT_REFUSALS = [("1", 3, 'x must be a number, got "1"'), (True, 3, "x must be a number, got true"),
+                (1.0, 21, "decimals must be from 0 to 20, got 21"), (1.0, -1, "decimals must be from 0 to 20, got -1"),
+                (1.0, 1.5, "decimals must be a whole number, got 1.5")]
+"""Calls Python's fmt refuses too (a non-number, decimals beyond 20 or not whole), each in attnlab.js's own words."""
+
+
+def fmt_refusals_in_node(pairs: list[tuple[Any, Any]]) -> list[str | None]:
+    """How attnlab.js's fmt refuses each (x, decimals), or None where it prints."""
+    return json.loads(node(FMT_REFUSAL_RUNNER, str(ATTNLAB_JS), stdin=json.dumps(pairs)))
+
+
+def test_node_fmt_refuses_what_python_fmt_refuses_naming_the_argument() -> None:
+    printed = fmt_refusals_in_node([(x, d) for x, d, _ in FMT_REFUSALS])
+    for (x, decimals, message), in_node in zip(FMT_REFUSALS, printed, strict=True):
+        with pytest.raises((TypeError, ValueError), match=f"^{message.split()[0]} must be"):
+            fmt(x, decimals)
+        assert in_node == message, (x, decimals, in_node)
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity"])
+def test_node_fmt_refuses_nan_and_infinity_which_no_lab_result_holds(number: str) -> None:
+    # Python's fmt prints nan and inf for the softmax chapter's naive formula; the lab only shows results
+    assert fmt_refusals_in_node([(number, 3)]) == [f"x must be a finite number, got {number}"]

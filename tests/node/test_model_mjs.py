@@ -1,0 +1,230 @@
+"""``model.mjs``, the companion under Node, run from the built site as a reader runs it.
+
+``node model.mjs`` must print exactly what ``python -m attnlab`` prints (the
+baseline, the contrasts and WE-002), ``--json`` the same numbers under
+JavaScript's names, ``--help`` its usage, and
+``import { compute } from "./model.mjs"`` the browser lab's fields and
+numbers; the module is a wrapper around the site's ``assets/attnlab.js``.
+No way for its output to fail (a pipe closed early, a full disk) ends in a
+stack trace.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser.agreement import (
+    assert_agrees,
+    camel,
+    control_settings,
+    in_javascript_terms,
+)
+from sites import DOCS, ROOT
+
+from attnlab.__main__ import CONTRASTS
+from attnlab.lab import compute
+
+
+
+def node(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run Node with ``args`` in ``cwd``; fail clearly without Node."""
+    executable = shutil.which("node")
+    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
+    return subprocess.run([executable, *args], cwd=cwd, input=stdin, capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def companion(*args: str) -> str:
+    """What ``python -m attnlab`` prints."""
+    done = subprocess.run([sys.executable, "-m", "attnlab", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=True)
+    return done.stdout
+
+
+def printed(site: Path, *args: str) -> str:
+    """What ``node model.mjs`` prints in ``site``; the run must succeed quietly."""
+    done = node("model.mjs", *args, cwd=site)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    return done.stdout
+
+
+def imported(site: Path, settings: list[dict[str, Any]], cwd: Path) -> list[dict[str, Any]]:
+    """``compute`` of each setting, imported from the site's model.mjs by a script running in ``cwd``."""
+    script = (f"import {{ compute }} from {json.dumps((site / 'model.mjs').as_uri())};\n"
+              "import { readFileSync } from 'node:fs';\n"
+              "const settings = JSON.parse(readFileSync(0, 'utf8'));\n"
+              "process.stdout.write(JSON.stringify(settings.map((c) => compute(c))));\n")
+    done = node("--input-type=module", "-e", script, cwd=cwd, stdin=json.dumps(settings))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_model_mjs_ships_beside_the_pages(built_site: Path) -> None:
+    assert (built_site / "model.mjs").is_file() and (built_site / "index.html").is_file()
+
+
+def test_node_model_mjs_prints_exactly_what_the_python_companion_prints_we_002_included(built_site: Path) -> None:
+    text = printed(built_site)
+    assert text == companion()
+    assert "\nWE-002: q = [√2, 0] against three keys\n" in text
+
+
+def test_node_model_mjs_prints_the_same_from_the_unzipped_offline_copy(built_site: Path, offline_copy: Path) -> None:
+    assert printed(offline_copy) == printed(built_site)
+
+
+def test_node_model_mjs_prints_every_contrast_in_order_then_we_002(built_site: Path) -> None:
+    titles = [block.splitlines()[0] for block in printed(built_site).split("\n\n")]
+    assert titles == [*(title for title, _ in CONTRASTS.values()), "WE-002: q = [√2, 0] against three keys"]
+
+
+def test_node_model_mjs_json_has_the_python_companions_numbers(built_site: Path) -> None:
+    node_report, python_report = json.loads(printed(built_site, "--json")), json.loads(companion("--json"))
+    assert list(node_report) == list(CONTRASTS)
+    for key in CONTRASTS:
+        assert_agrees(node_report[key], in_javascript_terms(python_report[key]), where=key)
+
+
+def test_imported_compute_returns_the_labs_fields_and_numbers(built_site: Path, tmp_path: Path) -> None:
+    settings = control_settings(count=60)
+    in_camel_case = [{camel(name): value for name, value in controls.items()} for controls in settings]
+    for controls, answer in zip(settings, imported(built_site, in_camel_case, cwd=tmp_path), strict=True):
+        assert_agrees(answer, in_javascript_terms(compute(controls).to_dict()), where=f"compute({controls})")
+
+
+def test_imported_compute_takes_the_snake_case_aliases(built_site: Path, tmp_path: Path) -> None:
+    [answer] = imported(built_site, [{"value_y": 4.0, "query_scale": 0.5}], cwd=tmp_path)
+    assert_agrees(answer, in_javascript_terms(compute(value_y=4.0, query_scale=0.5).to_dict()))
+
+
+def test_importing_the_module_prints_nothing(built_site: Path, tmp_path: Path) -> None:
+    done = node("--input-type=module", "-e", f"import {json.dumps((built_site / 'model.mjs').as_uri())};",
+                cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_imported_compute_refuses_bad_controls_naming_them(built_site: Path, tmp_path: Path) -> None:
+    script = (f"import {{ compute }} from {json.dumps((built_site / 'model.mjs').as_uri())};\n"
+              "for (const c of [{ token: 'sun' }, { valueY: 'x' }, { colour: 1 }]) {\n"
+              "  try { compute(c); } catch (e) { process.stdout.write(e.message + '\\n'); }\n}\n")
+    lines = node("--input-type=module", "-e", script, cwd=tmp_path).stdout.splitlines()
+    assert [line.split()[:3] for line in lines] == [["token", "must", "be"], ["valueY", "must", "be"],
+                                                    ["unknown", "control", '"colour";']]
+    assert lines[2].endswith("the known controls are token, queryScale, causal, valueY "
+                             "(snake_case aliases such as query_scale work too)")
+
+
+def test_an_unknown_argument_is_refused_in_one_line_with_the_usage(built_site: Path) -> None:
+    done = node("model.mjs", "--csv", cwd=built_site)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "node model.mjs: unknown argument(s) --csv; usage: node model.mjs [--json] [--help]\n"
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_prints_the_usage_and_every_option(built_site: Path, flag: str) -> None:
+    done = node("model.mjs", flag, cwd=built_site)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("usage: node model.mjs [--json] [--help]\n")
+    assert "--json" in done.stdout.split("options:")[1] and "python -m attnlab" in done.stdout
+
+
+def into_closed_pipe(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``node model.mjs <args>`` writing into a pipe nobody reads any more, as ``| head`` leaves it."""
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        return subprocess.run([shutil.which("node") or "node", "model.mjs", *args], cwd=site, stdout=writing,
+                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    finally:
+        os.close(writing)
+
+
+@pytest.mark.parametrize("args", [(), ("--json",), ("--help",)], ids=["text", "json", "help"])
+def test_a_pipe_closed_early_ends_it_quietly_with_status_1_like_the_python_companion(built_site: Path,
+                                                                                  args: tuple[str, ...]) -> None:
+    assert (into_closed_pipe(built_site, *args).returncode, into_closed_pipe(built_site, *args).stderr) == (1, "")
+
+
+def test_piped_into_head_it_prints_the_first_line_and_no_stack_trace(built_site: Path) -> None:
+    done = subprocess.run("node model.mjs | head -1", shell=True, cwd=built_site, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, companion().splitlines()[0] + "\n", "")
+
+
+def test_a_full_disk_ends_it_with_one_line_and_status_1(built_site: Path) -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run([shutil.which("node") or "node", "model.mjs"], cwd=built_site, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (1, "node model.mjs: cannot write to standard output: ENOSPC\n")
+
+
+def test_a_c_locale_changes_nothing_node_writes_utf_8(built_site: Path) -> None:
+    done = subprocess.run([shutil.which("node") or "node", "model.mjs"], cwd=built_site, capture_output=True,
+                          timeout=60, check=False, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
+    assert (done.returncode, done.stderr, done.stdout.decode()) == (0, b"", companion())
+
+
+def test_outside_a_built_site_it_names_the_file_it_needs(tmp_path: Path) -> None:
+    shutil.copy(DOCS / "model.mjs", tmp_path / "model.mjs")
+    done = node("model.mjs", cwd=tmp_path)
+    assert done.returncode != 0
+    assert f"model.mjs needs {tmp_path / 'assets' / 'lab-data.js'}" in done.stderr and "mkdocs build" in done.stderr
+
+
+@pytest.mark.parametrize("maths", ["Math.", "exp(", "sqrt", "reduce("])
+def test_the_module_holds_no_maths_of_its_own(maths: str) -> None:
+    # one copy of the calculation: assets/attnlab.js, which the browser lab runs too
+    assert maths not in (DOCS / "model.mjs").read_text(encoding="utf-8")
+
+
+# --- the snippets the Notes page shows ------------------------------------------------------------------------
+
+SNIPPET = re.compile(r"^```javascript\n(.*?)^```", re.M | re.S)
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+
+
+def notes_snippet(containing: str) -> str:
+    """The one JavaScript block of docs/notes.md that contains ``containing``."""
+    [snippet] = [s for s in SNIPPET.findall((DOCS / "notes.md").read_text(encoding="utf-8")) if containing in s]
+    return snippet
+
+
+def logged(stdout: str) -> list[list[float]]:
+    """The arrays a snippet printed with console.log, one per line."""
+    return [[float(x) for x in NUMBER.findall(line)] for line in stdout.splitlines()]
+
+
+def test_the_notes_require_snippet_runs_as_shown(built_site: Path, tmp_path: Path) -> None:
+    snippet = notes_snippet("require(")
+    (tmp_path / "site").symlink_to(built_site)
+    (tmp_path / "docs").symlink_to(DOCS)
+    command = re.search(r"^//\s+python (-c .*)$", snippet, re.M).group(1)  # how the snippet makes toy.json
+    subprocess.run(f"{sys.executable} {command}", shell=True, cwd=tmp_path, check=True, timeout=120)
+    (tmp_path / "snippet.cjs").write_text(snippet, encoding="utf-8")
+    done = node("snippet.cjs", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    expected = [compute(value_y=4.0).output, compute("load").weights]
+    assert logged(done.stdout) == [pytest.approx(row, rel=1e-12) for row in expected]
+
+
+def test_the_notes_import_snippet_runs_beside_the_pages(built_site: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    (site / "snippet.mjs").write_text(notes_snippet("import { compute }"), encoding="utf-8")
+    done = node("snippet.mjs", cwd=site)
+    assert done.returncode == 0, done.stderr
+    assert logged(done.stdout) == [pytest.approx(compute("grid", causal=False).weights, rel=1e-12)]
+
+
+@pytest.mark.parametrize("name", ["index.html", "notes.html"])
+def test_the_home_and_notes_pages_link_to_the_module_and_show_how_to_run_it(built_site: Path, name: str) -> None:
+    html = (built_site / name).read_text(encoding="utf-8")
+    assert '<a href="model.mjs" download>model.mjs</a>' in html and "node model.mjs" in html

@@ -1,0 +1,147 @@
+"""Peer check: transformers' BertModel (PyTorch, CPU) and attnlab agree on the same weights.
+
+The reference is loaded from the same local files as ``attnlab.bert`` with
+the hub switched off. One padded batch of sentences of different lengths
+goes through both, and so does every sentence the explorer offers, in its
+own batch; hidden states and weights are compared at real tokens (padding
+keys get exactly 0 in both, padding queries are never read).
+
+PyTorch and transformers are imported when a test first needs them (:func:`peer`),
+not when the suite is collected: importing torch alone takes seconds.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attnlab.bert import Encoding, encode, load_model, tokenize
+from attnlab.site.figures.explorer import PREPARED
+
+
+SENTENCES = [
+    "grid load rises",
+    "The grid load rises in the evening, when everyone cooks and the heat pumps run.",
+    "Attention mixes value rows.",
+    "Unbelievably, tokenisation splits rare words!",
+]
+TOLERANCE = 1e-5
+
+
+@functools.cache
+def peer() -> tuple[Any, Any]:
+    """``torch`` and transformers' ``BertModel``, imported once, with the hub switched off."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    import torch
+    from transformers import BertModel
+
+    return torch, BertModel
+
+
+@functools.cache
+def reference_model(dtype: str) -> Any:
+    """BertModel from attnlab's model files, in ``dtype`` (``"float32"``, ``"float64"``), eager attention, loaded once."""
+    torch, bert_model = peer()
+    return bert_model.from_pretrained(
+        str(load_model().directory), local_files_only=True, attn_implementation="eager",
+        dtype=getattr(torch, dtype),
+    ).eval()
+
+
+def reference_outputs(dtype: str, sentences: list[str] = SENTENCES,
+                      ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Hidden states (7 × batch × n × 384) and weights (6 × batch × heads × n × n) from BertModel."""
+    torch, _ = peer()
+    model = reference_model(dtype)
+    batch = tokenize(sentences)
+    with torch.no_grad():
+        out = model(
+            input_ids=torch.from_numpy(batch.ids),
+            attention_mask=torch.from_numpy(batch.real.astype(np.int64)),
+            output_hidden_states=True,
+            output_attentions=True,
+        )
+    return ([h.double().numpy() for h in out.hidden_states], [a.double().numpy() for a in out.attentions])
+
+
+@pytest.fixture(scope="module")
+def ours() -> tuple[Encoding, ...]:
+    return encode(SENTENCES)
+
+
+@pytest.fixture(scope="module")
+def float32_reference() -> tuple[list[np.ndarray], list[np.ndarray]]:
+    return reference_outputs("float32")
+
+
+def largest_gaps(ours: tuple[Encoding, ...], reference: tuple[list[np.ndarray], list[np.ndarray]]
+                 ) -> tuple[float, float]:
+    """The largest |difference| in hidden states and in weights, at real tokens only.
+
+    Padding rows are computed by both but never read, so they are left out.
+    """
+    hidden, weights = reference
+    hidden_gap = weight_gap = 0.0
+    for i, enc in enumerate(ours):
+        real = enc.real
+        for layer, state in enumerate(enc.hidden):
+            hidden_gap = max(hidden_gap, np.abs(hidden[layer][i][real] - state[real]).max())
+        for layer, heads in enumerate(enc.layers):
+            mine = np.stack([h.weights for h in heads.heads])
+            pairs = np.ix_(np.arange(len(heads.heads)), real, real)
+            weight_gap = max(weight_gap, np.abs(weights[layer][i][pairs] - mine[pairs]).max())
+    return hidden_gap, weight_gap
+
+
+def test_the_batch_really_has_padding(ours: tuple[Encoding, ...]) -> None:
+    lengths = [int(enc.real.sum()) for enc in ours]
+    assert len(set(lengths)) == len(SENTENCES) and min(lengths) < len(ours[0].real)
+
+
+def test_reference_gives_padding_keys_zero_weight_like_attnlab(
+        ours: tuple[Encoding, ...], float32_reference: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
+    _, weights = float32_reference
+    padding = ~ours[0].real
+    assert (weights[0][0][:, :, padding] == 0).all()
+    assert all((h.weights[:, padding] == 0).all() for h in ours[0].layers[0].heads)
+
+
+def test_hidden_states_match_bertmodel_float32_to_1e_5(
+        ours: tuple[Encoding, ...], float32_reference: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
+    hidden_gap, _ = largest_gaps(ours, float32_reference)
+    assert hidden_gap < TOLERANCE
+
+
+def test_attention_weights_match_bertmodel_float32_to_1e_5(
+        ours: tuple[Encoding, ...], float32_reference: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
+    _, weight_gap = largest_gaps(ours, float32_reference)
+    assert weight_gap < TOLERANCE
+
+
+def test_bertmodel_in_float64_agrees_to_1e_12(ours: tuple[Encoding, ...]) -> None:
+    # in the same precision the two are the same computation, not merely close
+    hidden_gap, weight_gap = largest_gaps(ours, reference_outputs("float64"))
+    assert hidden_gap < 1e-12 and weight_gap < 1e-12
+
+
+def test_mean_pooling_matches_the_reference_over_real_tokens(
+        ours: tuple[Encoding, ...], float32_reference: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
+    hidden, _ = float32_reference
+    pooled = np.stack([hidden[-1][i][enc.real].mean(axis=0) for i, enc in enumerate(ours)])
+    assert np.abs(pooled - np.stack([enc.pooled for enc in ours])).max() < TOLERANCE
+
+
+@pytest.mark.parametrize("batch", [list(p.batch) for p in PREPARED], ids=[p.key for p in PREPARED])
+def test_every_prepared_sentence_of_the_explorer_matches_bertmodel_float32_to_1e_5(batch: list[str]) -> None:
+    hidden_gap, weight_gap = largest_gaps(encode(batch), reference_outputs("float32", batch))
+    assert hidden_gap < TOLERANCE and weight_gap < TOLERANCE
+
+
+@pytest.mark.parametrize("batch", [list(p.batch) for p in PREPARED], ids=[p.key for p in PREPARED])
+def test_every_prepared_sentence_of_the_explorer_matches_bertmodel_float64_to_1e_12(batch: list[str]) -> None:
+    hidden_gap, weight_gap = largest_gaps(encode(batch), reference_outputs("float64", batch))
+    assert hidden_gap < 1e-12 and weight_gap < 1e-12

@@ -1,0 +1,158 @@
+"""Measured claims re-checked against PyTorch: CL-040 (the edges of masking, against ``attnlab.libraries``),
+CL-037's formats, CL-015's epsilon and CL-031's GELU as transformers reads it.
+
+CL-040 is a measured claim about torch 2.13.0 (CPU), the version the
+``peer`` extra pins. The Masking chapter's box "What libraries do" shows
+numbers computed by ``attnlab.libraries``, which writes each behaviour out in
+numpy; every test here runs PyTorch on the same inputs and requires the same
+numbers, so a PyTorch that behaves differently turns the suite red. torch is
+imported inside the fixture, never at module level.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from attnlab import attention, bert, causal, gelu
+from attnlab.precision import BFLOAT16_MAX, exp_limit, largest
+from attnlab.libraries import (
+    additive_mask,
+    plain_softmax,
+    softmax_with_additive_mask,
+    top_left_causal,
+    zero_filled_attention,
+)
+
+TORCH_VERSION = "2.13.0"
+RNG = np.random.default_rng(40)
+Q, K, V = (RNG.standard_normal((4, 3)) for _ in range(3))
+SOME_EMPTY = np.array([[False, False, False, False],     # no key at all
+                       [True, False, True, False],
+                       [True, True, True, True],
+                       [False, False, False, True]])
+
+
+@pytest.fixture(scope="module")
+def torch() -> ModuleType:
+    """PyTorch, at the version CL-040's locator names."""
+    import torch as module
+
+    assert module.__version__.split("+")[0] == TORCH_VERSION, "CL-040 names the PyTorch version it was measured on"
+    return module
+
+
+def sdpa(torch: ModuleType, q: np.ndarray, k: np.ndarray, v: np.ndarray, **options: object) -> np.ndarray:
+    """torch's scaled_dot_product_attention on float64 copies of one head's rows (batch and head axes added)."""
+    def as_tensor(a: np.ndarray) -> object:
+        return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))[None, None]
+
+    mask = options.pop("attn_mask", None)
+    if isinstance(mask, np.ndarray):
+        options["attn_mask"] = torch.from_numpy(mask)
+    elif mask is not None:
+        options["attn_mask"] = mask
+    out = torch.nn.functional.scaled_dot_product_attention(as_tensor(q), as_tensor(k), as_tensor(v), **options)
+    return out[0, 0].numpy()
+
+
+def test_a_plain_softmax_over_a_row_of_minus_infinity_is_not_a_number(torch: ModuleType) -> None:
+    rows = np.array([[-np.inf] * 4, [0.5, -np.inf, 2.0, 1.0]])
+    theirs = torch.softmax(torch.from_numpy(rows), dim=-1).numpy()
+    ours = plain_softmax(rows)
+    assert np.isnan(theirs[0]).all() and np.isnan(ours[0]).all()
+    assert np.allclose(theirs[1], ours[1], rtol=0, atol=1e-15) and ours[1, 1] == 0
+
+
+def test_scaled_dot_product_attention_returns_zeros_for_a_fully_masked_row(torch: ModuleType) -> None:
+    theirs = sdpa(torch, Q, K, V, attn_mask=SOME_EMPTY)
+    assert (theirs[0] == 0).all() and (theirs[3] != 0).any()
+    assert np.allclose(theirs, zero_filled_attention(Q, K, V, SOME_EMPTY), rtol=0, atol=1e-14)
+
+
+def test_an_additive_mask_of_the_dtype_minimum_gives_a_blocked_row_uniform_weights(torch: ModuleType) -> None:
+    scores = (Q @ K.T / np.sqrt(3)).astype(np.float32)
+    mask = additive_mask(SOME_EMPTY, np.float32)
+    assert mask[0, 0] == torch.finfo(torch.float32).min
+    theirs = torch.softmax(torch.from_numpy(scores) + torch.from_numpy(mask), dim=-1).numpy()
+    ours = softmax_with_additive_mask(scores, SOME_EMPTY, np.float32)
+    assert (theirs[0] == 0.25).all() and (ours[0] == 0.25).all()   # every key, blocked ones included
+    assert (theirs[1, ~SOME_EMPTY[1]] == 0).all()                   # a row with a visible key blocks exactly
+    assert np.allclose(theirs, ours, rtol=0, atol=4 * np.finfo(np.float32).eps)  # float32 rounding
+
+
+def test_through_the_library_an_additive_mask_makes_a_blocked_row_the_mean_of_every_value(torch: ModuleType) -> None:
+    mask = additive_mask(SOME_EMPTY, np.float64)
+    theirs = sdpa(torch, Q, K, V, attn_mask=mask)
+    assert np.allclose(theirs[0], V.mean(axis=0), rtol=0, atol=1e-14)
+    assert np.allclose(theirs[1:], attention(Q[1:], K, V, SOME_EMPTY[1:]).output, rtol=0, atol=1e-14)
+
+
+def test_is_causal_aligns_top_left_so_one_query_over_four_keys_sees_only_the_first(torch: ModuleType) -> None:
+    theirs = sdpa(torch, Q[:1], K, V, is_causal=True)
+    assert np.allclose(theirs[0], V[0], rtol=0, atol=1e-15)
+    assert np.allclose(theirs, zero_filled_attention(Q[:1], K, V, top_left_causal(1, 4)), rtol=0, atol=1e-15)
+    assert causal(1, 4).all()  # attnlab's causal(n, m) puts the one query last: it sees every key
+
+
+@pytest.mark.parametrize(("n", "m"), [(1, 4), (2, 4), (4, 4), (4, 2), (3, 1)])
+def test_torchs_two_causal_alignments_are_top_left_causal_and_attnlabs_causal(torch: ModuleType, n: int,
+                                                                              m: int) -> None:
+    from torch.nn.attention.bias import causal_lower_right, causal_upper_left
+
+    assert np.array_equal(causal_upper_left(n, m)._materialize().numpy(), top_left_causal(n, m))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore" if n > m else "error")  # torch warns only when queries outnumber keys
+        lower_right = causal_lower_right(n, m)
+    assert np.array_equal(lower_right._materialize().numpy(), causal(n, m))
+
+
+def test_with_more_queries_than_keys_a_bottom_right_causal_mask_leaves_the_first_rows_without_a_key(
+        torch: ModuleType) -> None:
+    from torch.nn.attention.bias import causal_lower_right
+
+    visible = causal(4, 2)
+    assert visible.sum(axis=1).tolist() == [0, 0, 1, 2]
+    with pytest.warns(UserWarning, match="seq_len_q > seq_len_kv"):
+        bias = causal_lower_right(4, 2)
+    theirs = sdpa(torch, Q, K[:2], V[:2], attn_mask=bias)
+    assert (theirs[:2] == 0).all()
+    assert np.allclose(theirs, zero_filled_attention(Q, K[:2], V[:2], visible), rtol=0, atol=1e-15)
+    with pytest.raises(ValueError, match="visible row 0 blocks every key"):
+        attention(Q, K[:2], V[:2], visible)
+
+
+
+def test_pytorchs_layer_norm_puts_epsilon_1e_5_by_default_as_attnlab_does(torch: ModuleType) -> None:
+    """Backs the Block chapter's sentence on epsilon (CL-015 says the paper has none; implementations choose)."""
+    import inspect
+
+    from attnlab import layer_norm
+
+    assert torch.nn.LayerNorm(4).eps == 1e-5 == inspect.signature(layer_norm).parameters["eps"].default
+    x = np.array([[1.0, 3.0, 2.0, 6.0]])
+    theirs = torch.nn.functional.layer_norm(torch.from_numpy(x), (4,), eps=1e-5).numpy()
+    assert np.allclose(theirs, layer_norm(x), rtol=0, atol=1e-12)  # the root holds variance plus epsilon
+
+
+def test_torch_agrees_on_bfloat16s_largest_number_and_on_where_float16_overflows(torch: ModuleType) -> None:
+    assert torch.finfo(torch.bfloat16).max == BFLOAT16_MAX
+    assert torch.finfo(torch.float16).max == largest("float16")
+    limit = exp_limit("float16")
+    assert torch.isinf(torch.exp(torch.tensor(limit + 0.01, dtype=torch.float16)))
+    assert torch.isfinite(torch.exp(torch.tensor(limit - 0.01, dtype=torch.float16)))
+
+
+def test_transformers_reads_gelu_as_the_exact_erf_form_that_attnlab_computes(torch: ModuleType) -> None:
+    from transformers.activations import ACT2FN
+
+    x = np.linspace(-6.0, 6.0, 241)
+    activation = json.loads((bert.model_dir() / "config.json").read_text(encoding="utf-8"))["hidden_act"]
+    theirs = ACT2FN[activation](torch.from_numpy(x)).numpy()
+    assert np.abs(theirs - gelu(x)).max() < 1e-12
+    tanh_form = 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
+    assert np.abs(theirs - tanh_form).max() > 1e-4  # the approximation is measurably not what is used

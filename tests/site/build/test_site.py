@@ -1,0 +1,429 @@
+"""The built site: MathML instead of TeX, nothing loaded from other hosts, provenance, claims pages.
+
+Unit tests drive the math conversion directly; the rest read the site that
+the session's ``built_site`` fixture built once with ``mkdocs build --strict``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+from urllib.parse import urlsplit
+
+import numpy
+import pytest
+from hypothesis import given, strategies as st
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.toc import AnchorLink
+from sites import DOCS, ROOT, build, one_page_site
+
+import attnlab
+from attnlab.site.pages import citations
+from attnlab.site.pages.guide import docs_pages
+from attnlab.site.build import plugin
+from attnlab.site.pages import claims as registry
+from attnlab.site.pages.mathml import FormulaError, mathml, plain_statement, plain_text, to_mathml
+
+LOADS = {  # element → attributes whose URL the browser fetches by itself
+    "script": ("src",), "img": ("src", "srcset"), "iframe": ("src",), "source": ("src", "srcset"),
+    "video": ("src", "poster"), "audio": ("src",), "embed": ("src",), "object": ("data",),
+    "image": ("href", "xlink:href"), "track": ("src",), "input": ("src",),
+}
+LINK_LOADS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "preconnect", "dns-prefetch",
+              "manifest", "apple-touch-icon"}
+SKIP_TEXT = {"code", "pre", "script", "style", "textarea", "kbd", "samp"}
+
+
+def pages(site: Path) -> list[Path]:
+    """Every HTML file of the built site."""
+    found = sorted(site.rglob("*.html"))
+    assert found, f"no HTML in {site}"
+    return found
+
+
+class Scan(HTMLParser):
+    """Collects the URLs a page loads and its text outside code."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.loads: list[str] = []
+        self.text: list[str] = []
+        self.ids: set[str] = set()
+        self.cites: list[str] = []
+        self._code = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {name: value or "" for name, value in attrs}
+        self.ids.add(found.get("id", ""))
+        if tag in LOADS:
+            self.loads += [found[a] for a in LOADS[tag] if a in found and a != "srcset"]
+            self.loads += [c.split()[0] for c in found.get("srcset", "").split(",") if c.strip()]
+        if tag == "link" and LINK_LOADS & set(found.get("rel", "").split()):
+            self.loads.append(found.get("href", ""))
+        if tag == "a" and "attn-cite" in found.get("class", "").split():
+            self.cites.append(found.get("href", ""))
+        self.loads += re.findall(r"url\(\s*['\"]?([^'\")]+)", found.get("style", ""))
+        self._code += tag in SKIP_TEXT
+
+    def handle_endtag(self, tag: str) -> None:
+        self._code -= tag in SKIP_TEXT and self._code > 0
+
+    def handle_data(self, data: str) -> None:
+        if not self._code:
+            self.text.append(data)
+
+
+def scan(path: Path) -> Scan:
+    """Parse one built page."""
+    parser = Scan()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def remote(url: str) -> bool:
+    """Whether loading ``url`` would contact another host (data: and same-site URLs do not)."""
+    parts = urlsplit(url.strip())
+    return bool(parts.netloc) or parts.scheme not in ("", "data")
+
+
+def local_file(site: Path, page: Path, url: str) -> Path:
+    """The file a same-site URL on ``page`` names (root-absolute URLs start at the site root)."""
+    path = urlsplit(url).path
+    return site / path.lstrip("/") if path.startswith("/") else page.parent / path
+
+
+def woff2_tables(data: bytes) -> list[str]:
+    """The table tags in a WOFF2 file's table directory (which is stored uncompressed)."""
+    known = ("cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post", "cvt ", "fpgm", "glyf", "loca",
+             "prep", "CFF ", "VORG", "EBDT", "EBLC", "gasp", "hdmx", "kern", "LTSH", "PCLT", "VDMX", "vhea",
+             "vmtx", "BASE", "GDEF", "GPOS", "GSUB", "EBSC", "JSTF", "MATH")  # WOFF2 known-table indices 0-31
+    assert data[:4] == b"wOF2", "not a WOFF2 file"
+    position, tags = 48, []
+    for _ in range(int.from_bytes(data[12:14], "big")):
+        flags = data[position]
+        position += 1
+        if flags & 0x3F == 0x3F:
+            tag, position = data[position:position + 4].decode("latin-1"), position + 4
+        else:
+            tag = known[flags & 0x3F] if flags & 0x3F < len(known) else "?"
+        transformed = (flags >> 6 == 0) if tag in ("glyf", "loca") else (flags >> 6 != 0)
+        for _ in range(2 if transformed else 1):  # UIntBase128 lengths
+            while data[position] & 0x80:
+                position += 1
+            position += 1
+        tags.append(tag)
+    return tags
+
+
+# --- the math conversion --------------------------------------------------------------------------------
+
+
+def test_fraction_with_root_becomes_inline_mathml() -> None:
+    mathml = to_mathml(r"\frac{a}{\sqrt{d_k}}")
+    assert mathml.startswith('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">')
+    assert "<mfrac>" in mathml and "<msqrt>" in mathml and "<msub><mi>d</mi><mi>k</mi></msub>" in mathml
+
+
+def test_display_formula_becomes_block_mathml() -> None:
+    assert 'display="block"' in to_mathml("x^2", display=True)
+
+
+@given(st.integers(min_value=0, max_value=10**9))
+def test_a_whole_number_becomes_one_mn(n: int) -> None:
+    assert f"<mn>{n}</mn>" in to_mathml(str(n))
+
+
+def test_a_leading_minus_is_a_sign_not_a_subtraction() -> None:
+    assert '<mo stretchy="false">[</mo><mo form="prefix">\u2212</mo><mn>3</mn>' in to_mathml("[-3, 5]")
+
+
+def test_a_minus_between_terms_stays_a_subtraction() -> None:
+    assert "<mi>a</mi><mo>\u2212</mo><mi>b</mi>" in to_mathml("a - b")
+
+
+def test_a_minus_after_a_closing_bracket_stays_a_subtraction() -> None:
+    assert '<mo stretchy="false">)</mo><mo>\u2212</mo>' in to_mathml("(a) - b")
+
+
+def test_infinity_is_an_identifier_not_an_operator() -> None:
+    assert "<mi>\u221e</mi>" in to_mathml(r"-\infty")
+
+
+def test_aligned_environment_is_rejected() -> None:
+    with pytest.raises(FormulaError, match="aligned"):
+        to_mathml(r"\begin{aligned} a &= b \\ c &= d \end{aligned}")
+
+
+def test_operatorname_star_is_rejected() -> None:
+    with pytest.raises(FormulaError, match=r"operatorname\*"):
+        to_mathml(r"\operatorname*{arg\,max}_j s_j")
+
+
+def test_unknown_command_is_rejected_rather_than_printed() -> None:
+    with pytest.raises(FormulaError, match=r"unknown command \\sofmax"):
+        to_mathml(r"\sofmax(x)")
+
+
+def test_missing_argument_is_rejected() -> None:
+    with pytest.raises(FormulaError, match="<mfrac> has 1 arguments, expected 2"):
+        to_mathml(r"\frac{a}")
+
+
+def test_unbalanced_left_is_rejected() -> None:
+    with pytest.raises(FormulaError, match="cannot convert"):
+        to_mathml(r"\left( x")
+
+
+def test_an_unclosed_brace_is_rejected_not_closed_silently() -> None:
+    with pytest.raises(FormulaError, match=r"1 brace group\(s\) opened with \{ are never closed"):
+        to_mathml("x^{2")
+
+
+def test_a_stray_closing_brace_is_rejected() -> None:
+    with pytest.raises(FormulaError, match=r"a closing brace \} has no opening \{"):
+        to_mathml("x^{2}}")
+
+
+def test_escaped_braces_are_not_groups() -> None:
+    assert "<mo" in to_mathml(r"\{ a \}") and "{" in to_mathml(r"\{ a")
+
+
+def test_page_pass_replaces_inline_and_display_arithmatex_with_mathml() -> None:
+    html = ('<p>Here <span class="arithmatex">\\(a &lt; b\\)</span>.</p>\n'
+            '<div class="arithmatex">\\[\nx^2\n\\]</div>')
+    out = mathml(html, "docs/p.md")
+    assert "arithmatex" not in out and "\\(" not in out and "\\[" not in out
+    assert '<mi>a</mi><mo>&lt;</mo><mi>b</mi>' in out and 'display="block"' in out
+
+
+def test_plain_text_writes_scripts_as_unicode_where_it_has_them() -> None:
+    assert plain_text(r"\mathrm{softmax}(Q K^\top / \sqrt{d_k})") == "softmax(QKᵀ/√dₖ)"
+
+
+def test_plain_text_keeps_the_mark_of_a_script_unicode_lacks() -> None:
+    assert plain_text(r"d_{\text{model}} = 512") == "d_model = 512"
+
+
+def test_plain_statement_writes_out_each_formula_and_keeps_the_words() -> None:
+    assert plain_statement(r"divided by $\sqrt{d_k}$, then $-\infty$ blocks") == "divided by √dₖ, then −∞ blocks"
+
+
+def test_page_pass_error_names_page_and_formula() -> None:
+    html = '<span class="arithmatex">\\(\\frac{a}\\)</span>'
+    with pytest.raises(FormulaError, match=r"docs/scores\.md: formula '\\\\frac\{a\}'"):
+        mathml(html, "docs/scores.md")
+
+
+def test_build_fails_on_a_formula_that_cannot_be_converted(tmp_path: Path) -> None:
+    result = build(one_page_site(tmp_path, "# Home\n\n$\\left( x$\n"), tmp_path / "site")
+    assert result.returncode != 0
+    assert "docs/index.md: formula '\\\\left( x'" in result.stderr
+
+
+# --- math in the built site ---------------------------------------------------------------------
+
+
+def test_built_site_holds_mathml(built_site: Path) -> None:
+    assert any("<math " in p.read_text(encoding="utf-8") for p in pages(built_site))
+
+
+def test_no_arithmatex_wrapper_is_left(built_site: Path) -> None:
+    left = [p.name for p in pages(built_site) if 'class="arithmatex"' in p.read_text(encoding="utf-8")]
+    assert left == []
+
+
+def test_no_tex_delimiters_are_left_outside_code(built_site: Path) -> None:
+    leftovers = [f"{p.name}: {d}" for p in pages(built_site)
+                 for d in ("\\(", "\\)", "\\[", "\\]", "$$") if d in "".join(scan(p).text)]
+    assert leftovers == []
+
+
+def test_math_font_ships_as_woff2_with_a_math_table(built_site: Path) -> None:
+    assert "MATH" in woff2_tables((built_site / "assets/fonts/noto-sans-math.woff2").read_bytes())
+
+
+def test_math_font_has_its_ofl_licence_beside_it(built_site: Path) -> None:
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (built_site / "assets/fonts/OFL.txt").read_text()
+
+
+def test_stylesheet_draws_math_with_the_shipped_font(built_site: Path) -> None:
+    css = (built_site / "assets/attnlab.css").read_text(encoding="utf-8")
+    assert 'url("fonts/noto-sans-math.woff2")' in css and re.search(r"math \{\s*font-family: \"Attention Lab", css)
+
+
+def font_ranges() -> list[tuple[int, int]]:
+    """The code-point ranges the shipped math font was subset to, as its README records them."""
+    readme = (DOCS / "assets/fonts/README.txt").read_text(encoding="utf-8")
+    spans = re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", readme.partition("--unicodes=")[2])
+    assert spans, "no --unicodes list in docs/assets/fonts/README.txt"
+    return [(int(a, 16), int(b or a, 16)) for a, b in spans]
+
+
+def test_every_character_in_a_formula_is_in_the_math_font(built_site: Path) -> None:
+    ranges = font_ranges()
+    found = {ch: p.name for p in pages(built_site)
+             for formula in re.findall(r"<math .*?</math>", p.read_text(encoding="utf-8"), re.S)
+             for ch in unescape(re.sub(r"<[^>]+>", "", formula))
+             if not ch.isspace() and not any(a <= ord(ch) <= b for a, b in ranges)}
+    assert found == {}, f"characters outside the font subset (extend it): {found}"
+
+
+# --- offline and self-contained -----------------------------------------------------------------
+
+
+def test_no_page_loads_a_resource_from_another_host(built_site: Path) -> None:
+    found = [f"{p.name}: {url}" for p in pages(built_site) for url in scan(p).loads if remote(url)]
+    assert found == [], "resources from other hosts:\n" + "\n".join(found)
+
+
+def test_every_local_resource_a_page_loads_exists(built_site: Path) -> None:
+    missing = [f"{p.name}: {url}" for p in pages(built_site) for url in scan(p).loads
+               if url and not url.startswith("data:") and not local_file(built_site, p, url).is_file()]
+    assert missing == []
+
+
+def test_stylesheets_import_and_reference_nothing_from_another_host(built_site: Path) -> None:
+    remote_css = re.compile(r"url\(\s*['\"]?\s*(?:[a-z]+:)?//|@import\s+(?:url\()?\s*['\"]?\s*(?:[a-z]+:)?//", re.I)
+    found = [f"{css.relative_to(built_site)}: {m.group(0)}" for css in sorted(built_site.rglob("*.css"))
+             for m in remote_css.finditer(css.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_search_worker_shim_is_shipped_and_loaded_from_the_site(built_site: Path) -> None:
+    shim = "assets/vendor/iframe-worker/shim.js"
+    assert (built_site / shim).is_file() and (built_site / "assets/vendor/iframe-worker/LICENSE").is_file()
+    assert all(any(url.endswith(shim) for url in scan(p).loads) for p in pages(built_site))
+
+
+def test_search_index_is_inlined_for_file_urls(built_site: Path) -> None:
+    assert (built_site / "search/search_index.js").read_text(encoding="utf-8").startswith("var __index = ")
+
+
+# --- provenance -------------------------------------------------------------------------------
+
+
+def test_every_page_names_the_versions_that_computed_it(built_site: Path) -> None:
+    line = re.compile(rf'<p class="attn-provenance">Numbers computed by attnlab {re.escape(attnlab.__version__)} '
+                      rf'with numpy {re.escape(numpy.__version__)} · built \d{{4}}-\d{{2}}-\d{{2}} \(UTC\)</p>')
+    missing = [p.name for p in pages(built_site)
+               if p.name != "404.html" and not line.search(p.read_text(encoding="utf-8"))]
+    assert missing == []
+
+
+# --- claims, sources, reference -------------------------------------------------------------------
+
+
+def test_every_citation_link_reaches_a_claim_anchor(built_site: Path) -> None:
+    anchors = scan(built_site / "claims.html").ids
+    broken = [f"{p.name}: {href}" for p in pages(built_site) for href in scan(p).cites
+              if not href.startswith("claims.html#") or href.partition("#")[2] not in anchors]
+    assert broken == []
+
+
+def test_claims_page_has_a_permalink_for_every_claim(built_site: Path) -> None:
+    ids = scan(built_site / "claims.html").ids
+    assert [c.id for c in registry.claims() if c.id.lower() not in ids] == []
+
+
+def test_claims_page_lists_the_pages_citing_each_claim(built_site: Path) -> None:
+    html = (built_site / "claims.html").read_text(encoding="utf-8")
+    sections = dict(re.findall(r'<h2 id="([a-z]+-\d{3})">(.*?)(?=<h2 |</article>)', html, re.S))
+    missing = [f"{claim_id} on {page}"
+               for claim_id, cited in citations.cited_on(docs_pages(DOCS)).items()
+               for page in cited if f'href="{page.removesuffix(".md")}.html"' not in sections[claim_id.lower()]]
+    assert missing == []
+
+
+def test_claims_page_shows_a_statements_formulas_as_mathml(built_site: Path) -> None:
+    html = (built_site / "claims.html").read_text(encoding="utf-8")
+    section = re.search(r'<h2 id="cl-001">.*?(?=<h2 )', html, re.S).group(0)
+    assert "<msqrt>" in section and "$" not in section
+
+
+def test_sources_page_lists_the_claims_resting_on_each_source(built_site: Path) -> None:
+    html = (built_site / "sources.html").read_text(encoding="utf-8")
+    sections = dict(re.findall(r'<h2 id="(s\d+)">(.*?)(?=<h2 |</article>)', html, re.S))
+    assert all(f'href="claims.html#{c.id.lower()}"' in sections[s.id.lower()] and s.url in sections[s.id.lower()]
+               for s in registry.sources() for c in registry.resting_on(s.id))
+
+
+def test_site_publishes_claims_json_and_sources_bib(built_site: Path) -> None:
+    data = json.loads((built_site / "claims.json").read_text(encoding="utf-8"))
+    assert [c["id"] for c in data["claims"]] == [c.id for c in registry.claims()]
+    assert (built_site / "sources.bib").read_text(encoding="utf-8") == registry.bibtex()
+
+
+@pytest.mark.parametrize("page", ["claims.html", "sources.html"])
+@pytest.mark.parametrize("published", ["claims.json", "sources.bib"])
+def test_claims_and_sources_pages_offer_both_published_files_for_download(built_site: Path, page: str,
+                                                                          published: str) -> None:
+    assert f'<a href="{published}" download>{published}</a>' in (built_site / page).read_text(encoding="utf-8")
+
+
+def test_reference_page_documents_every_module_of_the_package() -> None:
+    modules = sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
+    reference = (DOCS / "reference.md").read_text(encoding="utf-8")
+    assert [m for m in modules if f"::: attnlab.{m}\n" not in reference] == []
+
+
+INTERNAL_MODULES = {"checks", "cli"}
+"""Modules the Reference page describes without members: their functions serve attnlab's own."""
+
+
+def package_modules() -> list[str]:
+    """The short names of attnlab's modules (not ``__main__``, the command line)."""
+    return sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
+
+
+def test_every_public_module_names_its_public_api_in_all() -> None:
+    modules = {name: importlib.import_module(f"attnlab.{name}") for name in package_modules()}
+    without = [name for name, module in modules.items()
+               if name not in INTERNAL_MODULES and not getattr(module, "__all__", None)]
+    unknown = [f"attnlab.{name}.{n}" for name, module in modules.items()
+               for n in getattr(module, "__all__", ()) if not hasattr(module, n)]
+    assert (without, unknown) == ([], [])
+
+
+def test_reference_page_shows_the_public_api_and_no_helper(built_site: Path) -> None:
+    ids = scan(built_site / "reference.html").ids
+    shown = {name: {i.split(".")[2] for i in ids if i.startswith(f"attnlab.{name}.") and i.count(".") == 2}
+             for name in package_modules()}
+    expected = {name: set() if name in INTERNAL_MODULES else set(importlib.import_module(f"attnlab.{name}").__all__)
+                for name in package_modules()}
+    assert shown == expected
+
+
+def test_reference_page_is_generated_from_docstrings(built_site: Path) -> None:
+    ids = scan(built_site / "reference.html").ids
+    assert {"attnlab.attention.softmax", "attnlab.lab.compute"} <= ids
+
+
+def toc_tree() -> list[AnchorLink]:
+    """h1 > h2 > h3, one entry at each level."""
+    h1, h2, h3 = AnchorLink("Reference", "reference", 1), AnchorLink("attnlab.attention", "m", 2), \
+        AnchorLink("softmax", "f", 3)
+    h1.children, h2.children = [h2], [h3]
+    return [h1]
+
+
+def test_toc_depth_two_keeps_h2_entries_and_drops_h3() -> None:
+    tree = toc_tree()
+    plugin.trim(tree, 2)
+    assert [c.title for c in tree[0].children] == ["attnlab.attention"] and tree[0].children[0].children == []
+
+
+def test_toc_depth_that_is_not_a_heading_level_stops_the_build() -> None:
+    page = SimpleNamespace(meta={"toc_depth": 7}, toc=toc_tree(), file=SimpleNamespace(src_uri="reference.md"))
+    with pytest.raises(PluginError, match="reference.md: toc_depth must be a heading level 1-6, got 7"):
+        plugin.AttnlabPlugin().on_page_content("", page=page)
+
+
+def test_reference_contents_list_modules_not_members(built_site: Path) -> None:
+    html = (built_site / "reference.html").read_text(encoding="utf-8")
+    contents = set(re.findall(r'<a href="#([^"]*)" class="md-nav__link">', html))
+    assert "attnlabattention" in contents and "attnlab.attention.softmax" not in contents

@@ -1,0 +1,195 @@
+"""``attnlab.site.figures.explorer``: the prepared sentences, their data files and the explorer's markup.
+
+The browser side (``tests/browser/test_explorer.py``) checks what the page
+shows; here the files themselves are checked against ``attnlab.bert``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attnlab import bert
+from attnlab.site.figures import explorer
+from attnlab.site.figures.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
+
+KB = 1024
+FILE_LIMIT_KB = 150
+PUNCTUATION = set(".,;:!?()-\"'")
+
+
+def tokens(key: str) -> tuple[str, ...]:
+    return explorer.encoding(prepared(key)).tokens
+
+
+def in_node(script: str) -> dict[str, Any]:
+    """Run a data file as the browser does (a classic script) in Node; return what it put in the global."""
+    executable = shutil.which("node")
+    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs)"
+    runner = script + "\nprocess.stdout.write(JSON.stringify(globalThis.ATTNLAB_EXPLORER));"
+    finished = subprocess.run([executable, "-e", runner], capture_output=True, text=True, timeout=60, check=False)
+    assert finished.returncode == 0, finished.stderr
+    return json.loads(finished.stdout)
+
+
+# --- the prepared sentences -------------------------------------------------------------------
+
+
+def test_there_are_at_least_six_prepared_sentences_with_distinct_keys() -> None:
+    keys = [p.key for p in PREPARED]
+    assert len(keys) >= 6 and len(set(keys)) == len(keys)
+
+
+def test_the_toy_words_stand_in_a_sentence() -> None:
+    assert {"grid", "load", "rises"} <= set(tokens("toy-words")) and len(tokens("toy-words")) > 5
+
+
+def test_the_pronoun_sentence_has_it_after_its_referent() -> None:
+    found = tokens("pronoun")
+    assert found.index("pump") < found.index("it")
+
+
+def test_the_repeated_word_comes_three_times() -> None:
+    assert tokens("repeated").count("load") == 3
+
+
+def test_the_punctuation_sentence_is_mostly_marks() -> None:
+    marks = [t for t in tokens("punctuation") if t in PUNCTUATION]
+    assert len(marks) >= 8
+
+
+def test_the_padded_pair_runs_in_one_batch_and_is_padded() -> None:
+    p = prepared("padded")
+    enc = explorer.encoding(p)
+    assert len(p.batch) == 2 and enc.tokens[-1] == "[PAD]" and not enc.real.all()
+    assert len(enc.tokens) == len(bert.encode(p.batch[1])[0].tokens)
+
+
+def test_prepared_names_a_key_it_lacks_and_the_keys_there_are() -> None:
+    with pytest.raises(KeyError, match="no prepared sentence 'nope'; there are toy-words, pronoun"):
+        prepared("nope")
+
+
+# --- the data files ---------------------------------------------------------------------------
+
+
+def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors() -> None:
+    expected = [f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
+        f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)]
+    assert sorted(published()) == sorted(expected)
+
+
+def test_a_layers_vectors_are_the_heads_queries_keys_values_scores_and_value_lengths() -> None:
+    p = PREPARED[1]
+    enc = explorer.encoding(p)
+    found = explorer.vectors(p.key, 4)
+    scale = found["scale"]
+    q, k, v = bert.head_inputs(enc, 4, 7)
+    n, d = q.shape
+    rows = lambda flat: np.array(flat).reshape(n, -1)[:, 7 * d:8 * d] / scale  # noqa: E731
+    for name, expected in (("queries", q), ("keys", k), ("values", v)):
+        assert np.abs(rows(found[name]) - expected).max() <= 0.5 / scale
+    scores = np.array(found["scores"][7]).reshape(n, n) / scale
+    assert np.abs(scores - enc.layers[4].heads[7].scores).max() <= 0.5 / scale
+    w_o = bert.load_model().blocks[4].attention.w_o[7 * d:8 * d]  # the rows head 7's output meets
+    lengths = np.array(found["lengths"][7]) / scale
+    assert np.abs(lengths - np.linalg.norm(v @ w_o, axis=1)).max() <= 0.5 / scale
+    sizes = explorer.sizes(p)[4, 7]
+    assert np.allclose(sizes, enc.layers[4].heads[7].weights * np.linalg.norm(v @ w_o, axis=1), atol=1e-12)
+
+
+@pytest.mark.parametrize("key", [p.key for p in PREPARED])
+def test_each_file_is_within_150_kb(key: str) -> None:
+    assert len(data_script(key).encode("utf-8")) <= FILE_LIMIT_KB * KB
+
+
+@pytest.mark.parametrize("key", [p.key for p in PREPARED])
+def test_each_file_run_as_a_script_adds_its_sentence_and_keeps_the_others(key: str) -> None:
+    found = in_node("globalThis.ATTNLAB_EXPLORER = {other: 1};\n" + data_script(key))
+    assert set(found) == {"other", key} and found[key]["tokens"] == list(tokens(key))
+
+
+@pytest.mark.parametrize("key", [p.key for p in PREPARED])
+def test_every_stored_weight_and_size_is_attnlabs_within_half_a_step_of_its_scale(key: str) -> None:
+    data = json.loads(re.search(r"\] = (\{.*\});\n$", data_script(key)).group(1))
+    p = prepared(key)
+    layers, heads, n = data["layers"], data["heads"], len(data["tokens"])
+    stored = {m: np.array(data[m], dtype=float).reshape(layers, heads, n, n) / data["scales"][m]
+              for m in ("weights", "sizes")}
+    assert data["scales"] == SCALES
+    assert np.abs(stored["weights"] - explorer.weights(p)).max() <= 0.5 / SCALES["weights"]
+    assert np.abs(stored["sizes"] - explorer.sizes(p)).max() <= 0.5 / SCALES["sizes"]
+
+
+def test_the_sizes_are_attnlab_bert_contributions_layer_by_layer() -> None:
+    p = prepared("pronoun")
+    enc = explorer.encoding(p)
+    assert np.array_equal(explorer.sizes(p)[4], bert.contributions(enc, 4))
+
+
+def test_a_file_says_which_tokens_are_real() -> None:
+    data = json.loads(re.search(r"\] = (\{.*\});\n$", data_script("padded")).group(1))
+    assert data["real"] == [int(r) for r in explorer.encoding(prepared("padded")).real] and 0 in data["real"]
+
+
+# --- the markup -------------------------------------------------------------------------------
+
+
+def test_the_selectors_count_layers_and_heads_from_1_and_carry_the_code_index() -> None:
+    html = widget("explorer.md")
+    layers = re.search(r'<select id="explorer-layer".*?</select>', html).group(0)
+    heads = re.search(r'<select id="explorer-head".*?</select>', html).group(0)
+    assert re.findall(r'value="(\d+)"[^>]*>(\d+)<', layers) == [(str(i), str(i + 1)) for i in range(6)]
+    assert re.findall(r'value="(\d+)"[^>]*>(\d+)<', heads) == [(str(i), str(i + 1)) for i in range(12)]
+
+
+def test_every_prepared_sentence_is_offered_in_order() -> None:
+    found = re.findall(r'<option value="([\w-]+)"', re.search(r'<select id="explorer-sentence".*?</select>',
+                                                               widget("explorer.md")).group(0))
+    assert found == [p.key for p in PREPARED]
+
+
+def test_the_markup_loads_its_script_and_stylesheet_and_finds_its_data_from_the_page() -> None:
+    html = widget("explorer.md")
+    assert 'data-data="assets/explorer/"' in html
+    assert '<link rel="stylesheet" href="assets/explorer.css">' in html
+    assert html.rstrip().endswith('<script src="assets/explorer.js"></script>')
+
+
+def test_a_page_in_a_folder_climbs_to_the_assets() -> None:
+    html = widget("guide/explore.md")
+    assert 'data-data="../assets/explorer/"' in html and 'src="../assets/explorer.js"' in html
+
+
+def test_without_javascript_the_reader_is_told_so() -> None:
+    assert "<noscript><p>The explorer needs JavaScript." in widget("explorer.md")
+
+
+def test_the_explorer_opens_on_the_head_whose_queries_weigh_the_other_words_most() -> None:
+    p = PREPARED[1]
+    chosen = explorer.opening(p)
+    found = explorer.other_words(p)
+    assert found[chosen["layer"], chosen["head"]] == found.max() == chosen["share"]
+    w = explorer.weights(p)[chosen["layer"], chosen["head"]]
+    n = len(explorer.encoding(p).tokens)  # one sentence alone: every token real, [CLS] first and [SEP] last
+    by_hand = np.mean([sum(w[q, k] for k in range(1, n - 1) if k != q) for q in range(n)])
+    assert abs(by_hand - chosen["share"]) < 1e-12
+    assert explorer.sentence_data(p.key)["opening"] == chosen
+
+
+def test_every_prepared_sentence_has_a_hint_and_an_answer_computed_from_its_numbers() -> None:
+    for p in PREPARED:
+        assert p.hint and explorer.answer(p) and explorer.sentence_data(p.key)["answer"] == explorer.answer(p)
+    p = prepared("pronoun")
+    tokens = explorer.encoding(p).tokens
+    w = explorer.weights(p)[:, :, tokens.index("it"), tokens.index("pump")]
+    layer, head = divmod(int(np.argmax(w)), w.shape[1])
+    assert explorer.strongest(p, "it", "pump") == (layer, head, w[layer, head])
+    assert f"layer {layer + 1}, head {head + 1} gives {w[layer, head]:.3f} of the weight of “it” to “pump”" in explorer.answer(p)
+    assert explorer.answer(prepared("padded")).startswith("Every [PAD] key gets weight 0 from every query")

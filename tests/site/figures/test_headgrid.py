@@ -1,0 +1,135 @@
+"""``attnlab.site.figures.headgrid``: the grid of every head draws each weight where it belongs, in its shade."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from attnlab.bert import encode
+from attnlab.site.figures.headgrid import CELL, FONT, LEVELS, cells, colour, head_grid, level, path, place, runs
+
+SVG = "{http://www.w3.org/2000/svg}"
+PHONE_COLUMN_PX = 358
+"""The text column of a 390 px wide phone (Material's 0.8 rem margins)."""
+SENTENCE = "The grid load rises every evening."
+PAGE_BUDGET_KB = 24
+"""What the figure may add to 'A real head' and keep it within 500 KB at first load."""
+
+
+def chapter_weights() -> np.ndarray:
+    """Every head's weights for the chapter's sentence: layers × heads × n × n."""
+    enc = encode(SENTENCE)[0]
+    return np.stack([[h.weights for h in layer.heads] for layer in enc.layers])
+
+
+def svg_of(html: str) -> ET.Element:
+    """The figure's <svg> element, parsed."""
+    return ET.fromstring(re.search(r"<svg.*</svg>", html, re.S).group(0))
+
+
+def drawn(svg: ET.Element) -> dict[tuple[int, int, int, int], str]:
+    """(layer, head, query, key) → the shade step it is drawn in, for every cell drawn."""
+    n = int(svg.get("data-tokens"))
+    found = {}
+    for shape in svg.iter(f"{SVG}path"):
+        if shape.get("data-level"):
+            for x, y in cells(shape.get("d")):
+                assert place(x, y, n) not in found, f"cell {place(x, y, n)} drawn twice"
+                found[place(x, y, n)] = shape.get("data-level")
+    return found
+
+
+def expected(weights: np.ndarray) -> dict[tuple[int, int, int, int], str]:
+    """What ``drawn`` should find: every cell whose weight is not white, in its step."""
+    steps = level(weights)
+    return {tuple(int(i) for i in at): str(steps[tuple(at)]) for at in np.argwhere(steps > 0)}
+
+
+def figure(weights: np.ndarray, **options: object) -> str:
+    return head_grid(weights, ident="t", title="All heads", desc="What the grid shows.", **options)
+
+
+def test_every_cell_of_every_head_is_drawn_in_the_shade_of_its_weight() -> None:
+    weights = chapter_weights()
+    assert drawn(svg_of(figure(weights))) == expected(weights)
+
+
+def test_a_changed_weight_would_be_drawn_elsewhere() -> None:
+    # mutation check: the comparison above sees one row of one head moved by a key
+    weights = chapter_weights()
+    changed = weights.copy()
+    changed[0, 2, 3] = np.roll(changed[0, 2, 3], 1)
+    assert drawn(svg_of(figure(changed))) != expected(weights)
+
+
+def test_the_chosen_heads_are_outlined_and_no_other() -> None:
+    svg = svg_of(figure(chapter_weights(), outlined=[(0, 2), (2, 9), (5, 6)]))
+    frames = [r.get("data-outlined") for r in svg.iter(f"{SVG}rect") if r.get("data-outlined")]
+    assert frames == ["0 2", "2 9", "5 6"]
+
+
+def test_blocked_keys_are_grey_not_a_shade() -> None:
+    weights = np.zeros((1, 1, 2, 2))
+    weights[..., 0] = 1.0
+    found = drawn(svg_of(figure(weights, visible=np.array([[True, False], [True, False]]))))
+    assert found == {(0, 0, 0, 0): str(LEVELS), (0, 0, 1, 0): str(LEVELS),
+                     (0, 0, 0, 1): "blocked", (0, 0, 1, 1): "blocked"}
+
+
+def test_neighbouring_cells_of_one_shade_are_one_rectangle() -> None:
+    steps = np.array([[4, 4, 0, 4], [0, 1, 1, 1]])
+    found = runs(steps, np.ones((2, 4), dtype=bool), left=100, top=50)
+    assert found == {"4": [(100, 50, 2 * CELL), (100 + 3 * CELL, 50, CELL)], "1": [(100 + CELL, 50 + CELL, 3 * CELL)]}
+
+
+def test_a_path_reads_back_into_the_cells_it_covers() -> None:
+    rectangles = [(100, 50, 2 * CELL), (90, 60, CELL), (200, 40, 3 * CELL)]
+    assert cells(path(rectangles)) == {(100, 50), (105, 50), (90, 60), (200, 40), (205, 40), (210, 40)}
+
+
+def test_the_figure_is_an_image_named_by_its_title_and_description() -> None:
+    html = figure(chapter_weights())
+    svg = svg_of(html)
+    assert svg.get("role") == "img" and svg.get("aria-labelledby") == "t-title t-desc"
+    assert svg.find(f"{SVG}title").text == "All heads" and svg.find(f"{SVG}desc").text == "What the grid shows."
+    assert html.endswith("<figcaption>All heads</figcaption></figure>\n")
+
+
+def test_its_labels_stay_at_least_11_px_in_a_phones_column() -> None:
+    svg = svg_of(figure(chapter_weights()))
+    width = float(svg.get("viewBox").split()[2])
+    assert {float(t.get("font-size")) for t in svg.iter(f"{SVG}text")} == {FONT}
+    assert FONT * PHONE_COLUMN_PX / width >= 11
+
+
+def test_the_legend_shows_every_shade_with_weights_0_to_1() -> None:
+    svg = svg_of(figure(chapter_weights()))
+    fills = [r.get("fill") for r in svg.iter(f"{SVG}rect")]
+    texts = [t.text for t in svg.iter(f"{SVG}text")]
+    assert all(colour(s) in fills for s in range(LEVELS + 1))
+    assert texts[-4:] == ["weight", "0", "0.5", "1"]
+
+
+def test_the_chapters_grid_stays_small_enough_for_the_page_budget() -> None:
+    assert len(figure(chapter_weights()).encode("utf-8")) <= PAGE_BUDGET_KB * 1024
+
+
+def test_level_rounds_the_weight_to_quarters() -> None:
+    assert level(np.array([0.0, 0.12, 0.13, 0.5, 1.0])).tolist() == [0, 0, 1, 2, LEVELS]
+
+
+def test_colour_runs_from_white_to_indigo() -> None:
+    assert (colour(0), colour(LEVELS)) == ("#ffffff", "#283593")
+
+
+def test_head_grid_refuses_maps_that_are_not_square() -> None:
+    with pytest.raises(ValueError, match="square maps"):
+        figure(np.ones((1, 1, 2, 3)))
+
+
+def test_head_grid_refuses_an_outline_outside_the_model_naming_it() -> None:
+    with pytest.raises(ValueError, match="head must be from 0 to 11, got 12"):
+        figure(chapter_weights(), outlined=[(0, 12)])

@@ -1,0 +1,162 @@
+"""The value plane (``attnlab.site.figures.plane``): values as points, their hull, the output inside it."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from xml.etree import ElementTree
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attnlab.lab import TOKENS, compute
+from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.figures.plane import (FONT, LIVE_WIDTH, PANEL_WIDTH, Frame, frame_around, geometry, hull, lab_frame,
+                                live_plane, marks, panels)
+from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT, PHONE_COLUMN
+from browser.agreement import control_settings
+
+SVG = "{http://www.w3.org/2000/svg}"
+SETTINGS = {"Baseline": {}, "Query × 0": {"query_scale": 0.0}, "Raised": {"value_y": 4.0}}
+INSIDE = [c for c in control_settings(count=60)
+          if SLIDER_RANGES["value_y"][0] <= c["value_y"] <= SLIDER_RANGES["value_y"][1]]
+"""Settings whose values the lab's plane shows (the value slider's range)."""
+
+
+def test_hull_of_a_triangle_is_its_three_corners_counter_clockwise() -> None:
+    assert hull([(1, 0), (0, 2), (1, 2)]) == [(0, 2), (1, 0), (1, 2)]
+
+
+def test_hull_drops_points_inside_and_on_edges() -> None:
+    assert hull([(0, 0), (2, 0), (2, 2), (0, 2), (1, 1), (1, 0)]) == [(0, 0), (2, 0), (2, 2), (0, 2)]
+
+
+def test_hull_of_points_on_a_line_is_its_two_ends() -> None:
+    assert hull([(0, 0), (1, 1), (3, 3)]) == [(0, 0), (3, 3)]
+
+
+def test_hull_of_one_point_repeated_is_that_point() -> None:
+    assert hull([(1, 2), (1, 2), (1, 2)]) == [(1, 2)]
+
+
+@given(st.lists(st.tuples(st.integers(-20, 20), st.integers(-20, 20)), min_size=1, max_size=12))
+def test_every_point_lies_inside_or_on_the_hull(points: list[tuple[int, int]]) -> None:
+    corners = hull(points)
+    if len(corners) >= 3:
+        for p in points:
+            assert all((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) >= 0
+                       for a, b in zip(corners, corners[1:] + corners[:1]))
+
+
+def test_frame_maps_the_window_corners_to_the_box_corners() -> None:
+    frame = frame_around([(0, 0), (1, 4)], 200, 200)
+    assert frame.to_pixels((frame.x_low, frame.y_high)) == (frame.left, frame.top)
+    assert frame.to_pixels((frame.x_high, frame.y_low)) == pytest.approx((frame.left + frame.width,
+                                                                          frame.top + frame.height))
+
+
+def test_frame_leaves_room_around_the_points_and_ticks_inside() -> None:
+    frame = frame_around([(0, 0), (1, 4)], 200, 200)
+    assert frame.x_low < 0 and frame.x_high > 1 and frame.y_low < 0 and frame.y_high > 4
+    assert all(frame.x_low <= t <= frame.x_high for t in frame.x_ticks)
+
+
+def test_lab_frame_holds_every_value_the_value_slider_reaches() -> None:
+    frame = lab_frame()
+    low, high, _ = SLIDER_RANGES["value_y"]
+    for y in (low, high):
+        for x_px, y_px in geometry(compute(value_y=y), frame)["values"]:
+            assert frame.left < x_px < frame.left + frame.width and frame.top < y_px < frame.top + frame.height
+
+
+@pytest.mark.parametrize("controls", INSIDE[:40])
+def test_output_is_drawn_at_the_weighted_average_of_the_drawn_values(controls: dict) -> None:
+    r = compute(controls)
+    g = geometry(r, lab_frame())
+    for axis in (0, 1):
+        assert g["output"][axis] == pytest.approx(sum(w * p[axis] for w, p in zip(r.weights, g["values"])))
+
+
+@pytest.mark.parametrize("controls", INSIDE[:40])
+def test_hull_corners_are_the_visible_values(controls: dict) -> None:
+    r = compute(controls)
+    g = geometry(r, lab_frame())
+    visible = {tuple(p) for p, seen in zip(g["values"], r.visible) if seen}
+    assert {tuple(p) for p in g["hull"]} <= visible
+
+
+@pytest.mark.parametrize("controls", INSIDE)
+def test_no_label_runs_off_the_picture(controls: dict) -> None:
+    for label in geometry(compute(controls), lab_frame())["labels"]:
+        left = label["x"] - label["width"] if label["anchor"] == "end" else label["x"]
+        assert 0 <= left and left + label["width"] <= LIVE_WIDTH, label
+
+
+def test_labels_write_each_weight_on_its_value_and_blocked_values_as_blocked() -> None:
+    texts = [label["text"] for label in geometry(compute("load", causal=True), lab_frame())["labels"]]
+    assert texts == ["output", "grid 0.500", "load 0.500", "rises blocked"]
+
+
+def test_labels_of_values_at_one_point_do_not_overlap() -> None:
+    labels = geometry(compute(value_y=0.0), lab_frame())["labels"]  # rises's value is grid's, (1, 0)
+    grid, rises = labels[1], labels[3]
+    assert abs(grid["y"] - rises["y"]) >= FONT
+
+
+def test_a_blocked_value_is_drawn_hollow_and_the_output_as_a_diamond() -> None:
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg">{marks(compute("grid"), lab_frame())}</svg>'
+    circles = ElementTree.fromstring(svg).findall(f"{SVG}circle")
+    assert [c.get("class") for c in circles] == ["attnlab-plane-value", "attnlab-plane-value attnlab-plane-blocked",
+                                                 "attnlab-plane-value attnlab-plane-blocked"]
+    assert 'class="attnlab-plane-output"' in svg
+
+
+def test_panels_carry_each_settings_numbers_and_their_shared_frame() -> None:
+    figure = ElementTree.fromstring(panels(SETTINGS, ident="p", caption="c"))
+    carried = json.loads(figure.get("data-values"))
+    for panel, (heading, controls) in zip(carried["panels"], SETTINGS.items()):
+        r = compute(controls).to_dict()
+        assert (panel["heading"], panel["weights"], panel["values"], panel["output"]) == (
+            heading, r["weights"], r["values"], r["output"])
+    assert Frame(**{k: tuple(v) if isinstance(v, list) else v for k, v in carried["frame"].items()}).picture_width \
+        == PANEL_WIDTH
+
+
+def test_each_panel_is_its_own_named_picture() -> None:
+    figure = ElementTree.fromstring(panels(SETTINGS, ident="p", caption="c"))
+    pictures = figure.findall(f".//{SVG}svg")
+    assert [svg.find(f"{SVG}title").text for svg in pictures] == [f"Value plane: {h}" for h in SETTINGS]
+    assert all(svg.get("role") == "img" for svg in pictures)
+
+
+def test_panel_text_reads_at_eleven_pixels_on_a_phone() -> None:
+    svg = ElementTree.fromstring(panels(SETTINGS, ident="p", caption="c"))
+    assert min(float(t.get("font-size")) for t in svg.iter(f"{SVG}text")) >= MIN_TEXT
+    assert PANEL_WIDTH <= PHONE_COLUMN and LIVE_WIDTH <= LAB_COLUMN
+
+
+def test_panels_need_a_setting() -> None:
+    with pytest.raises(ValueError, match="at least one setting"):
+        panels({}, ident="p", caption="c")
+
+
+def test_the_live_plane_ships_its_frame_and_an_empty_group_for_the_marks() -> None:
+    template = live_plane()
+    frame = json.loads(ElementTree.fromstring(template.replace("<template", "<div").replace("</template>", "</div>"))
+                       .get("data-frame"))
+    assert frame == lab_frame().to_dict()
+    assert '<g data-marks=""></g>' in template
+
+
+def test_hull_order_does_not_depend_on_the_order_of_the_points() -> None:
+    points = [(0, 0), (3, 1), (1, 3), (2, 2)]
+    assert len({tuple(hull(list(p))) for p in itertools.permutations(points)}) == 1
+
+
+def test_geometry_reads_a_result_dict_like_a_result() -> None:
+    r = compute("grid", 2.0, False, -1.0)
+    assert geometry(r.to_dict(), lab_frame()) == geometry(r, lab_frame())
+    assert math.isclose(geometry(r, lab_frame())["radii"][0], 4 + 9 * math.sqrt(r.weights[0]))
+    assert TOKENS[0] in geometry(r, lab_frame())["labels"][1]["text"]

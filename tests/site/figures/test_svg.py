@@ -1,0 +1,62 @@
+"""What every figure shares (``attnlab.site.figures.svg``): a named, described picture that carries its numbers."""
+
+from __future__ import annotations
+
+import json
+from xml.etree import ElementTree
+
+import pytest
+
+from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, figure, min_font, num, svg_image, text
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_min_font_is_eleven_for_a_picture_no_wider_than_the_phone_column() -> None:
+    assert min_font(PHONE_COLUMN) == MIN_TEXT == 11 and min_font(200) == 11
+
+
+def test_min_font_grows_with_the_shrink_a_wider_picture_suffers() -> None:
+    assert min_font(400) == 13  # 11 × 400 / 358 = 12.3
+    assert min_font(716) == 22
+
+
+def test_min_font_refuses_a_width_that_is_not_positive() -> None:
+    with pytest.raises(ValueError, match="must be positive"):
+        min_font(0)
+
+
+def test_num_writes_one_decimal_and_no_negative_zero() -> None:
+    assert (num(1.26), num(-0.04), num(3)) == ("1.3", "0.0", "3.0")
+
+
+def test_text_escapes_its_content_and_sets_the_size() -> None:
+    element = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{text(1, 2, "a < b", 13)}</svg>')
+    label = element.find(f"{SVG}text")
+    assert (label.text, label.get("font-size"), label.get("x")) == ("a < b", "13", "1.0")
+
+
+def test_picture_is_an_image_named_by_its_title_and_described_by_its_desc() -> None:
+    svg = ElementTree.fromstring(svg_image("p", "Name", "What it shows.", 100, 50, ""))
+    assert (svg.get("role"), svg.get("aria-labelledby"), svg.get("aria-describedby")) == ("img", "p-title", "p-desc")
+    assert (svg.find(f"{SVG}title").text, svg.find(f"{SVG}desc").text) == ("Name", "What it shows.")
+    assert (svg.get("viewBox"), svg.get("width")) == ("0 0 100.0 50.0", "100.0")
+
+
+@pytest.mark.parametrize(("title", "desc"), [("", "d"), ("t", " ")])
+def test_a_picture_without_a_title_or_a_description_is_refused(title: str, desc: str) -> None:
+    with pytest.raises(ValueError, match="needs an ident, a title and a description"):
+        svg_image("p", title, desc, 10, 10, "")
+
+
+def test_figure_carries_its_numbers_as_json_and_has_a_caption() -> None:
+    html = figure("f", "<b>x</b>", "Caption & more", values={"weights": [0.25, 0.75], "name": 'a "b"'})
+    element = ElementTree.fromstring(html)
+    assert json.loads(element.get("data-values")) == {"weights": [0.25, 0.75], "name": 'a "b"'}
+    assert (element.get("id"), element.find("figcaption").text) == ("f", "Caption & more")
+    assert html.endswith("</figure>\n") and html.count("\n") == 1  # one line: Markdown passes it through
+
+
+def test_figure_refuses_numbers_that_are_not_finite() -> None:
+    with pytest.raises(ValueError):
+        figure("f", "", "c", values={"x": float("nan")})

@@ -1,0 +1,357 @@
+"""Numbers in prose: bindings ``[[0.576 = expr]]``, literals, the scan, and proof that it bites.
+
+Unit tests use small Markdown strings with hand-worked expressions; the docs
+tests run over every page in ``docs/`` with ``attnlab.site.pages.bindings`` directly (no
+site build); the mutation tests change a toy constant, a quoted digit and a
+binding in the real chapters and show the check names the place.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+from sites import ROOT, build, one_page_site
+
+import attnlab.lab
+import attnlab.site.pages.bindings
+from attnlab.site.pages.bindings import Binding, bindings, check, literals, render, unbound
+from attnlab.lab import compute
+from attnlab.text import fmt
+
+PAGES = sorted((ROOT / "docs").glob("*.md"))
+
+
+def page_name(path: Path) -> str:
+    """How messages name a page: relative to the project, e.g. ``docs/scores.md``."""
+    return str(path.relative_to(ROOT))
+
+
+def docs_bindings() -> list[tuple[str, str, list[Binding]]]:
+    """``(name, source, bindings)`` for every page that binds at least one number."""
+    found = [(page_name(p), p.read_text(encoding="utf-8")) for p in PAGES]
+    return [(name, text, bindings(text)) for name, text in found if bindings(text)]
+
+
+def no_bindings_message() -> str:
+    """Why a mutation test cannot run yet: there is nothing to mutate."""
+    return ("docs/*.md contain no [[number = expression]] binding at all, "
+            "so there is nothing to prove the check on; bind the computed numbers in the chapters")
+
+
+def one_unit_more(quoted: str) -> str:
+    """``quoted`` plus one unit in its last digit, written with the same decimals and percent sign.
+
+    For a vector, its last entry is changed.
+    """
+    if quoted.startswith("["):
+        *first, last = quoted.strip("[]").split(", ")
+        return "[" + ", ".join([*first, one_unit_more(last)]) + "]"
+    number = quoted.rstrip("%")
+    decimals = len(number.partition(".")[2])
+    return fmt(float(number) + 10.0 ** -decimals, decimals) + quoted[len(number):]
+
+
+# --- bindings: parsing and checking -------------------------------------------------------
+
+
+def test_binding_that_matches_its_expression_passes() -> None:
+    assert check("One third is [[0.333 = 1 / 3]] or [[ 0.33 = 1 / 3 ]].\n", "p.md") == []
+
+
+def test_mismatch_in_the_last_digit_names_page_line_quote_and_value() -> None:
+    markdown = "Intro.\n\nOne third is [[0.334 = 1 / 3]].\n"
+    assert check(markdown, "docs/p.md") == ["docs/p.md:3: quoted 0.334 but 1 / 3 gives 0.333"]
+
+
+def test_toy_weight_binding_matches_compute() -> None:
+    # rises: scaled scores 2/√2, 1/√2, 3/√2, so its own weight is 1 / (1 + e^{-1/√2} + e^{-2/√2}).
+    expected = fmt(1 / (1 + math.exp(-1 / math.sqrt(2)) + math.exp(-2 / math.sqrt(2))))
+    assert check(f"[[{expected} = compute().weights[2]]]", "p.md") == []
+
+
+def test_a_percentage_is_computed_by_the_binding_from_a_fraction() -> None:
+    assert check("[[33.3% = 1 / 3]]", "p.md") == []
+    assert check("[[33.4% = 1 / 3]]", "p.md") == ["p.md:1: quoted 33.4% but 1 / 3 gives 33.3%"]
+
+
+def test_a_fraction_cannot_pass_for_a_percentage() -> None:
+    percent = fmt(100 * compute().weights[2], 3)
+    assert check("[[0.576% = compute().weights[2]]]", "p.md") == [
+        f"p.md:1: quoted 0.576% but compute().weights[2] gives {percent}%"]
+
+
+def test_a_vector_binding_shows_its_quote_and_checks_every_entry_at_its_own_decimals() -> None:
+    assert check("Key [[[1, 2] = compute().keys[2]]] and [[[0.28, 0.140] = compute().weights[:2]]].", "p.md") == []
+    assert render("Key [[[1, 2] = compute().keys[2]]].") == "Key [1, 2]."
+    assert check("[[[1, 3] = compute().keys[2]]]", "p.md") == ["p.md:1: quoted [1, 3] but compute().keys[2] gives [1, 2]"]
+
+
+def test_a_vector_binding_of_another_length_is_refused_showing_the_whole_vector() -> None:
+    assert check("[[[1, 2] = compute().weights]]", "p.md") == [
+        "p.md:1: quoted [1, 2] but compute().weights gives [0.284, 0.140, 0.576]"]
+
+
+def test_negative_number_binding() -> None:
+    assert check("[[-0.5 = -1 / 2]]", "p.md") == []
+    assert check("[[-0.4 = -1 / 2]]", "p.md") == ["p.md:1: quoted -0.4 but -1 / 2 gives -0.5"]
+
+
+def test_integer_binding_rounds_to_no_decimals() -> None:
+    assert check("[[3 = len(compute().weights)]] keys and [[2 = 7 / 4]]", "p.md") == []
+
+
+def test_expression_ending_in_a_bracket_closes_at_the_last_two_brackets() -> None:
+    markdown = "the weight [[0.5 = [0.25, 0.5][1]]] and [[2 = [[1, 2]][0][1]]]."
+    assert [b.expression for b in bindings(markdown)] == ["[0.25, 0.5][1]", "[[1, 2]][0][1]"]
+    assert render(markdown) == "the weight 0.5 and 2."
+
+
+def test_binding_inside_link_text_keeps_the_link() -> None:
+    assert render("[half [[0.5 = 1 / 2]]](x.md)") == "[half 0.5](x.md)"
+
+
+def test_binding_inside_inline_or_fenced_code_is_left_alone() -> None:
+    markdown = "Write `[[0.9 = 1 / 3]]` in prose.\n\n```text\n[[0.9 = 1 / 3]]\n```\n"
+    assert bindings(markdown) == []
+    assert check(markdown, "p.md") == []
+    assert render(markdown) == markdown
+
+
+def test_binding_may_wrap_onto_the_next_line_and_reports_its_first_line() -> None:
+    markdown = "a\nb [[0.334 =\n  1 / 3]] c\n"
+    assert check(markdown, "p.md") == ["p.md:2: quoted 0.334 but 1 / 3 gives 0.333"]
+
+
+def test_line_numbers_count_the_front_matter() -> None:
+    markdown = "---\nliterals: [2]\n---\n[[0.334 = 1 / 3]]\n"
+    assert check(markdown, "p.md") == ["p.md:4: quoted 0.334 but 1 / 3 gives 0.333"]
+
+
+def test_unknown_name_is_reported_with_page_and_expression() -> None:
+    [problem] = check("[[0.576 = comptue().weights[2]]]", "docs/p.md")
+    assert problem.startswith("docs/p.md:1: [[0.576 = comptue().weights[2]]] cannot be evaluated: NameError")
+    assert "comptue" in problem.partition("NameError")[2]
+
+
+def test_module_that_fails_to_import_breaks_only_the_bindings_that_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = importlib.import_module
+
+    def import_module(name: str) -> object:
+        if name == "attnlab.cost":
+            raise SyntaxError("half-written")
+        return real_import(name)
+
+    monkeypatch.setattr(attnlab.site.pages.bindings.importlib, "import_module", import_module)
+    problems = check("[[0.333 = 1 / 3]] and [[1 = cost.anything]]", "p.md")
+    assert len(problems) == 1 and problems[0].startswith("p.md:1: [[1 = cost.anything]] cannot be evaluated: ")
+    assert "attnlab.cost failed to import: SyntaxError: half-written" in problems[0]
+
+
+def test_a_number_quoted_for_an_expression_that_gives_a_vector_is_refused_showing_the_vector() -> None:
+    assert check("[[0.576 = compute().weights]]", "p.md") == [
+        "p.md:1: quoted 0.576 but compute().weights gives [0.284, 0.140, 0.576]"]
+
+
+def test_an_expression_that_gives_a_table_is_reported_not_rounded() -> None:
+    [problem] = check("[[1 = compute().weight_map]]", "p.md")
+    assert problem.startswith("p.md:1: [[1 = compute().weight_map]] cannot be evaluated: ValueError")
+
+
+def test_names_in_scope_include_modules_numpy_math_and_we002() -> None:
+    # WE-002: scaled logits 1, 0, 1, so the middle key gets 1 / (2e + 1).
+    middle = fmt(1 / (2 * math.e + 1))
+    markdown = f"[[1.414 = math.sqrt(2)]] [[3 = np.size(lab.X[0]) + 1]] [[{middle} = we002().weights[1]]]"
+    assert check(markdown, "p.md") == []
+
+
+def test_shared_cache_keeps_each_expressions_value() -> None:
+    cache: dict[str, object] = {}
+    check("[[0.333 = 1 / 3]] and again [[0.33 = 1 / 3]]", "p.md", cache)
+    assert cache == {"1 / 3": 1 / 3}
+
+
+@given(st.floats(-1e4, 1e4), st.integers(0, 4))
+def test_quoting_the_rounded_value_passes_and_one_unit_more_fails(value: float, decimals: int) -> None:
+    quoted = fmt(value, decimals)
+    assert check(f"[[{quoted} = {value!r}]]", "p.md") == []
+    assert check(f"[[{one_unit_more(quoted)} = {value!r}]]", "p.md") != []
+
+
+# --- literals and the scan ------------------------------------------------------------------
+
+
+def test_literals_are_read_as_written() -> None:
+    markdown = "---\ntitle: x\nliterals: [0, 0.50, 3.2.1, \"2017\", -1]\n---\ntext\n"
+    assert literals(markdown, "p.md") == {"0", "0.50", "3.2.1", "2017", "-1"}
+
+
+def test_literals_that_are_not_a_list_are_refused() -> None:
+    with pytest.raises(ValueError, match="p.md: front matter 'literals' must list numbers and vectors"):
+        literals("---\nliterals: 3\n---\n", "p.md")
+
+
+def test_a_vector_literal_is_declared_as_a_list_or_as_its_text() -> None:
+    assert literals("---\nliterals: [0, [1, 0], \"[2, -1]\"]\n---\n", "p.md") == {"0", "[1, 0]", "[2, -1]"}
+
+
+def test_a_vector_in_prose_is_one_item_for_the_scan() -> None:
+    page = "---\nliterals: [1, 0]\n---\nThe key [1, 0] is computed.\n"
+    assert unbound(page, "p.md") == ["p.md:4: the vector [1, 0] is neither bound ([[[1, 0] = expression]]) nor "
+                                     "declared in the front matter's literals"]
+    assert unbound(page.replace("[1, 0]\n---", "[[1, 0]]\n---"), "p.md") == []
+
+
+def test_a_bound_vector_is_not_scanned() -> None:
+    assert unbound("---\nliterals: []\n---\nThe key [[[1, 2] = compute().keys[2]]].\n", "p.md") == []
+
+
+def test_front_matter_that_is_not_yaml_is_refused_naming_the_page() -> None:
+    with pytest.raises(ValueError, match="p.md: front matter is not valid YAML"):
+        literals("---\nliterals: [1, 2\n---\n", "p.md")
+
+
+def test_scan_names_file_line_and_number() -> None:
+    markdown = "---\nliterals: [3]\n---\nThree rows, 3 of them.\n\nThe weight is 0.576 here.\n"
+    assert unbound(markdown, "docs/p.md") == [
+        "docs/p.md:6: 0.576 is neither bound ([[0.576 = expression]]) nor declared in the front matter's literals"
+    ]
+
+
+@given(st.floats(-1e4, 1e4), st.integers(0, 4), st.sampled_from(["", "%"]))
+def test_scan_finds_any_written_number_whole_and_its_literal_silences_it(value: float, decimals: int,
+                                                                         percent: str) -> None:
+    number = fmt(value, decimals) + percent
+    sentence = f"The value is {number}, as stated.\n"
+    assert [m.split(": ")[1].split(" ")[0] for m in unbound(sentence, "p.md")] == [number]
+    assert unbound(f"---\nliterals: [{number}]\n---\n{sentence}", "p.md") == []
+
+
+def test_scan_keeps_sign_percent_and_dotted_numbers_whole() -> None:
+    found = [m.split(": ")[1].split(" ")[0] for m in unbound("From -0.5 to 57.6%, see §3.2.1.", "p.md")]
+    assert found == ["-0.5", "57.6%", "3.2.1"]
+
+
+def test_scan_includes_inline_and_display_math() -> None:
+    found = [m.split(": ")[1].split(" ")[0] for m in unbound("Divide by $\\sqrt{2}$.\n\n$$\nx^3\n$$\n", "p.md")]
+    assert found == ["2", "3"]
+
+
+def test_scan_skips_bound_numbers_code_and_front_matter() -> None:
+    markdown = "---\nliterals: []\nyear: 2017\n---\nIt is [[0.333 = 1 / 3]], `x = 5`.\n\n```python\nprint(7)\n```\n"
+    assert unbound(markdown, "p.md") == []
+
+
+def test_scan_ignores_digits_inside_names_and_ids() -> None:
+    markdown = "See [[CL-001]], LAB-001, WE-002, S1, GPT-2, $W_1$, $d_k$, $x_{12}$, x2, v1.2 and float64.\n"
+    assert unbound(markdown, "p.md") == []
+
+
+def test_scan_ignores_markup_addresses_anchors_and_list_markers() -> None:
+    markdown = (
+        '<h1 class="col-2" style="--w:0.5">Title</h1> <!-- note 9 -->\n'
+        "[a link](https://example.org/v2/page3.html#sec-4) and https://example.org/7 and &#8730;\n"
+        "## Heading {#part-5 .c6 data-n=7}\n\n"
+        "1. first item\n2) second item\n\n"
+        "[ref]: https://example.org/8\n"
+        "<style>.x { width: 10px; }</style>\n"
+    )
+    assert unbound(markdown, "p.md") == []
+
+
+def test_a_wrapped_line_starting_with_a_number_and_a_stop_is_still_scanned() -> None:
+    markdown = "The row sums to\n4. That is a count.\n\nThe lists:\n\n2. item\n   more\n3) item\n"
+    assert [m.split(": ")[1].split(" ")[0] for m in unbound(markdown, "p.md")] == ["4"]
+
+
+def test_declared_literal_must_match_the_text_exactly() -> None:
+    markdown = "---\nliterals: [0.5]\n---\nhalf is 0.50 or 0.5\n"
+    assert [m.split(": ")[1].split(" ")[0] for m in unbound(markdown, "p.md")] == ["0.50"]
+
+
+# --- the extension inside a strict build ----------------------------------------------------
+
+
+def test_build_shows_the_quoted_number_in_place_of_the_binding(tmp_path: Path) -> None:
+    result = build(one_page_site(tmp_path, "# T\n\nOne third is [[0.333 = 1 / 3]].\n"), tmp_path / "site")
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert result.returncode == 0 and "One third is 0.333." in html and "[[" not in html
+
+
+def test_strict_build_fails_on_a_mismatch_naming_file_and_line(tmp_path: Path) -> None:
+    markdown = "---\nliterals: [1]\n---\n# T\n\nOne third is [[0.334 = 1 / 3]].\n"
+    result = build(one_page_site(tmp_path, markdown), tmp_path / "site")
+    assert result.returncode != 0 and "docs/index.md:6: quoted 0.334 but 1 / 3 gives 0.333" in result.stderr
+
+
+# --- the real chapters ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_chapter_prose_has_no_unbound_undeclared_number(path: Path) -> None:
+    problems = unbound(path.read_text(encoding="utf-8"), page_name(path))
+    assert not problems, "bind these numbers or declare them in literals:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_chapter_bindings_match_their_expressions(path: Path) -> None:
+    problems = check(path.read_text(encoding="utf-8"), page_name(path))
+    assert not problems, "\n".join(problems)
+
+
+# --- proof that it bites (issue 4, item 3) --------------------------------------------------
+
+DOUBLED_W_K = tuple(tuple(2 * w for w in row) for row in attnlab.lab.W_K)
+
+
+def test_changed_w_k_makes_a_toy_binding_stale(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(attnlab.lab, "W_K", DOUBLED_W_K)
+    # Doubled keys double the rises scores to 4, 2, 6: scaled, the own key leads by √2 and 2√2.
+    stale = fmt(1 / (1 + math.exp(-math.sqrt(2)) + math.exp(-2 * math.sqrt(2))))
+    assert check("x\n[[0.576 = compute().weights[2]]]", "docs/p.md") == [
+        f"docs/p.md:2: quoted 0.576 but compute().weights[2] gives {stale}"
+    ]
+
+
+def test_changed_w_k_fails_the_docs_and_names_the_stale_places(monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = docs_bindings()
+    assert pages, no_bindings_message()
+    places = {f"{name}:{b.line}" for name, _, found in pages for b in found}
+    monkeypatch.setattr(attnlab.lab, "W_K", DOUBLED_W_K)
+    problems = [p for name, text, _ in pages for p in check(text, name)]
+    assert problems, "doubling attnlab.lab.W_K changed no quoted number: bind the toy's numbers in the chapters"
+    assert {p.split(": ")[0] for p in problems} <= places, "\n".join(problems)
+    assert all(": quoted " in p for p in problems), "\n".join(problems)
+
+
+def test_quoted_number_one_unit_off_in_its_last_digit_fails() -> None:
+    pages = docs_bindings()
+    assert pages, no_bindings_message()
+    missed = []
+    for name, text, (first, *_) in pages:
+        wrong = one_unit_more(first.quoted)
+        mutated = f"{text[:first.start]}[[{wrong} = {first.expression}]]{text[first.end:]}"
+        if not any(p.startswith(f"{name}:{first.line}: quoted {wrong} but ") for p in check(mutated, name)):
+            missed.append(f"{name}:{first.line}: {first.quoted} -> {wrong} went unnoticed")
+    assert not missed, "\n".join(missed)
+
+
+def test_removed_binding_is_reported_by_the_scan() -> None:
+    pages = docs_bindings()
+    assert pages, no_bindings_message()
+    tried, missed = 0, []
+    for name, text, found in pages:
+        declared = literals(text, name)
+        first = next((b for b in found if b.quoted not in declared), None)
+        if first is None:
+            continue
+        tried += 1
+        mutated = text[:first.start] + first.quoted + text[first.end:]
+        if not any(u.startswith(f"{name}:{first.line}: ") and f"{first.quoted} is neither" in u
+                   for u in unbound(mutated, name)):
+            missed.append(f"{name}:{first.line}: unbinding {first.quoted} went unnoticed")
+    assert tried, "every bound number in docs/ is also a declared literal, so removing a binding cannot show"
+    assert not missed, "\n".join(missed)

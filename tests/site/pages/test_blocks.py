@@ -1,0 +1,122 @@
+"""The guide's code blocks: hidden display lines, no quiet exit, output checked, each named by its place.
+
+Blocks are converted by Python-Markdown with SuperFences handing Python
+blocks to :func:`attnlab.site.pages.blocks.formatter`, as ``mkdocs.yml``
+configures it; ``test_build_refuses.py`` shows the same refusals in a real
+MkDocs build.
+"""
+
+from __future__ import annotations
+
+import re
+
+import markdown_exec
+import pytest
+from markdown import Markdown
+
+from attnlab.site.pages.blocks import HIDE, SHOW, formatter, placed_blocks, shown_part
+from attnlab.site.pages.errors import PageError
+
+FENCES = {"pymdownx.superfences": {"custom_fences": [
+    {"name": "python", "class": "python", "validator": markdown_exec.validator, "format": formatter},
+]}}
+
+
+def converted(code: str, options: str = "") -> str:
+    """One block of ``code`` with its ``options``, placed at ``docs/p.md:1`` as the extension places it."""
+    page = placed_blocks(f'```python exec="on" {options}\n{code}\n```\n', "docs/p.md")
+    md = Markdown(extensions=["tables", "pymdownx.superfences", "pymdownx.arithmatex", "pymdownx.tabbed"],
+                  extension_configs={**FENCES, "pymdownx.arithmatex": {"generic": True},
+                                     "pymdownx.tabbed": {"alternate_style": True}})
+    return md.convert(page)
+
+
+def shown_code(html: str) -> str:
+    """The text of the source listing(s) on the page, tags removed."""
+    listings = re.findall(r'<div class="highlight">(.*?)</div>', html, re.S)
+    return "".join(re.sub(r"<[^>]+>", "", listing) for listing in listings)
+
+
+TABLE_BLOCK = f"""from attnlab import softmax
+weights = softmax([[0.0, 1.0]], [[True, True]])
+{HIDE}
+from attnlab.site.figures.tables import table
+from attnlab.text import fmt
+print(table(["w0", "w1"], [[fmt(w) for w in weights[0]]]))"""
+
+
+def test_lines_after_hide_are_run_but_not_shown() -> None:
+    html = converted(TABLE_BLOCK, 'source="block"')
+    assert "weights = softmax" in shown_code(html)
+    assert "attnlab.site" not in shown_code(html) and "print" not in shown_code(html)
+    assert "<td>0.269</td>" in html
+
+
+def test_hidden_lines_stay_hidden_behind_a_source_tab_too() -> None:
+    html = converted(TABLE_BLOCK, 'source="tabbed-right"')
+    assert "attnlab.site" not in shown_code(html) and "<td>0.731</td>" in html
+
+
+def test_show_ends_a_hidden_stretch_and_no_marker_line_is_shown() -> None:
+    assert shown_part(f"a = 1\n{HIDE}\nb = 2\n{SHOW}\nc = 3") == "a = 1\nc = 3"
+    assert shown_part(f"  {HIDE}\nb = 2") == ""
+
+
+def test_a_block_without_markers_is_shown_whole() -> None:
+    assert shown_part("a = 1\n\nb = 2\n\n") == "a = 1\n\nb = 2"
+
+
+def test_a_block_that_shows_no_source_shows_its_output_alone() -> None:
+    html = converted('print("**bold**")')
+    assert "<strong>bold</strong>" in html and "highlight" not in html
+
+
+def test_a_comment_in_shown_code_may_speak_of_infinity() -> None:
+    html = converted('x = 1  # may overflow to inf\nprint(x)', 'source="block"')
+    assert "overflow to inf" in shown_code(html)
+
+
+@pytest.mark.parametrize("code, named", [
+    ("exit()", "SystemExit"),
+    ("import sys\nsys.exit(0)", "SystemExit (0)"),
+    ("raise SystemExit(3)", "SystemExit (3)"),
+    ("raise KeyboardInterrupt", "KeyboardInterrupt"),
+])
+def test_a_block_that_would_end_the_build_stops_it_naming_its_place(code: str, named: str) -> None:
+    with pytest.raises(PageError, match=rf"^docs/p\.md:1: a code block raised {re.escape(named)}: it would end"):
+        converted(code)
+
+
+def test_a_block_that_raises_stops_the_page_naming_its_place_and_error() -> None:
+    with pytest.raises(PageError, match=r"^docs/p\.md:1: a code block raised ValueError: boom"):
+        converted('raise ValueError("boom")')
+
+
+@pytest.mark.parametrize("printed", [
+    'print(f"`{float(\'nan\')}`")',  # in inline code
+    'print(f"$w = {float(\'inf\')}$")',  # in a formula
+    'print(f"| w |\\n|---|\\n| ${float(\'-inf\')}$ |")',  # a table cell written as math
+])
+def test_a_non_number_in_what_a_block_prints_stops_the_page(printed: str) -> None:
+    with pytest.raises(PageError, match=r"^docs/p\.md:1: '-?(nan|inf)' is not a finite number"):
+        converted(printed)
+
+
+def test_a_session_is_refused_naming_the_block() -> None:
+    with pytest.raises(PageError, match=r"docs/p\.md:1: session= is not used in this guide"):
+        converted("x = 1", 'session="s"')
+
+
+def test_an_executed_block_is_given_its_place_and_a_stable_id_prefix() -> None:
+    page = 'Intro.\n\n```python exec="on"\nprint(1)\n```\n'
+    assert '```python exec="on" id="docs/p.md:3" idprefix="block-3-"\n' in placed_blocks(page, "docs/p.md")
+
+
+def test_a_block_with_an_id_of_its_own_keeps_it() -> None:
+    page = '```python exec="on" id="mine"\nprint(1)\n```\n'
+    assert placed_blocks(page, "docs/p.md") == page
+
+
+def test_a_block_that_is_not_executed_gets_no_id() -> None:
+    page = "```python\nprint(1)\n```\n"
+    assert placed_blocks(page, "docs/p.md") == page

@@ -1,0 +1,150 @@
+"""The guide's Markdown extension on single pages: what it resolves, refuses and adds (it writes no file).
+
+Pages are converted with Python-Markdown directly, the page named in the
+extension's options; ``test_build_refuses.py`` shows the same inside the
+real MkDocs build of the guide, and ``test_zensical.py`` under Zensical.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import markdown_exec
+import pytest
+import threadpoolctl
+from markdown import Markdown
+
+from attnlab.site.figures import explorer
+from attnlab.site.pages import blocks
+from attnlab.site.pages.extension import AttnlabExtension, PageError
+from attnlab.site.pages.page import nav_pages, page_of, zensical_nav_pages
+from attnlab.site.pages.source import FRONT_MATTER
+
+EXECUTED = {"pymdownx.superfences": {"custom_fences": [
+    {"name": "python", "class": "python", "validator": markdown_exec.validator, "format": blocks.formatter},
+]}}
+"""Python blocks through the guide's formatter, as ``mkdocs.yml`` configures them."""
+
+
+def convert(tmp_path: Path, markdown: str, path: str = "p.md",
+            extensions: tuple = ("toc", "pymdownx.superfences")) -> str:
+    """``markdown`` saved as ``docs/<path>`` and converted as a builder would (front matter stripped)."""
+    docs = tmp_path / "docs"
+    docs.mkdir(exist_ok=True)
+    (docs / path).write_text(markdown, encoding="utf-8")
+    guide = AttnlabExtension(page=path, docs_dir=str(docs))
+    md = Markdown(extensions=[*extensions, "pymdownx.arithmatex", guide],
+                  extension_configs={**EXECUTED, "pymdownx.arithmatex": {"generic": True}})
+    return md.convert(FRONT_MATTER.sub("", markdown))
+
+
+def test_a_binding_shows_its_number(tmp_path: Path) -> None:
+    assert "<p>One third is 0.333.</p>" in convert(tmp_path, "One third is [[0.333 = 1 / 3]].\n")
+
+
+def test_a_stale_binding_stops_the_page_naming_its_line_counted_with_front_matter(tmp_path: Path) -> None:
+    with pytest.raises(PageError, match=r"^docs/p\.md:5: quoted 0\.334 but 1 / 3 gives 0\.333$"):
+        convert(tmp_path, "---\nliterals: [1]\n---\n\nIt is [[0.334 = 1 / 3]].\n")
+
+
+def test_a_malformed_form_stops_the_page(tmp_path: Path) -> None:
+    with pytest.raises(PageError, match=r"docs/p\.md:1: '\[\[CL-05\]\]' is neither a claim citation"):
+        convert(tmp_path, "See [[CL-05]].\n")
+
+
+def test_a_citation_becomes_a_link_to_its_claim(tmp_path: Path) -> None:
+    assert 'href="claims.md#cl-005"' in convert(tmp_path, "Scaled [[CL-005]].\n", extensions=("attr_list",))
+
+
+def test_a_formula_becomes_mathml(tmp_path: Path) -> None:
+    html = convert(tmp_path, "Divide by $\\sqrt{d_k}$.\n")
+    assert "<msqrt>" in html and "arithmatex" not in html
+
+
+def test_an_unbalanced_formula_stops_the_page_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(PageError, match=r"docs/p\.md: formula 'x\^\{2': 1 brace group"):
+        convert(tmp_path, "---\nliterals: [2]\n---\n\nSquare $x^{2$.\n")
+
+
+def test_the_provenance_line_ends_the_page_and_stays_out_of_headings(tmp_path: Path) -> None:
+    html = convert(tmp_path, "# A title\n\nText.\n")
+    assert '<h1 id="a-title">A title</h1>' in html
+    assert html.rstrip().endswith("</p>") and html.count('class="attn-provenance"') == 1
+
+
+def test_a_failing_block_stops_the_page_naming_its_line_and_error(tmp_path: Path) -> None:
+    page = 'Intro.\n\n```python exec="on"\nraise ValueError("boom")\n```\n'
+    with pytest.raises(PageError, match=r"^docs/p\.md:3: a code block raised ValueError: boom"):
+        convert(tmp_path, page)
+
+
+def test_a_block_printing_nan_stops_the_page_naming_the_block(tmp_path: Path) -> None:
+    with pytest.raises(PageError, match=r"docs/p\.md:1: 'nan' is not a finite number"):
+        convert(tmp_path, '```python exec="on"\nprint(f"| w |\\n|---|\\n| {float(\'nan\')} |")\n```\n')
+
+
+def test_what_a_block_prints_is_not_checked_as_page_prose(tmp_path: Path) -> None:
+    html = convert(tmp_path, '```python exec="on"\nprint("rows [[1, 0], [0, 1]] and [[CL-05]]")\n```\n')
+    assert "[[CL-05]]" in html
+
+
+def test_a_pages_tables_get_download_lines_that_carry_their_data_and_no_file_is_written(tmp_path: Path) -> None:
+    block = ('```python exec="on"\nfrom attnlab.site.figures.tables import table\nfrom attnlab.text import fmt\n'
+             'print(table(["w"], [[fmt(1 / 3)]]))\n```\n')
+    html = convert(tmp_path, block, path="mixing.md", extensions=("tables", "pymdownx.superfences"))
+    assert 'href="exports/mixing-1.csv"' in html and 'data-export-file="exports/mixing-1"' in html
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["mixing.md"]
+
+
+def test_a_page_with_the_explorer_marker_gets_the_explorer(tmp_path: Path) -> None:
+    html = convert(tmp_path, f"# Explore\n\n{explorer.MARKER}\n", path="explore.md")
+    assert f'<div class="{explorer.CLASS}"' in html and explorer.MARKER not in html
+
+
+def test_a_kind_the_guide_does_not_know_stops_the_page_naming_it(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notes.md").write_text("---\nkind: appendix\n---\n\nNotes.\n", encoding="utf-8")
+    guide = AttnlabExtension(page="notes.md", docs_dir=str(docs))
+    with pytest.raises(PageError, match=r"docs/notes\.md: front matter 'kind' must be one of chapter, page, "
+                                        r"reference, got 'appendix'"):
+        Markdown(extensions=[guide]).convert("Notes.\n")
+
+
+def test_a_nested_conversion_of_the_same_page_is_left_alone(tmp_path: Path) -> None:
+    # markdown-exec converts a block's printed Markdown with a Markdown of its own, carrying the extension
+    html = convert(tmp_path, '```python exec="on"\nprint("[[not a citation]] and $x$")\n```\n')
+    assert "[[not a citation]]" in html and html.count("attn-provenance") == 1
+
+
+def test_a_build_runs_numpys_matrix_products_on_one_thread() -> None:
+    AttnlabExtension()
+    blas = [pool for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)
+
+
+def test_without_a_builder_or_options_the_page_is_asked_for() -> None:
+    with pytest.raises(LookupError, match="list the plugin `attnlab`"):
+        page_of(Markdown(), {}, None)
+
+
+def test_mkdocs_nav_gives_paths_and_titles_in_order() -> None:
+    nav = [{"Home": "index.md"}, {"Part": [{"Softmax": "softmax.md"}, {"Mixing": "mixing.md"}]}]
+    assert list(nav_pages(nav)) == [("index.md", "Home"), ("softmax.md", "Softmax"), ("mixing.md", "Mixing")]
+
+
+def test_zensical_nav_gives_paths_and_titles_in_order() -> None:
+    nav = [{"title": "Home", "url": "index.md", "children": []},
+           {"title": "Part", "url": None, "children": [{"title": "Softmax", "url": "softmax.md", "children": []}]}]
+    assert list(zensical_nav_pages(nav)) == [("index.md", "Home"), ("softmax.md", "Softmax")]
+
+
+def test_the_claims_page_lists_its_claims_where_its_marker_is(tmp_path: Path) -> None:
+    html = convert(tmp_path, "# Claims\n\n<!-- attnlab:claims -->\n", path="claims.md", extensions=("attr_list",))
+    assert re.search(r'<h2 id="cl-001">CL-001</h2>', html)
+
+
+def test_a_claims_page_without_its_marker_stops(tmp_path: Path) -> None:
+    with pytest.raises(PageError, match="docs/claims.md: the marker line <!-- attnlab:claims --> is missing"):
+        convert(tmp_path, "# Claims\n", path="claims.md")

