@@ -7,7 +7,6 @@ import io
 import json
 import re
 import zipfile
-from pathlib import Path
 
 import numpy as np
 import pytest
