@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 
@@ -26,8 +27,10 @@ def chapter_weights() -> np.ndarray:
 
 
 def svg_of(html: str) -> ET.Element:
-    """The figure's <svg> element, parsed."""
-    return ET.fromstring(re.search(r"<svg.*</svg>", html, re.S).group(0))
+    """The figure's <svg> element, parsed, with the figure's count of tokens as ``data-tokens``."""
+    svg = ET.fromstring(re.search(r"<svg.*</svg>", html, re.S).group(0))
+    svg.set("data-tokens", str(json.loads(ET.fromstring(html).get("data-values"))["tokens"]))
+    return svg
 
 
 def drawn(svg: ET.Element) -> dict[tuple[int, int, int, int], str]:
@@ -49,7 +52,7 @@ def expected(weights: np.ndarray) -> dict[tuple[int, int, int, int], str]:
 
 
 def figure(weights: np.ndarray, **options: object) -> str:
-    return head_grid(weights, ident="t", title="All heads", desc="What the grid shows.", **options)
+    return head_grid(weights, sentence="a sentence", ident="t", title="All heads", desc="What the grid shows.", **options)
 
 
 def test_every_cell_of_every_head_is_drawn_in_the_shade_of_its_weight() -> None:
@@ -93,7 +96,7 @@ def test_a_path_reads_back_into_the_cells_it_covers() -> None:
 def test_the_figure_is_an_image_named_by_its_title_and_description() -> None:
     html = figure(chapter_weights())
     svg = svg_of(html)
-    assert svg.get("role") == "img" and svg.get("aria-labelledby") == "t-title t-desc"
+    assert (svg.get("role"), svg.get("aria-labelledby"), svg.get("aria-describedby")) == ("img", "t-title", "t-desc")
     assert svg.find(f"{SVG}title").text == "All heads" and svg.find(f"{SVG}desc").text == "What the grid shows."
     assert html.endswith("<figcaption>All heads</figcaption></figure>\n")
 
