@@ -21,8 +21,8 @@ from attnlab.attention import attention, project, softmax
 from attnlab.checks import as_mask, as_matrix
 from attnlab.layers import MultiHeadParams, multi_head
 from attnlab.site.figures.palette import INDIGO, INK, MUTED, PAPER, TINT, shade
-from attnlab.site.figures.svg import (arrow_marker, background, blocked_pattern, figure, legend_bar, min_font, num,
-                                      svg_image, text)
+from attnlab.site.figures.svg import (PHONE_COLUMN, arrow_marker, background, blocked_pattern, figure, legend_bar,
+                                      min_font, num, svg_image, text)
 from attnlab.text import fmt
 
 WIDTH = 340
@@ -543,7 +543,8 @@ def shifted_targets(target: Sequence[str], *, ident: str, caption: str) -> str:
     if len(target) < 2 or target[-1] != END:
         raise ValueError(f"target must be at least one token followed by {END}, got {list(target)!r}")
     reads = [START, *target[:-1]]
-    column, left, top = 72, 70, 24
+    left, top = 64, 24
+    column = min(72, (PHONE_COLUMN - left - 4) // len(target))  # a phone's column at full size, text at 11 px
     width = left + len(target) * column + 4
     parts = [f"<defs>{arrow_marker(ident, LINE)}</defs>",
              text(4, top + 20, "reads", FONT), text(4, top + 100, "predicts", FONT)]

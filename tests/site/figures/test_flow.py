@@ -235,6 +235,12 @@ def test_each_position_reads_what_the_one_before_must_predict() -> None:
     assert [t for t in texts_of(html) if t.startswith("position")] == ["position 1", "position 2", "position 3"]
 
 
+@pytest.mark.parametrize("length", [2, 4, 5])
+def test_the_strip_keeps_its_text_at_11_px_on_a_phone(length: int) -> None:
+    html = shifted_targets([*"ABCD"[:length - 1], "⟨end⟩"], ident="s", caption="c")
+    assert smallest_font(html) >= MIN_TEXT
+
+
 def test_a_target_without_its_end_symbol_is_refused() -> None:
     with pytest.raises(ValueError, match="followed by ⟨end⟩"):
         shifted_targets(["A", "B"], ident="s", caption="c")
