@@ -4,9 +4,8 @@ One row of squares per layer, one column per head; inside a square, row i is
 query i and column j key j, shaded by the weight in ``LEVELS`` steps (weights
 below half a step are left white, blocked keys are grey). Chosen heads are
 outlined. The picture is a figure of :mod:`attnlab.site.figures.svg` with a
-title, a text description and a legend for its shades, carrying every cell's
-shade step; its labels are large enough to stay at least 11 px when it
-shrinks to a phone's width.
+title, a text description and a legend for its shades; its labels are large
+enough to stay at least 11 px when it shrinks to a phone's width.
 
 The cells of one shade, in every square, are one ``<path>`` with
 ``data-level`` (the step); neighbouring cells of a row in the same shade are
@@ -98,11 +97,6 @@ def place(x: int, y: int, n: int) -> tuple[int, int, int, int]:
     return layer, head, down // CELL, across // CELL
 
 
-def steps_text(steps: np.ndarray, visible: np.ndarray) -> str:
-    """One map's shade steps row by row as digits, ``b`` for a blocked key: what the figure carries."""
-    return "".join("b" if not ok else str(step) for row, seen in zip(steps, visible) for step, ok in zip(row, seen))
-
-
 def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tuple[int, int]] = (),
               sentence: str, ident: str, title: str, desc: str) -> str:
     """Every head's map of ``sentence`` (``weights``: layers × heads × n × n) as one figure of inline SVG.
@@ -111,8 +105,9 @@ def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tup
     (layer, head) pairs, counted from 0, to draw a frame around; ``ident``
     makes the element ids unique on the page; ``title`` and ``desc`` are what
     a screen reader announces, so ``desc`` should say what the picture shows.
-    The figure carries the sentence, the outlined heads and every map's
-    shade steps (:func:`steps_text`, one string per layer, head after head).
+    The figure carries the sentence, the outlined heads and where the grid
+    lies (its cells are the numbers: their shade steps, read off the paths
+    with :func:`cells`, place every weight; it carries no second copy).
     """
     w = as_array("weights", weights, 4)
     layers, heads, n, m = w.shape
@@ -150,8 +145,8 @@ def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tup
     parts.append(_legend(LEFT, grid_bottom + 12))
     picture = svg_image(ident, title, desc, width, height, "".join(parts))
     values = {"sentence": sentence, "levels": LEVELS, "outlined": [list(frame) for frame in frames],
-              "steps": ["".join(steps_text(level(w[l, h]), seen) for h in range(heads)) for l in range(layers)],
-              "layers": layers, "heads": heads, "tokens": n}
+              "layers": layers, "heads": heads, "tokens": n,
+              "grid": {"left": LEFT, "top": TOP, "cell": CELL, "gap": GAP}}
     return figure(ident, picture, title, kind="head-grid", values=values)
 
 

@@ -261,23 +261,39 @@ def cost_growth(v: dict[str, Any]) -> None:
     assert streaming["y"] == [c.block_bytes(given["block"]) for c in counts]
 
 
-def head_grid(v: dict[str, Any]) -> None:
+RUN = re.compile(r"([Mm])(-?\d+) (-?\d+)h(\d+)v\d+h-\d+z")
+SHADE = re.compile(r'<path data-level="(\w+)" fill="[^"]+" d="([^"]+)"')
+
+
+def head_grid(v: dict[str, Any], body: str) -> None:
+    """The grid's cells read off its paths (one per shade step), each in the step of its weight."""
     enc = bert.encode(v["sentence"])[0]
     weights = np.stack([[head.weights for head in layer.heads] for layer in enc.layers])
     assert (v["layers"], v["heads"], v["tokens"]) == weights.shape[:3]
+    g, n = v["grid"], v["tokens"]
+    square = n * g["cell"] + g["gap"]
+    drawn: dict[tuple[int, ...], str] = {}
+    for step, d in SHADE.findall(body):
+        x = y = 0
+        for move, dx, dy, width in RUN.findall(d):  # each rectangle starts from the last one (m), the first at M
+            x, y = (int(dx), int(dy)) if move == "M" else (x + int(dx), y + int(dy))
+            for left in range(x, x + int(width), g["cell"]):
+                (head, across), (layer, down) = divmod(left - g["left"], square), divmod(y - g["top"], square)
+                drawn[layer, head, down // g["cell"], across // g["cell"]] = step
     steps = np.rint(np.clip(weights, 0, 1) * v["levels"]).astype(int)
-    assert v["steps"] == ["".join(str(s) for s in steps[layer].ravel()) for layer in range(weights.shape[0])]
+    assert drawn == {tuple(int(i) for i in at): str(steps[tuple(at)]) for at in np.argwhere(steps > 0)}
     assert all(0 <= layer < v["layers"] and 0 <= head < v["heads"] for layer, head in v["outlined"])
 
 
-CHECKERS: dict[str, Callable[[dict[str, Any]], None]] = {
+CHECKERS: dict[str, Callable[..., None]] = {
     "head-flow": toy_head, "masked-scores": masked_scores, "heads-flow": heads_flow, "block-flow": block_flow,
     "model-flow": model_flow, "shifted-targets": shifted_targets, "softmax-steps": softmax_steps,
     "saturation": saturation, "weights-and-sizes": weights_and_sizes, "value-plane": value_plane,
     "concentration": concentration, "score-spread": score_spread, "position-encoding": position_encoding,
     "cost-growth": cost_growth, "head-grid": head_grid,
 }
-"""What each kind of figure must agree with."""
+"""What each kind of figure must agree with; a checker that reads the picture itself also takes its markup."""
+READS_THE_PICTURE = {"head-grid"}
 
 
 # --- the tests --------------------------------------------------------------------------------------
@@ -292,7 +308,7 @@ def test_each_figure_carries_the_numbers_attnlab_gives(found: list[Found], kind:
     figures = [f for f in found if f.kind == kind]
     assert figures
     for f in figures:
-        CHECKERS[kind](f.values)
+        CHECKERS[kind](f.values, *([f.body] if kind in READS_THE_PICTURE else []))
 
 
 def test_a_checker_sees_a_number_moved(found: list[Found]) -> None:
