@@ -71,27 +71,24 @@ def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = LINE)
             f'marker-end="url(#{ident}-arrow)"/>')
 
 
-def down(ident: str, x: float, top: float, bottom: float, name: str, shape: Sequence[Any], *,
-         left: bool = False, label_y: float | None = None, cells_drawn: bool = True) -> str:
+def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
+         left: bool = False, label_y: float | None = None) -> str:
     """A downward arrow at ``x`` from ``top`` to ``bottom``, labelled beside it with a name, a shape and its glyph.
 
     The label goes on the right, or on the ``left`` (glyph nearest the
-    arrow); it sits halfway down unless ``label_y`` says where. Shapes of
-    symbols, or ``cells_drawn=False``, get no glyph.
+    arrow); it sits halfway down unless ``label_y`` says where.
     """
-    label = f"{name} {shape_text(shape)}".strip()
+    label = f"{name} {shape_text(shape)}"
     mid = (top + bottom) / 2 if label_y is None else label_y
+    rows, cols = (min(size, MOST_CELLS) for size in shape)
     line = arrow(ident, [(x, top), (x, bottom - 1)])
     baseline = mid + FONT / 2 - 2
-    drawn = cells_drawn and all(isinstance(size, int) for size in shape)
-    rows, cols = (min(size, MOST_CELLS) for size in shape) if drawn else (0, 0)
     if left:
         glyph_x = x - 8 - cols * CELL
-        return (line + (glyph(glyph_x, mid - rows * CELL / 2, tuple(shape)) if drawn else "")
-                + text(glyph_x - 6 if drawn else x - 8, baseline, label, FONT, anchor="end", fill=MUTED))
+        return line + glyph(glyph_x, mid - rows * CELL / 2, shape) + text(glyph_x - 6, baseline, label, FONT,
+                                                                          anchor="end", fill=MUTED)
     glyph_x = x + 8 + 0.6 * FONT * len(label) + 6
-    return (line + text(x + 8, baseline, label, FONT, fill=MUTED)
-            + (glyph(glyph_x, mid - rows * CELL / 2, tuple(shape)) if drawn else ""))
+    return line + text(x + 8, baseline, label, FONT, fill=MUTED) + glyph(glyph_x, mid - rows * CELL / 2, shape)
 
 
 def cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray, words: Sequence[Sequence[str]], *,

@@ -10,8 +10,8 @@ enough to stay at least 11 px when it shrinks to a phone's width.
 The cells of one shade, in every square, are one ``<path>`` with
 ``data-level`` (the step); neighbouring cells of a row in the same shade are
 one rectangle, and each rectangle starts from the last one (``m`` moves), which
-keeps a grid of 72 maps small. ``cells`` reads a path back into cells, so a
-test can check which weight is drawn where.
+keeps a grid of 72 maps small; the figure carries where the grid lies, so a
+test can read each cell back and check which weight is drawn where.
 """
 
 from __future__ import annotations
@@ -80,23 +80,6 @@ def path(rectangles: Sequence[Run]) -> str:
     return "".join(parts)
 
 
-def cells(d: str) -> set[tuple[int, int]]:
-    """The CELL-sized cells, as (x, y) of their top-left corners, that a path from ``path`` covers."""
-    found, x, y = set(), 0, 0
-    for move, dx, dy, width in re.findall(r"([Mm])(-?\d+) (-?\d+)h(\d+)v\d+h-\d+z", d):
-        x, y = (int(dx), int(dy)) if move == "M" else (x + int(dx), y + int(dy))
-        found |= {(x + c, y) for c in range(0, int(width), CELL)}
-    return found
-
-
-def place(x: int, y: int, n: int) -> tuple[int, int, int, int]:
-    """(layer, head, query, key) of the cell whose top-left corner is (x, y), in a grid of n-token maps."""
-    step = n * CELL + GAP
-    head, across = divmod(x - LEFT, step)
-    layer, down = divmod(y - TOP, step)
-    return layer, head, down // CELL, across // CELL
-
-
 def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tuple[int, int]] = (),
               sentence: str, ident: str, title: str, desc: str) -> str:
     """Every head's map of ``sentence`` (``weights``: layers × heads × n × n) as one figure of inline SVG.
@@ -106,8 +89,8 @@ def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tup
     makes the element ids unique on the page; ``title`` and ``desc`` are what
     a screen reader announces, so ``desc`` should say what the picture shows.
     The figure carries the sentence, the outlined heads and where the grid
-    lies (its cells are the numbers: their shade steps, read off the paths
-    with :func:`cells`, place every weight; it carries no second copy).
+    lies: its cells are its numbers (a test reads their shade steps back off
+    the paths), so it carries no second copy of them.
     """
     w = as_array("weights", weights, 4)
     layers, heads, n, m = w.shape

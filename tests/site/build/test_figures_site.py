@@ -28,6 +28,7 @@ from attnlab.layers import init_encoder_block
 from attnlab.lab import MULTIPLIERS, TOKENS, W_K, W_Q, W_V, X, compute
 from attnlab.site.figures.plane import lab_frame
 from attnlab.site.figures.sliders import SLIDER_RANGES
+from pictures import grid_cells
 
 FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="([^"]+)" data-figure="([^"]+)" '
                     r'data-values="([^"]*)">(.*?)</figure>', re.S)
@@ -261,25 +262,12 @@ def cost_growth(v: dict[str, Any]) -> None:
     assert streaming["y"] == [c.block_bytes(given["block"]) for c in counts]
 
 
-RUN = re.compile(r"([Mm])(-?\d+) (-?\d+)h(\d+)v\d+h-\d+z")
-SHADE = re.compile(r'<path data-level="(\w+)" fill="[^"]+" d="([^"]+)"')
-
-
 def head_grid(v: dict[str, Any], body: str) -> None:
     """The grid's cells read off its paths (one per shade step), each in the step of its weight."""
     enc = bert.encode(v["sentence"])[0]
     weights = np.stack([[head.weights for head in layer.heads] for layer in enc.layers])
     assert (v["layers"], v["heads"], v["tokens"]) == weights.shape[:3]
-    g, n = v["grid"], v["tokens"]
-    square = n * g["cell"] + g["gap"]
-    drawn: dict[tuple[int, ...], str] = {}
-    for step, d in SHADE.findall(body):
-        x = y = 0
-        for move, dx, dy, width in RUN.findall(d):  # each rectangle starts from the last one (m), the first at M
-            x, y = (int(dx), int(dy)) if move == "M" else (x + int(dx), y + int(dy))
-            for left in range(x, x + int(width), g["cell"]):
-                (head, across), (layer, down) = divmod(left - g["left"], square), divmod(y - g["top"], square)
-                drawn[layer, head, down // g["cell"], across // g["cell"]] = step
+    drawn = grid_cells(body, v["grid"], v["tokens"])
     steps = np.rint(np.clip(weights, 0, 1) * v["levels"]).astype(int)
     assert drawn == {tuple(int(i) for i in at): str(steps[tuple(at)]) for at in np.argwhere(steps > 0)}
     assert all(0 <= layer < v["layers"] and 0 <= head < v["heads"] for layer, head in v["outlined"])
