@@ -35,7 +35,7 @@ import attnlab
 from attnlab.__main__ import CONTRASTS, we002_heading
 from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
-from attnlab.site.build import model_files, offline
+from attnlab.site.build import mathfont, model_files, offline
 from attnlab.site.build.offline import GUIDE
 from attnlab.site.build.exports import exported
 from attnlab.site.figures import explorer, palette
@@ -113,8 +113,10 @@ def write_files(site: Path, files: dict[str, str]) -> None:
 def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_copy: bool = True) -> None:
     """The post-build pass over the built ``site`` from the pages in ``docs`` and the navigation ``nav``.
 
-    ``offline_copy`` false leaves out the zip and the script stating its
-    size (a preview server's rebuild). Raises ``ValueError`` with a message
+    ``offline_copy`` false (a preview server's rebuild) leaves out the zip,
+    the script stating its size and the cut of the math font (a ``--dirty``
+    rebuild copies the font only when its source changes, so a cut font
+    could lack a new formula's characters). Raises ``ValueError`` with a message
     naming what is wrong (a page's front matter, a file the offline copy
     cannot hold, the build date).
     """
@@ -122,6 +124,7 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_co
     if shows_explorer(site):
         write_model(site, offline_copy)
     if offline_copy:
+        mathfont.write(site)
         offline.write(site)
 
 
