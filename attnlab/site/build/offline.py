@@ -29,6 +29,7 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -100,21 +101,31 @@ def packed(site: Path, name: str) -> dict[str, bytes]:
     return contents
 
 
-def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
-    """The zip of ``contents`` under the folder ``name`` without ``.zip``, every entry dated ``date`` (``YYYY-MM-DD``).
+def dated_zip(entries: Iterable[tuple[str, bytes]], date: str) -> bytes:
+    """A zip of ``entries`` (name, bytes) in the order given, every entry dated ``date`` (``YYYY-MM-DD``).
 
-    Entries are sorted and compressed at level 9. A date before 1980 is written as 1980-01-01.
+    Compressed at level 9 with fixed permissions (a regular file, rw-r--r--),
+    so the same entries and date give the same bytes. A date before 1980 is
+    written as 1980-01-01. The wheel (:mod:`~attnlab.site.build.wheel`) is made the same way.
     """
-    folder = name.removesuffix(".zip")
     moment = (*max(EARLIEST, tuple(int(part) for part in date.split("-"))), 0, 0, 0)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive_file:
-        for relative in sorted(contents):
-            entry = zipfile.ZipInfo(f"{folder}/{relative}", date_time=moment)
+        for name, data in entries:
+            entry = zipfile.ZipInfo(name, date_time=moment)
             entry.create_system = 3  # Unix, so the permissions below are read
             entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            archive_file.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
     return buffer.getvalue()
+
+
+def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
+    """The zip of ``contents`` under the folder ``name`` without ``.zip``, every entry dated ``date`` (``YYYY-MM-DD``).
+
+    Entries are sorted (:func:`dated_zip` writes them).
+    """
+    folder = name.removesuffix(".zip")
+    return dated_zip(((f"{folder}/{relative}", contents[relative]) for relative in sorted(contents)), date)
 
 
 def write(site: Path) -> Path:

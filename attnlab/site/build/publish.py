@@ -14,6 +14,10 @@
 - ``exports/``: each table's CSV and JSON, taken off its page (:mod:`~attnlab.site.build.exports`);
 - ``assets/explorer/``: the explorer's data, where a page shows the explorer
   (:mod:`attnlab.site.figures.explorer`);
+- ``notebooks/``: each chapter as a Jupyter notebook, and its answers
+  (:mod:`~attnlab.site.build.notebooks`);
+- ``attnlab-<version>-py3-none-any.whl``: the package, for the notebooks and
+  the exercises in Python (:mod:`~attnlab.site.build.wheel`);
 - last, the offline copy and the script stating its size (:mod:`~attnlab.site.build.offline`).
 
 :func:`publish` is the whole pass: MkDocs runs it from the guide's plugin,
@@ -29,7 +33,7 @@ import attnlab
 from attnlab.__main__ import CONTRASTS, we002_heading
 from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
-from attnlab.site.build import offline
+from attnlab.site.build import notebooks, offline, wheel
 from attnlab.site.build.offline import GUIDE
 from attnlab.site.build.exports import exported
 from attnlab.site.figures import explorer
@@ -87,6 +91,7 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
         "claims.json": registry.as_json(urls),
         "sources.bib": registry.bibtex(),
         **exported(site),
+        **notebooks.published(guide, docs),
     }
     if shows_explorer(site):
         files.update(explorer.published())
@@ -108,4 +113,5 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> None:
     front matter, a file the offline copy cannot hold, the build date).
     """
     write_files(site, published(site, docs, nav))
+    wheel.write(site)
     offline.write(site)
