@@ -39,6 +39,9 @@ from attnlab.site.pages.provenance import build_date
 
 GUIDE = "attention-lab"
 """The guide's name in file names and storage keys."""
+COMPRESSION = 6
+"""zlib's level for every entry: its default, within a few percent of level 9's size for this site, in about
+half the time."""
 EARLIEST = (1980, 1, 1)
 """The earliest date a zip entry can hold."""
 UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
@@ -104,7 +107,7 @@ def packed(site: Path, name: str) -> dict[str, bytes]:
 def dated_zip(entries: Iterable[tuple[str, bytes]], date: str) -> bytes:
     """A zip of ``entries`` (name, bytes) in the order given, every entry dated ``date`` (``YYYY-MM-DD``).
 
-    Compressed at level 9 with fixed permissions (a regular file, rw-r--r--),
+    Deflated at :data:`COMPRESSION` with fixed permissions (a regular file, rw-r--r--),
     so the same entries and date give the same bytes. A date before 1980 is
     written as 1980-01-01. The wheel (:mod:`~attnlab.site.build.wheel`) is made the same way.
     """
@@ -115,7 +118,7 @@ def dated_zip(entries: Iterable[tuple[str, bytes]], date: str) -> bytes:
             entry = zipfile.ZipInfo(name, date_time=moment)
             entry.create_system = 3  # Unix, so the permissions below are read
             entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            archive_file.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            archive_file.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=COMPRESSION)
     return buffer.getvalue()
 
 
