@@ -70,7 +70,7 @@ OPTION = re.compile(r'\b(?P<name>[\w-]+)="(?P<value>[^"]*)"')
 
 @dataclass(frozen=True)
 class Prose:
-    """Markdown the notebook keeps as it is (once made Jupyter's: :func:`jupyter_markdown`)."""
+    """Markdown the notebook keeps as it is (made Jupyter's before: :func:`jupyter_markdown`)."""
 
     text: str
 
@@ -289,7 +289,7 @@ class Chapter:
         """Write ``content`` into ``into``; answers go to the answers notebook, a cell to fill in in their place."""
         for item in content:
             if isinstance(item, Prose):
-                text = jupyter_markdown(item.text, self.page)
+                text = item.text
                 if into is self.notebook:
                     question = text if quote else self.heading(text)
                     self.question.append(question)
@@ -377,7 +377,7 @@ def introduced(notebook: Notebook, intro: str) -> list[Cell]:
 def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tuple[list[Cell], list[Cell]]:
     """The cells of the chapter ``path`` (its Markdown ``source``, its title ``title``) and of its answers."""
     chapter = Chapter(path)
-    chapter.lay_out(items(chapter_markdown(source, path, docs)), chapter.notebook)
+    chapter.lay_out(items(jupyter_markdown(chapter_markdown(source, path, docs), path)), chapter.notebook)
     chapter.notebook.flush()
     chapter.answers.flush()
     code = [c for c in chapter.notebook.cells + chapter.answers.cells if c.kind == "code"]

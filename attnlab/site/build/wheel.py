@@ -6,7 +6,7 @@ attnlab-0.1.0-py3-none-any.whl`` (numpy is its only dependency, so with no
 network pip takes the numpy that Python already has).
 
 What it holds is the maths a reader imports: every module of ``attnlab/``
-but ``attnlab/site/``. The site's machinery needs MkDocs, Python-Markdown
+but ``attnlab/site/``, and its ``py.typed``. The site's machinery needs MkDocs, Python-Markdown
 and latex2mathml (``attnlab.site.figures.tables`` alone imports
 ``attnlab.site.pages``), so shipped in a numpy-only wheel it would fail to
 import; leaving it out keeps ``import attnlab`` and every module in the
@@ -51,6 +51,8 @@ GENERATOR = "attnlab.site.build.wheel"
 COPIED = ("Summary", "License-Expression", "Requires-Python")
 """The installed metadata's fields the wheel's METADATA carries as they are."""
 LICENCE = "LICENSE"
+TYPED = "py.typed"
+"""PEP 561's marker: the package carries type hints."""
 EXTRA = re.compile(r"\bextra\s*==")
 """A requirement's marker that ties it to an extra."""
 
@@ -63,11 +65,12 @@ def wheel_name(version: str = attnlab.__version__) -> str:
 def modules(package: Path) -> dict[str, bytes]:
     """Every module of the package folder ``package`` but those under ``site/``, by path in the wheel, sorted.
 
-    Only ``.py`` files go in (no ``__pycache__``): the maths has no data files.
+    Only ``.py`` files go in (no ``__pycache__``), and the ``py.typed`` marker
+    that tells type checkers the package has type hints: the maths has no data files.
     """
     found = {f"{NAME}/{path.relative_to(package).as_posix()}": path.read_bytes()
-             for path in package.rglob("*.py")
-             if path.relative_to(package).parts[0] != LEFT_OUT and "__pycache__" not in path.parts}
+             for path in package.rglob("*") if (path.suffix == ".py" or path.name == TYPED) and path.is_file()
+             and path.relative_to(package).parts[0] != LEFT_OUT and "__pycache__" not in path.parts}
     return dict(sorted(found.items()))
 
 

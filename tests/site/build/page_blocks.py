@@ -66,6 +66,8 @@ class Blocks(HTMLParser):
             self.stack.append((tag, role))
 
     def handle_endtag(self, tag: str) -> None:
+        if all(opened != tag for opened, _ in self.stack):
+            return  # a closing tag with nothing to close (a stray </p>)
         while self.stack:
             opened, role = self.stack.pop()
             if role == "listing" and self.current is not None and self.listing is not None:

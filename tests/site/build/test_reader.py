@@ -136,7 +136,7 @@ def executed(notebook: Path, kernels: Path, home: Path) -> nbformat.NotebookNode
     """``notebook`` run top to bottom in the reader's kernel, over local sockets, in its own folder."""
     cells = nbformat.read(notebook, as_version=4)
     manager = KernelManager(kernel_name="reader", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]),
-                            transport="ipc")
+                            transport="ipc", ip=str(home / "kernel"))  # Unix sockets, named from an absolute path
     client = NotebookClient(cells, km=manager, timeout=600, resources={"metadata": {"path": str(notebook.parent)}})
     client.execute(env={**pip_environment(), "IPYTHONDIR": str(home / "ipython"), "HOME": str(home)})
     return cells

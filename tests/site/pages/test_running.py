@@ -99,7 +99,7 @@ def test_home_and_notes_show_the_install_line(built_site: Path, page: str) -> No
 def test_every_exercise_in_python_shows_the_install_line(built_site: Path, path: str) -> None:
     html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
     python = [e.anchor for e in practice.exercises(GUIDE.sources[path], path) if e.python]
-    parts = re.split(r'(?=<h3 id="exercise-\d+")', html)
-    by_anchor = {re.match(r'<h3 id="(exercise-\d+)"', part)[1]: part for part in parts[1:]}
+    parts = re.split(r'(?=<h3 class="attn-exercise" id="exercise-\d+")', html)
+    by_anchor = {re.match(r'<h3 class="attn-exercise" id="(exercise-\d+)"', part)[1]: part for part in parts[1:]}
     assert [anchor for anchor in python if f"<code>pip install {WHEEL}</code>" not in by_anchor[anchor]] == []
     assert html.count(f"<code>pip install {WHEEL}</code>") == len(python) > 0
