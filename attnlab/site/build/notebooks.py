@@ -43,7 +43,7 @@ import attnlab
 from attnlab.bert import MODEL_PACKAGE
 from attnlab.site.build.wheel import wheel_name
 from attnlab.site.pages import bindings, citations, practice
-from attnlab.site.pages.blocks import placed_blocks, shown_part
+from attnlab.site.pages.blocks import HIDE, placed_blocks, shown_part
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.running import NOTEBOOKS, answers_path, notebook_path
 from attnlab.site.pages.source import FRONT_MATTER, sub_prose
@@ -77,10 +77,12 @@ class Prose:
 
 @dataclass(frozen=True)
 class Code:
-    """An executed block whose code the page shows: the shown part, and the block's place (``docs/x.md:24``)."""
+    """An executed block whose code the page shows: the shown part, the block's place (``docs/x.md:24``), and
+    whether lines the page does not show (``#| hide``) print its result."""
 
     source: str
     place: str
+    hidden: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,9 @@ def _block(head: str, code: str) -> Item | None:
     words = head.split()
     shown = shown_part(code) if words and words[0] in SHOWN and options.get("source") else ""
     place = options.get("id", "")
-    return Code(shown, place) if shown.strip() else Result(place, options.get("html") in ("1", "on", "true"))
+    if not shown.strip():
+        return Result(place, options.get("html") in ("1", "on", "true"))
+    return Code(shown, place, any(line.strip() == HIDE for line in code.split("\n")))
 
 
 def _body(lines: list[str], start: int) -> int:
@@ -265,6 +269,11 @@ def quoted(text: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in text.strip("\n").split("\n"))
 
 
+def hidden_line(code: Code, page: str) -> str:
+    """The line after a cell whose block prints its result with lines the page does not show (a table's layout)."""
+    return f"*The page shows [the result]({page_link(page, code.place)}), laid out by lines this cell leaves out.*"
+
+
 def result_line(result: Result, page: str) -> str:
     """The line standing for a block that shows only its result, linking to it on the page."""
     what = "a figure" if result.figure else "a result"
@@ -296,6 +305,8 @@ class Chapter:
                 into.write(text, quote)
             elif isinstance(item, Code):
                 into.code(item.source, item.place)
+                if item.hidden:
+                    into.write(hidden_line(item, self.page), quote)
             elif isinstance(item, Result):
                 into.write(result_line(item, self.page), quote)
             elif item.kind == "success" and item.title == "Answer" and into is self.notebook:

@@ -25,25 +25,19 @@ then say so instead of offering a download the reader already has.
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import zipfile
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import attnlab
 from attnlab.cost import readable_bytes
+from attnlab.site.build.wheel import wheel_name
+from attnlab.site.build.zips import dated_zip
 from attnlab.site.pages.provenance import build_date
 
 GUIDE = "attention-lab"
 """The guide's name in file names and storage keys."""
-COMPRESSION = 6
-"""zlib's level for every entry: its default, within a few percent of level 9's size for this site, in about
-half the time."""
-EARLIEST = (1980, 1, 1)
-"""The earliest date a zip entry can hold."""
 UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
 """What a safe entry name never holds: a backslash, a control character, a ``.`` or ``..`` part."""
 
@@ -56,9 +50,12 @@ README = """Attention Lab {version}: the offline copy
 Open index.html in a web browser. Every page, the search, the interactive lab,
 the formulas and the fonts work from this folder, with no network.
 
-With Node.js, run `node model.mjs` here: it prints the lab's baseline and the
-contrasts, as `python -m attnlab` does. Each table's numbers are in exports/,
-as CSV and JSON at full precision.
+With Python 3.11 or newer, `pip install {wheel}` here installs
+attnlab, the package that computed every number (numpy is its only
+dependency); each chapter is a Jupyter notebook in notebooks/, its answers
+beside it. With Node.js, run `node model.mjs` here: it prints the lab's
+baseline and the contrasts, as `python -m attnlab` does. Each table's
+numbers are in exports/, as CSV and JSON at full precision.
 
 Prose CC0-1.0, code MIT; third-party files keep their own licences beside
 them (see licenses.html).
@@ -100,26 +97,9 @@ def packed(site: Path, name: str) -> dict[str, bytes]:
     contents = {relative: path.read_bytes() for relative, path in files.items()
                 if relative != DATA and not ARCHIVES.fullmatch(relative)}
     contents[DATA] = download_data(name, None).encode()
-    contents["README.txt"] = README.format(version=name.removesuffix(".zip").removeprefix(f"{GUIDE}-")).encode()
+    version = name.removesuffix(".zip").removeprefix(f"{GUIDE}-")
+    contents["README.txt"] = README.format(version=version, wheel=wheel_name(version)).encode()
     return contents
-
-
-def dated_zip(entries: Iterable[tuple[str, bytes]], date: str) -> bytes:
-    """A zip of ``entries`` (name, bytes) in the order given, every entry dated ``date`` (``YYYY-MM-DD``).
-
-    Deflated at :data:`COMPRESSION` with fixed permissions (a regular file, rw-r--r--),
-    so the same entries and date give the same bytes. A date before 1980 is
-    written as 1980-01-01. The wheel (:mod:`~attnlab.site.build.wheel`) is made the same way.
-    """
-    moment = (*max(EARLIEST, tuple(int(part) for part in date.split("-"))), 0, 0, 0)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive_file:
-        for name, data in entries:
-            entry = zipfile.ZipInfo(name, date_time=moment)
-            entry.create_system = 3  # Unix, so the permissions below are read
-            entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            archive_file.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=COMPRESSION)
-    return buffer.getvalue()
 
 
 def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:

@@ -38,7 +38,7 @@ from importlib import metadata
 from pathlib import Path
 
 import attnlab
-from attnlab.site.build.offline import dated_zip
+from attnlab.site.build.zips import dated_zip
 from attnlab.site.pages.provenance import build_date
 
 NAME = "attnlab"

@@ -157,6 +157,15 @@ def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place() -> No
                                    f"docs/small.md:{line_of(SHOWN)}")]
 
 
+def test_a_cell_whose_block_prints_with_hidden_lines_links_to_the_result_on_the_page() -> None:
+    chapter, _ = laid_out()
+    after = chapter[[c.place for c in chapter].index(f"docs/small.md:{line_of(SHOWN)}") + 1]
+    assert after.source.startswith(f"*The page shows [the result](../small.html#block-{line_of(SHOWN)}), laid out "
+                                   "by lines this cell leaves out.*")
+    assert markdown(chapter).count("laid out by lines this cell leaves out") == 1
+    assert "laid out by" not in markdown(laid_out()[1])  # its blocks hide no lines
+
+
 def test_a_block_showing_only_its_result_links_to_it_on_the_page() -> None:
     text = markdown(laid_out()[0])
     result, figure = line_of('```python exec="on"\nprint("result")'), line_of('```python exec="on" html="1"')

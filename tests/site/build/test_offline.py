@@ -21,6 +21,7 @@ from sites import CONFIG, build
 import attnlab
 from attnlab.cost import readable_bytes
 from attnlab.site.build import offline
+from attnlab.site.build.wheel import wheel_name
 from test_site import pages
 
 NAME = offline.archive_name()
@@ -110,6 +111,7 @@ def test_the_copy_has_a_readme_saying_how_to_open_it(tmp_path: Path) -> None:
     readme = zipfile.ZipFile(BytesIO(archive(small_site(tmp_path)))).read(
         f"{FOLDER}/README.txt").decode()
     assert "Open index.html" in readme and "node model.mjs" in readme and attnlab.__version__ in readme
+    assert f"`pip install {wheel_name()}` here" in readme and "notebooks/" in readme
 
 
 def test_writing_puts_the_archive_in_the_site_and_states_its_exact_size(tmp_path: Path) -> None:
