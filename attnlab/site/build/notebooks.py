@@ -136,7 +136,9 @@ def _body(lines: list[str], start: int) -> int:
 
 def items(markdown: str) -> list[Item]:
     """``markdown`` (no front matter) as prose, executed blocks and admonitions, in order."""
-    lines, found, prose = markdown.split("\n"), [], []
+    lines = markdown.split("\n")
+    found: list[Item] = []
+    prose: list[str] = []
     index = 0
 
     def flush() -> None:

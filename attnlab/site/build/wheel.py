@@ -86,7 +86,7 @@ def metadata_text(distribution: metadata.Distribution, version: str) -> str:
     Raises ``ValueError`` naming a field the installed metadata lacks.
     """
     fields = distribution.metadata
-    missing = [field for field in COPIED if not fields.get(field)]
+    missing = [field for field in COPIED if field not in fields]
     if missing:
         raise ValueError(f"the installed attnlab's metadata has no {', '.join(missing)}: reinstall it "
                          "(pip install -e .) so the wheel can say what it is")

@@ -1,19 +1,22 @@
-"""What a built page shows of each executed block, and the numbers in a text, for comparing notebooks with pages.
+"""Each executed block as a page's source holds it and as the built page shows it, and the numbers in a text.
 
-Each block's HTML sits in ``<div class="attnlab-block" id="block-LINE">``
-(``attnlab.site.pages.blocks.anchored``); its code listings are kept apart,
-so a comparison can leave out the listing of the code a notebook runs.
+For comparing notebooks with pages. Each block's HTML sits in
+``<div class="attnlab-block" id="block-LINE">`` (``attnlab.site.pages.blocks.anchored``);
+its code listings are kept apart, so a comparison can leave out the
+listing of the code a notebook runs.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 
 from attnlab.site.pages.blocks import BLOCK_CLASS
+from attnlab.site.pages.practice import FENCED
 
 NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 """A number as written in a table, a vector or a sentence: sign (- or −), digits, decimals, an exponent."""
@@ -91,3 +94,25 @@ def blocks(page: Path) -> dict[str, Shown]:
     parser = Blocks()
     parser.feed(page.read_text(encoding="utf-8"))
     return parser.blocks
+
+
+@dataclass(frozen=True)
+class Source:
+    """A fenced block of a page's Markdown: its opening line's options and its code, dedented."""
+
+    head: str
+    code: str
+
+    @property
+    def shows_code(self) -> bool:
+        """Whether the page shows the block's code (it runs and says where its source goes)."""
+        words = self.head.split()
+        return bool(words) and words[0] in ("python", "py") and 'exec="on"' in self.head and "source=" in self.head
+
+
+@cache
+def source_blocks(page: Path) -> dict[int, Source]:
+    """Every fenced block of the Markdown file ``page``, by the line of its opening fence."""
+    text = page.read_text(encoding="utf-8")
+    return {text.count("\n", 0, m.start()) + 1: Source(m["head"], textwrap.dedent(m["code"]))
+            for m in FENCED.finditer(text)}

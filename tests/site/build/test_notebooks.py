@@ -15,13 +15,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from page_blocks import blocks
+from page_blocks import blocks, source_blocks
 from sites import DOCS, read_config
 
 import attnlab
 from attnlab.site.build import notebooks
 from attnlab.site.build.offline import archive_name
 from attnlab.site.build.wheel import wheel_name
+from attnlab.site.pages.blocks import shown_part
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.running import answers_path, notebook_path
@@ -270,14 +271,15 @@ def test_each_chapter_links_both_its_notebooks_from_its_exercises(built_site: Pa
 
 @pytest.mark.parametrize("path", GUIDE.chapters)
 def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks(built_site: Path, path: str) -> None:
+    showing = {f"block-{line}" for line, block in source_blocks(DOCS / path).items()
+               if block.shows_code and shown_part(block.code).strip()}
+    cells = {f"block-{cell.metadata.attnlab.block.rpartition(':')[2]}": cell.source
+             for name in (notebook_path(path), answers_path(path))
+             for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")}
+    assert sorted(cells) == sorted(showing)
     page = blocks(built_site / path.replace(".md", ".html"))
-    listed = {ident: [text for is_listing, text in shown.pieces if is_listing] for ident, shown in page.items()}
-    cells = [cell for name in (notebook_path(path), answers_path(path))
-             for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")]
-    in_cells = {f"block-{c.metadata.attnlab.block.rpartition(':')[2]}": c.source for c in cells}
-    assert sorted(in_cells) == sorted(ident for ident, listings in listed.items() if listings)
-    assert [ident for ident, source in in_cells.items() if source.strip() not in
-            [listing.strip() for listing in listed[ident]]] == []
+    assert [ident for ident, source in cells.items()
+            if source.strip() not in [text.strip() for is_listing, text in page[ident].pieces if is_listing]] == []
 
 
 def test_the_notebooks_name_the_guides_version(built_site: Path) -> None:

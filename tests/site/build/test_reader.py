@@ -16,6 +16,10 @@ import json
 import pkgutil
 import subprocess
 import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import nbformat
@@ -23,7 +27,7 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
-from page_blocks import blocks, is_subsequence, numbers
+from page_blocks import blocks, is_subsequence, numbers, source_blocks
 from reader import (
     fresh_venv,
     kernel_overlay,
@@ -100,17 +104,23 @@ def test_the_readers_companion_prints_what_the_builds_prints(reader_python: Path
     assert (companion.returncode, companion.stdout) == (0, here.stdout)
 
 
-def python_exercise() -> tuple[str, str, str]:
-    """The first exercise in Python of the guide: its chapter, its answer's shown code and that block's line."""
+def python_exercise() -> tuple[str, str, int]:
+    """The guide's first exercise in Python whose answer shows all its code: its chapter, that code, its line.
+
+    Read from the chapters' Markdown, not from the notebooks: the code a reader copies off the page.
+    """
     for path in GUIDE.chapters:
         source = (DOCS / path).read_text(encoding="utf-8")
-        for exercise in practice.exercises(source, path):
-            for block in practice.FENCED.finditer(exercise.body) if exercise.python else ():
-                if "source=" in block["head"] and 'exec="on"' in block["head"]:
-                    code = "\n".join(line.removeprefix(block["indent"]) for line in block["code"].split("\n"))
-                    line = exercise.line + exercise.body[:block.start()].count("\n") + 1
-                    return path, code, str(line)
-    raise AssertionError("no chapter has an exercise in Python with its code shown")
+        listed = practice.exercises(source, path)
+        spans = [(e.line, later.line if later else len(source)) for e, later in zip(listed, [*listed[1:], None])
+                 if e.python]
+        for block in practice.FENCED.finditer(source):
+            line = source.count("\n", 0, block.start()) + 1
+            code = textwrap.dedent(block["code"])
+            if (any(first < line < last for first, last in spans) and "source=" in block["head"]
+                    and 'exec="on"' in block["head"] and HIDE not in [row.strip() for row in code.split("\n")]):
+                return path, code, line
+    raise AssertionError("no exercise in Python shows all the code of its answer")
 
 
 def test_an_exercises_code_runs_in_the_readers_python_and_prints_the_pages_numbers(
@@ -142,32 +152,57 @@ def executed(notebook: Path, kernels: Path, home: Path) -> nbformat.NotebookNode
     return cells
 
 
-def block_source(page: str, line: int) -> str:
-    """The whole source of the executed block at ``line`` of ``docs/page`` (its hidden lines included)."""
-    source = (DOCS / page).read_text(encoding="utf-8")
-    offset = len("\n".join(source.split("\n")[:line - 1]))
-    found = practice.FENCED.search(source, offset)
-    assert found is not None and source.count("\n", 0, found.start()) + 1 == line, f"no block at {page}:{line}"
-    return found["code"]
+@dataclass(frozen=True)
+class Compared:
+    """What a notebook's cells printed, set against what the page shows for the same blocks."""
+
+    numbers: int
+    """How many printed numbers were compared."""
+    disagreeing: tuple[str, ...]
+    """One line per cell whose numbers are not the page's."""
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_every_notebook_runs_in_the_readers_python_and_prints_the_pages_numbers(
-        name: str, offline_copy: Path, reader_kernels: Path, tmp_path: Path) -> None:
-    cells = executed(offline_copy / name, reader_kernels, tmp_path)
-    compared, disagreeing = 0, []
+def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
+    """Each code cell's printed numbers against its block's on the page in ``copy``.
+
+    A block that prints all it shows must print the page's numbers exactly;
+    one whose hidden lines print (``#| hide``) must print some of them, in order.
+    """
+    count, disagreeing = 0, []
     for number, cell in enumerate(cells.cells, start=1):
         place = cell.metadata.get("attnlab", {}).get("block", "")
         printed = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("name") == "stdout")
         if not place or not printed:
             continue
-        page, line = place.removeprefix(f"{DOCS.name}/"), int(place.rpartition(":")[2])
-        shown = numbers(blocks(offline_copy / page.replace(".md", ".html"))[f"block-{line}"].text(cell.source))
+        page, _, line = place.removeprefix(f"{DOCS.name}/").rpartition(":")
+        shown = numbers(blocks(copy / page.replace(".md", ".html"))[f"block-{line}"].text(cell.source))
         ran = numbers(printed)
-        hidden = any(l.strip() == HIDE for l in block_source(page, line).split("\n"))
+        hidden = HIDE in [row.strip() for row in source_blocks(DOCS / page)[int(line)].code.split("\n")]
         if not (is_subsequence(ran, shown) if hidden else ran == shown):
             disagreeing.append(f"cell {number} ({place}): printed {ran[:12]}, the page shows {shown[:12]}")
-        compared += len(ran)
-    assert disagreeing == []
-    shows_code = any(c.cell_type == "code" and c.metadata.get("attnlab") for c in cells.cells)
-    assert compared or not shows_code, f"{name}: its cells print no number, so none is compared with the page"
+        count += len(ran)
+    return Compared(count, tuple(disagreeing))
+
+
+@pytest.fixture(scope="session")
+def notebook_runs(offline_copy: Path, reader_kernels: Path,
+                  tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], nbformat.NotebookNode]:
+    """Runs a notebook of the offline copy in the reader's kernel, once per session, by its path in the copy."""
+    @cache
+    def run_once(name: str) -> nbformat.NotebookNode:
+        return executed(offline_copy / name, reader_kernels, tmp_path_factory.mktemp("notebook"))
+    return run_once
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_every_notebook_runs_in_the_readers_python_and_prints_the_pages_numbers(
+        name: str, offline_copy: Path, notebook_runs: Callable[[str], nbformat.NotebookNode]) -> None:
+    assert compared(notebook_runs(name), offline_copy).disagreeing == ()
+
+
+@pytest.mark.parametrize("path", GUIDE.chapters)
+def test_each_chapters_notebooks_print_numbers_to_compare_with_its_page(
+        path: str, offline_copy: Path, notebook_runs: Callable[[str], nbformat.NotebookNode]) -> None:
+    found = {name: compared(notebook_runs(name), offline_copy).numbers for name in (notebook_path(path),
+                                                                                   answers_path(path))}
+    assert sum(found.values()) > 0, f"{path}: no cell of its notebooks prints a number ({found})"
