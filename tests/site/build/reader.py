@@ -8,10 +8,11 @@
   packed back into a wheel. pip's cache is no source to count on (it may be
   empty or turned off, and it keeps downloads as HTTP responses), while the
   installed copy is there wherever the tests run;
-- :func:`pip_environment` is the environment pip runs in: none of the
-  machine's ``PIP_*`` settings or configuration files (which may name other
-  indexes or folders of wheels), so ``--no-index`` and the one folder given
-  are all pip has;
+- :func:`reader_environment` is the environment pip and the reader's
+  Python run in: none of the machine's ``PIP_*`` settings or configuration
+  files (which may name other indexes or folders of wheels), so
+  ``--no-index`` and the one folder given are all pip has; numpy on one
+  BLAS thread, as the build computes;
 - :func:`kernel_spec` gives Jupyter a kernel running the fresh venv's
   Python, which sees that venv first (attnlab from the wheel, numpy) and
   then, appended, only what the kernel itself and the trained model's
@@ -63,6 +64,8 @@ sys.addaudithook(_guard)
 INSTALLED_ONLY = {"INSTALLER", "REQUESTED", "RECORD", "direct_url.json"}
 """What pip writes into a ``.dist-info`` when it installs, not part of a wheel."""
 KERNEL_NEEDS = ("ipykernel",)
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""The variables that set how many threads numpy's BLAS starts."""
 
 
 def site_packages(root: Path) -> Path:
@@ -79,10 +82,16 @@ def fresh_venv(root: Path) -> Path:
     return root / "bin" / "python"
 
 
-def pip_environment() -> dict[str, str]:
-    """The tests' environment without pip's settings: no ``PIP_*`` variable, no configuration file."""
+def reader_environment() -> dict[str, str]:
+    """The tests' environment as the reader's Python gets it: none of pip's settings (no ``PIP_*`` variable,
+    no configuration file), and numpy's matrix products on one thread.
+
+    The build computes every page on one BLAS thread (``attnlab.site.pages.extension``):
+    with several, a product sums in another order, and a number at the
+    level of rounding (the cost chapter's difference of about 2e-16) comes out in another last digit.
+    """
     return {**{k: v for k, v in os.environ.items() if not k.startswith("PIP_")},
-            "PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+            "PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1", **{name: "1" for name in BLAS_THREADS}}
 
 
 def normalised(name: str) -> str:
@@ -181,5 +190,5 @@ def kernel_spec(folder: Path, python: Path, extra: Path, name: str = "reader") -
 
 def run(python: Path, code: str, cwd: Path, env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``code`` with ``python`` in isolated mode (no current folder, no ``PYTHON*`` variables) in ``cwd``."""
-    return subprocess.run([str(python), "-I", "-c", code], cwd=cwd, env=dict(env or pip_environment()),
+    return subprocess.run([str(python), "-I", "-c", code], check=False, cwd=cwd, env=dict(env or reader_environment()),
                           capture_output=True, text=True, timeout=300)

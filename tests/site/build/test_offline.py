@@ -166,3 +166,5 @@ def test_building_again_gives_the_same_archive(built_site: Path, tmp_path: Path,
     result = build(CONFIG, tmp_path / "again")
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "again" / NAME).read_bytes() == (built_site / NAME).read_bytes()
+    made = [wheel_name(), *(p.relative_to(built_site).as_posix() for p in (built_site / "notebooks").iterdir())]
+    assert [n for n in made if (tmp_path / "again" / n).read_bytes() != (built_site / n).read_bytes()] == []

@@ -32,7 +32,7 @@ from reader import (
     fresh_venv,
     kernel_overlay,
     kernel_spec,
-    pip_environment,
+    reader_environment,
     repacked,
     run,
 )
@@ -58,7 +58,7 @@ def reader_python(offline_copy: Path, tmp_path_factory: pytest.TempPathFactory) 
     wheels = root / "wheels"
     repacked("numpy", wheels)
     command = [str(python), "-m", *install_command().split(), "--no-index", "--find-links", str(wheels)]
-    result = subprocess.run(command, cwd=offline_copy, env=pip_environment(), capture_output=True, text=True,
+    result = subprocess.run(command, check=False, cwd=offline_copy, env=reader_environment(), capture_output=True, text=True,
                             timeout=600)
     assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}"
     return python
@@ -98,9 +98,9 @@ def test_the_wheel_leaves_the_sites_machinery_out(reader_python: Path, tmp_path:
 
 
 def test_the_readers_companion_prints_what_the_builds_prints(reader_python: Path, tmp_path: Path) -> None:
-    companion = subprocess.run([str(reader_python.parent / "attnlab")], cwd=tmp_path, env=pip_environment(),
+    companion = subprocess.run([str(reader_python.parent / "attnlab")], check=False, cwd=tmp_path, env=reader_environment(),
                                capture_output=True, text=True, timeout=120)
-    here = subprocess.run([sys.executable, "-m", "attnlab"], capture_output=True, text=True, timeout=120)
+    here = subprocess.run([sys.executable, "-m", "attnlab"], check=False, capture_output=True, text=True, timeout=120)
     assert (companion.returncode, companion.stdout) == (0, here.stdout)
 
 
@@ -148,7 +148,7 @@ def executed(notebook: Path, kernels: Path, home: Path) -> nbformat.NotebookNode
     manager = KernelManager(kernel_name="reader", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]),
                             transport="ipc", ip=str(home / "kernel"))  # Unix sockets, named from an absolute path
     client = NotebookClient(cells, km=manager, timeout=600, resources={"metadata": {"path": str(notebook.parent)}})
-    client.execute(env={**pip_environment(), "IPYTHONDIR": str(home / "ipython"), "HOME": str(home)})
+    client.execute(env={**reader_environment(), "IPYTHONDIR": str(home / "ipython"), "HOME": str(home)})
     return cells
 
 
