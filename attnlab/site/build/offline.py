@@ -41,6 +41,8 @@ GUIDE = "attention-lab"
 UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
 """What a safe entry name never holds: a backslash, a control character, a ``.`` or ``..`` part."""
 
+MODEL_FOLDER = "assets/model"
+"""The model's files (``attnlab.site.build.model_files``): a download of their own, never in the guide's archive."""
 DATA = "assets/download-data.js"
 """The generated script with the archive's name and size (or, in the archive, that it is the copy)."""
 ARCHIVES = re.compile(rf"{GUIDE}-[^/]*\.zip")
@@ -90,25 +92,29 @@ def checked_names(files: dict[str, Any]) -> dict[str, Any]:
 def packed(site: Path, name: str) -> dict[str, bytes]:
     """What archive ``name`` holds of the built ``site``, by path inside its folder.
 
-    The site's files (no archive of any version, and the copy's own download
-    data in place of the site's) and ``README.txt``.
+    The site's files (no archive of any version, none of the model's files,
+    which are a download of their own, and the copy's own download data in
+    place of the site's) and ``README.txt``.
     """
     files = checked_names({path.relative_to(site).as_posix(): path for path in site.rglob("*") if path.is_file()})
     contents = {relative: path.read_bytes() for relative, path in files.items()
-                if relative != DATA and not ARCHIVES.fullmatch(relative)}
+                if relative != DATA and not ARCHIVES.fullmatch(relative) and not relative.startswith(MODEL_FOLDER + "/")}
     contents[DATA] = download_data(name, None).encode()
     version = name.removesuffix(".zip").removeprefix(f"{GUIDE}-")
     contents["README.txt"] = README.format(version=version, wheel=wheel_name(version)).encode()
     return contents
 
 
-def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
+def zipped(contents: dict[str, bytes], name: str, date: str, compress: bool = True) -> bytes:
     """The zip of ``contents`` under the folder ``name`` without ``.zip``, every entry dated ``date`` (``YYYY-MM-DD``).
 
-    Entries are sorted (:func:`dated_zip` writes them).
+    Entries are sorted (:func:`~attnlab.site.build.zips.dated_zip` writes them), deflated at
+    :data:`~attnlab.site.build.zips.COMPRESSION` or stored as they are (``compress=False``: what does not
+    shrink, such as weights, is not worth the time).
     """
     folder = name.removesuffix(".zip")
-    return dated_zip(((f"{folder}/{relative}", contents[relative]) for relative in sorted(contents)), date)
+    return dated_zip(((f"{folder}/{relative}", contents[relative]) for relative in sorted(contents)), date,
+                     compress)
 
 
 def write(site: Path) -> Path:

@@ -19,11 +19,11 @@ EARLIEST = (1980, 1, 1)
 """The earliest date a zip entry can hold."""
 
 
-def dated_zip(entries: Iterable[tuple[str, bytes]], date: str) -> bytes:
+def dated_zip(entries: Iterable[tuple[str, bytes]], date: str, compress: bool = True) -> bytes:
     """A zip of ``entries`` (name, bytes) in the order given, every entry dated ``date`` (``YYYY-MM-DD``).
 
-    Deflated at :data:`COMPRESSION` with fixed permissions (a regular file, rw-r--r--),
-    so the same entries and date give the same bytes. A date before 1980 is
+    Deflated at :data:`COMPRESSION`, or stored as they are (``compress=False``), with fixed permissions (a
+    regular file, rw-r--r--), so the same entries and date give the same bytes. A date before 1980 is
     written as 1980-01-01.
     """
     moment = (*max(EARLIEST, tuple(int(part) for part in date.split("-"))), 0, 0, 0)
@@ -33,5 +33,8 @@ def dated_zip(entries: Iterable[tuple[str, bytes]], date: str) -> bytes:
             entry = zipfile.ZipInfo(name, date_time=moment)
             entry.create_system = 3  # Unix, so the permissions below are read
             entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            archive_file.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=COMPRESSION)
+            if compress:
+                archive_file.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=COMPRESSION)
+            else:
+                archive_file.writestr(entry, data, compress_type=zipfile.ZIP_STORED)
     return buffer.getvalue()
