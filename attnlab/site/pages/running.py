@@ -10,7 +10,7 @@ every time with the wheel's real file name, never typed:
   when the Python has numpy, its only dependency;
 - each chapter's ``## Exercises`` section opens with a line linking its
   notebook and its answers (:func:`section_line`);
-- each exercise "(in Python)" opens with the install line (:func:`python_line`).
+- each exercise "(in Python)" ends its question with the install line (:func:`python_line`).
 
 :func:`with_run_lines` adds the last two to a chapter's Markdown; the
 extension calls it on every chapter.
@@ -73,21 +73,27 @@ def section_line(page: str) -> str:
 
 
 def python_line(page: str) -> str:
-    """The line opening an exercise in Python: how to install ``attnlab``."""
+    """The line ending an exercise in Python's question: how to install ``attnlab``."""
     wheel = wheel_name()
-    return (f"`{install_command()}` in the guide's folder installs `attnlab` ({link(page, wheel, 'the wheel')} "
-            f"is in the offline copy too; {DEPENDENCY}).")
+    return (f"In Python, with `attnlab` installed: `{install_command()}` in the guide's folder "
+            f"({link(page, wheel, 'the wheel')} is in the offline copy too; {DEPENDENCY}).")
 
 
 def with_run_lines(markdown: str, page: str) -> str:
     """``markdown`` of the chapter ``page`` with the section's line under ``## Exercises`` and the install line
-    under each exercise in Python.
+    at the end of each question in Python, just before its folded answer.
 
-    Lines are added after headings found in the prose, before exercises
-    are numbered (:func:`attnlab.site.pages.practice.numbered` finds them again).
+    Lines are added before exercises are numbered
+    (:func:`attnlab.site.pages.practice.numbered` finds them again).
     """
     lines = markdown.split("\n")
-    after = {exercise.line: python_line(page) for exercise in practice.exercises(markdown, page) if exercise.python}
+    listed = practice.exercises(markdown, page)
+    after = {}
+    for exercise, later in zip(listed, [*listed[1:], None]):
+        if exercise.python:
+            end = later.line - 1 if later else len(lines)
+            answer = next((i for i in range(exercise.line, end) if lines[i].rstrip() == practice.ANSWER), None)
+            after[answer - 1 if answer is not None else exercise.line] = python_line(page)
     for line in section_lines(markdown)[:1]:
         after[line] = section_line(page)
     for line in sorted(after, reverse=True):

@@ -29,13 +29,25 @@ Text.
 
 What now?
 
+??? success "Answer"
+
+    This.
+
 ### With attnlab { .python }
 
 Compute it.
 
+??? success "Answer"
+
+    That.
+
 ### Again { .python }
 
 And again.
+
+??? success "Answer"
+
+    Again.
 """
 
 
@@ -49,14 +61,20 @@ def test_the_notebooks_sit_in_their_folder_named_for_the_chapter() -> None:
         "notebooks/mixing.ipynb", "notebooks/mixing-answers.ipynb")
 
 
-def test_the_exercises_open_with_the_notebooks_and_each_in_python_with_the_install_line() -> None:
+def test_the_exercises_open_with_the_notebooks_and_each_in_python_ends_with_the_install_line() -> None:
     text = running.with_run_lines(CHAPTER, "softmax.md")
     lines = text.split("\n")
     assert lines[lines.index("## Exercises") + 2] == running.section_line("softmax.md")
-    for heading in ("### With attnlab { .python }", "### Again { .python }"):
-        assert lines[lines.index(heading) + 2] == running.python_line("softmax.md")
-    assert lines[lines.index("### By hand") + 2] == "What now?"
+    for question in ("Compute it.", "And again."):
+        assert lines[lines.index(question) + 2:lines.index(question) + 5] == [
+            running.python_line("softmax.md"), "", '??? success "Answer"']
+    assert lines[lines.index("What now?") + 2] == '??? success "Answer"'
     assert text.count(f"`pip install {WHEEL}`") == 2
+
+
+def test_the_install_line_is_part_of_the_question_the_exercises_page_shows() -> None:
+    found = practice.exercises(running.with_run_lines(CHAPTER, "x.md"), "x.md")
+    assert [running.python_line("x.md") in e.question for e in found] == [False, True, True]
 
 
 def test_the_lines_link_the_files_to_download_from_the_page() -> None:
