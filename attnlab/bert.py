@@ -58,6 +58,7 @@ __all__ = [
     "run",
     "encode",
     "head_inputs",
+    "layer_inputs",
     "scale_value_row",
     "contributions",
     "disagreements",
@@ -409,12 +410,23 @@ def head_inputs(encoding: Encoding, layer: int, head: int,
     from them gives exactly the recorded numbers.
     """
     model = model or load_model()
-    layer = index("layer", layer, len(model.blocks))
     head = index("head", head, model.n_heads)
+    q, k, v = (split_heads(rows, model.n_heads)[head] for rows in layer_inputs(encoding, layer, model))
+    return q, k, v
+
+
+def layer_inputs(encoding: Encoding, layer: int,
+                 model: Model | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every head's queries, keys and values of one layer side by side: n × (heads · d) each, biases added.
+
+    Head h holds columns h·d … h·d + d − 1 (:func:`head_inputs` cuts one out).
+    ``layer`` counts from 0.
+    """
+    model = model or load_model()
+    layer = index("layer", layer, len(model.blocks))
     heads = model.stacked[layer].attention
     x = encoding.hidden[layer]
-    q, k, v = (split_heads(x @ w + b, heads.n_heads)[head]
-               for w, b in ((heads.w_q, heads.b_q), (heads.w_k, heads.b_k), (heads.w_v, heads.b_v)))
+    q, k, v = (x @ w + b for w, b in ((heads.w_q, heads.b_q), (heads.w_k, heads.b_k), (heads.w_v, heads.b_v)))
     return q, k, v
 
 

@@ -20,6 +20,7 @@ from attnlab.bert import (
     disagreements,
     encode,
     head_inputs,
+    layer_inputs,
     load_model,
     model_dir,
     most_different_head,
@@ -401,3 +402,11 @@ def test_kept_length_is_the_heads_output_through_w_o_over_the_summed_sizes() -> 
     sizes = attnlab.bert.contributions(enc, layer)[head].sum(axis=1)
     assert np.allclose(attnlab.bert.kept_length(enc, layer, head), np.linalg.norm(through, axis=1) / sizes, rtol=1e-12)
     assert ((attnlab.bert.kept_length(enc, layer, head) > 0) & (attnlab.bert.kept_length(enc, layer, head) <= 1 + 1e-12)).all()
+
+
+def test_layer_inputs_are_every_heads_inputs_side_by_side() -> None:
+    enc = encode("grid load rises")[0]
+    together = layer_inputs(enc, 2)
+    apart = [head_inputs(enc, 2, h) for h in range(12)]
+    for role, joined in enumerate(together):
+        assert np.array_equal(joined, np.concatenate([inputs[role] for inputs in apart], axis=1))

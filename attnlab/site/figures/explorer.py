@@ -297,13 +297,12 @@ def vectors(key: str, layer: int) -> dict[str, Any]:
     ``lengths`` each head's ‖v_j W_O^h‖ per key.
     """
     enc = encoding(prepared(key))
-    heads = bert.load_model().n_heads
-    q, k, v = zip(*(bert.head_inputs(enc, layer, h) for h in range(heads)), strict=True)
+    q, k, v = bert.layer_inputs(enc, layer)
     return {
         "scale": VECTOR_SCALE,
-        "queries": steps(np.concatenate(q, axis=1), VECTOR_SCALE),
-        "keys": steps(np.concatenate(k, axis=1), VECTOR_SCALE),
-        "values": steps(np.concatenate(v, axis=1), VECTOR_SCALE),
+        "queries": steps(q, VECTOR_SCALE),
+        "keys": steps(k, VECTOR_SCALE),
+        "values": steps(v, VECTOR_SCALE),
         "scores": [steps(head.scores, VECTOR_SCALE) for head in enc.layers[layer].heads],
         "lengths": [steps(length, VECTOR_SCALE) for length in bert.value_lengths(enc, layer)],
     }
@@ -390,7 +389,7 @@ def widget(page: str) -> str:
         '<div class="explorer-legend explorer-model-legend" data-testid="model-legend"></div>'
         "</div>"
         f'<link rel="stylesheet" href="{up}assets/explorer.css">'
-        f'<script src="{up}assets/explorer-model.js"></script>'
+        f'<script src="{up}assets/palette.js"></script><script src="{up}assets/explorer-model.js"></script>'
         f'<script src="{up}assets/explorer.js"></script>\n'
     )
 
