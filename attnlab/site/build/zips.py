@@ -26,7 +26,8 @@ def dated_zip(entries: Iterable[tuple[str, bytes]], date: str, compress: bool = 
     regular file, rw-r--r--), so the same entries and date give the same bytes. A date before 1980 is
     written as 1980-01-01.
     """
-    moment = (*max(EARLIEST, tuple(int(part) for part in date.split("-"))), 0, 0, 0)
+    year, month, day = max(EARLIEST, tuple(int(part) for part in date.split("-")))
+    moment = (year, month, day, 0, 0, 0)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive_file:
         for name, data in entries:
