@@ -75,13 +75,21 @@ def test_a_cell_that_is_not_a_finite_number_is_refused_naming_it(bad: Any) -> No
 
 def test_a_table_is_followed_by_csv_and_json_links() -> None:
     html, _ = built(table(["key", "weight"], [["grid", fmt(THIRD)]]))
-    assert re.search(r'</table>\s*<p class="attnlab-export">.*<a href="exports/mixing-1.csv" download>CSV</a>'
-                     r'.*<a href="exports/mixing-1.json" download>JSON</a></p>', html, re.S)
+    assert re.search(r'</table>\s*<p class="attnlab-export">.*<a href="exports/mixing-1.csv" download[^>]*>CSV<'
+                     r'.*<a href="exports/mixing-1.json" download[^>]*>JSON<.*</p>', html, re.S)
 
 
-def test_the_link_line_says_the_page_rounds() -> None:
+def test_each_link_says_what_it_downloads_and_that_the_page_rounds() -> None:
     html, _ = built(table(["a"], [[fmt(THIRD)]]))
-    assert "Full precision (the page rounds)" in html
+    names = re.findall(r'download title="([^"]*)">(CSV|JSON)<span class="attnlab-sr">, ([^<]*)</span></a>', html)
+    assert [(kind, what) for _, kind, what in names] == [("CSV", "this table&#x27;s numbers at full precision"),
+                                                         ("JSON", "this table&#x27;s numbers at full precision")]
+    assert all("the page rounds" in title for title, _, _ in names)
+
+
+def test_the_control_replaces_the_sentence_under_every_table() -> None:
+    html, _ = built(table(["a"], [[fmt(THIRD)]]))
+    assert "Full precision (the page rounds)" not in html
 
 
 def test_the_csv_holds_the_exact_numbers_behind_the_rounded_ones() -> None:
