@@ -4,8 +4,10 @@ Run ``.venv/bin/python benchmarks/serve.py`` (``--runs 3`` for a quicker
 run; ``benchmarks/build.py`` runs it too). The server runs as ``make serve``
 runs it (``--dirty --no-strict``: only the saved page is built again), or
 with ``--full`` as plain ``mkdocs serve`` (every page built again), on a
-copy of the guide (the repository is never edited) with the execution
-cache on, in a temporary folder that one build fills first. Each run
+copy of the guide (the repository is never edited), in a temporary
+folder. The server's own first build runs every code block; a rebuild
+runs the saved page's blocks again, in the same process, where the model
+and the encodings it computed are still loaded. Each run
 changes one prose line of a chapter in place (a word is appended, so no
 line moves) and then does what the browser's live-reload script does: ask
 the server for a newer version of the site, which it answers once the
@@ -34,8 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from attnlab.site.pages.blocks import CACHE_VARIABLE  # noqa: E402 (after the path set-up)
-from tests.sites import build, docs_copy  # noqa: E402
+from tests.sites import docs_copy  # noqa: E402 (after the path set-up)
 
 TARGET_S = 1.5
 PAGE = "mixing.md"
@@ -88,10 +89,10 @@ def marker(run: int) -> str:
 
 
 @contextmanager
-def serving(root: Path, cache: Path, options: tuple[str, ...]) -> Iterator[tuple[str, int]]:
-    """``mkdocs serve`` of the guide copy at ``root``, cache on; yields its address and pid once it serves."""
+def serving(root: Path, options: tuple[str, ...]) -> Iterator[tuple[str, int]]:
+    """``mkdocs serve`` of the guide copy at ``root``; yields its address and pid once it serves."""
     port = free_port()
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", CACHE_VARIABLE: str(cache)}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", "serve", "-f", str(root / "mkdocs.yml"),
                "-a", f"127.0.0.1:{port}", *options]
     log = root / "serve.log"
@@ -136,11 +137,8 @@ def reload_after_edit(address: str, pid: int, source: Path, word: str) -> tuple[
 def measure(runs: int, options: tuple[str, ...] = MAKE_SERVE) -> list[tuple[float, float]]:
     """``(wall, server CPU)`` seconds from save to reloaded page for ``runs`` one-line prose edits of ``PAGE``."""
     with tempfile.TemporaryDirectory(prefix="attnlab-serve-") as tmp:
-        root, cache = docs_copy(Path(tmp)), Path(tmp) / "exec-cache"
-        warm = build(root / "mkdocs.yml", Path(tmp) / "warm-site", exec_cache=cache)
-        if warm.returncode:
-            sys.exit(f"mkdocs build --strict failed:\n{warm.stdout}{warm.stderr}")
-        with serving(root, cache, options) as (address, pid):
+        root = docs_copy(Path(tmp))
+        with serving(root, options) as (address, pid):
             return [reload_after_edit(address, pid, root / "docs" / PAGE, marker(run)) for run in range(runs)]
 
 

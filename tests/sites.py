@@ -54,6 +54,17 @@ _Loader.add_constructor("!ENV", lambda loader, node: EnvTag(loader.construct_seq
 _Dumper.add_representer(EnvTag, lambda dumper, tag: dumper.represent_sequence("!ENV", list(tag), flow_style=True))
 
 
+def site_pages() -> list[str]:
+    """Every HTML page the guide's build writes, by path inside the site: its navigation's pages and 404.html.
+
+    Read from ``mkdocs.yml``, so tests can be parametrized by page before anything is built
+    (``tests/browser/conftest.py`` checks the built site has exactly these).
+    """
+    from attnlab.site.pages.page import nav_pages
+
+    return sorted([path.removesuffix(".md") + ".html" for path, _ in nav_pages(read_config()["nav"])] + ["404.html"])
+
+
 def read_config(config: Path = CONFIG) -> dict:
     """``mkdocs.yml`` as data; a ``!!python/name:`` reference (a fence formatter) is a :class:`PythonName`,
     an ``!ENV`` value an :class:`EnvTag`."""
@@ -93,7 +104,8 @@ def one_page_site(tmp_path: Path, markdown: str, *extensions: str | dict, guide:
         config = read_config()
         shutil.copytree(ROOT / "overrides", tmp_path / "overrides")
         config.update(nav=[{"Home": "index.md"}], extra_css=[], extra_javascript=[], extra={})
-        config["plugins"] = [p for p in config["plugins"] if p != "offline"]
+        # the plugins a page of prose and code blocks needs: the guide's and markdown-exec's
+        config["plugins"] = [p for p in config["plugins"] if p == "attnlab" or "markdown-exec" in p]
         return write_config(tmp_path, config)
     extensions_used = [{"pymdownx.arithmatex": {"generic": True}}, *extensions, "attnlab.site.pages.extension"]
     return write_config(tmp_path, {"site_name": "tiny", "markdown_extensions": extensions_used,

@@ -35,11 +35,93 @@ def test_importing_attnlab_loads_no_site_module() -> None:
     assert loaded.strip() == "[]"
 
 
+def module_name(path: Path) -> str:
+    """The dotted name of a module file below the repository: ``attnlab/site/pages/page.py`` → ``attnlab.site.pages.page``."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def test_the_site_machinery_has_no_import_cycle() -> None:
-    site = {f"attnlab.site.{p.stem}": imported_modules(p) for p in (PACKAGE / "site").glob("*.py")}
+    site = {module_name(p): imported_modules(p) for p in (PACKAGE / "site").rglob("*.py")}
+    assert len(site) > 20
     edges = {name: {m for m in found if m in site} for name, found in site.items()}
 
     def reaches(start: str, goal: str, seen: frozenset[str] = frozenset()) -> bool:
         return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})) for nxt in edges[start])
 
     assert [name for name in edges if reaches(name, name)] == []
+
+
+THIRD_PARTY = ("markdown", "mkdocs", "markdown_exec", "mkdocstrings", "mkdocs_autorefs", "material", "pymdownx",
+               "zensical")
+"""The libraries the guide builds with: their objects and classes are used, never changed."""
+
+
+def imported_names(tree: ast.Module) -> set[str]:
+    """The names a module binds by importing from :data:`THIRD_PARTY` (``Page``, ``markdown_exec`` …)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] in THIRD_PARTY}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in THIRD_PARTY:
+            names |= {a.asname or a.name for a in node.names}
+    return names
+
+
+def root_name(node: ast.expr) -> str | None:
+    """The name an attribute chain starts from: ``a.b.c`` → ``a``."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def patches(path: Path) -> list[str]:
+    """Each place in ``path`` that assigns to an attribute of a third-party module, class or object it imported.
+
+    Each is ``path:line: what``.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = imported_names(tree)
+    found = []
+    for node in ast.walk(tree):
+        targets = (node.targets if isinstance(node, ast.Assign) else [node.target]
+                   if isinstance(node, ast.AugAssign | ast.AnnAssign) else [])
+        for target in targets:
+            if isinstance(target, ast.Attribute) and root_name(target) in names:
+                found.append(f"{path}:{node.lineno}: assigns {ast.unparse(target)}")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr")
+                and node.args and root_name(node.args[0]) in names):
+            found.append(f"{path}:{node.lineno}: calls {node.func.id} on {ast.unparse(node.args[0])}")
+    return found
+
+
+def test_no_file_assigns_to_an_attribute_of_a_library_the_guide_builds_with() -> None:
+    assert [p for path in sorted(PACKAGE.rglob("*.py")) for p in patches(path)] == []
+
+
+def test_the_patch_scan_finds_a_patch(tmp_path: Path) -> None:
+    probe = ROOT / "attnlab" / "site" / "_probe_for_the_layout_test.py"
+    probe.write_text("import markdown_exec\nfrom mkdocs.structure.pages import Page\n"
+                     "markdown_exec.MarkdownConverter.counter += 1\nPage.render = None\nsetattr(Page, 'x', 1)\n",
+                     encoding="utf-8")
+    try:
+        assert [line.split(": ", 1)[1] for line in patches(probe)] == [
+            "assigns markdown_exec.MarkdownConverter.counter", "assigns Page.render", "calls setattr on Page"]
+    finally:
+        probe.unlink()
+
+
+CALL_STACK = ("_getframe", "currentframe", "inspect.stack", "f_back", "f_code")
+"""What reading the call stack looks like in Python."""
+
+
+def test_nothing_reads_the_call_stack() -> None:
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+             for path in sorted(PACKAGE.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if any(word in line for word in CALL_STACK)]
+    assert found == []
+
+
+def test_the_package_says_it_is_typed() -> None:
+    assert (PACKAGE / "py.typed").is_file()

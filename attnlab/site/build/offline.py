@@ -38,6 +38,9 @@ from attnlab.site.pages.provenance import build_date
 
 GUIDE = "attention-lab"
 """The guide's name in file names and storage keys."""
+COMPRESSION = 6
+"""zlib's level for every entry: its default, within a few percent of level 9's size for this site, in about
+half the time."""
 EARLIEST = (1980, 1, 1)
 """The earliest date a zip entry can hold."""
 UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
@@ -103,7 +106,7 @@ def packed(site: Path, name: str) -> dict[str, bytes]:
 def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
     """The zip of ``contents`` under the folder ``name`` without ``.zip``, every entry dated ``date`` (``YYYY-MM-DD``).
 
-    Entries are sorted and compressed at level 9. A date before 1980 is written as 1980-01-01.
+    Entries are sorted and deflated at :data:`COMPRESSION`. A date before 1980 is written as 1980-01-01.
     """
     folder = name.removesuffix(".zip")
     moment = (*max(EARLIEST, tuple(int(part) for part in date.split("-"))), 0, 0, 0)
@@ -113,7 +116,7 @@ def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
             entry = zipfile.ZipInfo(f"{folder}/{relative}", date_time=moment)
             entry.create_system = 3  # Unix, so the permissions below are read
             entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED, compresslevel=COMPRESSION)
     return buffer.getvalue()
 
 

@@ -15,6 +15,13 @@ site-level work once every page is written:
 - ``on_post_build`` runs the post-build pass (:func:`attnlab.site.build.publish.publish`),
   after the theme's offline plugin has written the search index it packs.
 
+Under ``mkdocs serve`` two things keep a save's rebuild short: the pass
+leaves out the offline zip, which a preview has no use for (the foot of
+each page then offers no download), and the theme's templates, which MkDocs
+compiles afresh for every rebuild, are compiled once per process (Jinja's
+own bytecode cache, in memory; Jinja checks each entry against the
+template's source).
+
 Zensical drops MkDocs plugins; after ``zensical build`` the same pass is the
 command ``python -m attnlab.site.build`` (:mod:`attnlab.site.build.__main__`).
 """
@@ -25,6 +32,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from jinja2 import BytecodeCache, Environment
+from jinja2.bccache import Bucket
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
@@ -57,8 +66,41 @@ def toc_depth(page: Page) -> int | None:
     return depth
 
 
+class CompiledTemplates(BytecodeCache):
+    """Jinja's compiled templates kept in memory for the life of the process, by name and source checksum."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        """Give ``bucket`` the code compiled before, if any (Jinja drops it if the source changed since)."""
+        if bucket.key in self.kept:
+            bucket.bytecode_from_string(self.kept[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        """Keep what Jinja just compiled."""
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+SERVING_TEMPLATES = CompiledTemplates()
+"""One per process: ``mkdocs serve`` makes a new plugin and a new template environment for every rebuild."""
+
+
 class AttnlabPlugin(BasePlugin):  # type: ignore[type-arg]  # no options of its own
     """Tells the extension each page, trims the Reference page's contents, runs the post-build pass."""
+
+    serving = False
+    """Whether MkDocs runs as ``mkdocs serve`` (from ``on_startup``): a preview's rebuilds are kept short."""
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Note whether this is a preview server, from the command MkDocs runs."""
+        self.serving = command == "serve"
+
+    def on_env(self, env: Environment, **kwargs: Any) -> Environment:
+        """Under ``mkdocs serve``, compile each template once per process."""
+        if self.serving:
+            env.bytecode_cache = SERVING_TEMPLATES
+        return env
 
     def on_config(self, config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
         """Refuse a ``SOURCE_DATE_EPOCH`` the pages could not be dated by, in one line, before anything is built."""
@@ -89,6 +131,7 @@ class AttnlabPlugin(BasePlugin):  # type: ignore[type-arg]  # no options of its 
     def on_post_build(self, *, config: MkDocsConfig, **kwargs: Any) -> None:
         """Write what the site publishes beside its pages, the offline zip last."""
         try:
-            publish(Path(config.site_dir), Path(config.docs_dir), tuple(nav_pages(config.nav)))
+            publish(Path(config.site_dir), Path(config.docs_dir), tuple(nav_pages(config.nav)),
+                    offline_copy=not self.serving)
         except ValueError as error:
             raise PluginError(str(error)) from error

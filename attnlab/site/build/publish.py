@@ -101,11 +101,14 @@ def write_files(site: Path, files: dict[str, str]) -> None:
         target.write_text(text, encoding="utf-8")
 
 
-def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> None:
+def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_copy: bool = True) -> None:
     """The post-build pass over the built ``site`` from the pages in ``docs`` and the navigation ``nav``.
 
-    Raises ``ValueError`` with a message naming what is wrong (a page's
-    front matter, a file the offline copy cannot hold, the build date).
+    ``offline_copy`` false leaves out the zip and the script stating its
+    size (a preview server's rebuild). Raises ``ValueError`` with a message
+    naming what is wrong (a page's front matter, a file the offline copy
+    cannot hold, the build date).
     """
     write_files(site, published(site, docs, nav))
-    offline.write(site)
+    if offline_copy:
+        offline.write(site)

@@ -3,9 +3,15 @@
 A sentence quotes a computed number as ``[[0.576 = compute().weights[2]]]``.
 The page shows ``0.576``; :func:`check` fails unless the expression, rounded
 the way the tables round (``attnlab.text.fmt``) to the decimals written,
-gives exactly that text. Numbers nobody computes (a year, a section number,
-the toy's own inputs) are listed in the page's front matter ``literals:``;
-:func:`unbound` reports every other number left in the prose.
+gives exactly that text. A vector is quoted whole, ``[[[1, 2] = compute().keys[2]]]``,
+each entry rounded to its own decimals. A percentage is computed by the
+binding: ``[[57.6% = compute().weights[2]]]`` shows 100 times the expression's
+value, so a fraction cannot pass for a percentage.
+
+Numbers nobody computes (a year, a section number, the toy's own inputs)
+are listed in the page's front matter ``literals:``; a vector written in
+prose is one item there, ``"[1, 0]"``, since its numbers belong together.
+:func:`unbound` reports every other number and vector left in the prose.
 
 Pure functions on a page's Markdown source: the Markdown extension
 (``attnlab.site.pages.extension``) and ``tests/test_prose_numbers.py`` both call
@@ -26,7 +32,7 @@ from typing import Any
 import numpy as np
 
 import attnlab
-from attnlab.checks import finite_number
+from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
 from attnlab.text import fmt
 from attnlab.site.figures import sliders
@@ -35,11 +41,16 @@ from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
 _NESTED = rf"\[(?:{_TEXT}|\[{_TEXT}*\])*\]"
+_QUOTED_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
+_QUOTED = rf"{_QUOTED_NUMBER}%?|\[{_QUOTED_NUMBER}(?:, {_QUOTED_NUMBER})*\]"
 BINDING = re.compile(
-    rf"(?<!\\)\[\[[ \t]*(?P<quoted>-?[0-9]+(?:\.[0-9]+)?%?)[ \t]*=\s*(?P<expression>(?:{_TEXT}|{_NESTED})+?)\s*\]\]"
+    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>(?:{_TEXT}|{_NESTED})+?)\s*\]\]"
 )
-"""``[[quoted = expression]]``; the expression's own brackets (two levels deep) must balance,
-so ``weights[2]]]`` closes after ``weights[2]``."""
+"""``[[quoted = expression]]``, the quote a number (``0.576``, ``-3``, ``57.6%``) or a vector
+(``[1, 0.5]``); the expression's own brackets (two levels deep) must balance, so ``weights[2]]]``
+closes after ``weights[2]``."""
+VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
+"""A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
 
 NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?[0-9]+(?:\.[0-9]+)*%?")
 """A number as the scanner sees it: digits with an optional sign (- or −), decimals and percent sign.
@@ -84,14 +95,30 @@ class Binding:
     end: int
 
     @property
-    def decimals(self) -> int:
-        """How many decimals the quote shows; the computed value is rounded to as many."""
-        number = self.quoted.rstrip("%")
-        return len(number.partition(".")[2])
+    def entries(self) -> list[str]:
+        """The quoted numbers: one, or a vector's entries in order."""
+        return self.quoted.strip("[]").rstrip("%").split(", ")
 
-    def shown(self, value: float) -> str:
-        """``value`` written the way this binding quotes: same decimals, same percent sign."""
-        return fmt(value, self.decimals) + ("%" if self.quoted.endswith("%") else "")
+    def shown(self, value: float | list[float]) -> str:
+        """``value`` written the way this binding quotes: each entry to its decimals, a percentage as one.
+
+        A vector of another length than the quote's is written whole, so the mismatch shows.
+        """
+        if self.quoted.startswith("["):
+            values = value if isinstance(value, list) else [value]
+            if len(values) != len(self.entries):
+                return "[" + ", ".join(fmt(v, 3) for v in values) + "]"
+            return "[" + ", ".join(fmt(v, decimals(e)) for v, e in zip(values, self.entries)) + "]"
+        if isinstance(value, list):
+            return "[" + ", ".join(fmt(v, decimals(self.entries[0])) for v in value) + "]"
+        if self.quoted.endswith("%"):
+            return fmt(100 * value, decimals(self.entries[0])) + "%"
+        return fmt(value, decimals(self.entries[0]))
+
+
+def decimals(number: str) -> int:
+    """How many decimals a quoted number shows: the computed value is rounded to as many."""
+    return len(number.partition(".")[2])
 
 
 class _Unavailable:
@@ -145,9 +172,11 @@ def render(markdown: str) -> str:
     return sub_prose(BINDING, lambda m: m["quoted"], markdown)
 
 
-def evaluate(expression: str, names: dict[str, Any]) -> float:
-    """The one real number ``expression`` gives with ``names`` in scope."""
+def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
+    """The real number, or the vector of real numbers (one axis), ``expression`` gives with ``names`` in scope."""
     value = eval(expression, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return as_array(expression, value, 1).tolist()
     return finite_number(expression, value)
 
 
@@ -181,12 +210,24 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
     return problems
 
 
+def vector_text(entries: list[str]) -> str:
+    """A vector as the scan compares it: ``[1, -0.5]``, entries as written, one space after each comma."""
+    return "[" + ", ".join(entry.strip().replace("\u2212", "-") for entry in entries) + "]"
+
+
 def literals(markdown: str, page: str) -> set[str]:
-    """The numbers ``page`` declares as not computed, as written in its front matter."""
+    """The numbers and vectors ``page`` declares as not computed, as written in its front matter.
+
+    A vector is declared as a list, ``literals: [0, [1, 0]]``, or as its text, ``"[1, 0]"``.
+    """
     declared = front_matter(markdown, page).get("literals", [])
-    if not isinstance(declared, list) or not all(isinstance(item, str) for item in declared):
-        raise ValueError(f"{page}: front matter 'literals' must be a flat list of numbers, got {declared!r}")
-    return set(declared)
+    if not isinstance(declared, list) or not all(
+            isinstance(item, str) or (isinstance(item, list) and all(isinstance(e, str) for e in item))
+            for item in declared):
+        raise ValueError(f"{page}: front matter 'literals' must list numbers and vectors of numbers, "
+                         f"got {declared!r}")
+    return {vector_text(item) if isinstance(item, list)
+            else vector_text(item.strip("[]").split(",")) if item.startswith("[") else item for item in declared}
 
 
 def _blank(text: str) -> str:
@@ -221,16 +262,25 @@ def _blank_list_markers(text: str) -> str:
 
 
 def unbound(markdown: str, page: str) -> list[str]:
-    """One message per number in ``page``'s prose that is neither bound nor declared.
+    """One message per number or vector in ``page``'s prose that is neither bound nor declared.
 
     Code, front matter, bindings and :data:`MARKUP` are blanked first;
     inline and display math stay in. A number matches a literal when its
-    text, sign and percent sign included, equals the declared text.
+    text, sign and percent sign included, equals the declared text; a
+    vector is one item, matched whole (its numbers do not match numbers).
     """
     declared = literals(markdown, page)
     visible = _blank_list_markers("".join(
         MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
         for prose, _, text in chunks(markdown)))
-    return [f"{page}:{line_of(visible, m.start())}: {m.group(0)} is neither bound "
-            f"([[{m.group(0)} = expression]]) nor declared in the front matter's literals"
-            for m in NUMBER.finditer(visible) if m.group(0) not in declared]
+    found = []
+    for m in VECTOR.finditer(visible):
+        shown = vector_text(m.group(0).strip("[] \t").split(","))
+        if shown not in declared:
+            found.append((m.start(), f"{page}:{line_of(visible, m.start())}: the vector {shown} is neither "
+                                     f"bound ([[{shown} = expression]]) nor declared in the front matter's literals"))
+    scalars = VECTOR.sub(_blank_match, visible)
+    found += [(m.start(), f"{page}:{line_of(scalars, m.start())}: {m.group(0)} is neither bound "
+                          f"([[{m.group(0)} = expression]]) nor declared in the front matter's literals")
+              for m in NUMBER.finditer(scalars) if m.group(0) not in declared]
+    return [message for _, message in sorted(found)]

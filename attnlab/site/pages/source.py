@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -28,12 +29,22 @@ def front_matter(markdown: str, page: str) -> dict[str, Any]:
     if not front:
         return {}
     try:
-        meta = yaml.load("\n".join(front.group(0).splitlines()[1:-1]), Loader=yaml.BaseLoader) or {}
+        meta = _parsed(front.group(0))
     except yaml.YAMLError as error:
         raise ValueError(f"{page}: front matter is not valid YAML: {error}") from error
     if not isinstance(meta, dict):
         raise ValueError(f"{page}: front matter must be a mapping of names to values, got {meta!r}")
-    return meta
+    return dict(meta)
+
+
+@lru_cache(maxsize=256)
+def _parsed(front: str) -> Any:
+    """The YAML between the ``---`` lines of ``front``, every value a string: parsed once per text.
+
+    Every page's kind is read on every page's conversion (the Exercises and Claims pages, and what a
+    page must have, depend on all of them), and PyYAML is slow; the same text gives the same values.
+    """
+    return yaml.load("\n".join(front.splitlines()[1:-1]), Loader=yaml.BaseLoader) or {}
 NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
 
 

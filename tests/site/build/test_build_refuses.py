@@ -65,12 +65,27 @@ def test_a_warning_alone_fails_the_build(tmp_path: Path) -> None:
     assert refused(built(tmp_path, "See [a page that is not there](missing.md).\n"), "'index.md'", "missing.md")
 
 
-@pytest.mark.parametrize("form", ["[[CL-05]]", "[[ CL-005 ]]", "[[CL-0005]]", "[[+3 = 1 + 2]]", "[[.9 = 0.9]]",
-                                  "\\[[CL-005]]"])
-def test_a_malformed_citation_or_binding_fails_naming_page_and_line(tmp_path: Path, form: str) -> None:
+FORMS = ("[[CL-05]]", "[[ CL-005 ]]", "[[CL-0005]]", "[[+3 = 1 + 2]]", "[[.9 = 0.9]]", "\\[[CL-005]]")
+"""Brackets that are neither a citation nor a binding; the last escapes a citation, which would leave link
+Markdown on the page."""
+
+
+@pytest.fixture(scope="module")
+def prose_holes(tmp_path_factory: pytest.TempPathFactory) -> subprocess.CompletedProcess[str]:
+    """One page with every malformed form on a line of its own, then a number typed by hand: one build.
+
+    The build lists every problem of a page's prose at once, so one build shows them all.
+    """
+    body = "".join(f"An injected {form} in prose.\n\n" for form in FORMS) + "A weight of 0.576 typed by hand.\n"
+    return built(tmp_path_factory.mktemp("holes"), body)
+
+
+@pytest.mark.parametrize("number, form", list(enumerate(FORMS)))
+def test_a_malformed_citation_or_binding_fails_naming_page_and_line(prose_holes: subprocess.CompletedProcess[str],
+                                                                    number: int, form: str) -> None:
     shown = form.removeprefix("\\")
-    assert refused(built(tmp_path, f"An injected {form} in prose.\n"),
-                   f"{PAGE}:{line_of('')}: '{shown}' is neither a claim citation nor a number binding")
+    assert refused(prose_holes,
+                   f"{PAGE}:{line_of('') + 2 * number}: '{shown}' is neither a claim citation nor a number binding")
 
 
 @pytest.mark.parametrize("printed", [
@@ -101,9 +116,9 @@ def test_an_unbalanced_formula_fails_naming_page_and_formula(tmp_path: Path) -> 
                    f"{PAGE}: formula 'x^{{2': 1 brace group(s) opened with {{ are never closed")
 
 
-def test_a_prose_number_neither_bound_nor_declared_fails_naming_page_and_line(tmp_path: Path) -> None:
-    assert refused(built(tmp_path, "A weight of 0.576 typed by hand.\n"),
-                   f"{PAGE}:{line_of('')}: 0.576 is neither bound")
+def test_a_prose_number_neither_bound_nor_declared_fails_naming_page_and_line(
+        prose_holes: subprocess.CompletedProcess[str]) -> None:
+    assert refused(prose_holes, f"{PAGE}:{line_of('') + 2 * len(FORMS)}: 0.576 is neither bound")
 
 
 def test_a_chapter_without_its_practice_or_a_claim_fails_naming_each_lack(tmp_path: Path) -> None:

@@ -96,8 +96,8 @@ def test_zensicals_offline_zip_holds_its_site_and_the_same_published_files(built
     assert [n for n in same if ours.read(f"{folder}/{n}") != theirs.read(f"{folder}/{n}")] == []
 
 
-def test_a_wrong_prose_number_stops_zensical_naming_page_and_line(tmp_path: Path) -> None:
-    root = docs_copy(tmp_path)
+def test_a_wrong_prose_number_stops_zensical_naming_page_and_line(guide_copy: Path) -> None:
+    root = guide_copy
     page = root / "docs" / "mixing.md"
     lines = page.read_text(encoding="utf-8").split("\n")
     line = next(i for i, text in enumerate(lines, start=1) if "[[0.860 = compute().output[0]]]" in text)

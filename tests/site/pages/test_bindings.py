@@ -19,6 +19,7 @@ from sites import ROOT, build, one_page_site
 import attnlab.lab
 import attnlab.site.pages.bindings
 from attnlab.site.pages.bindings import Binding, bindings, check, literals, render, unbound
+from attnlab.lab import compute
 from attnlab.text import fmt
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))
@@ -42,7 +43,13 @@ def no_bindings_message() -> str:
 
 
 def one_unit_more(quoted: str) -> str:
-    """``quoted`` plus one unit in its last digit, written with the same decimals and percent sign."""
+    """``quoted`` plus one unit in its last digit, written with the same decimals and percent sign.
+
+    For a vector, its last entry is changed.
+    """
+    if quoted.startswith("["):
+        *first, last = quoted.strip("[]").split(", ")
+        return "[" + ", ".join([*first, one_unit_more(last)]) + "]"
     number = quoted.rstrip("%")
     decimals = len(number.partition(".")[2])
     return fmt(float(number) + 10.0 ** -decimals, decimals) + quoted[len(number):]
@@ -66,9 +73,26 @@ def test_toy_weight_binding_matches_compute() -> None:
     assert check(f"[[{expected} = compute().weights[2]]]", "p.md") == []
 
 
-def test_percentage_compares_the_number_before_the_percent_sign() -> None:
-    assert check("[[33.3% = 100 / 3]]", "p.md") == []
-    assert check("[[33.4% = 100 / 3]]", "p.md") == ["p.md:1: quoted 33.4% but 100 / 3 gives 33.3%"]
+def test_a_percentage_is_computed_by_the_binding_from_a_fraction() -> None:
+    assert check("[[33.3% = 1 / 3]]", "p.md") == []
+    assert check("[[33.4% = 1 / 3]]", "p.md") == ["p.md:1: quoted 33.4% but 1 / 3 gives 33.3%"]
+
+
+def test_a_fraction_cannot_pass_for_a_percentage() -> None:
+    percent = fmt(100 * compute().weights[2], 3)
+    assert check("[[0.576% = compute().weights[2]]]", "p.md") == [
+        f"p.md:1: quoted 0.576% but compute().weights[2] gives {percent}%"]
+
+
+def test_a_vector_binding_shows_its_quote_and_checks_every_entry_at_its_own_decimals() -> None:
+    assert check("Key [[[1, 2] = compute().keys[2]]] and [[[0.28, 0.140] = compute().weights[:2]]].", "p.md") == []
+    assert render("Key [[[1, 2] = compute().keys[2]]].") == "Key [1, 2]."
+    assert check("[[[1, 3] = compute().keys[2]]]", "p.md") == ["p.md:1: quoted [1, 3] but compute().keys[2] gives [1, 2]"]
+
+
+def test_a_vector_binding_of_another_length_is_refused_showing_the_whole_vector() -> None:
+    assert check("[[[1, 2] = compute().weights]]", "p.md") == [
+        "p.md:1: quoted [1, 2] but compute().weights gives [0.284, 0.140, 0.576]"]
 
 
 def test_negative_number_binding() -> None:
@@ -127,9 +151,14 @@ def test_module_that_fails_to_import_breaks_only_the_bindings_that_use_it(monkey
     assert "attnlab.cost failed to import: SyntaxError: half-written" in problems[0]
 
 
-def test_expression_that_gives_a_list_is_reported_not_rounded() -> None:
-    [problem] = check("[[0.576 = compute().weights]]", "p.md")
-    assert problem.startswith("p.md:1: [[0.576 = compute().weights]] cannot be evaluated: TypeError")
+def test_a_number_quoted_for_an_expression_that_gives_a_vector_is_refused_showing_the_vector() -> None:
+    assert check("[[0.576 = compute().weights]]", "p.md") == [
+        "p.md:1: quoted 0.576 but compute().weights gives [0.284, 0.140, 0.576]"]
+
+
+def test_an_expression_that_gives_a_table_is_reported_not_rounded() -> None:
+    [problem] = check("[[1 = compute().weight_map]]", "p.md")
+    assert problem.startswith("p.md:1: [[1 = compute().weight_map]] cannot be evaluated: ValueError")
 
 
 def test_names_in_scope_include_modules_numpy_math_and_we002() -> None:
@@ -161,8 +190,23 @@ def test_literals_are_read_as_written() -> None:
 
 
 def test_literals_that_are_not_a_list_are_refused() -> None:
-    with pytest.raises(ValueError, match="p.md: front matter 'literals' must be a flat list"):
+    with pytest.raises(ValueError, match="p.md: front matter 'literals' must list numbers and vectors"):
         literals("---\nliterals: 3\n---\n", "p.md")
+
+
+def test_a_vector_literal_is_declared_as_a_list_or_as_its_text() -> None:
+    assert literals("---\nliterals: [0, [1, 0], \"[2, -1]\"]\n---\n", "p.md") == {"0", "[1, 0]", "[2, -1]"}
+
+
+def test_a_vector_in_prose_is_one_item_for_the_scan() -> None:
+    page = "---\nliterals: [1, 0]\n---\nThe key [1, 0] is computed.\n"
+    assert unbound(page, "p.md") == ["p.md:4: the vector [1, 0] is neither bound ([[[1, 0] = expression]]) nor "
+                                     "declared in the front matter's literals"]
+    assert unbound(page.replace("[1, 0]\n---", "[[1, 0]]\n---"), "p.md") == []
+
+
+def test_a_bound_vector_is_not_scanned() -> None:
+    assert unbound("---\nliterals: []\n---\nThe key [[[1, 2] = compute().keys[2]]].\n", "p.md") == []
 
 
 def test_front_matter_that_is_not_yaml_is_refused_naming_the_page() -> None:
@@ -306,7 +350,8 @@ def test_removed_binding_is_reported_by_the_scan() -> None:
             continue
         tried += 1
         mutated = text[:first.start] + first.quoted + text[first.end:]
-        if f"{name}:{first.line}: {first.quoted} is neither" not in " ".join(unbound(mutated, name)):
+        if not any(u.startswith(f"{name}:{first.line}: ") and f"{first.quoted} is neither" in u
+                   for u in unbound(mutated, name)):
             missed.append(f"{name}:{first.line}: unbinding {first.quoted} went unnoticed")
     assert tried, "every bound number in docs/ is also a declared literal, so removing a binding cannot show"
     assert not missed, "\n".join(missed)

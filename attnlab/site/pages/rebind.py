@@ -1,0 +1,97 @@
+"""``python -m attnlab.site.pages.rebind``: write each stale quoted number back from its expression.
+
+A binding ``[[0.576 = compute().weights[2]]]`` keeps its quote only while
+the expression still gives it; change a constant of the toy and every such
+quote on every page is stale at once, and the build names each one. This
+command rewrites them in place: each quote becomes what its expression
+gives now, at the decimals it was written with (a vector entry by entry, a
+percentage as one), and each change is printed as
+``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``.
+An expression that fails is reported and its quote left alone (exit status
+1); ``--check`` prints what would change and writes nothing (exit status 1
+when anything would).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from attnlab.cli import Parser, run
+from attnlab.site.pages.bindings import bindings, evaluate, namespace
+
+
+@dataclass(frozen=True)
+class Rebound:
+    """A page's Markdown with its quotes brought up to date, what changed, and what could not be computed."""
+
+    markdown: str
+    changes: tuple[str, ...]
+    failures: tuple[str, ...]
+
+
+def rebound(markdown: str, page: str) -> Rebound:
+    """``markdown`` (the page named ``page`` in messages) with every stale quote rewritten from its expression."""
+    names = namespace()
+    parts, changes, failures, position = [], [], [], 0
+    for binding in bindings(markdown):
+        try:
+            value = evaluate(binding.expression, names)
+        except Exception as error:  # every failure becomes a message naming the place
+            failures.append(f"{page}:{binding.line}: {binding.expression} cannot be evaluated: "
+                            f"{type(error).__name__}: {error}")
+            continue
+        shown = binding.shown(value)
+        if shown == binding.quoted:
+            continue
+        written = markdown[binding.start:binding.end]
+        at = written.index(binding.quoted)
+        parts += [markdown[position:binding.start], written[:at], shown, written[at + len(binding.quoted):]]
+        position = binding.end
+        changes.append(f"{page}:{binding.line}: {binding.quoted} -> {shown} ({binding.expression})")
+    return Rebound("".join([*parts, markdown[position:]]), tuple(changes), tuple(failures))
+
+
+def pages(paths: Iterable[Path]) -> list[Path]:
+    """The Markdown files named, or found below the folders named, in path order."""
+    found: list[Path] = []
+    for path in paths:
+        found += sorted(path.rglob("*.md")) if path.is_dir() else [path]
+    return found
+
+
+def rebind(paths: Sequence[Path], check_only: bool) -> int:
+    """Rewrite (or with ``check_only`` only report) every stale quote in ``paths``; the exit status."""
+    status = 0
+    for path in pages(paths):
+        if not path.is_file():
+            print(f"rebind: error: no Markdown file at {path}", file=sys.stderr)
+            status = 1
+            continue
+        markdown = path.read_text(encoding="utf-8")
+        result = rebound(markdown, path.as_posix())
+        for failure in result.failures:
+            print(failure, file=sys.stderr)
+        for change in result.changes:
+            print(change)
+        if result.failures or (check_only and result.changes):
+            status = 1
+        if result.changes and not check_only:
+            path.write_text(result.markdown, encoding="utf-8")
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the flags in ``argv`` (default: the command line) and rebind; return the exit status."""
+    parser = Parser(prog="python -m attnlab.site.pages.rebind", description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", type=Path, default=[Path("docs")],
+                        help="Markdown files or folders (default: docs)")
+    parser.add_argument("--check", action="store_true", help="print what would change, write nothing")
+    args = parser.parse_args(argv)
+    return run(parser.prog, lambda: rebind(args.paths, args.check))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

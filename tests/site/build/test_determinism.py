@@ -1,0 +1,51 @@
+"""Nothing is kept between builds, so the same tree builds to the same bytes, and a changed input always shows.
+
+The guide keeps no cache of pages, blocks or published files: every build
+runs every block and writes every file from what the tree holds now. So a
+second build of the same tree is the first, byte for byte, and no input
+(a model file, a configuration file named by ``INHERIT``, an ``!ENV``
+value) can be missed by a key that did not cover it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sites import CONFIG, build, read_config, write_config
+
+from attnlab.site.pages.provenance import build_date
+
+
+def files(site: Path) -> dict[str, bytes]:
+    """Every file of a built site by its path inside it."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_a_second_build_of_the_same_tree_is_the_first_byte_for_byte(built_site: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    midnight = datetime.fromisoformat(build_date()).replace(tzinfo=UTC)  # the date the session's site printed
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(midnight.timestamp())))
+    result = build(CONFIG, tmp_path / "again")
+    assert result.returncode == 0, result.stderr
+    first, second = files(built_site), files(tmp_path / "again")
+    assert sorted(first) == sorted(second)
+    assert [name for name in first if first[name] != second[name]] == []
+
+
+def test_a_value_read_through_env_and_a_file_named_by_inherit_reach_the_next_build(guide_copy: Path) -> None:
+    config = read_config(guide_copy / "mkdocs.yml")
+    (guide_copy / "base.yml").write_text("site_description: Said by the inherited file.\n", encoding="utf-8")
+    config.pop("site_description")
+    config["INHERIT"] = "base.yml"
+    write_config(guide_copy, config)
+    first = build(guide_copy / "mkdocs.yml", guide_copy / "site",
+                  env={"ATTNLAB_SITE_URL": "https://example.org/guide/"})
+    assert first.returncode == 0, first.stderr
+    (guide_copy / "base.yml").write_text("site_description: Said again, differently.\n", encoding="utf-8")
+    second = build(guide_copy / "mkdocs.yml", guide_copy / "site",
+                   env={"ATTNLAB_SITE_URL": "https://example.org/other/"})
+    assert second.returncode == 0, second.stderr
+    home = (guide_copy / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Said again, differently." in home and "https://example.org/other/" in home

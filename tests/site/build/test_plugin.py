@@ -1,0 +1,61 @@
+"""The guide's MkDocs plugin: the post-build pass, and a preview server's rebuilds kept short."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from jinja2 import DictLoader, Environment
+
+from attnlab.site.build.offline import DATA, archive_name
+from attnlab.site.build.plugin import AttnlabPlugin, CompiledTemplates
+
+
+def rendered(cache: CompiledTemplates, source: str, monkeypatch: pytest.MonkeyPatch | None = None) -> str:
+    """``source`` rendered by a new environment using ``cache``; with ``monkeypatch``, compiling is an error."""
+    env = Environment(loader=DictLoader({"page.html": source}), bytecode_cache=cache)
+    if monkeypatch is not None:
+        monkeypatch.setattr(env, "compile", lambda *args, **kwargs: pytest.fail("compiled again"))
+    return env.get_template("page.html").render(word="kept")
+
+
+def test_a_template_is_compiled_once_per_process_across_environments(monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = CompiledTemplates()
+    assert rendered(cache, "<p>{{ word }}</p>") == "<p>kept</p>"
+    assert rendered(cache, "<p>{{ word }}</p>", monkeypatch) == "<p>kept</p>"
+
+
+def test_a_template_whose_source_changed_is_compiled_again() -> None:
+    cache = CompiledTemplates()
+    rendered(cache, "<p>{{ word }}</p>")
+    assert rendered(cache, "<b>{{ word }}</b>") == "<b>kept</b>"
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> SimpleNamespace:
+    """A config whose docs hold one page and whose site holds its built page, as MkDocs hands it over."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("---\nkind: reference\n---\n\n# Home\n", encoding="utf-8")
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text("<h1>Home</h1>", encoding="utf-8")
+    return SimpleNamespace(site_dir=str(tmp_path / "site"), docs_dir=str(tmp_path / "docs"),
+                           nav=[{"Home": "index.md"}])
+
+
+@pytest.mark.parametrize("command, zipped", [("build", True), ("gh-deploy", True), ("serve", False)])
+def test_only_a_preview_server_leaves_out_the_offline_zip(built: SimpleNamespace, command: str,
+                                                          zipped: bool) -> None:
+    plugin = AttnlabPlugin()
+    plugin.on_startup(command=command, dirty=False)
+    plugin.on_post_build(config=built)
+    site = Path(built.site_dir)
+    assert (site / archive_name()).is_file() is zipped and (site / DATA).is_file() is zipped
+    assert (site / "claims.json").is_file()
+
+
+def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_does_not() -> None:
+    for command, expected in (("serve", CompiledTemplates), ("build", type(None))):
+        plugin = AttnlabPlugin()
+        plugin.on_startup(command=command, dirty=False)
+        assert isinstance(plugin.on_env(Environment()).bytecode_cache, expected)

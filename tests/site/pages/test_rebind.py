@@ -1,0 +1,74 @@
+"""``python -m attnlab.site.pages.rebind``: stale quotes rewritten from their expressions, each change said."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sites import DOCS, ROOT
+
+from attnlab import lab
+from attnlab.site.pages.bindings import check
+from attnlab.site.pages.rebind import main, rebound
+
+STALE = "The weight is [[0.577 = compute().weights[2]]], the key [[[1, 3] = compute().keys[2]]] and [[50% = 0.25]].\n"
+
+
+def test_each_stale_quote_is_rewritten_at_its_own_decimals() -> None:
+    result = rebound(STALE, "p.md")
+    assert result.markdown == ("The weight is [[0.576 = compute().weights[2]]], the key "
+                               "[[[1, 2] = compute().keys[2]]] and [[25% = 0.25]].\n")
+    assert check(result.markdown, "p.md") == []
+
+
+def test_each_change_is_said_with_its_place_and_expression() -> None:
+    assert rebound(STALE, "p.md").changes == (
+        "p.md:1: 0.577 -> 0.576 (compute().weights[2])", "p.md:1: [1, 3] -> [1, 2] (compute().keys[2])",
+        "p.md:1: 50% -> 25% (0.25)")
+
+
+def test_a_page_whose_quotes_are_right_is_left_byte_for_byte() -> None:
+    page = "Right: [[0.576 = compute().weights[2]]].\n"
+    assert rebound(page, "p.md").markdown == page and rebound(page, "p.md").changes == ()
+
+
+def test_an_expression_that_fails_is_reported_and_its_quote_kept() -> None:
+    result = rebound("[[1 = nowhere.x]] and [[0.5 = 1 / 3]]\n", "p.md")
+    assert result.markdown == "[[1 = nowhere.x]] and [[0.3 = 1 / 3]]\n"
+    assert result.failures == ("p.md:1: nowhere.x cannot be evaluated: NameError: name 'nowhere' is not defined",)
+
+
+def test_the_command_rewrites_files_and_prints_the_changes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "p.md"
+    page.write_text(STALE, encoding="utf-8")
+    assert main([str(tmp_path)]) == 0
+    assert "0.577 -> 0.576" in capsys.readouterr().out
+    assert check(page.read_text(encoding="utf-8"), "p.md") == []
+
+
+def test_check_only_writes_nothing_and_fails_when_something_is_stale(tmp_path: Path) -> None:
+    page = tmp_path / "p.md"
+    page.write_text(STALE, encoding="utf-8")
+    assert main(["--check", str(page)]) == 1 and page.read_text(encoding="utf-8") == STALE
+
+
+def test_a_changed_toy_constant_is_carried_into_every_page_by_one_run(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    monkeypatch.setattr(lab, "W_K", ((1.0, 1.5), (0.0, 1.0)))
+    stale = sum(bool(check(p.read_text(encoding="utf-8"), p.name)) for p in docs.glob("*.md"))
+    assert stale >= 3  # the constant reaches several pages
+    assert main([str(docs)]) == 0
+    assert [p.name for p in sorted(docs.glob("*.md")) if check(p.read_text(encoding="utf-8"), p.name)] == []
+    assert np.array_equal(lab.compute().keys[0], [1.0, 1.5])
+
+
+def test_the_command_runs_from_a_shell_and_names_a_missing_file(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "attnlab.site.pages.rebind", str(tmp_path / "gone.md")],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 1 and done.stderr.strip().endswith("gone.md") and "Traceback" not in done.stderr
