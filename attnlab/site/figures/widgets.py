@@ -55,7 +55,7 @@ plane, the page side. Relative to a page (pages sit at the site's root: ``use_di
 
 
 def lab(name: str = "Interactive attention lab", start: Mapping[str, Any] | None = None,
-        compact: bool = False) -> str:
+        compact: bool = False, assets: bool = True) -> str:
     """A placeholder the browser lab fills in; says so when JavaScript is off.
 
     ``name`` is the lab's accessible name (several labs on one page need
@@ -63,16 +63,20 @@ def lab(name: str = "Interactive attention lab", start: Mapping[str, Any] | None
     its reset returns to, as ``attnlab.lab.compute`` takes them (checked here,
     so a wrong one stops the build); the others take the toy's defaults. A
     full lab holds the value plane's axes and frame, drawn at build time, in
-    an inert ``<template>``; a ``compact`` one leaves the plane out. Either
+    an inert ``<template>``; a ``compact`` one leaves the plane out. A lab
     loads the lab's stylesheet and scripts: only a page with a lab fetches
     them (``lab-ui.js`` starts every lab once the page is parsed, and starts
-    only new ones if it runs again).
+    only new ones if it runs again). A page's later labs may say
+    ``assets=False`` and leave that to its first, which must then load
+    everything they need (a full lab if any of them draws the plane).
     """
-    begin = escape(json.dumps(controls(dict(start or {}))), quote=True)
-    scripts = [src for src in LAB_SCRIPTS if not (compact and src == PLANE_SCRIPT)]
-    return (f'<link rel="stylesheet" href="{LAB_STYLES}">'
-            f'<div class="attnlab-lab" role="region" aria-label="{escape(name, quote=True)}" data-start="{begin}">'
-            "<noscript>The interactive lab needs JavaScript; the tables on this page show the same numbers.</noscript>"
+    given = dict(start or {})
+    checked = controls(given)  # refused here, naming the control, rather than in the reader's browser
+    begin = escape(json.dumps({key: checked[key] for key in given}, separators=(",", ":")), quote=True)
+    scripts = [src for src in LAB_SCRIPTS if assets and not (compact and src == PLANE_SCRIPT)]
+    return ((f'<link rel="stylesheet" href="{LAB_STYLES}">' if assets else "")
+            + f'<div class="attnlab-lab" role="region" aria-label="{escape(name, quote=True)}" data-start="{begin}">'
+            "<noscript>The lab needs JavaScript; the tables show the same numbers.</noscript>"
             + ("" if compact else live_plane())
             + "".join(f'<script src="{src}"></script>' for src in scripts) + "</div>\n")
 

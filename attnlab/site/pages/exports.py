@@ -85,28 +85,28 @@ def marker(columns: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str =
     return f'<div class="attnlab-export" data-export="{escape(json.dumps(data), quote=True)}" hidden></div>'
 
 
-DATA = re.compile(r'<p class="attnlab-export" data-export="(?P<data>[^"]*)" data-export-file="(?P<file>[^"]*)">')
+DATA = re.compile(r'<p class="attnlab-export" data-export="(?P<data>[^"]*)" data-export-file="(?P<file>[^"]*)"'
+                  r'(?P<rest>[^>]*)>')
 """A download line still carrying its table, as :func:`links` writes it and the post-build pass reads it."""
 
 
-WHAT = "this table's numbers at full precision"
+WHAT = "of this table, every digit"
 """What each download link holds, said to a screen reader after the link's visible name (CSV, JSON)."""
-WHY = "Every number of this table as attnlab computed it: the page rounds"
-"""The links' tooltip."""
+WHY = "The page rounds; the file has every digit"
+"""The control's tooltip."""
 
 
 def links(csv_href: str, json_href: str, data: str, file: str) -> str:
     """The control under a table that downloads it, carrying the table (escaped JSON) to be published as ``file``.
 
     Compact, so it stays out of the reading line: an arrow and the two
-    formats' names. Each link's accessible name says what it downloads
-    ("CSV, this table's numbers at full precision"), its visible name first.
+    formats' names, with one tooltip. Each link's accessible name says what
+    it downloads ("CSV of this table, every digit"), its visible name first.
     """
     def link(href: str, kind: str) -> str:
-        return (f'<a href="{escape(href)}" download title="{escape(WHY, quote=True)}">{kind}'
-                f'<span class="attnlab-sr">, {escape(WHAT)}</span></a>')
+        return f'<a href="{escape(href)}" download>{kind}<span class="attnlab-sr"> {WHAT}</span></a>'
 
-    return (f'<p class="attnlab-export" data-export="{data}" data-export-file="{escape(file)}">'
+    return (f'<p class="attnlab-export" data-export="{data}" data-export-file="{escape(file)}" title="{WHY}">'
             f'<span aria-hidden="true">↓</span>{link(csv_href, "CSV")}{link(json_href, "JSON")}</p>')
 
 
