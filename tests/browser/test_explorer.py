@@ -155,7 +155,13 @@ def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Pag
     root = open_explorer(page, site_url)
     show(root, "pronoun", 4, 1)
     root.get_by_test_id("view-map").focus()
+    page.keyboard.press("Tab")  # the folded answer to the sentence's question comes first
+    expect(root.get_by_test_id("answer").locator("summary")).to_be_focused()
     page.keyboard.press("Tab")
+    box = root.get_by_test_id("view").locator(".explorer-scroll")
+    if box.evaluate("b => b.scrollWidth > b.clientWidth + 1"):  # a box that scrolls is a tab stop of its own
+        expect(box).to_be_focused()
+        page.keyboard.press("Tab")
     expect(root.get_by_test_id("cell-0-0")).to_be_focused()
     for key in ("ArrowRight", "ArrowRight", "ArrowDown", "End"):
         page.keyboard.press(key)
@@ -203,6 +209,7 @@ def test_a_query_of_the_lines_view_is_chosen_with_enter(page: Page, site_url: st
     root.get_by_test_id("view-map").focus()
     page.keyboard.press("ArrowRight")
     expect(root.get_by_test_id("view-lines")).to_be_checked()
+    page.keyboard.press("Tab")  # past the folded answer to the sentence's question
     page.keyboard.press("Tab")
     expect(root.get_by_test_id("line-query-0")).to_be_focused()
     page.keyboard.press("Enter")
@@ -230,13 +237,13 @@ def test_a_wide_map_on_a_phone_scrolls_in_its_box_with_a_cue_until_its_end(page:
     page.set_viewport_size(PHONE)
     root = open_explorer(page, site_url)
     show(root, "repeated", 0, 0)
-    frame = root.locator(".explorer-frame")
-    expect(frame).to_have_class(re.compile(r"\bhas-more\b"))
-    expect(frame.locator(".explorer-more")).to_be_visible()
+    box = root.get_by_test_id("view").locator(".explorer-scroll")
+    expect(box).to_have_class(re.compile(r"\battnlab-more-right\b"))
+    expect(root.get_by_test_id("view").locator(".attnlab-scroll-hint")).to_be_visible()
     assert page_width(page) <= PHONE["width"]
     n = len(explorer.encoding(prepared("repeated")).tokens)
     root.get_by_test_id(f"cell-0-{n - 1}").click()  # the box scrolls the clicked cell into view
-    expect(frame).not_to_have_class(re.compile(r"\bhas-more\b"))
+    expect(box).not_to_have_class(re.compile(r"\battnlab-more-right\b"))
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
@@ -279,3 +286,14 @@ def test_the_chapters_detailed_maps_fit_the_text_column(page: Page, site_url: st
         });
     }""")
     assert len(overflow) == 4 and max(overflow) <= 0
+
+
+@pytest.mark.parametrize("key", ["toy-words", "repeated"])
+def test_a_wide_map_on_a_phone_shows_one_scroll_cue(page: Page, site_url: str, key: str) -> None:
+    # the first map is drawn before the page has loaded, the second after: each gets one hint, the guide's
+    page.set_viewport_size(PHONE)
+    root = open_explorer(page, site_url)
+    show(root, key, 0, 0)
+    hints = root.get_by_test_id("view").locator(".attnlab-scroll-hint")
+    expect(hints.first).to_be_visible()
+    assert hints.count() == 1

@@ -20,6 +20,7 @@ from attnlab.bert import (
     disagreements,
     encode,
     head_inputs,
+    layer_inputs,
     load_model,
     model_dir,
     most_different_head,
@@ -323,6 +324,49 @@ def test_contributions_refuse_a_layer_the_model_lacks() -> None:
         contributions(encode("grid load rises")[0], 6)
 
 
+# the model rounded to half precision ------------------------------------------
+
+def test_the_float16_model_holds_the_stored_weights_each_rounded_to_half_precision() -> None:
+    stored, rounded = load_model(), load_model(precision="float16")
+    for a, b in ((stored.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1),
+                 (stored.embeddings.word, rounded.embeddings.word), (stored.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain)):
+        assert np.array_equal(b.astype(np.float16).astype(np.float64), b)  # every entry a float16 number
+        assert np.array_equal(b, a.astype(np.float16).astype(np.float64))  # the one nearest the stored value
+        assert not np.array_equal(a, b)
+        assert (np.abs(a - b) <= 2.0**-11 * np.abs(a) + 2.0**-25).all()  # half a unit in float16's last place
+
+
+def test_load_model_refuses_a_precision_it_does_not_know() -> None:
+    with pytest.raises(ValueError, match="precision must be one of float32, float16, got 'int8'"):
+        load_model(precision="int8")
+
+
+def test_read_tensors_rounds_and_leaves_out_what_is_not_a_weight() -> None:
+    tensors = attnlab.bert.read_tensors(model_dir(), "float16")
+    assert "embeddings.position_ids" not in tensors and "pooler.dense.weight" in tensors
+    assert all(t.dtype == np.float64 for t in tensors.values())
+
+
+def test_a_weight_beyond_float16_is_refused_naming_its_tensor() -> None:
+    with pytest.raises(ValueError, match="tensor 'big' has entries beyond the float16 range"):
+        attnlab.bert.rounded("big", np.array([1.0, 70000.0], np.float32), "float16")
+
+
+def test_rounding_gap_is_zero_without_rounding_and_small_but_not_zero_with_it() -> None:
+    sentences = [p.batch[0] for p in PREPARED[:2]]
+    assert attnlab.bert.rounding_gap(sentences, precision="float32") == 0.0
+    gap = attnlab.bert.rounding_gap(sentences)
+    assert 0 < gap < 0.01
+
+
+def test_rounding_gap_is_the_largest_weight_difference_of_any_head() -> None:
+    sentence = PREPARED[0].batch[0]
+    (a,), (b,) = encode(sentence), encode(sentence, load_model(precision="float16"))
+    largest = max(np.abs(ha.weights - hb.weights).max() for la, lb in zip(a.layers, b.layers)
+                  for ha, hb in zip(la.heads, lb.heads))
+    assert attnlab.bert.rounding_gap(sentence) == largest
+
+
 # --- sinks, value lengths and cancellation (CL-033, item 6 of the referee's reading) ---------
 
 
@@ -358,6 +402,14 @@ def test_kept_length_is_the_heads_output_through_w_o_over_the_summed_sizes() -> 
     sizes = attnlab.bert.contributions(enc, layer)[head].sum(axis=1)
     assert np.allclose(attnlab.bert.kept_length(enc, layer, head), np.linalg.norm(through, axis=1) / sizes, rtol=1e-12)
     assert ((attnlab.bert.kept_length(enc, layer, head) > 0) & (attnlab.bert.kept_length(enc, layer, head) <= 1 + 1e-12)).all()
+
+
+def test_layer_inputs_are_every_heads_inputs_side_by_side() -> None:
+    enc = encode("grid load rises")[0]
+    together = layer_inputs(enc, 2)
+    apart = [head_inputs(enc, 2, h) for h in range(12)]
+    for role, joined in enumerate(together):
+        assert np.array_equal(joined, np.concatenate([inputs[role] for inputs in apart], axis=1))
 
 
 # --- the head a reader meets first (Rows opens with it) ---------------------------------------------

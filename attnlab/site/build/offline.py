@@ -46,6 +46,8 @@ EARLIEST = (1980, 1, 1)
 UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
 """What a safe entry name never holds: a backslash, a control character, a ``.`` or ``..`` part."""
 
+MODEL_FOLDER = "assets/model"
+"""The model's files (``attnlab.site.build.model_files``): a download of their own, never in the guide's archive."""
 DATA = "assets/download-data.js"
 """The generated script with the archive's name and size (or, in the archive, that it is the copy)."""
 ARCHIVES = re.compile(rf"{GUIDE}-[^/]*\.zip")
@@ -92,21 +94,23 @@ def checked_names(files: dict[str, Any]) -> dict[str, Any]:
 def packed(site: Path, name: str) -> dict[str, bytes]:
     """What archive ``name`` holds of the built ``site``, by path inside its folder.
 
-    The site's files (no archive of any version, and the copy's own download
-    data in place of the site's) and ``README.txt``.
+    The site's files (no archive of any version, none of the model's files,
+    which are a download of their own, and the copy's own download data in
+    place of the site's) and ``README.txt``.
     """
     files = checked_names({path.relative_to(site).as_posix(): path for path in site.rglob("*") if path.is_file()})
     contents = {relative: path.read_bytes() for relative, path in files.items()
-                if relative != DATA and not ARCHIVES.fullmatch(relative)}
+                if relative != DATA and not ARCHIVES.fullmatch(relative) and not relative.startswith(MODEL_FOLDER + "/")}
     contents[DATA] = download_data(name, None).encode()
     contents["README.txt"] = README.format(version=name.removesuffix(".zip").removeprefix(f"{GUIDE}-")).encode()
     return contents
 
 
-def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
+def zipped(contents: dict[str, bytes], name: str, date: str, compress: bool = True) -> bytes:
     """The zip of ``contents`` under the folder ``name`` without ``.zip``, every entry dated ``date`` (``YYYY-MM-DD``).
 
-    Entries are sorted and deflated at :data:`COMPRESSION`. A date before 1980 is written as 1980-01-01.
+    Entries are sorted and deflated at :data:`COMPRESSION`, or stored as they are (``compress=False``: what
+    does not shrink, such as weights, is not worth the time). A date before 1980 is written as 1980-01-01.
     """
     folder = name.removesuffix(".zip")
     moment = (*max(EARLIEST, tuple(int(part) for part in date.split("-"))), 0, 0, 0)
@@ -116,7 +120,11 @@ def zipped(contents: dict[str, bytes], name: str, date: str) -> bytes:
             entry = zipfile.ZipInfo(f"{folder}/{relative}", date_time=moment)
             entry.create_system = 3  # Unix, so the permissions below are read
             entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED, compresslevel=COMPRESSION)
+            if compress:
+                archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED,
+                                      compresslevel=COMPRESSION)
+            else:
+                archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_STORED)
     return buffer.getvalue()
 
 

@@ -13,7 +13,9 @@
   the pages that cite it; ``sources.bib``: every source as BibTeX;
 - ``exports/``: each table's CSV and JSON, taken off its page (:mod:`~attnlab.site.build.exports`);
 - ``assets/explorer/``: the explorer's data, where a page shows the explorer
-  (:mod:`attnlab.site.figures.explorer`);
+  (:mod:`attnlab.site.figures.explorer`), and there too ``assets/model/``, the
+  model the explorer runs for a reader's own sentence, with its own zip beside
+  the offline copy's (:mod:`~attnlab.site.build.model_files`);
 - last, the offline copy and the script stating its size (:mod:`~attnlab.site.build.offline`).
 
 :func:`publish` is the whole pass: MkDocs runs it from the guide's plugin,
@@ -29,10 +31,11 @@ import attnlab
 from attnlab.__main__ import CONTRASTS, we002_heading
 from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
-from attnlab.site.build import offline
+from attnlab.site.build import model_files, offline
 from attnlab.site.build.offline import GUIDE
 from attnlab.site.build.exports import exported
 from attnlab.site.figures import explorer
+from attnlab.site.pages.provenance import build_date
 from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.citations import cited_on
@@ -110,5 +113,18 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_co
     cannot hold, the build date).
     """
     write_files(site, published(site, docs, nav))
+    if shows_explorer(site):
+        write_model(site, offline_copy)
     if offline_copy:
         offline.write(site)
+
+
+def write_model(site: Path, archive: bool) -> None:
+    """Write the model's files into ``site`` and, with ``archive``, their zip at its root (the guide's zip
+    leaves both out), dated as the pages are."""
+    for name, data in model_files.files().items():
+        target = site / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    if archive:
+        (site / model_files.archive_name()).write_bytes(model_files.archive(build_date()))

@@ -33,6 +33,9 @@ from typing import Any
 import numpy as np
 
 from attnlab import bert
+from attnlab.cost import readable_bytes
+from attnlab.text import fmt, significant
+from attnlab.site.build import model_files
 
 MARKER = "<!-- attnlab:explorer -->"
 """The line a page writes where the explorer goes."""
@@ -45,6 +48,10 @@ SCALES = {measure: 10**places for measure, places in DECIMALS.items()}
 GLOBAL = "ATTNLAB_EXPLORER"
 CLASS = "attnlab-explorer"
 """The class of the explorer's region in the page, by which the post-build pass knows a page shows it."""
+VECTORS_GLOBAL = "ATTNLAB_EXPLORER_VECTORS"
+VECTOR_SCALE = 10**4
+"""The neuron view's numbers (queries, keys, values, raw scores, lengths of v W_O^h) are stored in
+whole ten-thousandths: it shows three decimals, so each is within a twentieth of a shown step."""
 
 
 @dataclass(frozen=True)
@@ -59,30 +66,43 @@ class Prepared:
     label: str
     look_for: str
     batch: tuple[str, ...]
+    hint: str = ""
+    """Where to look, without the answer."""
 
 
 PREPARED: tuple[Prepared, ...] = (
     Prepared("toy-words", "The toy's words in a sentence",
              "The toy's three words, grid, load and rises, in the sentence the chapter “A real head” uses.",
-             ("The grid load rises every evening.",)),
+             ("The grid load rises every evening.",),
+             "Click the cell where the row of “rises” meets the column of “load”: the list under the map names "
+             "the heads that weigh that pair most."),
     Prepared("pronoun", "A pronoun and its referent",
              "Which keys does the query “it” weigh, and is “pump” among them?",
-             ("The engineer checked the pump because it was leaking.",)),
+             ("The engineer checked the pump because it was leaking.",),
+             "Click the cell in the row of “it” under “pump”, then compare it with the cell under “engineer” in "
+             "the heads the list under the map names."),
     Prepared("repeated", "A repeated word",
              "“load” comes three times: do the three queries look at the same keys, or at each other?",
-             ("The load rose, then the load fell, then the load rose again.",)),
+             ("The load rose, then the load fell, then the load rose again.",),
+             "In a “load” row, look at the columns of the two other “load”s, head by head in the grid of every "
+             "head."),
     Prepared("punctuation", "Punctuation everywhere",
              "Dots, brackets and marks are tokens too: how much weight goes to them, and how much do they add?",
-             ("Wait... the grid (yes, the grid!) failed?",)),
+             ("Wait... the grid (yes, the grid!) failed?",),
+             "Find a head whose columns under the marks are dark, then switch Show to contribution sizes."),
     Prepared("padded", "A padded pair in one batch",
              "“grid load rises” ran in one batch with “The grid load rises every evening.”, so it is "
              "padded with [PAD] to that sentence's length. No query gives a [PAD] key any weight, and "
              "the real tokens get the numbers they get alone; the [PAD] rows are computed but never read.",
-             ("grid load rises", "The grid load rises every evening.")),
+             ("grid load rises", "The grid load rises every evening."),
+             "Look at the [PAD] columns of any head, and compare the real tokens' cells with the same head of "
+             "the sentence run alone (the first sentence holds the same words)."),
     Prepared("word-pieces", "A word cut into pieces",
              "“Tokenisation” is not in the vocabulary: it becomes “token” and “##isation”. Do the pieces "
              "look at each other?",
-             ("Tokenisation splits unfamiliar words.",)),
+             ("Tokenisation splits unfamiliar words.",),
+             "Click the cell in the row of “token” under “##isation”, and the one in the row of “##isation” "
+             "under “token”."),
 )
 """The sentences the explorer offers, in the order of its menu; the first is shown on opening."""
 
@@ -112,6 +132,120 @@ def sizes(p: Prepared) -> np.ndarray:
     return np.stack([bert.contributions(enc, layer) for layer in range(len(enc.layers))])
 
 
+def other_words(p: Prepared) -> np.ndarray:
+    """For every head (layers × heads), the mean weight its real queries give to other real words:
+    keys that are neither [CLS], [SEP], padding nor the query itself."""
+    enc = encoding(p)
+    real = np.flatnonzero(enc.real)
+    words = real[1:-1]  # the real tokens between [CLS] and [SEP]
+    w = weights(p)[:, :, real][:, :, :, words]  # layers × heads × real queries × word keys
+    own = np.array([[q == k for k in words] for q in real])
+    return np.where(own, 0.0, w).sum(axis=-1).mean(axis=-1)
+
+
+def opening(p: Prepared) -> dict[str, Any]:
+    """The head the explorer opens on for ``p``: the one whose queries give other words the most weight.
+
+    Many heads put most of their weight on [CLS], [SEP] or the query's own
+    token, which says little about the sentence; this one looks at the words.
+    Layers and heads count from 0; ``share`` is that mean weight.
+    """
+    found = other_words(p)
+    layer, head = np.unravel_index(int(np.argmax(found)), found.shape)
+    return {"layer": int(layer), "head": int(head), "share": float(found[layer, head])}
+
+
+def strongest(p: Prepared, query: str, key: str) -> tuple[int, int, float]:
+    """(layer, head, weight): the head giving the first ``query`` token the most weight on the first ``key`` token."""
+    tokens = encoding(p).tokens
+    found = weights(p)[:, :, tokens.index(query), tokens.index(key)]
+    layer, head = np.unravel_index(int(np.argmax(found)), found.shape)
+    return int(layer), int(head), float(found[layer, head])
+
+
+def _where(layer: int, head: int) -> str:
+    """A head as the explorer names it, counting from 1."""
+    return f"layer {layer + 1}, head {head + 1}"
+
+
+def _pair_answer(p: Prepared, query: str, key: str) -> str:
+    """Which head weighs the pair most, and how much, in words."""
+    layer, head, weight = strongest(p, query, key)
+    return (f"{_where(layer, head)} gives {fmt(weight)} of the weight of “{query}” to “{key}”, the most of the "
+            f"{weights(p).shape[0] * weights(p).shape[1]} heads")
+
+
+def _toy_words(p: Prepared) -> str:
+    first = _pair_answer(p, "rises", "load")
+    return f"{first[0].upper()}{first[1:]}; and {_pair_answer(p, 'load', 'grid')}."
+
+
+def _pronoun(p: Prepared) -> str:
+    tokens = encoding(p).tokens
+    w = weights(p)[:, :, tokens.index("it")]
+    it = tokens.index("it")
+    more = int((w[..., tokens.index("pump")] > w[..., tokens.index("engineer")]).sum())
+    near = int(np.isin(w.argmax(axis=-1), [0, len(tokens) - 1, it - 1, it, it + 1]).sum())
+    count = w.shape[0] * w.shape[1]
+    return (f"Yes, in some heads: {_pair_answer(p, 'it', 'pump')}; {more} of the {count} heads give “pump” more "
+            f"of it than “engineer”. But {near} of the {count} give their largest weight to [CLS], [SEP], “it” "
+            "itself or a word beside it.")
+
+
+def _repeated(p: Prepared) -> str:
+    tokens = encoding(p).tokens
+    places = [i for i, t in enumerate(tokens) if t == "load"]
+    w = weights(p)
+    others = np.mean([w[:, :, q, [k for k in places if k != q]].sum(axis=-1) for q in places], axis=0)
+    layer, head = np.unravel_index(int(np.argmax(others)), others.shape)
+    return (f"Some heads link them: in {_where(int(layer), int(head))} each “load” gives the two others "
+            f"{fmt(others[layer, head])} of its weight together, on average; over all the heads, "
+            f"{fmt(others.mean())}.")
+
+
+def _punctuation(p: Prepared) -> str:
+    enc = encoding(p)
+    marks = [i for i, t in enumerate(enc.tokens) if not t.isalnum() and t not in ("[CLS]", "[SEP]")]
+    w, size = weights(p), sizes(p)
+    by_weight = w[..., marks].sum(axis=-1).mean()
+    by_size = (size[..., marks].sum(axis=-1) / size.sum(axis=-1)).mean()
+    return (f"Over every head and query, the {len(marks)} marks get {fmt(100 * by_weight, 0)}% of the weight "
+            f"and supply {fmt(100 * by_size, 0)}% of the summed contribution sizes.")
+
+
+def _padded(p: Prepared) -> str:
+    enc = encoding(p)
+    w = weights(p)
+    alone = bert.encode(p.batch[0])[0]
+    real = np.flatnonzero(enc.real)
+    apart = max(float(np.abs(w[layer, head][np.ix_(real, real)] - alone.layers[layer].heads[head].weights).max())
+                for layer in range(w.shape[0]) for head in range(w.shape[1]))
+    return (f"Every [PAD] key gets weight {fmt(float(w[..., ~enc.real].max()), 0)} from every query, and the real "
+            f"tokens' weights differ from the sentence run alone by at most {significant(apart, 2)}: "
+            "rounding, no more.")
+
+
+def _word_pieces(p: Prepared) -> str:
+    return (f"Yes: {_pair_answer(p, 'token', '##isation')}; the other way round, "
+            f"{_pair_answer(p, '##isation', 'token')}.")
+
+
+ANSWERS = {
+    "toy-words": _toy_words,
+    "pronoun": _pronoun,
+    "repeated": _repeated,
+    "punctuation": _punctuation,
+    "padded": _padded,
+    "word-pieces": _word_pieces,
+}
+"""Each prepared sentence's answer to its "look for" question, computed from its numbers when the site is built."""
+
+
+def answer(p: Prepared) -> str:
+    """The answer the explorer folds under ``p``'s question."""
+    return ANSWERS[p.key](p)
+
+
 def quantised(values: np.ndarray, scale: int) -> list[list[int]]:
     """Layers × heads × n × n values as one flat row-major list of whole 1/scale steps per head, layer-major."""
     counts = np.rint(np.asarray(values) * scale).astype(np.int64)
@@ -128,6 +262,9 @@ def sentence_data(key: str) -> dict[str, Any]:
         "key": p.key,
         "label": p.label,
         "lookFor": p.look_for,
+        "hint": p.hint,
+        "answer": answer(p),
+        "opening": opening(p),
         "batch": list(p.batch),
         "tokens": list(enc.tokens),
         "real": [int(r) for r in enc.real],
@@ -147,9 +284,45 @@ def data_script(key: str) -> str:
             f"globalThis.{GLOBAL}[{json.dumps(key)}] = {data};\n")
 
 
+def steps(values: np.ndarray, scale: int) -> list[int]:
+    """An array as one flat row-major list of whole 1/scale steps."""
+    return np.rint(np.asarray(values) * scale).astype(np.int64).ravel().tolist()
+
+
+def vectors(key: str, layer: int) -> dict[str, Any]:
+    """What the neuron view shows of one layer of a prepared sentence, in whole 1/``VECTOR_SCALE`` steps.
+
+    ``queries``, ``keys`` and ``values`` are n × (heads · d) row-major (head h's
+    columns h·d … h·d + d − 1), ``scores`` the raw q·k of each head (n × n), and
+    ``lengths`` each head's ‖v_j W_O^h‖ per key.
+    """
+    enc = encoding(prepared(key))
+    q, k, v = bert.layer_inputs(enc, layer)
+    return {
+        "scale": VECTOR_SCALE,
+        "queries": steps(q, VECTOR_SCALE),
+        "keys": steps(k, VECTOR_SCALE),
+        "values": steps(v, VECTOR_SCALE),
+        "scores": [steps(head.scores, VECTOR_SCALE) for head in enc.layers[layer].heads],
+        "lengths": [steps(length, VECTOR_SCALE) for length in bert.value_lengths(enc, layer)],
+    }
+
+
+def vectors_script(key: str, layer: int) -> str:
+    """One layer's neuron-view file: a classic script adding it to ``globalThis.ATTNLAB_EXPLORER_VECTORS``."""
+    data = json.dumps(vectors(key, layer), separators=(",", ":"), allow_nan=False)
+    return (f"/* Generated by attnlab.site.figures.explorer from attnlab.bert; do not edit. Whole multiples of 1/scale. */\n"
+            f"globalThis.{VECTORS_GLOBAL} = globalThis.{VECTORS_GLOBAL} || {{}};\n"
+            f"globalThis.{VECTORS_GLOBAL}[{json.dumps(f'{key}/{layer}')}] = {data};\n")
+
+
 def published() -> dict[str, str]:
-    """Each data file's path inside the site and its text."""
-    return {f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED}
+    """Each data file's path inside the site and its text: a sentence's maps, and its vectors per layer."""
+    layers = bert.read_config(bert.model_dir())["num_hidden_layers"]
+    return {
+        **{f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED},
+        **{f"{FOLDER}/{p.key}-layer-{layer}.js": vectors_script(p.key, layer) for p in PREPARED for layer in range(layers)},
+    }
 
 
 def _options(pairs: list[tuple[str, str]]) -> str:
@@ -193,15 +366,20 @@ def widget(page: str) -> str:
     )
     return (
         f'<div class="{CLASS}" role="region" aria-label="Explorer of all-MiniLM-L6-v2" '
-        f'data-data="{up}{FOLDER}/" data-layers="{layers}" data-heads="{heads}">'
+        f'data-data="{up}{FOLDER}/" data-layers="{layers}" data-heads="{heads}" '
+        f"data-scales='{json.dumps(SCALES)}'>"
         "<noscript><p>The explorer needs JavaScript. The chapter “A real head” shows three of its "
         "heads as tables computed when the site was built.</p></noscript>"
+        f"{own_sentence(up)}"
         f"{controls}"
-        '<p class="explorer-look-for" data-testid="look-for"></p>'
+        '<div class="explorer-look-for" data-testid="look-for"></div>'
         '<p class="explorer-status" role="status" data-testid="status">Loading…</p>'
         '<div class="explorer-view" data-testid="view"></div>'
         '<p class="explorer-readout" aria-live="polite" data-testid="readout"></p>'
+        '<div class="explorer-top" data-testid="top-heads"></div>'
         '<div class="explorer-legend" data-testid="legend"></div>'
+        '<section class="explorer-neuron" aria-label="Neuron view of the chosen pair" data-testid="neuron-view" '
+        "hidden></section>"
         '<h3 class="explorer-model-title" id="explorer-model-title">Every head at once</h3>'
         '<p class="explorer-model-hint">Each square is one head’s map, the darker the larger: a row of '
         f"squares per layer, 1 to {layers} from the top, and a column per head, 1 to {heads} from the left. "
@@ -211,5 +389,31 @@ def widget(page: str) -> str:
         '<div class="explorer-legend explorer-model-legend" data-testid="model-legend"></div>'
         "</div>"
         f'<link rel="stylesheet" href="{up}assets/explorer.css">'
+        f'<script src="{up}assets/explorer-model.js"></script>'
         f'<script src="{up}assets/explorer.js"></script>\n'
+    )
+
+
+def own_sentence(up: str) -> str:
+    """The explorer's part for a reader's own sentence: the button that loads the model (its size said), a
+    progress bar, a cancel, a status line and the sentence box, which appears once the model is in."""
+    size = readable_bytes(model_files.download_bytes())
+    return (
+        f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
+        f'data-scripts="{up}assets/" data-model-archive="{model_files.archive_name()}">'
+        '<h3 id="explorer-own-title">Your own sentence</h3>'
+        "<p>The model itself can run in this page, on your device: its weights, rounded to half precision and "
+        "checked before use, are loaded only when you ask for them. Nothing you type leaves the page.</p>"
+        f'<p><button type="button" class="md-button" data-testid="model-load">Use your own sentence: load the model, '
+        f"{size}</button> "
+        '<button type="button" class="md-button" data-testid="model-cancel" hidden>Cancel</button></p>'
+        '<p class="explorer-own-progress" hidden><label for="explorer-model-progress">Loading the model</label> '
+        '<progress id="explorer-model-progress" max="1" value="0" data-testid="model-progress"></progress></p>'
+        '<p class="explorer-own-status" role="status" aria-live="polite" data-testid="model-status"></p>'
+        '<form class="explorer-own-form" data-testid="own-form" hidden>'
+        '<p class="explorer-field"><label for="explorer-own-text">Your sentence</label>'
+        '<textarea id="explorer-own-text" rows="2" data-testid="own-text"></textarea></p>'
+        '<p><button type="submit" class="md-button md-button--primary" data-testid="own-run">Show every head'
+        "</button></p></form>"
+        "</section>"
     )

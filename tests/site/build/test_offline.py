@@ -20,7 +20,7 @@ from sites import CONFIG, build
 
 import attnlab
 from attnlab.cost import readable_bytes
-from attnlab.site.build import offline
+from attnlab.site.build import model_files, offline
 from test_site import pages
 
 NAME = offline.archive_name()
@@ -128,13 +128,15 @@ def site_files(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
 
 
-def test_the_build_zips_the_whole_finished_site(built_site: Path, offline_copy: Path) -> None:
-    # everything the build wrote, the search index of the theme's offline plugin included
-    assert site_files(offline_copy) == (site_files(built_site) - {NAME}) | {"README.txt"}
+def test_the_build_zips_the_whole_finished_site_but_the_model(built_site: Path, offline_copy: Path) -> None:
+    # everything the build wrote, the search index of the theme's offline plugin included; the model is its own zip
+    model = {name for name in site_files(built_site) if name.startswith(offline.MODEL_FOLDER + "/")}
+    assert model and (built_site / model_files.archive_name()).is_file()
+    assert site_files(offline_copy) == (site_files(built_site) - {NAME, model_files.archive_name()} - model) | {"README.txt"}
 
 
 def test_the_copys_pages_are_the_sites_pages(built_site: Path, offline_copy: Path) -> None:
-    differ = [name for name in site_files(built_site) - {NAME, offline.DATA}
+    differ = [name for name in site_files(offline_copy) - {offline.DATA, "README.txt"}
               if (built_site / name).read_bytes() != (offline_copy / name).read_bytes()]
     assert differ == []
 
@@ -164,3 +166,17 @@ def test_building_again_gives_the_same_archive(built_site: Path, tmp_path: Path,
     result = build(CONFIG, tmp_path / "again")
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "again" / NAME).read_bytes() == (built_site / NAME).read_bytes()
+
+
+def test_the_models_files_stay_out_of_the_guides_archive(tmp_path: Path) -> None:
+    site = small_site(tmp_path)
+    (site / offline.MODEL_FOLDER).mkdir(parents=True)
+    (site / offline.MODEL_FOLDER / "weights-0.js").write_bytes(b"45 MB of weights")
+    names = [e.filename for e in entries(archive(site))]
+    assert not [n for n in names if "/assets/model/" in n] and f"{FOLDER}/assets/lab.css" in names
+
+
+def test_an_archive_can_store_its_entries_uncompressed(tmp_path: Path) -> None:
+    data = offline.zipped({"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False)
+    [entry] = entries(data)
+    assert entry.compress_type == zipfile.ZIP_STORED and entry.compress_size == entry.file_size == 400

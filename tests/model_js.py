@@ -1,0 +1,162 @@
+"""The page's own model under Node, for the tests and the benchmark: its files, a runner, Python's reference.
+
+``write_model_files`` writes what ``attnlab.site.build.model_files.files`` returns
+into a folder; ``node_runner`` runs a script under Node after a prelude that
+loads ``docs/assets/wordpiece.js`` and ``minilm.js`` and can load a folder of
+model files as a browser's ``<script>`` elements would (each file decoded by
+its byte-order mark; a file that is missing or does not parse leaves
+nothing). ``reference`` is what ``attnlab.bert`` computes for one sentence on
+the same float16 weights, and ``generated_sentences`` the 50 sentences the
+parity test adds to the explorer's prepared ones.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from attnlab import bert
+from attnlab.site.build.model_files import FOLDER, files
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSETS = ROOT / "docs" / "assets"
+
+PRELUDE = """
+const fs = require("fs"), path = require("path"), vm = require("vm");
+const minilm = require(process.argv[1]);
+const wordpiece = require(process.argv[2]);
+const modelDir = process.argv[3];
+function runClassicScript(file) {  // as a <script> element: decoded by its byte-order mark; errors stay in the console
+  let bytes;
+  try { bytes = fs.readFileSync(file); } catch (error) { return; }
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe;
+  const text = utf16 ? bytes.subarray(2).toString("utf16le") : bytes.toString("utf8").replace(/^\\ufeff/, "");
+  try { vm.runInThisContext(text, { filename: file }); } catch (error) { /* a browser logs it and goes on */ }
+}
+function loadModel() {
+  runClassicScript(path.join(modelDir, "manifest.js"));
+  const manifest = globalThis.ATTNLAB_MODEL_MANIFEST;
+  if (manifest && Array.isArray(manifest.files)) {
+    manifest.files.forEach(entry => runClassicScript(path.join(modelDir, entry.name)));
+  }
+  return minilm.assemble(manifest, globalThis.ATTNLAB_MODEL_FILES);
+}
+const stdin = () => JSON.parse(fs.readFileSync(0, "utf8"));
+const fail = error => { process.stdout.write(JSON.stringify({ error: error.name + ": " + error.message })); };
+"""
+"""Defines runClassicScript(file), loadModel() (a promise of the checked model), stdin() and fail(error)."""
+
+
+def write_model_files(destination: Path) -> Path:
+    """The model's files written under ``destination`` as the site holds them; returns their folder."""
+    for path, data in files().items():
+        target = destination / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return destination / FOLDER
+
+
+def node_runner(script: str, model_dir: Path, stdin: str = "", timeout: float = 600) -> str:
+    """Run PRELUDE + ``script`` under Node with the model folder ``model_dir``; what it printed."""
+    executable = shutil.which("node")
+    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
+    finished = subprocess.run(
+        [executable, "-e", PRELUDE + script, str(ASSETS / "minilm.js"), str(ASSETS / "wordpiece.js"), str(model_dir)],
+        input=stdin, capture_output=True, text=True, timeout=timeout, check=False)
+    assert finished.returncode == 0, finished.stderr
+    return finished.stdout
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Python's numbers for one sentence on the float16 weights: layers × heads × n × n (× d_v for outputs)."""
+
+    tokens: tuple[str, ...]
+    weights: np.ndarray
+    sizes: np.ndarray
+    outputs: np.ndarray
+    scores: np.ndarray
+
+
+def reference(sentence: str) -> Reference:
+    """``attnlab.bert`` on ``sentence`` alone with every weight rounded to float16."""
+    model = bert.load_model(precision="float16")
+    (enc,) = bert.encode(sentence, model)
+    heads = [layer.heads for layer in enc.layers]
+    return Reference(
+        tokens=enc.tokens,
+        weights=np.array([[h.weights for h in layer] for layer in heads]),
+        sizes=np.stack([bert.contributions(enc, layer, model) for layer in range(len(heads))]),
+        outputs=np.array([[h.output for h in layer] for layer in heads]),
+        scores=np.array([[h.scores for h in layer] for layer in heads]),
+    )
+
+
+WORDS = ("grid", "load", "rises", "every", "evening", "engineer", "checked", "pump", "because", "it", "was",
+         "leaking", "the", "a", "an", "of", "to", "and", "in", "rose", "fell", "again", "tokenisation", "splits",
+         "unfamiliar", "words", "model", "attention", "head", "layer", "query", "key", "value", "weights", "sum",
+         "softmax", "London", "Paris", "déjà-vu", "naïve", "Zürich", "1999", "3.14", "42", "COVID-19", "e-mail",
+         "iPhone", "quickly", "brown", "fox", "jumps", "over", "lazy", "dog", "she", "he", "they", "we", "said",
+         "asked", "river", "bank", "money")
+MARKS = (".", ",", "!", "?", ";", ":", "(", ")", "—", "'", "\"", "...")
+
+
+def generated_sentences(count: int = 50, seed: int = 22) -> list[str]:
+    """``count`` sentences of 2 to 40 words drawn from ``WORDS``, with marks and capitals, the same on every call."""
+    draw = random.Random(seed)
+    sentences = []
+    for _ in range(count):
+        words = [draw.choice(WORDS) for _ in range(draw.randint(2, 40))]
+        words[0] = words[0].capitalize()
+        for i in range(len(words)):
+            if draw.random() < 0.15:
+                words[i] += draw.choice(MARKS)
+            if draw.random() < 0.05:
+                words[i] = words[i].upper()
+        sentences.append(" ".join(words) + draw.choice(".?!"))
+    return sentences
+
+
+ENCODE = """
+loadModel().then(model => {
+  const out = [];
+  const chunks = [];
+  for (const text of stdin()) {
+    const e = minilm.encode(model, text);
+    const flat = [e.attentions, e.sizes, e.outputs, e.scores].map(x => x.flat(3));
+    out.push({ tokens: e.tokens, ids: e.ids, n: e.tokens.length });
+    chunks.push(Float64Array.from([].concat(...flat)));
+  }
+  fs.writeFileSync(process.env.ATTNLAB_OUT, Buffer.concat(chunks.map(c => Buffer.from(c.buffer))));
+  process.stdout.write(JSON.stringify(out));
+}, fail);
+"""
+"""Reads a list of sentences; writes each one's weights, sizes, outputs and scores (float64) to $ATTNLAB_OUT."""
+
+
+def encode_in_node(sentences: list[str], model_dir: Path, out: Path) -> list[dict[str, Any]]:
+    """Every sentence through minilm.js: per sentence its tokens, ids and the arrays ``Reference`` holds."""
+    script = f"process.env.ATTNLAB_OUT = {json.dumps(str(out))};\n" + ENCODE
+    listed = json.loads(node_runner(script, model_dir, stdin=json.dumps(sentences)))
+    assert not isinstance(listed, dict), listed
+    numbers = np.fromfile(out, dtype="<f8")
+    model = bert.load_model(precision="float16")
+    layers, heads, width = len(model.blocks), model.n_heads, model.d_head
+    results, at = [], 0
+    for entry in listed:
+        n = entry["n"]
+        arrays = {}
+        for name, last in (("weights", n), ("sizes", n), ("outputs", width), ("scores", n)):
+            size = layers * heads * n * last
+            arrays[name] = numbers[at:at + size].reshape(layers, heads, n, last)
+            at += size
+        results.append({"tokens": tuple(entry["tokens"]), "ids": entry["ids"], **arrays})
+    assert at == numbers.size, "minilm.js wrote more numbers than its tokens account for"
+    return results

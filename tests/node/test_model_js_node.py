@@ -1,0 +1,268 @@
+"""The page's own model under Node: wordpiece.js splits as Python's ``tokenizers``, minilm.js computes as ``attnlab.bert``.
+
+Both run on the files ``attnlab.site.build.model_files`` writes, loaded as a
+browser's ``<script>`` elements load them (``tests/model_js.py``), and are
+compared with Python on the same float16 weights: every attention weight
+within 1e-5, every contribution size within 1e-4 of its value, on the
+explorer's prepared sentences and 50 generated ones. A damaged file, an
+empty text and one past the model's limit are refused with a message.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from model_js import encode_in_node, generated_sentences, node_runner, reference, write_model_files
+from tokenizers import Tokenizer
+
+from attnlab import bert
+from attnlab.site.figures.explorer import PREPARED
+
+STRINGS_FILE = Path(__file__).resolve().parents[1] / "data" / "wordpiece_strings.json"
+GROUPS: dict[str, list[str]] = json.loads(STRINGS_FILE.read_text(encoding="utf-8"))
+STRINGS = [text for group in GROUPS.values() for text in group]
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The model's files as the site holds them, in a folder of their own."""
+    return write_model_files(tmp_path_factory.mktemp("model-site"))
+
+
+def python_tokenizer() -> Any:
+    """The model's tokenizer.json as Python's ``tokenizers`` reads it, one sentence at a time: no padding, no cut."""
+    tokenizer = Tokenizer.from_file(str(bert.model_dir() / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+TOKENIZE = """
+runClassicScript(path.join(modelDir, "manifest.js"));
+runClassicScript(path.join(modelDir, "tokenizer.js"));
+const entry = globalThis.ATTNLAB_MODEL_MANIFEST.files.find(f => f.kind === "tokenizer");
+minilm.checkFile(entry, globalThis.ATTNLAB_MODEL_FILES[entry.name]).then(data => {
+  const tokenizer = wordpiece.tokenizer(data);
+  process.stdout.write(JSON.stringify(stdin().map(text => tokenizer.tokenize(text))));
+}, fail);
+"""
+"""Reads a list of texts; writes each one's {tokens, ids} from the model's checked tokenizer.js."""
+
+
+def tokenize_in_node(texts: list[str], model_dir: Path) -> list[dict[str, Any]]:
+    """wordpiece.js's tokens and ids of each text."""
+    answer = json.loads(node_runner(TOKENIZE, model_dir, stdin=json.dumps(texts)))  # \uXXXX: a lone surrogate survives
+    assert not isinstance(answer, dict), answer
+    return answer
+
+
+def mismatches(texts: list[str], model_dir: Path) -> list[tuple[str, list[str], list[str]]]:
+    """(text, Python's tokens, wordpiece.js's tokens) wherever tokens or ids differ."""
+    ours = tokenize_in_node(texts, model_dir)
+    theirs = python_tokenizer().encode_batch(texts)
+    return [(text, e.tokens, o["tokens"]) for text, e, o in zip(texts, theirs, ours, strict=True)
+            if (e.tokens, e.ids) != (o["tokens"], o["ids"])]
+
+
+# the tokenizer --------------------------------------------------------------------------------------
+
+def test_the_test_strings_are_over_200_and_cover_every_kind() -> None:
+    assert len(STRINGS) >= 200 and len(set(STRINGS)) == len(STRINGS)
+    kinds = " ".join(GROUPS)
+    for kind in ("accents", "case", "punctuation", "numbers", "CJK", "U+FFFF", "emoji", "long", "whitespace", "control"):
+        assert kind in kinds, kind
+    assert "" in STRINGS and any(t and not t.strip() for t in STRINGS)
+    assert any(len(word) > 100 for t in STRINGS for word in t.split())
+    assert any(ord(c) > 0xFFFF for t in STRINGS for c in t)
+
+
+def test_wordpiece_js_gives_pythons_tokens_and_ids_for_every_test_string(model_dir: Path) -> None:
+    assert mismatches(STRINGS, model_dir) == []
+
+
+def test_every_code_point_between_two_letters_splits_as_in_python(model_dir: Path) -> None:
+    # each code point alone between letters, 2000 to a text: the character classes, NFD and lower case, everywhere
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    texts = [" ".join(f"x{c}q" for c in points[i:i + 2000]) for i in range(0, len(points), 2000)]
+    found = mismatches(texts, model_dir)
+    assert not found, [(text[:40], ours[:8]) for text, _, ours in found[:3]]
+
+
+def test_a_lone_surrogate_counts_as_the_replacement_character_which_is_dropped(model_dir: Path) -> None:
+    [alone, replaced] = tokenize_in_node(["grid\ud800load", "grid\ufffdload"], model_dir)
+    assert alone == replaced
+    assert alone["tokens"] == python_tokenizer().encode("gridload").tokens
+
+
+# the forward pass -----------------------------------------------------------------------------------
+
+PARITY_SENTENCES = [p.batch[0] for p in PREPARED] + generated_sentences()
+
+
+@pytest.fixture(scope="module")
+def node_results(model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """minilm.js's numbers for every parity sentence, in one Node process."""
+    return encode_in_node(PARITY_SENTENCES, model_dir, tmp_path_factory.mktemp("node") / "numbers.f64")
+
+
+def test_the_generated_sentences_are_50_different_ones_within_the_limit() -> None:
+    sentences = generated_sentences()
+    assert len(set(sentences)) == 50 and sentences == generated_sentences()
+    lengths = [len(python_tokenizer().encode(s).tokens) for s in sentences]
+    assert min(lengths) < 10 and 40 < max(lengths) <= 128  # short and long ones, all within the limit
+
+
+@pytest.mark.parametrize("index", range(len(PARITY_SENTENCES)), ids=[s[:30] for s in PARITY_SENTENCES])
+def test_minilm_js_gives_pythons_weights_sizes_and_outputs_on_the_same_float16_weights(
+        index: int, node_results: list[dict[str, Any]]) -> None:
+    ours, theirs = node_results[index], reference(PARITY_SENTENCES[index])
+    assert ours["tokens"] == theirs.tokens
+    assert np.abs(ours["weights"] - theirs.weights).max() <= 1e-5
+    np.testing.assert_allclose(ours["sizes"], theirs.sizes, rtol=1e-4, atol=0)
+    np.testing.assert_allclose(ours["outputs"], theirs.outputs, rtol=0, atol=1e-5)
+    np.testing.assert_allclose(ours["scores"], theirs.scores, rtol=0, atol=1e-5)
+
+
+def test_every_query_row_of_weights_adds_up_to_one(node_results: list[dict[str, Any]]) -> None:
+    for result in node_results:
+        assert np.abs(result["weights"].sum(axis=-1) - 1).max() < 1e-12
+
+
+# what is refused ------------------------------------------------------------------------------------
+
+LOAD = """
+loadModel().then(model => {
+  try { minilm.encode(model, stdin()); process.stdout.write(JSON.stringify({ loaded: true })); }
+  catch (error) { fail(error); }
+}, fail);
+"""
+"""Loads the model folder and encodes the text on stdin; writes {loaded} or the {error} that stopped it."""
+
+
+def load_in_node(model_dir: Path, text: str = "The grid load rises.") -> dict[str, Any]:
+    """What loading ``model_dir`` and encoding ``text`` gave: {loaded: true} or {error: "Name: message"}."""
+    answer: dict[str, Any] = json.loads(node_runner(LOAD, model_dir, stdin=json.dumps(text)))
+    return answer
+
+
+def damaged_copy(model_dir: Path, tmp_path: Path, name: str, change: Any) -> Path:
+    """A copy of the model folder in which file ``name``'s bytes are ``change(bytes)`` (None: the file removed)."""
+    copy = tmp_path / "model"
+    copy.mkdir()
+    for path in model_dir.iterdir():
+        data = change(path.read_bytes()) if path.name == name else path.read_bytes()
+        if data is not None:
+            (copy / path.name).write_bytes(data)
+    return copy
+
+
+def changed_weight(data: bytes) -> bytes:
+    """A weights file with one code unit in the middle of its string changed to another plain one."""
+    middle = len(data) // 2 & ~1
+    unit = int.from_bytes(data[middle:middle + 2], "little")
+    return data[:middle] + (0x3C00 if unit != 0x3C00 else 0x3C01).to_bytes(2, "little") + data[middle + 2:]
+
+
+def closed_early(data: bytes) -> bytes:
+    """A weights file whose string ends after half its weights, still a script that runs."""
+    middle = len(data) // 2 & ~1
+    return data[:middle] + '";\n'.encode("utf-16-le")
+
+
+DAMAGES = {
+    "a missing weights file": ("weights-3.js", lambda data: None, "weights-3.js did not deliver its data"),
+    "a truncated weights file": ("weights-3.js", lambda data: data[:len(data) // 2], "weights-3.js did not deliver"),
+    "a weights file cut and closed": ("weights-5.js", closed_early, "weights-5.js holds"),
+    "one weight changed": ("weights-0.js", changed_weight, "weights-0.js is not the file the manifest lists"),
+    "the tokenizer changed": ("tokenizer.js", lambda data: data.replace(b'\\"grid\\"', b'\\"grip\\"'),
+                              "tokenizer.js is not the file the manifest lists"),
+    "the manifest missing": ("manifest.js", lambda data: None, "the model's manifest.js did not load"),
+}
+
+
+@pytest.mark.parametrize(("name", "change", "message"), DAMAGES.values(), ids=DAMAGES.keys())
+def test_a_missing_truncated_or_changed_file_is_refused_naming_it(
+        model_dir: Path, tmp_path: Path, name: str, change: Any, message: str) -> None:
+    answer = load_in_node(damaged_copy(model_dir, tmp_path, name, change))
+    assert answer.get("error", "").startswith("ModelFileError: " + message), answer
+
+
+def test_the_undamaged_files_load_and_run(model_dir: Path) -> None:
+    assert load_in_node(model_dir) == {"loaded": True}
+
+
+PIECES = """
+loadModel().then(model => {
+  const answer = stdin().map(text => { try { return minilm.pieces(model, text).tokens.length; } catch (e) { return e.name + ": " + e.message; } });
+  process.stdout.write(JSON.stringify(answer));
+}, fail);
+"""
+"""Reads texts; writes for each the number of word pieces the model accepts, or how it refuses the text."""
+
+
+def test_129_pieces_are_refused_saying_how_many_and_128_are_taken(model_dir: Path) -> None:
+    texts = ["grid " * 126, "grid " * 127, "grid " * 400]  # [CLS] and [SEP] around 126, 127, 400 pieces
+    taken, over, far = json.loads(node_runner(PIECES, model_dir, stdin=json.dumps(texts)))
+    assert taken == 128
+    assert over == ("InputError: This text gives 129 word pieces ([CLS] and [SEP] included), and the model here "
+                    "takes at most 128: shorten it by 1.")
+    assert "402 word pieces" in far and "shorten it by 274" in far
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\t\n", "\u0000\u200b", "\ufffd"])
+def test_a_text_without_word_pieces_gets_a_message_not_a_map(model_dir: Path, text: str) -> None:
+    [answer] = json.loads(node_runner(PIECES, model_dir, stdin=json.dumps([text])))
+    assert answer == "InputError: There is nothing to split into word pieces: type a sentence."
+
+
+# the arithmetic -------------------------------------------------------------------------------------
+
+ERF = """
+process.stdout.write(JSON.stringify(stdin().map(minilm.erf)));
+"""
+
+
+def erf_in_node(points: list[float], model_dir: Path) -> list[float]:
+    """minilm.js's erf at each point."""
+    answer: list[float] = json.loads(node_runner(ERF, model_dir, stdin=json.dumps(points)))
+    return answer
+
+
+def test_erf_is_within_1e_15_of_math_erf_across_its_range(model_dir: Path) -> None:
+    points = [i / 1000 for i in range(-7000, 7001)]
+    ours = erf_in_node(points, model_dir)
+    assert max(abs(a - math.erf(x)) for a, x in zip(ours, points, strict=True)) <= 1e-15
+    assert ours[points.index(0.0)] == 0.0 and ours[0] == -1.0 and ours[-1] == 1.0
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.floats(-50, 50, allow_nan=False), min_size=1, max_size=200))
+def test_erf_is_within_1e_15_of_math_erf_anywhere(points: list[float]) -> None:
+    ours = erf_in_node(points, Path("."))
+    assert all(abs(a - math.erf(x)) <= 1e-15 for a, x in zip(ours, points, strict=True))
+
+
+HALVES = """
+const values = [];
+for (let h = 0; h < 65536; h += 1) { values.push(minilm.halfValue(h)); }
+process.stdout.write(JSON.stringify(values.map(v => Number.isNaN(v) ? "NaN" : v === Infinity ? "inf" : v === -Infinity ? "-inf" : Object.is(v, -0) ? "-0" : v)));
+"""
+
+
+def test_every_float16_bit_pattern_decodes_to_numpys_value() -> None:
+    ours = json.loads(node_runner(HALVES, Path(".")))
+    theirs = np.arange(65536, dtype=np.uint16).view(np.float16).astype(np.float64)
+    decoded = np.array([{"NaN": np.nan, "inf": np.inf, "-inf": -np.inf, "-0": -0.0}.get(v, v) if isinstance(v, str)
+                        else v for v in ours])
+    np.testing.assert_array_equal(decoded, theirs)
+    numbers = ~np.isnan(theirs)  # a NaN's sign means nothing
+    assert np.array_equal(np.signbit(decoded[numbers]), np.signbit(theirs[numbers]))  # -0 is -0

@@ -1,0 +1,129 @@
+"""What the page's tokenizer is given: tokenizer.json's settings, checked, and the library's own character classes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tokenizers import Tokenizer
+
+from attnlab import bert
+from attnlab.site.build import tokenizer_file
+from attnlab.site.build.tokenizer_file import character_classes, ranges, settings
+
+
+def inside(flat: list[int], point: int) -> bool:
+    """Whether ``point`` lies in the flat inclusive ranges."""
+    return any(first <= point <= last for first, last in zip(flat[::2], flat[1::2], strict=True))
+
+
+def changed_copy(tmp_path: Path, change: Any) -> Path:
+    """A model folder whose tokenizer.json is the real one after ``change(document)``."""
+    document = json.loads((bert.model_dir() / "tokenizer.json").read_text(encoding="utf-8"))
+    change(document)
+    (tmp_path / "tokenizer.json").write_text(json.dumps(document), encoding="utf-8")
+    return tmp_path
+
+
+def test_ranges_join_neighbours_and_keep_gaps() -> None:
+    assert ranges([]) == []
+    assert ranges([7, 1, 2, 3, 3]) == [1, 3, 7, 7]
+    assert ranges([0, 2, 4]) == [0, 0, 2, 2, 4, 4]
+
+
+def test_the_vocabulary_is_in_id_order_as_python_numbers_it() -> None:
+    vocab = settings(bert.model_dir())["vocab"]
+    tokenizer = Tokenizer.from_file(str(bert.model_dir() / "tokenizer.json"))
+    assert len(vocab) == tokenizer.get_vocab_size()
+    assert all(vocab[i] == tokenizer.id_to_token(i) for i in range(0, len(vocab), 97))
+
+
+def test_the_markers_and_the_limit_come_from_tokenizer_json() -> None:
+    found = settings(bert.model_dir())
+    document = tokenizer_file.read_json(bert.model_dir())
+    assert (found["cls"], found["sep"]) == ("[CLS]", "[SEP]")
+    assert found["limit"] == document["truncation"]["max_length"]
+    assert found["added"] == [t["content"] for t in document["added_tokens"]]
+
+
+@pytest.mark.parametrize(("strip", "lowercase", "expected"), [(None, True, True), (None, False, False),
+                                                               (False, True, False), (True, False, True)])
+def test_strip_accents_unset_follows_lowercase(tmp_path: Path, strip: bool | None, lowercase: bool, expected: bool) -> None:
+    def change(document: dict[str, Any]) -> None:
+        document["normalizer"].update(strip_accents=strip, lowercase=lowercase)
+
+    assert settings(changed_copy(tmp_path, change))["stripAccents"] is expected
+
+
+@pytest.mark.parametrize(("part", "kind"), [("normalizer", "NFKC"), ("pre_tokenizer", "Whitespace"), ("model", "BPE")])
+def test_a_component_the_page_does_not_implement_is_refused_naming_it(tmp_path: Path, part: str, kind: str) -> None:
+    def change(document: dict[str, Any]) -> None:
+        document[part]["type"] = kind
+
+    with pytest.raises(ValueError, match=f"tokenizer.json has {part} '{kind}'"):
+        settings(changed_copy(tmp_path, change))
+
+
+def test_an_added_token_matched_after_normalising_is_refused(tmp_path: Path) -> None:
+    def change(document: dict[str, Any]) -> None:
+        document["added_tokens"][2]["normalized"] = True
+
+    with pytest.raises(ValueError, match=r"added token '\[CLS\]'"):
+        settings(changed_copy(tmp_path, change))
+
+
+CLASS_OF = {
+    "removed": ["\u0000", "\u0007", "\u001f", "\u007f", "\u0085", "\u00ad", "\u200b", "\ufeff", "\ufffd", "\ue000", "\U0010fffd"],
+    "whitespace": [" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u3000"],
+    "chinese": ["\u4e00", "\u9fff", "\u3400", "\uf900", "\ufa6e", "\U00020000", "\U0002fa1f"],
+    "punctuation": ["!", "$", "+", "^", "`", "~", "\u00a1", "\u2014", "\u3002", "\uff01"],
+    "nonspacing": ["\u0301", "\u0308", "\u0328", "\u0591", "\u302a"],
+}
+"""A few code points of each class, from what BERT's basic tokenizer is documented to do (symbols such as $ and ^
+are ASCII punctuation to it; U+FA6E, unassigned, lies in a CJK block)."""
+
+
+@pytest.mark.parametrize(("name", "points"), CLASS_OF.items(), ids=CLASS_OF.keys())
+def test_each_class_holds_what_bert_tokenizers_treat_so_and_the_others_do_not(name: str, points: list[str]) -> None:
+    classes = character_classes()
+    for point in points:
+        assert [n for n, flat in classes.items() if inside(flat, ord(point))] == [name], hex(ord(point))
+
+
+def test_letters_digits_and_emoji_have_no_class() -> None:
+    classes = character_classes()
+    for point in "aZé9\u0416\U0001f600\u3042\uac00":
+        assert not any(inside(flat, ord(point)) for flat in classes.values()), hex(ord(point))
+
+
+def test_the_librarys_punctuation_is_older_than_pythons_unicode() -> None:
+    # U+2E43 is punctuation since Unicode 9.0 (unicodedata says Po) but not to tokenizers: why the classes are probed
+    assert unicodedata.category("\u2e43") == "Po"
+    assert not inside(character_classes()["punctuation"], 0x2E43)
+
+
+@pytest.mark.slow
+def test_no_unassigned_code_point_is_removed_whitespace_punctuation_or_a_mark() -> None:
+    # what character_classes assumes when it asks only the assigned code points about these four classes
+    everything = tokenizer_file.every_code_point()
+    known = set(tokenizer_file.assigned(everything))
+    unassigned = [c for c in everything if c not in known]
+    cleaned = tokenizer_file._normalised(unassigned, clean_text=True)
+    stripped = tokenizer_file._normalised(unassigned, strip_accents=True)
+    assert all(out == c for c, out in zip(unassigned, cleaned, strict=True))
+    assert "" not in stripped
+    assert tokenizer_file._punctuation(unassigned) == set()
+
+
+def test_the_probe_refuses_a_character_that_becomes_the_separator() -> None:
+    with pytest.raises(ValueError, match="became the separator"):
+        tokenizer_file._after_each("aaaa", ["x"])
+
+
+def test_settings_need_only_tokenizer_json(tmp_path: Path) -> None:
+    shutil.copy(bert.model_dir() / "tokenizer.json", tmp_path / "tokenizer.json")
+    assert settings(tmp_path) == settings(bert.model_dir())
