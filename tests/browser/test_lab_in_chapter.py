@@ -59,10 +59,11 @@ def test_the_labs_on_one_page_are_independent(page: Page, site_url: str) -> None
     assert len(set(names)) == len(STARTS), "each lab has a name of its own"
 
 
-def test_only_the_lab_that_draws_the_value_plane_loads_it(page: Page, site_url: str) -> None:
+def test_the_chapters_compact_labs_draw_no_plane_and_the_lab_page_does(page: Page, site_url: str) -> None:
     open_lab(page, site_url, CHAPTER, 2)
     planes = page.locator(".attnlab-lab").evaluate_all("labs => labs.map(l => !!l.querySelector('[data-testid=plane]'))")
-    assert planes == [False, False, True]
+    assert planes == [False, False, False]
+    expect(open_lab(page, site_url).get_by_test_id("plane")).to_have_count(1)
 
 
 @pytest.mark.parametrize("token", TOKENS)
