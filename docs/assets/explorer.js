@@ -35,16 +35,22 @@
     return node;
   }
 
-  /** The shade of a share t in [0, 1]: white mixed with indigo #3f51b5, at most 60 %, as attnlab.css does. */
-  function shade(t) {
-    var s = 0.6 * Math.max(0, Math.min(1, t));
-    return [Math.round(255 - 192 * s), Math.round(255 - 174 * s), Math.round(255 - 74 * s)];
+  /* The colours come from assets/palette.js (attnlab.site.figures.palette), loaded before this script. */
+  var PALETTE = globalThis.ATTNLAB_PALETTE;
+
+  /** White mixed with the colour `end` (an RGB triple) in proportion s. */
+  function mixed(end, s) {
+    return end.map(function (c) { return Math.round(255 - (255 - c) * s); });
   }
 
-  /** The thumbnails' stronger shade: white to indigo #283593 (no text sits on them). */
+  /** The shade of a share t in [0, 1]: the weight maps' ramp, as attnlab.css draws it. */
+  function shade(t) {
+    return mixed(PALETTE.rampRgb, PALETTE.rampDepth * Math.max(0, Math.min(1, t)));
+  }
+
+  /** The thumbnails' stronger shade: white to the deep end of the ramp (no text sits on them). */
   function thumbShade(t) {
-    var s = Math.max(0, Math.min(1, t));
-    return [Math.round(255 - 215 * s), Math.round(255 - 202 * s), Math.round(255 - 108 * s)];
+    return mixed(PALETTE.deepRgb, Math.max(0, Math.min(1, t)));
   }
 
   function ramp(colour) {
@@ -470,7 +476,7 @@
       var context = canvas.getContext("2d");
       var image = context.createImageData(n, n);
       values.forEach(function (v, at) {
-        var rgb = data.real[at % n] ? thumbShade(v / top) : [228, 228, 228];
+        var rgb = data.real[at % n] ? thumbShade(v / top) : PALETTE.blockedRgb;
         image.data.set([rgb[0], rgb[1], rgb[2], 255], 4 * at);
       });
       context.putImageData(image, 0, 0);

@@ -266,7 +266,7 @@ def test_the_grid_of_every_head_keeps_its_text_at_11_px_or_more_on_a_phone(page:
     page.set_viewport_size(PHONE)
     page.goto(site_url + "real-model.html")
     smallest = page.evaluate("""() => {
-        const svg = document.querySelector("figure.head-grid svg");
+        const svg = document.querySelector('figure[data-figure="head-grid"] svg');
         const scale = svg.getScreenCTM().a;
         return Math.min(...[...svg.querySelectorAll("text")].map(t => scale * Number(t.getAttribute("font-size"))));
     }""")

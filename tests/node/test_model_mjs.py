@@ -224,7 +224,7 @@ def test_the_notes_import_snippet_runs_beside_the_pages(built_site: Path, tmp_pa
     assert logged(done.stdout) == [pytest.approx(compute("grid", causal=False).weights, rel=1e-12)]
 
 
-@pytest.mark.parametrize("name", ["index.html", "notes.html"])
-def test_the_home_and_notes_pages_link_to_the_module_and_show_how_to_run_it(built_site: Path, name: str) -> None:
-    html = (built_site / name).read_text(encoding="utf-8")
+def test_the_notes_link_to_the_module_and_show_how_to_run_it_and_the_home_page_links_there(built_site: Path) -> None:
+    html = (built_site / "notes.html").read_text(encoding="utf-8")
     assert '<a href="model.mjs" download>model.mjs</a>' in html and "node model.mjs" in html
+    assert 'href="notes.html#running-the-companion"' in (built_site / "index.html").read_text(encoding="utf-8")

@@ -9,6 +9,10 @@
   ``globalThis.ATTNLAB_CONTRASTS`` and ``globalThis.ATTNLAB_WE002``;
 - ``assets/guide-data.js``: the guide's name, version and chapters for the
   reader's progress (``docs/assets/progress.js``): ``globalThis.ATTNLAB_GUIDE``;
+- ``assets/palette.css`` and ``assets/palette.js``: the guide's colours
+  (:mod:`attnlab.site.figures.palette`) as CSS custom properties, which every
+  page loads before ``attnlab.css``, and as ``globalThis.ATTNLAB_PALETTE`` for
+  the explorer's script;
 - ``claims.json``: every claim with kind, statement, locator, sources and
   the pages that cite it; ``sources.bib``: every source as BibTeX;
 - ``exports/``: each table's CSV and JSON, taken off its page (:mod:`~attnlab.site.build.exports`);
@@ -34,7 +38,7 @@ from attnlab.lab import toy_data
 from attnlab.site.build import model_files, offline
 from attnlab.site.build.offline import GUIDE
 from attnlab.site.build.exports import exported
-from attnlab.site.figures import explorer
+from attnlab.site.figures import explorer, palette
 from attnlab.site.pages.provenance import build_date
 from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.site.pages import claims as registry
@@ -87,6 +91,8 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
         "assets/contrasts.js": contrasts(),
         "assets/guide-data.js": guide_data(guide),
         "assets/lab-data.js": lab_data(),
+        "assets/palette.css": palette.css(),
+        "assets/palette.js": palette.js(),
         "claims.json": registry.as_json(urls),
         "sources.bib": registry.bibtex(),
         **exported(site),

@@ -56,4 +56,5 @@ def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
             + ("".join(f"{' and '.join(TOKENS[k] for k in group)} score the same, so their lines lie on top of "
                        f"each other at every multiplier. " for group in groups)))
     return chart_svg(linear_axis(scales, "query multiplier"), linear_axis([0.0, 1.0], "weight"), lines,
-                     ident=ident, title=f"Weights of the {token} query as its multiplier grows", desc=desc.strip())
+                     kind="concentration", ident=ident, title=f"Weights of the {token} query as its multiplier grows",
+                     desc=desc.strip(), inputs={"token": token, "causal": causal})

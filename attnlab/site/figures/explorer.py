@@ -389,7 +389,7 @@ def widget(page: str) -> str:
         '<div class="explorer-legend explorer-model-legend" data-testid="model-legend"></div>'
         "</div>"
         f'<link rel="stylesheet" href="{up}assets/explorer.css">'
-        f'<script src="{up}assets/explorer-model.js"></script>'
+        f'<script src="{up}assets/palette.js"></script><script src="{up}assets/explorer-model.js"></script>'
         f'<script src="{up}assets/explorer.js"></script>\n'
     )
 

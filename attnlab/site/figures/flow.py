@@ -1,53 +1,78 @@
-"""The whole head at a glance: the steps of one attention head as boxes, each arrow labelled with a shape.
+"""Diagrams of how rows flow through the model: one head, several heads, a block, the whole model.
 
-X → Q, K, V → Q Kᵀ → ÷ √d_k → mask → softmax → × V. The shapes are read
-off a real run of :func:`attnlab.attention` on the arrays given, so a wider
-``W_V`` makes the value and output arrows wider in the picture too. Each
-shape is written (``3 × 2``) and drawn as a small grid of cells, one per
+Every diagram is boxes and arrows drawn with the same few pieces (:func:`box`,
+:func:`arrow`, :func:`down`, :func:`glyph`, :func:`cells`). Where the diagram
+shows shapes or weights, they are read off a real run of attnlab's functions
+on the arrays given (:func:`head_flow` runs :func:`attnlab.attention`,
+:func:`heads_flow` runs :func:`attnlab.multi_head`, :func:`masking_flow`
+:func:`attnlab.softmax`), so wider projections draw wider arrows. A shape is
+written (``3 × 2``) and, where it is small, drawn as a grid of cells, one per
 number, as The Illustrated Transformer draws its matrices.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from attnlab.attention import attention, project
-from attnlab.checks import as_matrix
-from attnlab.site.figures.svg import INK, MUTED, PALETTE, PAPER, arrow_marker, figure, min_font, num, svg_image, text
+import numpy as np
+
+from attnlab.attention import attention, project, softmax
+from attnlab.checks import as_mask, as_matrix
+from attnlab.layers import MultiHeadParams, multi_head
+from attnlab.site.figures.palette import INDIGO, INK, MUTED, PAPER, TINT, shade
+from attnlab.site.figures.svg import (PHONE_COLUMN, arrow_marker, background, blocked_pattern, figure, legend_bar,
+                                      min_font, num, svg_image, text)
+from attnlab.text import fmt
 
 WIDTH = 340
 """Narrow enough for a phone's column at full size; the steps run downwards."""
 FONT = max(13, min_font(WIDTH))
+SMALL = min_font(WIDTH)
+"""Numbers inside cells: 11 units, 11 px on a phone since the picture does not shrink."""
 CELL, MOST_CELLS = 6, 8
 """Side of one cell of a shape glyph, and the most cells drawn along a side (longer sides are cut)."""
-CHAIN_X, V_X, COLUMNS = 105, 290, (55, 160, 290)
-"""Centre of the main chain, of the value rail, and of the three projections (Q, K, V)."""
 BOX_HEIGHT, STEP = 30, 52
-BOX_FILL, LINE = "#e8eaf6", PALETTE[0]
+LINE = INDIGO
 
 
-def shape_text(shape: tuple[int, ...]) -> str:
-    """A shape as a reader writes it: ``3 × 2``."""
+def shape_text(shape: Sequence[Any]) -> str:
+    """A shape as a reader writes it: ``3 × 2`` (sizes may be symbols: ``n × d_model``)."""
     return " × ".join(str(size) for size in shape)
 
 
 def glyph(x: float, y: float, shape: tuple[int, ...]) -> str:
     """A small grid of rows × columns cells with its top-left corner at (x, y); long sides are cut at 8 cells."""
     rows, cols = (min(size, MOST_CELLS) for size in shape)
-    cells = "".join(f'<rect x="{num(x + c * CELL)}" y="{num(y + r * CELL)}" width="{CELL}" height="{CELL}"/>'
-                    for r in range(rows) for c in range(cols))
-    return f'<g fill="{PAPER}" stroke="{LINE}" stroke-width="1">{cells}</g>'
+    squares = "".join(f'<rect x="{num(x + c * CELL)}" y="{num(y + r * CELL)}" width="{CELL}" height="{CELL}"/>'
+                      for r in range(rows) for c in range(cols))
+    return f'<g fill="{PAPER}" stroke="{LINE}" stroke-width="1">{squares}</g>'
 
 
-def box(centre: float, top: float, width: float, label: str) -> str:
-    """A step's box with its label, centred on ``centre``."""
-    return (f'<rect x="{num(centre - width / 2)}" y="{num(top)}" width="{num(width)}" height="{BOX_HEIGHT}" '
-            f'rx="6" fill="{BOX_FILL}" stroke="{LINE}"/>'
-            + text(centre, top + BOX_HEIGHT / 2 + FONT / 2 - 2, label, FONT, anchor="middle"))
+def box(centre: float, top: float, width: float, label: str, *, height: float = BOX_HEIGHT, font: int = FONT,
+        dash: str = "", fill: str = TINT, label_x: float | None = None) -> str:
+    """A step's box centred on ``centre`` with its label (centred on ``label_x`` when given).
+
+    ``dash`` outlines it dashed (a step that acts only in training) or dotted;
+    ``fill`` is the pale indigo of every step unless given.
+    """
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<rect x="{num(centre - width / 2)}" y="{num(top)}" width="{num(width)}" height="{num(height)}" '
+            f'rx="6" fill="{fill}" stroke="{LINE}"{dashed}/>'
+            + text(centre if label_x is None else label_x, top + height / 2 + font / 2 - 2, label, font,
+                   anchor="middle"))
 
 
-def arrow(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
-          left: bool = False, label_y: float | None = None) -> str:
+def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = LINE) -> str:
+    """A line through ``points`` ending in an arrow head (the marker of :func:`svg.arrow_marker`)."""
+    (x0, y0), *rest = points
+    moves = f"M{num(x0)} {num(y0)}" + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
+    return (f'<path d="{moves}" fill="none" stroke="{colour}" stroke-width="1.5" '
+            f'marker-end="url(#{ident}-arrow)"/>')
+
+
+def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
+         left: bool = False, label_y: float | None = None) -> str:
     """A downward arrow at ``x`` from ``top`` to ``bottom``, labelled beside it with a name, a shape and its glyph.
 
     The label goes on the right, or on the ``left`` (glyph nearest the
@@ -56,8 +81,7 @@ def arrow(ident: str, x: float, top: float, bottom: float, name: str, shape: tup
     label = f"{name} {shape_text(shape)}"
     mid = (top + bottom) / 2 if label_y is None else label_y
     rows, cols = (min(size, MOST_CELLS) for size in shape)
-    line = (f'<line x1="{num(x)}" y1="{num(top)}" x2="{num(x)}" y2="{num(bottom - 1)}" stroke="{LINE}" '
-            f'stroke-width="1.5" marker-end="url(#{ident}-arrow)"/>')
+    line = arrow(ident, [(x, top), (x, bottom - 1)])
     baseline = mid + FONT / 2 - 2
     if left:
         glyph_x = x - 8 - cols * CELL
@@ -65,6 +89,51 @@ def arrow(ident: str, x: float, top: float, bottom: float, name: str, shape: tup
                                                                           anchor="end", fill=MUTED)
     glyph_x = x + 8 + 0.6 * FONT * len(label) + 6
     return line + text(x + 8, baseline, label, FONT, fill=MUTED) + glyph(glyph_x, mid - rows * CELL / 2, shape)
+
+
+def cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray, words: Sequence[Sequence[str]], *,
+          width: float, height: float, shaded: bool) -> str:
+    """A matrix as cells with their numbers (``words``); blocked cells hatched, the others shaded if ``shaded``."""
+    parts = []
+    for (r, c), value in np.ndenumerate(grid):
+        fill = f"url(#{ident}-blocked)" if not visible[r, c] else shade(value) if shaded else PAPER
+        parts.append(f'<rect x="{num(x + c * width)}" y="{num(y + r * height)}" width="{num(width)}" '
+                     f'height="{num(height)}" fill="{fill}" stroke="{MUTED}" stroke-width="0.5"/>')
+        parts.append(text(x + (c + 0.5) * width, y + (r + 0.5) * height + SMALL / 2 - 1.5, words[r][c], SMALL,
+                          anchor="middle"))
+    return "".join(parts)
+
+
+def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
+                   words: Sequence[Sequence[str]], queries: Sequence[str], keys: Sequence[str], *,
+                   width: float, height: float = 20, shaded: bool) -> str:
+    """:func:`cells` with the keys written above the columns and the queries left of the rows (x is the cells' left)."""
+    parts = [text(x + (c + 0.5) * width, y - 4, key, SMALL, anchor="middle", fill=MUTED) for c, key in enumerate(keys)]
+    parts += [text(x - 4, y + (r + 0.5) * height + SMALL / 2 - 1.5, query, SMALL, anchor="end", fill=MUTED)
+              for r, query in enumerate(queries) if query]
+    return "".join(parts) + cells(ident, x, y, grid, visible, words, width=width, height=height, shaded=shaded)
+
+
+def weight_legend(ident: str, x: float, y: float, blocked: bool) -> str:
+    """The weights' shade from 0 to 1 as a bar, and a hatched swatch for blocked keys when ``blocked``."""
+    parts = [legend_bar(ident, x, y, 100, [(0.0, shade(0.0)), (1.0, shade(1.0))], [(0.0, "0"), (1.0, "1")],
+                        SMALL, name="weight")]
+    if blocked:
+        left = x + 0.6 * SMALL * len("weight") + 8 + 100 + 22
+        parts.append(f'<rect x="{num(left)}" y="{num(y)}" width="16" height="12" fill="url(#{ident}-blocked)" '
+                     f'stroke="{MUTED}" stroke-width="0.5"/>' + text(left + 22, y + 11, "blocked", SMALL))
+    return "".join(parts)
+
+
+def defs(ident: str) -> str:
+    """The arrow head and the blocked cells' hatching of one picture."""
+    return f"<defs>{arrow_marker(ident, LINE)}{blocked_pattern(ident)}</defs>"
+
+
+# --- one head -------------------------------------------------------------------------------------
+
+CHAIN_X, V_X, COLUMNS = 105, 290, (55, 160, 290)
+"""Centre of the main chain, of the value rail, and of the three projections (Q, K, V)."""
 
 
 def shapes_of(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None) -> dict[str, tuple[int, ...]]:
@@ -78,48 +147,45 @@ def shapes_of(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None) -> dict
 
 def wide_box(left: float, right: float, top: float, label: str) -> str:
     """A box from ``left`` to ``right`` whose label sits over the main chain."""
-    return (f'<rect x="{num(left)}" y="{num(top)}" width="{num(right - left)}" height="{BOX_HEIGHT}" rx="6" '
-            f'fill="{BOX_FILL}" stroke="{LINE}"/>'
-            + text(CHAIN_X, top + BOX_HEIGHT / 2 + FONT / 2 - 2, label, FONT, anchor="middle"))
+    return box((left + right) / 2, top, right - left, label, label_x=CHAIN_X)
 
 
 def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, ident: str, caption: str) -> str:
     """The flow of one attention head over the rows ``x`` with the given projections, as a figure.
 
     ``visible`` is the mask the run uses (None: every key visible). The
-    figure carries every shape and ``d_k`` in ``data-values``.
+    figure carries its inputs, every shape and ``d_k`` in ``data-values``.
     """
     shapes = shapes_of(x, w_q, w_k, w_v, visible)
     d_k = shapes["K"][1]
-    parts = [f"<defs>{arrow_marker(ident, LINE)}</defs>", box(COLUMNS[1], 8, 150, "X, the input rows")]
+    parts = [defs(ident), box(COLUMNS[1], 8, 150, "X, the input rows")]
     fan_top = 8 + BOX_HEIGHT
     fan_bottom = fan_top + 44
     parts.append(text(COLUMNS[1] + 83, 8 + BOX_HEIGHT / 2 + FONT / 2 - 2, shape_text(shapes["X"]), FONT, fill=MUTED))
     parts.append(glyph(COLUMNS[1] + 83 + 0.6 * FONT * len(shape_text(shapes["X"])) + 6,
                        8 + BOX_HEIGHT / 2 - min(shapes["X"][0], MOST_CELLS) * CELL / 2, shapes["X"]))
     for centre, name in zip(COLUMNS, ("W_Q", "W_K", "W_V")):
-        parts.append(f'<line x1="{num(COLUMNS[1])}" y1="{num(fan_top)}" x2="{num(centre)}" y2="{num(fan_bottom - 1)}" '
-                     f'stroke="{LINE}" stroke-width="1.5" marker-end="url(#{ident}-arrow)"/>')
+        parts.append(arrow(ident, [(COLUMNS[1], fan_top), (centre, fan_bottom - 1)]))
         parts.append(box(centre, fan_bottom, 84, f"× {name}"))
     projected = fan_bottom + BOX_HEIGHT
     top = projected + STEP
-    parts += [arrow(ident, COLUMNS[0], projected, top, "Q", shapes["Q"]),
-              arrow(ident, COLUMNS[1], projected, top, "K", shapes["K"]),
+    parts += [down(ident, COLUMNS[0], projected, top, "Q", shapes["Q"]),
+              down(ident, COLUMNS[1], projected, top, "K", shapes["K"]),
               wide_box(COLUMNS[0] - 30, COLUMNS[1] + 30, top, "Q Kᵀ")]
     boxes = []
     for step, name, carried in ((f"÷ √d_k (d_k = {d_k})", "scores", "scores"),
                                 ("mask the blocked keys", "scaled", "scaled"),
                                 ("softmax, row by row", "masked", "scaled")):
-        parts.append(arrow(ident, CHAIN_X, top + BOX_HEIGHT, top + BOX_HEIGHT + STEP, name, shapes[carried]))
+        parts.append(down(ident, CHAIN_X, top + BOX_HEIGHT, top + BOX_HEIGHT + STEP, name, shapes[carried]))
         top += BOX_HEIGHT + STEP
         parts.append(box(CHAIN_X, top, 170, step))
         boxes.append(top)
     mix = top + BOX_HEIGHT + STEP
-    parts += [arrow(ident, CHAIN_X, top + BOX_HEIGHT, mix, "weights", shapes["weights"]),
-              arrow(ident, V_X, projected, mix, "V", shapes["V"], left=True, label_y=boxes[1] + BOX_HEIGHT / 2),
+    parts += [down(ident, CHAIN_X, top + BOX_HEIGHT, mix, "weights", shapes["weights"]),
+              down(ident, V_X, projected, mix, "V", shapes["V"], left=True, label_y=boxes[1] + BOX_HEIGHT / 2),
               wide_box(COLUMNS[0] - 30, V_X + 30, mix, "× V: mix the values")]
     out = mix + BOX_HEIGHT + STEP
-    parts += [arrow(ident, CHAIN_X, mix + BOX_HEIGHT, out, "output", shapes["output"]),
+    parts += [down(ident, CHAIN_X, mix + BOX_HEIGHT, out, "output", shapes["output"]),
               box(CHAIN_X, out, 150, "output rows")]
     height = out + BOX_HEIGHT + 8
     said = {name: shape_text(shape) for name, shape in shapes.items()}
@@ -127,7 +193,371 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
              f"V ({said['V']}). Q Kᵀ gives the scores ({said['scores']}); they are divided by √d_k with "
              f"d_k = {d_k}, the blocked keys are masked, and a softmax along each row gives the weights "
              f"({said['weights']}). The weights times V give the output ({said['output']}).")
-    body = f'<rect width="{WIDTH}" height="{num(height)}" fill="{PAPER}"/>' + "".join(parts)
-    picture = svg_image(ident, "One attention head, step by step, with its shapes", steps, WIDTH, height, body)
-    values = {"d_k": d_k, "shapes": {name: list(shape) for name, shape in shapes.items()}}
-    return figure(ident, picture, caption, values=values, kind="attnlab-flow")
+    picture = svg_image(ident, "One attention head, step by step, with its shapes", steps, WIDTH, height,
+                        background(WIDTH, height) + "".join(parts))
+    mask = None if visible is None else as_mask("visible", visible, shapes["scores"]).tolist()
+    values = {"inputs": {"x": as_matrix("x", x).tolist(), "w_q": np.asarray(w_q, float).tolist(),
+                         "w_k": np.asarray(w_k, float).tolist(), "w_v": np.asarray(w_v, float).tolist(),
+                         "visible": mask},
+              "d_k": d_k, "shapes": {name: list(shape) for name, shape in shapes.items()}}
+    return figure(ident, picture, caption, kind="head-flow", values=values)
+
+
+# --- causal masking: the scores with their blocked triangle, and the weights they give -----------
+
+GRID_CELL = 40
+
+
+def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str, caption: str) -> str:
+    """The scaled scores with the blocked keys hatched (−∞), and the weights a softmax of each row gives.
+
+    ``scaled`` is the n × n matrix of scaled scores, ``visible`` which keys
+    each query sees; the weights are :func:`attnlab.softmax` of each row.
+    """
+    grid = as_matrix("scaled", scaled)
+    n, m = grid.shape
+    seen = as_mask("visible", visible, grid.shape)
+    weights = np.array([softmax(row, ok) for row, ok in zip(grid, seen)])
+    left, top = 48, 36
+    second = left + m * GRID_CELL + 56  # the rows line up with the scores', so they need no labels of their own
+    width = second + m * GRID_CELL + 8
+    bottom = top + n * 22
+    score_words = [[fmt(s) if ok else "−∞" for s, ok in zip(row, oks)] for row, oks in zip(grid, seen)]
+    weight_words = [[fmt(w) if ok else "0" for w, ok in zip(row, oks)] for row, oks in zip(weights, seen)]
+    parts = [defs(ident), background(width, bottom + 64),
+             text(left, 14, "scaled scores", FONT, bold=True), text(second, 14, "weights", FONT, bold=True),
+             labelled_cells(ident, left, top, grid, seen, score_words, tokens, tokens, width=GRID_CELL,
+                            height=22, shaded=False),
+             labelled_cells(ident, second, top, weights, seen, weight_words, [""] * n, tokens, width=GRID_CELL,
+                            height=22, shaded=True),
+             arrow(ident, [(left + m * GRID_CELL + 6, top + n * 11), (second - 6, top + n * 11)]),
+             text((left + m * GRID_CELL + second) / 2, top + n * 11 - 6, "softmax", SMALL, anchor="middle"),
+             weight_legend(ident, left - 40, bottom + 16, blocked=True)]
+    height = bottom + 16 + 14 + SMALL + 8
+    rows = "; ".join(f"{q}: " + ", ".join(f"{k} {fmt(s) if ok else 'blocked'}" for k, s, ok in zip(tokens, row, oks))
+                     for q, row, oks in zip(tokens, grid, seen))
+    desc = (f"Left, the scaled scores of each query (row) for each key (column), {rows}; a blocked key's score "
+            "is minus infinity, hatched. Right, the weights a softmax of each row gives: a blocked key gets "
+            "exactly 0, and each row's visible weights sum to 1.")
+    picture = svg_image(ident, "Scores with the blocked keys hatched, beside the weights they give", desc, width,
+                        height, "".join(parts))
+    values = {"tokens": list(tokens), "scaled": grid.tolist(), "visible": seen.tolist(), "weights": weights.tolist()}
+    return figure(ident, picture, caption, kind="masked-scores", values=values)
+
+
+# --- several heads -------------------------------------------------------------------------------
+
+HEAD_COLUMN = 170
+"""Width of one head's column; wider layers of heads shrink, and their text grows to stay 11 px."""
+
+
+def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: Sequence[str], ident: str,
+               caption: str) -> str:
+    """Several heads over the rows ``x``: each head's projections and weight map, the concatenation, ``W_O``.
+
+    Runs :func:`attnlab.multi_head` on ``x`` (self-attention) with ``params``
+    and draws what the run returns; the figure carries the inputs, every
+    head's weights and every shape.
+    """
+    rows = as_matrix("x", x)
+    result = multi_head(rows, rows, params, visible)
+    heads = len(params.heads)
+    width = max(WIDTH, heads * HEAD_COLUMN)
+    centres = [width / heads * (h + 0.5) for h in range(heads)]
+    mid = width / 2
+    seen = np.ones(result.heads[0].weights.shape, bool) if visible is None else as_mask(
+        "visible", visible, result.heads[0].weights.shape)
+    parts = [defs(ident), box(mid, 8, 150, "X, the input rows"),
+             text(mid + 83, 8 + BOX_HEIGHT / 2 + FONT / 2 - 2, shape_text(rows.shape), FONT, fill=MUTED)]
+    fan = 8 + BOX_HEIGHT
+    map_top = fan + 44 + 22 + BOX_HEIGHT + 40
+    cell = 36
+    for h, (centre, head, run) in enumerate(zip(centres, params.heads, result.heads), start=1):
+        parts.append(arrow(ident, [(mid, fan), (centre, fan + 43)]))
+        parts.append(text(centre, fan + 44 + 14, f"head {h}", FONT, anchor="middle", bold=True))
+        parts.append(box(centre, fan + 44 + 22, 150, "× W_Q, W_K, W_V"))
+        n, m = run.weights.shape
+        left = centre - m * cell / 2 + 14
+        into = left + m * cell / 2  # the arrow from the projections lands on the middle of the map
+        parts.append(arrow(ident, [(into, fan + 44 + 22 + BOX_HEIGHT), (into, map_top - 16)]))
+        same = np.shape(head.w_q) == np.shape(head.w_k) == np.shape(head.w_v)
+        parts.append(text(into + 6, map_top - 22, f"{shape_text(np.shape(head.w_q))} each" if same
+                          else f"{shape_text(np.shape(head.w_q))}; V {shape_text(np.shape(head.w_v))}",
+                          SMALL, fill=MUTED))
+        words = [[f"{w:.2f}" if ok else "0" for w, ok in zip(row, oks)] for row, oks in zip(run.weights, seen)]
+        parts.append(labelled_cells(ident, left, map_top, run.weights, seen, words, tokens, tokens, width=cell,
+                                    shaded=True))
+        below = map_top + n * 20
+        parts.append(text(centre, below + 16, f"weights {shape_text(run.weights.shape)}", SMALL, anchor="middle",
+                          fill=MUTED))
+        parts.append(text(centre, below + 32, f"× V: output {shape_text(run.output.shape)}", SMALL,
+                          anchor="middle", fill=MUTED))
+    concat_top = map_top + len(tokens) * 20 + 64
+    parts += [arrow(ident, [(centre, concat_top - 26), (centre, concat_top - 1)]) for centre in centres]
+    parts.append(box(mid, concat_top, width - 40, f"concatenate: {shape_text(result.concat.shape)}"))
+    w_o_top = concat_top + BOX_HEIGHT + 30
+    parts += [arrow(ident, [(mid, concat_top + BOX_HEIGHT), (mid, w_o_top - 1)]),
+              box(mid, w_o_top, 200, f"× W_O ({shape_text(np.shape(params.w_o))})")]
+    out_top = w_o_top + BOX_HEIGHT + 30
+    parts += [arrow(ident, [(mid, w_o_top + BOX_HEIGHT), (mid, out_top - 1)]),
+              box(mid, out_top, 200, f"output {shape_text(result.output.shape)}")]
+    legend_top = out_top + BOX_HEIGHT + 16
+    parts.append(weight_legend(ident, 8, legend_top, blocked=not seen.all()))
+    height = legend_top + 14 + SMALL + 8
+    desc = (f"The input rows X ({shape_text(rows.shape)}) go to {heads} heads. Each head multiplies them by its "
+            "own W_Q, W_K and W_V and gives its own weight map: "
+            + "; ".join(f"head {h}: " + ", ".join(f"{q} row {' '.join(fmt(w, 2) for w in row)}"
+                                                  for q, row in zip(tokens, run.weights))
+                        for h, run in enumerate(result.heads, start=1))
+            + f". Each head's output is {shape_text(result.heads[0].output.shape)}; side by side they make "
+              f"{shape_text(result.concat.shape)}, which W_O ({shape_text(np.shape(params.w_o))}) maps back to "
+              f"{shape_text(result.output.shape)}.")
+    picture = svg_image(ident, f"{heads} heads side by side, then concatenated and projected by W_O", desc,
+                        width, height, background(width, height) + "".join(parts))
+    values = {"tokens": list(tokens), "x": rows.tolist(), "visible": seen.tolist(),
+              "heads": [{"w_q": np.asarray(head.w_q).tolist(), "w_k": np.asarray(head.w_k).tolist(),
+                         "w_v": np.asarray(head.w_v).tolist(), "weights": run.weights.tolist(),
+                         "output": list(run.output.shape)} for head, run in zip(params.heads, result.heads)],
+              "w_o": np.asarray(params.w_o).tolist(),
+              "shapes": {"concat": list(result.concat.shape), "output": list(result.output.shape)}}
+    return figure(ident, picture, caption, kind="heads-flow", values=values)
+
+
+# --- the encoder block ---------------------------------------------------------------------------
+
+BLOCK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "post": (("input", "input rows x"), ("branch", ""), ("attention", "Multi-head self-attention"),
+             ("dropout", "Dropout (training only)"), ("add", ""), ("norm", "Layer norm"), ("branch", ""),
+             ("feed-forward", "Feed-forward (each row alone)"), ("dropout", "Dropout (training only)"), ("add", ""),
+             ("norm", "Layer norm"), ("output", "output rows")),
+    "pre": (("input", "input rows x"), ("branch", ""), ("norm", "Layer norm"),
+            ("attention", "Multi-head self-attention"), ("dropout", "Dropout (training only)"), ("add", ""),
+            ("branch", ""), ("norm", "Layer norm"), ("feed-forward", "Feed-forward (each row alone)"),
+            ("dropout", "Dropout (training only)"), ("add", ""), ("final", "Layer norm, after the last block"),
+            ("output", "output rows")),
+}
+"""The encoder block's steps from input to output, per layer-norm placement: the operation, then its label.
+``branch`` keeps the rows for the residual path, ``add`` adds them back; a Pre-LN stack adds one layer norm
+after its last block only (claim CL-039), drawn with a dotted outline."""
+HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}
+"""Height of each kind of step (a sublayer's box is :data:`BOX_HEIGHT` + 4)."""
+
+
+def block_picture(order: str, ident: str) -> str:
+    """One encoder block (Post-LN or Pre-LN) as a picture: boxes are sublayers, circles the residual additions."""
+    if order not in BLOCK_STEPS:
+        raise ValueError(f"order must be one of {sorted(BLOCK_STEPS)}, got {order!r}")
+    name = "Post-LN (the original order)" if order == "post" else "Pre-LN (a later variant)"
+    cx, left, gap, width, font = 190, 40, 18, 330, 14
+    parts, ys, y, branch = [defs(ident), text(cx, 20, name, font, anchor="middle", bold=True)], [], 34, 0.0
+    for op, _ in BLOCK_STEPS[order]:
+        ys.append((y, y + HEIGHTS.get(op, BOX_HEIGHT + 4)))
+        y += HEIGHTS.get(op, BOX_HEIGHT + 4) + gap
+    for i, ((op, label), (top, bottom)) in enumerate(zip(BLOCK_STEPS[order], ys)):
+        mid = (top + bottom) / 2
+        if i and op == "branch":
+            parts.append(f'<path d="M{cx} {ys[i - 1][1]}V{top}" stroke="{LINE}" stroke-width="1.5"/>')
+        elif i:
+            parts.append(arrow(ident, [(cx, ys[i - 1][1]), (cx, top)]))
+        if op in ("input", "output"):
+            parts.append(text(cx, mid + 5, label, font, anchor="middle"))
+        elif op == "branch":
+            branch = mid
+            parts.append(f'<circle cx="{cx}" cy="{num(mid)}" r="3" fill="{LINE}"/>')
+        elif op == "add":
+            parts.append(f'<circle cx="{cx}" cy="{num(mid)}" r="12" fill="{PAPER}" stroke="{LINE}"/>'
+                         + text(cx, mid + 6, "+", 18, anchor="middle"))
+            parts.append(arrow(ident, [(cx, branch), (left, branch), (left, mid), (cx - 12, mid)]))
+        else:
+            dash, fill = {"dropout": ("5 4", PAPER), "final": ("2 3", PAPER)}.get(op, ("", TINT))
+            parts.append(box(cx, top, 240, label, height=bottom - top, font=font, dash=dash, fill=fill))
+    flow = ", then ".join(label or ("add the residual" if op == "add" else "branch the residual")
+                          for op, label in BLOCK_STEPS[order])
+    return svg_image(ident, f"Encoder block, {name}", f"From top to bottom: {flow}.", width, y,
+                     background(width, y) + "".join(parts))
+
+
+def block_flow(*, ident: str, caption: str) -> str:
+    """The encoder block in both layer-norm orders, side by side where they fit, as one figure.
+
+    The figure carries each order's steps, so a test can run them with
+    attnlab's layers and compare with :func:`attnlab.encoder_block`.
+    """
+    pictures = "".join(block_picture(order, f"{ident}-{order}") for order in BLOCK_STEPS)
+    values = {"orders": {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}}
+    return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="block-flow",
+                  values=values)
+
+
+# --- the whole model -----------------------------------------------------------------------------
+
+MODEL_WIDTH = 420
+MODEL_FONT = min_font(MODEL_WIDTH)
+"""The whole model is wider than a phone's column: its text is sized to read at 11 px once shrunk."""
+
+ENCODER = ("self-attention", "add & norm", "feed-forward", "add & norm")
+DECODER = ("causal self-attention", "add & norm", "cross-attention", "add & norm", "feed-forward", "add & norm")
+"""The sublayers of one encoder block and of one decoder block, top to bottom (claims CL-013 and CL-021)."""
+SYMBOLS: dict[str, str] = {"N": "N", "heads": "h", "d_model": "d_model", "source": "m", "target": "n",
+                           "vocabulary": "V"}
+"""The sizes of the whole-model diagram as symbols: blocks per stack, heads, row width, source and target
+lengths, vocabulary."""
+
+
+STACK_WIDTH = 170
+
+
+def stack(ident: str, centre: float, top: float, steps: Sequence[str], repeat: Any, title: str, *,
+          label_left: bool) -> tuple[str, float, dict[str, float]]:
+    """A stack of blocks: a frame around the block's sublayers, ``repeat ×`` beside it (on the left or right).
+
+    Returns the drawing, its bottom and the middle height of each sublayer's box by name.
+    """
+    font, half = MODEL_FONT, STACK_WIDTH / 2
+    parts = [text(centre, top + font + 2, title, font, anchor="middle", bold=True)]
+    y, middles = top + font + 10, dict[str, float]()
+    for i, step in enumerate(steps):
+        thin = step == "add & norm"
+        height = 22 if thin else 26
+        parts.append(box(centre, y, STACK_WIDTH - 16, step, height=height, font=font, fill=PAPER if thin else TINT))
+        middles.setdefault(step, y + height / 2)
+        if i + 1 < len(steps):
+            parts.append(arrow(ident, [(centre, y + height), (centre, y + height + 9)]))
+        y += height + 10
+    frame = (f'<rect x="{num(centre - half)}" y="{num(top)}" width="{STACK_WIDTH}" height="{num(y - top)}" '
+             f'rx="8" fill="none" stroke="{INK}" stroke-dasharray="6 3"/>')
+    side = centre - half - 4 if label_left else centre + half + 4
+    label = text(side, top + (y - top) / 2 + font / 2, f"{repeat} ×", font, anchor="end" if label_left else "start",
+                 bold=True)
+    return frame + label + "".join(parts), y, middles
+
+
+def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, ident: str, caption: str,
+               pooling: str = "") -> str:
+    """The whole Transformer: embeddings and positions, N blocks, then the prediction; encoder beside decoder.
+
+    ``sizes`` names the blocks per stack (``N``), the heads, the row width, the
+    source and target lengths and the vocabulary, as symbols (:data:`SYMBOLS`)
+    or as one model's numbers (and ``positions``, how many it has rows for).
+    With ``decoder=False`` the encoder stands alone and ends in ``pooling``
+    (what the model makes of its last rows), as a sentence encoder such as
+    MiniLM does. The figure carries the sizes and the shape of every
+    labelled arrow, in those sizes.
+    """
+    needed = set(SYMBOLS) - (set() if decoder else {"target"})
+    missing = sorted(needed - set(sizes))
+    if missing:
+        raise ValueError(f"sizes must name {', '.join(sorted(needed))}; missing {', '.join(missing)}")
+    if not decoder and not pooling:
+        raise ValueError("an encoder without a decoder needs its pooling named")
+    font, d = MODEL_FONT, sizes["d_model"]
+    n_src, n_tgt, vocabulary = sizes["source"], sizes.get("target"), sizes["vocabulary"]
+    gap = 34
+    enc_x = 30 + STACK_WIDTH / 2 if decoder else MODEL_WIDTH / 2
+    dec_x = MODEL_WIDTH - 30 - STACK_WIDTH / 2
+    parts = [f"<defs>{arrow_marker(ident, LINE)}</defs>"]
+    shapes: dict[str, list[Any]] = {}
+
+    def step(centre: float, top: float, label: str) -> str:
+        width = min(max(STACK_WIDTH, 0.6 * font * len(label) + 20), 2 * min(centre, MODEL_WIDTH - centre) - 4)
+        return box(centre, top, width, label, height=BOX_HEIGHT, font=font)
+
+    def shaped(centre: float, top: float, name: str, shape: list[Any]) -> str:
+        shapes[name] = shape
+        return (arrow(ident, [(centre, top), (centre, top + gap - 1)])
+                + text(centre + 6, top + gap / 2 + font / 2 - 2, shape_text(shape), font, fill=MUTED))
+
+    def column(centre: float, top: float, label: str, embed: str, name: str, rows: Any) -> float:
+        """The tokens, their embedding and the arrow into the stack; returns the stack's top."""
+        parts.append(text(centre, top + font, label, font, anchor="middle"))
+        parts.append(step(centre, top + font + 8, embed))
+        parts.append(shaped(centre, top + font + 8 + BOX_HEIGHT, name, [rows, d]))
+        return top + font + 8 + BOX_HEIGHT + gap
+
+    embed = "embed + positions" if "positions" not in sizes else f"embed + positions (up to {sizes['positions']})"
+    enc_top = column(enc_x, 4, "source tokens" if decoder else f"tokens, from a vocabulary of {vocabulary}",
+                     embed, "source rows", n_src)
+    drawn, enc_bottom, _ = stack(ident, enc_x, enc_top, ENCODER, sizes["N"], f"encoder block, {sizes['heads']} heads",
+                                 label_left=True)
+    parts.append(drawn)
+    if decoder:
+        # the decoder starts lower, so the encoder's output runs down and across into its cross-attention
+        dec_top = column(dec_x, enc_bottom - 124, "target, shifted right", embed, "target rows", n_tgt)
+        drawn, dec_bottom, middles = stack(ident, dec_x, dec_top, DECODER, sizes["N"],
+                                           f"decoder block, {sizes['heads']} heads", label_left=False)
+        parts.append(drawn)
+        cross = middles["cross-attention"]
+        shapes["encoder output"] = [n_src, d]
+        parts.append(arrow(ident, [(enc_x, enc_bottom), (enc_x, cross), (dec_x - STACK_WIDTH / 2 + 7, cross)]))
+        parts += [text(enc_x + 6, (enc_bottom + cross) / 2 + 2, "keys, values", font, fill=MUTED),
+                  text(enc_x + 6, (enc_bottom + cross) / 2 + font + 4, shape_text([n_src, d]), font, fill=MUTED)]
+        parts.append(shaped(dec_x, dec_bottom, "decoder output", [n_tgt, d]))
+        parts.append(step(dec_x, dec_bottom + gap, "linear: to the vocabulary"))
+        parts.append(shaped(dec_x, dec_bottom + gap + BOX_HEIGHT, "scores over the vocabulary", [n_tgt, vocabulary]))
+        parts.append(step(dec_x, dec_bottom + 2 * gap + BOX_HEIGHT, "softmax"))
+        last = dec_bottom + 2 * gap + 2 * BOX_HEIGHT
+        parts.append(shaped(dec_x, last, "next-token probabilities", [n_tgt, vocabulary]))
+        parts.append(text(dec_x, last + gap + font + 2, "next-token probabilities", font, anchor="middle"))
+        desc = (f"Left, the encoder: the source tokens are embedded and given positions ({shape_text([n_src, d])}), "
+                f"then pass through {sizes['N']} encoder blocks, each self-attention and a feed-forward network, "
+                f"each followed by a residual addition and a layer norm. Right, the decoder: the target tokens, "
+                f"shifted right, are embedded ({shape_text([n_tgt, d])}) and pass through {sizes['N']} decoder "
+                f"blocks: causal self-attention, cross-attention whose keys and values are the encoder's output "
+                f"rows ({shape_text([n_src, d])}, an arrow from the encoder), and a feed-forward network. A linear "
+                f"map and a softmax turn the decoder's rows into next-token probabilities "
+                f"({shape_text([n_tgt, vocabulary])}).")
+        title = "The whole Transformer: encoder beside decoder"
+    else:
+        parts.append(shaped(enc_x, enc_bottom, "encoder output", [n_src, d]))
+        parts.append(step(enc_x, enc_bottom + gap, pooling))
+        last = enc_bottom + gap + BOX_HEIGHT
+        parts.append(shaped(enc_x, last, "sentence vector", [1, d]))
+        parts.append(text(enc_x, last + gap + font + 2, "one sentence vector", font, anchor="middle"))
+        desc = (f"The tokens are embedded with their positions ({shape_text([n_src, d])}) and pass through "
+                f"{sizes['N']} encoder blocks, each {sizes['heads']} heads of self-attention and a feed-forward "
+                f"network, each followed by a residual addition and a layer norm; then {pooling} gives one "
+                f"sentence vector ({shape_text([1, d])}).")
+        title = "The whole encoder, from tokens to a sentence vector"
+    height = last + gap + font + 10
+    picture = svg_image(ident, title, desc, MODEL_WIDTH, height, background(MODEL_WIDTH, height) + "".join(parts))
+    values = {"sizes": dict(sizes), "decoder": decoder, "encoder_block": list(ENCODER),
+              "decoder_block": list(DECODER) if decoder else None, "shapes": shapes}
+    return figure(ident, picture, caption, kind="model-flow", values=values)
+
+
+# --- shifted targets -----------------------------------------------------------------------------
+
+START, END = "⟨start⟩", "⟨end⟩"
+
+
+def shifted_targets(target: Sequence[str], *, ident: str, caption: str) -> str:
+    """The decoder's input is the target moved one place right behind a start symbol: a strip of positions.
+
+    ``target`` ends with the end symbol. Top row: what each position reads;
+    bottom row: what it must predict; an arrow takes each predicted token to
+    the next position's input.
+    """
+    if len(target) < 2 or target[-1] != END:
+        raise ValueError(f"target must be at least one token followed by {END}, got {list(target)!r}")
+    reads = [START, *target[:-1]]
+    left, top = 64, 24
+    column = min(72, (PHONE_COLUMN - left - 4) // len(target))  # a phone's column at full size, text at 11 px
+    width = left + len(target) * column + 4
+    parts = [f"<defs>{arrow_marker(ident, LINE)}</defs>",
+             text(4, top + 20, "reads", FONT), text(4, top + 100, "predicts", FONT)]
+    for i, (read, predicted) in enumerate(zip(reads, target)):
+        x = left + i * column
+        parts.append(text(x + column / 2 - 4, top - 8, f"position {i + 1}", SMALL, anchor="middle", fill=MUTED))
+        parts.append(box(x + column / 2 - 4, top + 2, column - 12, read, height=28))
+        parts.append(arrow(ident, [(x + column / 2 - 4, top + 30), (x + column / 2 - 4, top + 79)]))
+        parts.append(box(x + column / 2 - 4, top + 80, column - 12, predicted, height=28, fill=PAPER))
+        if i + 1 < len(target):
+            parts.append(arrow(ident, [(x + column - 10, top + 84), (x + column + 2, top + 28)], MUTED))
+    height = top + 116
+    desc = ("Position by position, the decoder reads " + ", ".join(reads) + " and must predict "
+            + ", ".join(target) + ": each position reads the token the position before it must predict, "
+            "so no position reads the token it is asked for.")
+    picture = svg_image(ident, "Shifted targets: what each decoder position reads and predicts", desc, width,
+                        height, background(width, height) + "".join(parts))
+    return figure(ident, picture, caption, kind="shifted-targets",
+                  values={"target": list(target), "reads": reads, "start": START})

@@ -15,23 +15,15 @@ from typing import Any
 import numpy as np
 
 from attnlab.checks import as_matrix
-from attnlab.site.figures.svg import INK, MUTED, PAPER, figure, min_font, num, svg_image, text
+from attnlab.site.figures.palette import INK, MUTED, diverging
+from attnlab.site.figures.svg import background, figure, legend_bar, min_font, num, svg_image, text
 
 CELL_WIDTH, CELL_HEIGHT = 16, 11
 LEFT, TOP, RIGHT = 58, 42, 12
 """Room left of the cells (row labels and name), above them (column labels and name), and on the right."""
-NEGATIVE, POSITIVE = (181, 64, 12), (63, 81, 181)
-"""The colours of −1 and +1 (rust and indigo); 0 is white."""
 LEGEND_STOPS = 11
 STEP = 0.05
 """Cells are coloured in steps of this much (41 colours from −1 to 1); the figure carries the exact values."""
-
-
-def shade(value: float) -> str:
-    """The colour of ``value`` in [−1, 1]: white mixed with rust below 0 or indigo above it, by its size."""
-    end = POSITIVE if value >= 0 else NEGATIVE
-    t = min(abs(value), 1.0)
-    return "#" + "".join(f"{round(255 + (c - 255) * t):02x}" for c in end)
 
 
 def cells(grid: np.ndarray) -> str:
@@ -39,7 +31,7 @@ def cells(grid: np.ndarray) -> str:
     would weigh three times as much). Each cell's value is rounded to the nearest :data:`STEP` for its colour."""
     by_colour: dict[str, list[str]] = {}
     for (row, column), value in np.ndenumerate(grid):
-        by_colour.setdefault(shade(round(value / STEP) * STEP), []).append(
+        by_colour.setdefault(diverging(round(value / STEP) * STEP), []).append(
             f"M{LEFT + column * CELL_WIDTH} {TOP + row * CELL_HEIGHT}h{CELL_WIDTH}v{CELL_HEIGHT}h-{CELL_WIDTH}z")
     return "".join(f'<path d="{"".join(moves)}" fill="{colour}"/>' for colour, moves in by_colour.items())
 
@@ -49,9 +41,9 @@ def label_every(count: int, room: float, needed: float) -> int:
     return max(1, math.ceil(needed / room)) if count > 1 else 1
 
 
-def heatmap(values: Any, *, ident: str, title: str, desc: str, caption: str, row_name: str, column_name: str,
-            marked: tuple[int, int, int, int] | None = None, mark_note: str = "") -> str:
-    """A heatmap of ``values`` (every entry in [−1, 1]) as a figure, with a legend for its colour scale.
+def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, caption: str, row_name: str,
+            column_name: str, marked: tuple[int, int, int, int] | None = None, mark_note: str = "") -> str:
+    """A heatmap of ``values`` (every entry in [−1, 1]) as a figure of ``kind``, with a legend for its colour scale.
 
     ``marked`` = (first row, first column, rows, columns) outlines a block,
     described by ``mark_note`` (one line of the picture per line) under the legend. The figure carries the
@@ -72,7 +64,7 @@ def heatmap(values: Any, *, ident: str, title: str, desc: str, caption: str, row
     note_top = legend_top + 12 + 2 * font + 10
     notes = mark_note.splitlines()
     height = note_top + (font + 4) * max(len(notes) - 1, 0) + 8
-    parts = [f'<rect width="{width}" height="{height}" fill="{PAPER}"/>',
+    parts = [background(width, height),
              text(LEFT + cols * CELL_WIDTH / 2, 14, column_name, font, anchor="middle")]
     parts.append(cells(grid))
     every_col = label_every(cols, CELL_WIDTH, 2 * 0.6 * font + 6)
@@ -90,13 +82,8 @@ def heatmap(values: Any, *, ident: str, title: str, desc: str, caption: str, row
         parts.append(f'<rect x="{LEFT + c0 * CELL_WIDTH}" y="{TOP + r0 * CELL_HEIGHT}" width="{nc * CELL_WIDTH}" '
                      f'height="{nr * CELL_HEIGHT}" fill="none" stroke="{INK}" stroke-width="3"/>')
     bar_width = min(200, cols * CELL_WIDTH)
-    stops = "".join(f'<stop offset="{i / (LEGEND_STOPS - 1):.2f}" stop-color="{shade(-1 + 2 * i / (LEGEND_STOPS - 1))}"/>'
-                    for i in range(LEGEND_STOPS))
-    parts.append(f'<defs><linearGradient id="{ident}-scale">{stops}</linearGradient></defs>')
-    parts.append(f'<rect x="{LEFT}" y="{legend_top}" width="{bar_width}" height="12" fill="url(#{ident}-scale)" '
-                 f'stroke="{INK}" stroke-width="0.5"/>')
-    for share, label in ((0.0, "−1"), (0.5, "0"), (1.0, "+1")):
-        parts.append(text(LEFT + share * bar_width, legend_top + 12 + font + 2, label, font, anchor="middle"))
+    stops = [(i / (LEGEND_STOPS - 1), diverging(-1 + 2 * i / (LEGEND_STOPS - 1))) for i in range(LEGEND_STOPS)]
+    parts.append(legend_bar(ident, LEFT, legend_top, bar_width, stops, [(0.0, "−1"), (0.5, "0"), (1.0, "+1")], font))
     if notes:
         parts.append(f'<rect x="{LEFT}" y="{note_top - 10}" width="14" height="10" fill="none" stroke="{INK}" '
                      f'stroke-width="3"/>')
@@ -104,5 +91,5 @@ def heatmap(values: Any, *, ident: str, title: str, desc: str, caption: str, row
     body = "".join(parts)
     values_carried = {"rows": rows, "columns": cols, "marked": list(marked) if marked else None,
                       "values": np.round(grid, 4).tolist()}
-    return figure(ident, svg_image(ident, title, desc, width, height, body), caption, values=values_carried,
-                  kind="attnlab-heatmap")
+    return figure(ident, svg_image(ident, title, desc, width, height, body), caption, kind=kind,
+                  values=values_carried)

@@ -22,7 +22,8 @@ from typing import Any
 from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.lab import TOKENS, LabResult, compute
 from attnlab.site.figures.plot import ticks_within
-from attnlab.site.figures.svg import INK, LAB_COLUMN, MUTED, PAPER, carried, figure, grid, min_font, num, svg_image, text
+from attnlab.site.figures.palette import INK, MUTED, PAPER
+from attnlab.site.figures.svg import LAB_COLUMN, carried, figure, grid, min_font, num, svg_image, text
 from attnlab.text import fmt, vector
 
 PANEL_WIDTH, PANEL_HEIGHT = 226, 236
@@ -256,8 +257,8 @@ def panels(settings: Mapping[str, Mapping[str, Any]], *, ident: str, caption: st
     numbers = {"frame": frame.to_dict(), "panels": [
         {"heading": heading, "controls": dict(r.controls), "values": r.values, "weights": r.weights,
          "visible": r.visible, "output": r.output} for heading, r in results.items()]}
-    return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, values=numbers,
-                  kind="attnlab-planes")
+    return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="value-plane",
+                  values=numbers)
 
 
 def lab_frame() -> Frame:

@@ -15,11 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from attnlab.checks import as_array
-from attnlab.site.figures.svg import DASHES, INK, PALETTE, PAPER, figure, grid, min_font, num, svg_image, text
+from attnlab.site.figures.palette import INK, SERIES
+from attnlab.site.figures.svg import DASHES, background, figure, grid, min_font, num, svg_image, text
 
 WIDTH, PLOT_HEIGHT = 400, 220
 LEFT, RIGHT, TOP = 64, 14, 12
@@ -28,7 +30,7 @@ TICK_FONT = min_font(WIDTH)
 LABEL_FONT = TICK_FONT + 1
 LEGEND_ROW = 22
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
-"""Marker shape per series, in the order of :data:`attnlab.site.figures.svg.PALETTE`."""
+"""Marker shape per series, in the order of :data:`attnlab.site.figures.palette.SERIES`."""
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
@@ -149,17 +151,18 @@ def compact(values: Sequence[float]) -> list[float]:
 
 
 def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band] = (), *,
-              ident: str, title: str, desc: str) -> str:
+              kind: str, ident: str, title: str, desc: str, inputs: Mapping[str, Any] | None = None) -> str:
     """A chart of ``bands`` (drawn first) and ``lines`` on the axes ``x`` and ``y``, with a legend below.
 
     ``ident`` makes the element ids unique on the page; ``title`` and
     ``desc`` are what a screen reader announces (``desc`` should state what
     the chart shows, since the picture cannot). Every value must lie on its
-    axis. The figure carries the plotted numbers in ``data-values``.
+    axis. The figure (of ``kind``) carries the plotted numbers in ``data-values``,
+    and ``inputs``, what they were computed from, when given.
     """
     count = len(lines) + len(bands)
-    if not 1 <= count <= len(PALETTE):
-        raise ValueError(f"a chart must have 1 to {len(PALETTE)} lines and bands, got {count}")
+    if not 1 <= count <= len(SERIES):
+        raise ValueError(f"a chart must have 1 to {len(SERIES)} lines and bands, got {count}")
     right, bottom = WIDTH - RIGHT, TOP + PLOT_HEIGHT
 
     def px(value: float) -> float:
@@ -168,7 +171,8 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     def py(value: float) -> float:
         return bottom - y.share(value) * PLOT_HEIGHT
 
-    parts, carried = [], {"lines": {}, "bands": {}}
+    parts: list[str] = []
+    carried: dict[str, Any] = {"lines": {}, "bands": {}, **({"inputs": dict(inputs)} if inputs else {})}
     widest = max(len(x.tick_text(t)) for t in x.ticks) * TICK_FONT * 0.6 + 8
     parts.append(grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks]))
     for k, tick in enumerate(x.ticks):
@@ -177,7 +181,8 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     for k, tick in enumerate(y.ticks):
         if k % label_stride(len(y.ticks), PLOT_HEIGHT, TICK_FONT * 1.5) == 0:
             parts.append(text(LEFT - 6, py(tick) + 5, y.tick_text(tick), TICK_FONT, anchor="end"))
-    parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" stroke="{INK}"/>')
+    parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" '
+                 f'stroke="{INK}"/>')
     parts.append(text((LEFT + right) / 2, bottom + 40, x.label, LABEL_FONT, anchor="middle"))
     parts.append(text(0, 0, y.label, LABEL_FONT, anchor="middle",
                       extra=f' transform="translate(16 {num(TOP + PLOT_HEIGHT / 2)}) rotate(-90)"'))
@@ -189,7 +194,7 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
         if any(low > high for low, high in zip(lows, highs)):
             raise ValueError(f"band {band.label!r} has a low above its high")
         outline = [(px(a), py(b)) for a, b in zip(xs, highs)] + [(px(a), py(b)) for a, b in zip(xs[::-1], lows[::-1])]
-        colour, dash = PALETTE[i], DASHES[i]
+        colour, dash = SERIES[i], DASHES[i]
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polygon class="band" points="{" ".join(f"{num(a)},{num(b)}" for a, b in outline)}" '
                      f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
@@ -201,7 +206,7 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     for i, line in enumerate(lines, start=len(bands)):
         xs = checked(f"x of {line.label!r}", line.xs)
         ys = checked(f"y of {line.label!r}", line.ys, len(xs))
-        colour, dash, shape = PALETTE[i], DASHES[i], MARKERS[i]
+        colour, dash, shape = SERIES[i], DASHES[i], MARKERS[i]
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         points = [(px(a), py(b)) for a, b in zip(xs, ys)]
         parts.append(f'<polyline points="{" ".join(f"{num(a)},{num(b)}" for a, b in points)}" '
@@ -215,19 +220,18 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
         parts.append(text(LEFT + 44, key_y + 5, line.label, LABEL_FONT))
         carried["lines"][line.label] = {"x": compact(xs), "y": compact(ys)}
     height = legend_top + LEGEND_ROW * (count - 1) + 14
-    body = f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts)
-    return figure(ident, svg_image(ident, title, desc, WIDTH, height, body), title, values=carried,
-                  kind="attnlab-chart")
+    body = background(WIDTH, height) + "".join(parts)
+    return figure(ident, svg_image(ident, title, desc, WIDTH, height, body), title, kind=kind, values=carried)
 
 
-def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, ident: str,
-               title: str, desc: str, x_label: str, y_label: str) -> str:
+def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, kind: str, ident: str,
+               title: str, desc: str, x_label: str, y_label: str, inputs: Mapping[str, Any] | None = None) -> str:
     """A log-log chart of each named (x values, y values) line, as one line of HTML.
 
     Axes span whole decades; every value must be positive.
     """
-    if not 1 <= len(series) <= len(PALETTE):
-        raise ValueError(f"series must have 1 to {len(PALETTE)} lines, got {len(series)}")
+    if not 1 <= len(series) <= len(SERIES):
+        raise ValueError(f"series must have 1 to {len(SERIES)} lines, got {len(series)}")
     lines = []
     for label, (xs, ys) in series.items():
         x, y = as_array(f"x of {label!r}", xs, 1), as_array(f"y of {label!r}", ys, 1)
@@ -239,4 +243,4 @@ def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *,
     every_x = np.concatenate([line.xs for line in lines]).tolist()
     every_y = np.concatenate([line.ys for line in lines]).tolist()
     return chart_svg(log_axis(every_x, x_label), log_axis(every_y, y_label), lines,
-                     ident=ident, title=title, desc=desc)
+                     kind=kind, ident=ident, title=title, desc=desc, inputs=inputs)

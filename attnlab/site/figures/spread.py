@@ -9,7 +9,7 @@ axis of widths.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,8 +25,12 @@ def mean_and_sd(scores: Any, name: str) -> tuple[float, float]:
     return float(values.mean()), float(values.std())
 
 
-def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any], *, ident: str) -> str:
-    """Bands of mean ± 1 standard deviation of ``raw`` and ``scaled`` scores, one array per width, as a figure."""
+def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any], *, ident: str,
+                 drawn: Mapping[str, Any]) -> str:
+    """Bands of mean ± 1 standard deviation of ``raw`` and ``scaled`` scores, one array per width, as a figure.
+
+    ``drawn`` says how the scores were drawn (seed, number of pairs); the figure carries it.
+    """
     if not len(widths) == len(raw) == len(scaled) >= 2:
         raise ValueError(f"need one raw and one scaled array per width (two widths at least), got "
                          f"{len(widths)} widths, {len(raw)} raw and {len(scaled)} scaled")
@@ -42,5 +46,5 @@ def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any
     desc = (f"For d_k from {widths[0]} to {widths[-1]}, the raw scores' standard deviation grows from "
             f"{fmt(raw_stats[0, 1])} to {fmt(raw_stats[-1, 1])}, about the square root of d_k, while the "
             f"scaled scores' stays between {fmt(scaled_stats[:, 1].min())} and {fmt(scaled_stats[:, 1].max())}.")
-    return chart_svg(x, y, bands=bands, ident=ident, title="Spread of raw and scaled scores as d_k grows",
-                     desc=desc)
+    return chart_svg(x, y, bands=bands, kind="score-spread", ident=ident,
+                     title="Spread of raw and scaled scores as d_k grows", desc=desc, inputs=drawn)

@@ -1,11 +1,13 @@
-"""What every figure of the guide shares: its frame, its text, its colours and the numbers it carries.
+"""What every figure of the guide shares: its frame, its text, its legends and the numbers it carries.
 
 A figure is an inline ``<svg>`` inside a ``<figure>``, drawn while the site
-is built from the same computation as the table beside it. :func:`figure`
-gives it a ``<title>`` (its accessible name, through ``role="img"``), a
-``<desc>`` that says in words what the picture shows, a caption, and its
-numbers as JSON in ``data-values``, so a test can compare the picture's
-numbers with attnlab's.
+is built from the same computation as the table beside it. :func:`svg_image`
+gives the picture a ``<title>`` (its accessible name, through ``role="img"``)
+and a ``<desc>`` that says in words what it shows; :func:`figure` adds a
+caption, the figure's kind as ``data-figure`` and its numbers as JSON in
+``data-values``. A test scans every built page for figures and checks each
+kind's numbers against attnlab (``tests/site/build/test_figures_site.py``).
+Colours come from :mod:`attnlab.site.figures.palette`.
 
 Text in an SVG shrinks with the picture: a figure ``width`` units wide in a
 358-pixel phone column is drawn at 358/``width`` of its size. :func:`min_font`
@@ -16,9 +18,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
+
+from attnlab.site.figures.palette import BLOCKED, FRAME, GRID, INK, PAPER
 
 MIN_TEXT = 11
 """Smallest text, in CSS pixels, any figure may show at phone width."""
@@ -27,10 +32,6 @@ PHONE_COLUMN = 358
 LAB_COLUMN = 316
 """Width of the same column inside the lab's bordered, padded box."""
 
-INK, MUTED, GRID, PAPER = "#1a1a1a", "#4d4d4d", "#d0d0d0", "#ffffff"
-"""Text, secondary text (7:1 on white), grid lines, background."""
-PALETTE: tuple[str, ...] = ("#3f51b5", "#b5400c", "#2e7d32", "#6a1b9a")
-"""Series colours in order (indigo, rust, green, purple); each has at least 4.5:1 contrast on white."""
 DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
 """Dash pattern per series, so colour is never the only cue."""
 
@@ -95,14 +96,49 @@ def svg_image(ident: str, title: str, desc: str, width: float, height: float, bo
     )
 
 
-def figure(ident: str, content: str, caption: str, *, values: Mapping[str, Any] | None = None,
-           kind: str = "") -> str:
-    """A ``<figure>`` on one line around ``content`` (one or more pictures), with its caption and numbers.
+KIND = re.compile(r"[a-z][a-z0-9-]*")
+"""A figure's kind: lower-case words joined by hyphens (``concentration``, ``head-flow``)."""
 
-    ``ident`` is the figure's ``id``; ``kind`` is an extra class (the
-    stylesheet lays some kinds out differently); ``values`` are carried as
-    JSON in ``data-values``.
+
+def figure(ident: str, content: str, caption: str, *, kind: str, values: Mapping[str, Any]) -> str:
+    """A ``<figure>`` on one line around ``content`` (one or more pictures), with its caption, kind and numbers.
+
+    ``ident`` is the figure's ``id``; ``kind`` says what it draws, as
+    ``data-figure`` and the class ``attnlab-<kind>`` (the scanning test has one
+    checker per kind; the stylesheet lays some kinds out differently);
+    ``values`` are the numbers it draws, as JSON in ``data-values``.
     """
-    data = f' data-values="{carried(values)}"' if values is not None else ""
-    classes = f"attnlab-figure {kind}".strip()
-    return f'<figure class="{classes}" id="{ident}"{data}>{content}<figcaption>{escape(caption)}</figcaption></figure>\n'
+    if not KIND.fullmatch(kind):
+        raise ValueError(f"a figure's kind is lower-case words joined by hyphens, got {kind!r}")
+    return (f'<figure class="attnlab-figure attnlab-{kind}" id="{ident}" data-figure="{kind}" '
+            f'data-values="{carried(values)}">{content}<figcaption>{escape(caption)}</figcaption></figure>\n')
+
+
+def blocked_pattern(ident: str) -> str:
+    """A ``<pattern>`` of grey stripes named ``ident``-blocked: a blocked cell is hatched, never shaded."""
+    return (f'<pattern id="{ident}-blocked" width="6" height="6" patternUnits="userSpaceOnUse" '
+            f'patternTransform="rotate(45)"><rect width="6" height="6" fill="{BLOCKED}"/>'
+            f'<path d="M0 0v6" stroke="{FRAME}" stroke-width="2"/></pattern>')
+
+
+def legend_bar(ident: str, x: float, y: float, width: float, stops: Sequence[tuple[float, str]],
+               labels: Sequence[tuple[float, str]], font: int, name: str = "") -> str:
+    """A colour scale: a bar ``width`` long with a gradient through ``stops`` (offset 0-1, colour), labels under it.
+
+    ``name`` is written before the bar (the bar then starts after it); the
+    bar is 12 units high and its labels sit one line below.
+    """
+    start = x + (0.6 * font * len(name) + 8 if name else 0)
+    gradient = "".join(f'<stop offset="{offset:.2f}" stop-color="{colour}"/>' for offset, colour in stops)
+    parts = [f'<defs><linearGradient id="{ident}-scale">{gradient}</linearGradient></defs>',
+             f'<rect x="{num(start)}" y="{num(y)}" width="{num(width)}" height="12" fill="url(#{ident}-scale)" '
+             f'stroke="{INK}" stroke-width="0.5"/>']
+    if name:
+        parts.append(text(x, y + 11, name, font))
+    parts += [text(start + share * width, y + 14 + font, label, font, anchor="middle") for share, label in labels]
+    return "".join(parts)
+
+
+def background(width: float, height: float) -> str:
+    """The picture's paper, so it reads the same on a dark page."""
+    return f'<rect width="{num(width)}" height="{num(height)}" fill="{PAPER}"/>'

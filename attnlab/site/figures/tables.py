@@ -1,4 +1,4 @@
-"""Turn computed arrays into what a page shows: labelled matrices, weight maps, the block diagram.
+"""Turn computed arrays into what a page shows: tables, labelled matrices, weight maps.
 
 Chapters call these inside build-time code blocks and ``print`` the result;
 markdown-exec then parses it as Markdown (HTML passes through). Numbers are
@@ -97,72 +97,3 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
     exported = [[label, *cells] for label, cells in zip(queries, shown)]
     return (f'<div class="attn-map-scroll"{focusable}>{html}</div>\n'
             f"{marker([corner, *keys], exported, caption, markdown=False)}\n")
-
-
-BLOCK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "post": (("in", "input rows x"), ("split", ""), ("box", "Multi-head self-attention"),
-             ("drop", "Dropout (training only)"), ("add", ""), ("box", "Layer norm"), ("split", ""),
-             ("box", "Feed-forward (each row alone)"), ("drop", "Dropout (training only)"), ("add", ""),
-             ("box", "Layer norm"), ("out", "output rows")),
-    "pre": (("in", "input rows x"), ("split", ""), ("box", "Layer norm"),
-            ("box", "Multi-head self-attention"), ("drop", "Dropout (training only)"), ("add", ""),
-            ("split", ""), ("box", "Layer norm"), ("box", "Feed-forward (each row alone)"),
-            ("drop", "Dropout (training only)"), ("add", ""), ("final", "Layer norm, after the last block"),
-            ("out", "output rows")),
-}
-"""The encoder block's steps from input to output, per layer-norm placement; a Pre-LN stack
-adds one layer norm after its last block only (claim CL-039), drawn with a dotted outline."""
-
-
-def block_diagram(order: str = "post") -> str:
-    """An accessible inline SVG of one encoder block (Post-LN or Pre-LN), with no numbers.
-
-    Boxes are sublayers, circles the residual additions, the line on the left
-    the residual path around each sublayer; dashed boxes act only in training,
-    the dotted one (Pre-LN) only after the stack's last block.
-    Self-contained markup on one line, so Markdown passes it through untouched.
-    """
-    if order not in BLOCK_STEPS:
-        raise ValueError(f"order must be one of {sorted(BLOCK_STEPS)}, got {order!r}")
-    name = "Post-LN (the original order)" if order == "post" else "Pre-LN (a later variant)"
-    heights = {"in": 20, "out": 20, "split": 4, "box": 34, "drop": 30, "final": 34, "add": 24}
-    cx, left, gap = 190, 40, 18
-    parts, ys, y, branch = [], [], 10, 0.0
-    for kind, _ in BLOCK_STEPS[order]:
-        ys.append((y, y + heights[kind]))
-        y += heights[kind] + gap
-    for i, ((kind, label), (top, bottom)) in enumerate(zip(BLOCK_STEPS[order], ys)):
-        mid = (top + bottom) / 2
-        if i:
-            arrow = "" if kind == "split" else f' marker-end="url(#arrow-{order})"'
-            parts.append(f'<line x1="{cx}" y1="{ys[i - 1][1]}" x2="{cx}" y2="{top}" '
-                         f'stroke="#3f51b5" stroke-width="1.5"{arrow}/>')
-        if kind in ("box", "drop", "final"):
-            dash = {"drop": ' stroke-dasharray="5 4" fill="none"', "final": ' stroke-dasharray="2 3" fill="#fff"',
-                    "box": ' fill="#e8eaf6"'}[kind]
-            parts.append(f'<rect x="{cx - 120}" y="{top}" width="240" height="{bottom - top}" rx="6" '
-                         f'stroke="#3f51b5"{dash}/>')
-        if kind == "split":
-            branch = mid
-            parts.append(f'<circle cx="{cx}" cy="{mid}" r="3" fill="#3f51b5"/>')
-        if kind == "add":
-            parts.append(f'<circle cx="{cx}" cy="{mid}" r="12" fill="#fff" stroke="#3f51b5"/><text x="{cx}" '
-                         f'y="{mid + 5}" text-anchor="middle" font-size="18" fill="#1a1a1a">+</text>')
-            parts.append(f'<polyline points="{cx},{branch} {left},{branch} {left},{mid} {cx - 12},{mid}" '
-                         f'fill="none" stroke="#5c6bc0" marker-end="url(#arrow-{order})"/>')
-        elif label:
-            parts.append(f'<text x="{cx}" y="{mid + 5}" text-anchor="middle" font-size="14" fill="#1a1a1a">'
-                         f'{escape(label)}</text>')
-    title_id, desc_id = f"block-{order}-title", f"block-{order}-desc"
-    flow = ", then ".join(label or ("add the residual" if kind == "add" else "branch the residual")
-                          for kind, label in BLOCK_STEPS[order])
-    return (
-        f'<figure class="block-diagram"><svg role="img" aria-labelledby="{title_id} {desc_id}" '
-        f'viewBox="0 0 330 {y}" width="330" height="{y}" style="max-width: 100%; height: auto" '
-        f'xmlns="http://www.w3.org/2000/svg">'
-        f'<title id="{title_id}">Encoder block, {escape(name)}</title>'
-        f'<desc id="{desc_id}">From top to bottom: {escape(flow)}.</desc>'
-        f'<defs><marker id="arrow-{order}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        f'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#3f51b5"/></marker></defs>'
-        f'{"".join(parts)}</svg><figcaption>{escape(name)}</figcaption></figure>\n'
-    )

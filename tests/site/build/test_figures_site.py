@@ -1,14 +1,19 @@
-"""Each figure is on its page, drawn from the same computation as the numbers beside it.
+"""Every figure on the built site is found by scanning its pages, and its numbers are attnlab's.
 
-Every figure carries its numbers in ``data-values`` (``attnlab.site.figures.svg``);
-these tests read them from the built pages and compare them with attnlab
-(or, for the spread of scores, with the table printed above the figure).
+A figure declares what it draws (``data-figure``, its kind) and carries the
+numbers it draws (``data-values``, see ``attnlab.site.figures.svg``). These
+tests read every page of the built site, require a checker below for every
+kind they find, and each checker computes the numbers again from attnlab's
+maths (never from the drawing code) and compares. No list of pages or
+figures is kept here: a new figure of a new kind fails until it has a checker.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -16,109 +21,327 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attnlab import causal, positional_encoding
+from attnlab import (Head, MultiHeadParams, attention, bert, causal, cross_attention, encoder_block, feed_forward,
+                     layer_norm, multi_head, positional_encoding, project, softmax)
 from attnlab.cost import cost
+from attnlab.layers import init_encoder_block
 from attnlab.lab import MULTIPLIERS, TOKENS, W_K, W_Q, W_V, X, compute
-from attnlab.site.figures.sliders import SLIDER_RANGES
-from attnlab.site.figures.flow import shapes_of
 from attnlab.site.figures.plane import lab_frame
-from attnlab.streaming import BLOCK
+from attnlab.site.figures.sliders import SLIDER_RANGES
+from pictures import grid_cells
 
-FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="([^"]+)" data-values="([^"]*)">(.*?)</figure>', re.S)
-FIGURES = {
-    "rows.html": ["head-flow"],
-    "scores.html": ["score-spread"],
-    "mixing.html": ["value-plane"],
-    "experiments.html": ["concentration-rises", "concentration-tied"],
-    "positions.html": ["position-heatmap"],
-    "cost.html": ["cost-growth"],
-}
-"""The guide's figures, by page."""
+FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="([^"]+)" data-figure="([^"]+)" '
+                    r'data-values="([^"]*)">(.*?)</figure>', re.S)
 
 
-def figures(site: Path, page: str) -> dict[str, tuple[dict[str, Any], str]]:
-    """Each figure on a built page: its id, its carried numbers and its markup."""
-    html = (site / page).read_text(encoding="utf-8")
-    return {ident: (json.loads(unescape(data)), body) for ident, data, body in FIGURE.findall(html)}
+@dataclass(frozen=True)
+class Found:
+    """One figure on a built page."""
+
+    page: str
+    ident: str
+    kind: str
+    values: Any
+    body: str
 
 
-def carried(site: Path, page: str, ident: str) -> dict[str, Any]:
-    return figures(site, page)[ident][0]
+def scan(site: Path) -> list[Found]:
+    """Every figure on every page of ``site``, in page order."""
+    return [Found(path.relative_to(site).as_posix(), ident, kind, json.loads(unescape(data)), body)
+            for path in sorted(site.rglob("*.html"))
+            for ident, kind, data, body in FIGURE.findall(path.read_text(encoding="utf-8"))]
 
 
-@pytest.mark.parametrize(("page", "idents"), FIGURES.items())
-def test_each_figure_is_on_its_page(built_site: Path, page: str, idents: list[str]) -> None:
-    assert list(figures(built_site, page)) == idents
+@pytest.fixture(scope="module")
+def found(built_site: Path) -> list[Found]:
+    return scan(built_site)
 
 
-@pytest.mark.parametrize("page", FIGURES)
-def test_every_picture_is_an_image_named_and_described_by_elements_it_holds(built_site: Path, page: str) -> None:
-    for ident, (_, body) in figures(built_site, page).items():
-        pictures = re.findall(r'<svg role="img" aria-labelledby="([^"]+)" aria-describedby="([^"]+)"', body)
-        assert pictures, ident
-        for title, desc in pictures:
-            assert re.search(f'<title id="{title}">[^<]+</title><desc id="{desc}">[^<]+</desc>', body), ident
-        assert "<figcaption>" in body
+def close(shown: Any, expected: Any, what: str, rtol: float = 1e-9) -> None:
+    """``shown`` equals ``expected`` to ``rtol`` (charts carry six significant digits: ``plot.compact``)."""
+    assert np.allclose(np.asarray(shown, float), np.asarray(expected, float), rtol=rtol, atol=1e-12), what
 
 
-def test_the_head_flow_shows_the_toy_head_shapes(built_site: Path) -> None:
-    shown = carried(built_site, "rows.html", "head-flow")
-    assert shown == {"d_k": len(W_K[0]), "shapes": {k: list(v) for k, v in shapes_of(X, W_Q, W_K, W_V, causal(3)).items()}}
+# --- one checker per kind: the numbers again, from attnlab's maths ---------------------------------
 
 
-def test_the_value_plane_panels_are_the_lab_results_they_name(built_site: Path) -> None:
-    shown = carried(built_site, "mixing.html", "value-plane")
-    assert [p["heading"] for p in shown["panels"]] == ["Baseline", "Query × 0", "rises value raised"]
-    for panel in shown["panels"]:
+def toy_head(v: dict[str, Any]) -> None:
+    given = v["inputs"]
+    assert (given["x"], given["w_q"], given["w_k"], given["w_v"]) == tuple(
+        [list(row) for row in m] for m in (X, W_Q, W_K, W_V)), "the head drawn is the toy's"
+    q, k, vals = (project(given["x"], given[name], name) for name in ("w_q", "w_k", "w_v"))
+    r = attention(q, k, vals, given["visible"])
+    assert v["d_k"] == k.shape[1]
+    assert v["shapes"] == {"X": list(np.shape(given["x"])), "Q": list(q.shape), "K": list(k.shape),
+                           "V": list(vals.shape), "scores": list(r.scores.shape), "scaled": list(r.scaled.shape),
+                           "weights": list(r.weights.shape), "output": list(r.output.shape)}
+
+
+def masked_scores(v: dict[str, Any]) -> None:
+    assert v["tokens"] == list(TOKENS)
+    assert v["visible"] == causal(len(TOKENS)).tolist()
+    close(v["scaled"], [compute(t).scaled for t in TOKENS], "the scaled scores of every query")
+    close(v["weights"], compute().weight_map, "the causal weight map")
+
+
+def heads_flow(v: dict[str, Any]) -> None:
+    assert v["x"] == [list(row) for row in X] and v["tokens"] == list(TOKENS)
+    first = v["heads"][0]
+    assert (first["w_q"], first["w_k"], first["w_v"]) == tuple([list(r) for r in m] for m in (W_Q, W_K, W_V))
+    params = MultiHeadParams(tuple(Head(np.array(h["w_q"]), np.array(h["w_k"]), np.array(h["w_v"]))
+                                   for h in v["heads"]), np.array(v["w_o"]))
+    run = multi_head(v["x"], v["x"], params, v["visible"])
+    for h, (shown, head) in enumerate(zip(v["heads"], run.heads), start=1):
+        close(shown["weights"], head.weights, f"head {h}'s weights")
+        assert shown["output"] == list(head.output.shape)
+    assert v["shapes"] == {"concat": list(run.concat.shape), "output": list(run.output.shape)}
+    close(v["heads"][0]["weights"], compute().weight_map, "head 1 is the toy's head")
+
+
+def run_steps(steps: list[str], x: np.ndarray, seed: int) -> np.ndarray:
+    """Execute a block diagram's steps, top to bottom, with attnlab's layers."""
+    params = init_encoder_block(seed)
+    norms = iter((params.norm1, params.norm2))
+    rows, kept = x, x
+    for step in steps:
+        if step == "branch":
+            kept = rows
+        elif step == "attention":
+            rows = multi_head(rows, rows, params.attention).output
+        elif step == "feed-forward":
+            rows = feed_forward(rows, params.ffn)
+        elif step == "add":
+            rows = kept + rows
+        elif step == "norm":
+            p = next(norms)
+            rows = layer_norm(rows, p.gain, p.bias, p.eps)
+        else:
+            assert step in ("input", "output", "dropout", "final"), step  # dropout: off; final: once per stack
+    return rows
+
+
+def block_flow(v: dict[str, Any]) -> None:
+    x = np.random.default_rng(7).standard_normal((3, 4))
+    for order, steps in v["orders"].items():
+        assert np.allclose(run_steps(steps, x, seed=3), encoder_block(x, init_encoder_block(3), order=order)), order
+    assert v["orders"]["pre"][-2] == "final" and "final" not in v["orders"]["post"]  # claim CL-039
+
+
+TEST_SIZES = {"N": 2, "heads": 2, "d_model": 4, "source": 3, "target": 2, "vocabulary": 5}
+
+
+def symbolic_run(size: dict[str, int]) -> dict[str, tuple[int, ...]]:
+    """Shapes from a small encoder–decoder made of attnlab's functions, at the given sizes."""
+    rng = np.random.default_rng(11)
+    d, m, n = size["d_model"], size["source"], size["target"]
+    blocks = [init_encoder_block(seed, d_model=d, n_heads=size["heads"]) for seed in range(size["N"])]
+    source = rng.standard_normal((m, d)) + positional_encoding(m, d)
+    memory = source
+    for block in blocks:
+        memory = encoder_block(memory, block)
+    target = rng.standard_normal((n, d)) + positional_encoding(n, d)
+    rows = target
+    for block in blocks:
+        p = block.attention
+        rows = layer_norm(rows + multi_head(rows, rows, p, causal(n)).output)
+        crossed = cross_attention(rows, memory, p)
+        assert crossed.heads[0].weights.shape == (n, m)
+        rows = layer_norm(rows + crossed.output)
+        rows = layer_norm(rows + feed_forward(rows, block.ffn))
+    scores = rows @ rng.standard_normal((d, size["vocabulary"]))
+    probabilities = np.array([softmax(row, np.ones(row.shape, bool)) for row in scores])
+    assert np.allclose(probabilities.sum(axis=1), 1)
+    return {"source rows": source.shape, "encoder output": memory.shape, "target rows": target.shape,
+            "decoder output": rows.shape,
+            "scores over the vocabulary": scores.shape, "next-token probabilities": probabilities.shape}
+
+
+def model_run(sentence: str) -> dict[str, tuple[int, ...]]:
+    """Shapes from MiniLM itself, through attnlab.bert."""
+    enc = bert.encode(sentence)[0]
+    return {"source rows": enc.hidden[0].shape, "encoder output": enc.hidden[-1].shape,
+            "sentence vector": (1, *bert.sentence_vector(enc).shape)}
+
+
+def model_flow(v: dict[str, Any]) -> None:
+    sizes = v["sizes"]
+    numbers = {name: size for name, size in sizes.items() if isinstance(size, int)}
+    if numbers:  # a real model's sizes: MiniLM's, read from its files through attnlab.bert
+        model = bert.load_model()
+        assert numbers == {"N": len(model.blocks), "heads": model.n_heads, "d_model": model.embeddings.word.shape[1],
+                           "vocabulary": model.embeddings.word.shape[0],
+                           "positions": model.embeddings.position.shape[0]}
+    binding = {sizes[name]: TEST_SIZES[name] for name in sizes if name not in numbers}
+    actual = model_run("The grid load rises every evening.") if not v["decoder"] else symbolic_run(
+        {**TEST_SIZES, **numbers})
+    if not v["decoder"]:
+        binding[sizes["source"]] = actual["source rows"][0]
+    shown = {name: tuple(binding.get(size, size) for size in shape) for name, shape in v["shapes"].items()}
+    assert shown == {name: actual[name] for name in shown} and set(shown) == set(actual)
+    probe = np.random.default_rng(5).standard_normal((3, 4))
+    assert np.allclose(run_steps(["branch", "attention", "add", "norm", "branch", "feed-forward", "add", "norm"],
+                                 probe, seed=4), encoder_block(probe, init_encoder_block(4)))
+    assert v["encoder_block"] == ["self-attention", "add & norm", "feed-forward", "add & norm"]
+
+
+def shifted_targets(v: dict[str, Any]) -> None:
+    target, reads = v["target"], v["reads"]
+    assert reads == [v["start"], *target[:-1]]
+    visible = causal(len(reads))
+    for i, predicted in enumerate(target):  # no position sees the token it must predict
+        assert predicted not in [r for r, ok in zip(reads, visible[i]) if ok], (i, predicted)
+
+
+def softmax_steps(v: dict[str, Any]) -> None:
+    assert len(v["rows"]) >= 2
+    for row in v["rows"]:
+        r = compute(row["controls"])
+        close(row["scaled"], r.scaled, "scaled scores")
+        close(row["exp"], np.exp(r.scaled), "their exponentials")
+        close(row["weights"], softmax(np.array(r.scaled), np.array(r.visible)), "weights")
+        close(np.array(row["exp"]) / np.sum(row["exp"]), row["weights"], "weights are exp / sum")
+
+
+def saturation(v: dict[str, Any]) -> None:
+    drawn = v["drawn"]
+    for d_k, unscaled, scaled in zip(v["widths"], v["unscaled"], v["scaled"], strict=True):
+        rng = np.random.default_rng([drawn["seed"], d_k])
+        q, k = rng.standard_normal((drawn["queries"], d_k)), rng.standard_normal((drawn["keys"], d_k))
+        tops = [np.median(softmax(s, np.ones(s.shape, bool)).max(axis=1)) for s in (q @ k.T, q @ k.T / np.sqrt(d_k))]
+        close([unscaled, scaled], tops, f"median top weights at d_k = {d_k}")
+
+
+def weights_and_sizes(v: dict[str, Any]) -> None:
+    r = compute(v["controls"])
+    values = np.array(r.values)
+    close(v["weights"], r.weights, "weights")
+    close(v["value_lengths"], np.linalg.norm(values, axis=1), "value lengths")
+    close(v["contribution_lengths"], np.linalg.norm(np.array(r.weights)[:, None] * values, axis=1), "contributions")
+
+
+def value_plane(v: dict[str, Any]) -> None:
+    for panel in v["panels"]:
         r = compute(panel["controls"]).to_dict()
         assert (panel["values"], panel["weights"], panel["visible"], panel["output"]) == (
-            r["values"], r["weights"], r["visible"], r["output"])
-    assert [p["controls"] for p in shown["panels"]][1]["query_scale"] == 0.0
+            r["values"], r["weights"], r["visible"], r["output"]), panel["heading"]
 
 
-@pytest.mark.parametrize(("ident", "token", "causal_on"), [("concentration-rises", "rises", True),
-                                                          ("concentration-tied", "grid", False)])
-def test_concentration_lines_are_the_weights_compute_gives(built_site: Path, ident: str, token: str,
-                                                           causal_on: bool) -> None:
-    lines = list(carried(built_site, "experiments.html", ident)["lines"].values())
-    for j, line in enumerate(lines):
+def concentration(v: dict[str, Any]) -> None:
+    token, causal_on = v["inputs"]["token"], v["inputs"]["causal"]
+    for j, line in enumerate(v["lines"].values()):
         assert (line["x"][0], line["x"][-1]) == SLIDER_RANGES["query_scale"][:2]
         assert set(MULTIPLIERS) <= set(line["x"])
-        expected = [compute(token, query_scale=s, causal=causal_on).weights[j] for s in line["x"]]
-        assert np.allclose(line["y"], expected, rtol=1e-5, atol=1e-9), (ident, TOKENS[j])
+        close(line["y"], [compute(token, query_scale=s, causal=causal_on).weights[j] for s in line["x"]],
+              f"weights on {TOKENS[j]}", rtol=1e-5)
 
 
-def test_the_spread_of_scores_matches_the_table_above_it(built_site: Path) -> None:
-    html = (built_site / "scores.html").read_text(encoding="utf-8")
-    chart = html.index('id="score-spread"')
-    table = html[html.rindex("<table", 0, chart):chart]  # the table the same block printed above the chart
-    rows = [[float(c) for c in re.findall(r"<td>([^<]+)</td>", row)]
-            for row in re.findall(r"<tr>\s*(<td>.*?)</tr>", table, re.S)]
-    bands = carried(built_site, "scores.html", "score-spread")["bands"]
-    raw, scaled = bands["raw q · k: mean ± 1 sd"], bands["scaled q · k / √d_k: mean ± 1 sd"]
-    assert raw["x"] == [row[0] for row in rows]
-    for i, (_, mean, variance, scaled_variance) in enumerate(rows):
-        assert (raw["low"][i] + raw["high"][i]) / 2 == pytest.approx(mean, abs=6e-4)
-        assert ((raw["high"][i] - raw["low"][i]) / 2) ** 2 == pytest.approx(variance, rel=1e-3)
-        assert ((scaled["high"][i] - scaled["low"][i]) / 2) ** 2 == pytest.approx(scaled_variance, rel=1e-3)
+def score_spread(v: dict[str, Any]) -> None:
+    drawn = v["inputs"]
+    raw, scaled = v["bands"].values()
+    for i, d_k in enumerate(raw["x"]):
+        rng = np.random.default_rng([drawn["seed"], int(d_k)])
+        dots = np.einsum("ij,ij->i", rng.standard_normal((drawn["pairs"], int(d_k))),
+                         rng.standard_normal((drawn["pairs"], int(d_k))))
+        for band, s in ((raw, dots), (scaled, dots / np.sqrt(d_k))):
+            close([band["low"][i], band["high"][i]], [s.mean() - s.std(), s.mean() + s.std()], f"d_k = {d_k}",
+                  rtol=1e-5)
 
 
-def test_the_position_heatmap_is_the_encoding_with_the_width_two_pair_marked(built_site: Path) -> None:
-    shown = carried(built_site, "positions.html", "position-heatmap")
-    values = np.array(shown["values"])
-    assert np.allclose(values, positional_encoding(shown["rows"], shown["columns"]), atol=5e-5)
-    row, column, rows, columns = shown["marked"]
-    block = values[row:row + rows, column:column + columns]
-    assert np.allclose(block, positional_encoding(2, 2), atol=5e-5)
+def position_encoding(v: dict[str, Any]) -> None:
+    values = np.array(v["values"])
+    assert np.allclose(values, positional_encoding(v["rows"], v["columns"]), atol=5e-5)
+    row, column, rows, columns = v["marked"]
+    assert np.allclose(values[row:row + rows, column:column + columns], positional_encoding(2, 2), atol=5e-5)
 
 
-def test_the_cost_chart_draws_the_exact_counts(built_site: Path) -> None:
-    lines = carried(built_site, "cost.html", "cost-growth")["lines"]
-    ts = [int(t) for t in lines["naive score matrix, bytes"]["x"]]
-    counts = [cost(t, d_k=64, bytes_per_number=8) for t in ts]
-    assert lines["naive score matrix, bytes"]["y"] == [c.score_bytes for c in counts]
-    assert lines["multiply-adds (scores and weighted sum)"]["y"] == [c.madds for c in counts]
-    assert lines[f"streaming slice (block {BLOCK}), bytes"]["y"] == [c.block_bytes(BLOCK) for c in counts]
+def cost_growth(v: dict[str, Any]) -> None:
+    given = v["inputs"]
+    madds, naive, streaming = v["lines"].values()
+    counts = [cost(int(t), d_k=given["d_k"], bytes_per_number=given["bytes_per_number"]) for t in naive["x"]]
+    assert naive["y"] == [c.score_bytes for c in counts] and madds["y"] == [c.madds for c in counts]
+    assert streaming["y"] == [c.block_bytes(given["block"]) for c in counts]
+
+
+def head_grid(v: dict[str, Any], body: str) -> None:
+    """The grid's cells read off its paths (one per shade step), each in the step of its weight."""
+    enc = bert.encode(v["sentence"])[0]
+    weights = np.stack([[head.weights for head in layer.heads] for layer in enc.layers])
+    assert (v["layers"], v["heads"], v["tokens"]) == weights.shape[:3]
+    drawn = grid_cells(body, v["grid"], v["tokens"])
+    steps = np.rint(np.clip(weights, 0, 1) * v["levels"]).astype(int)
+    assert drawn == {tuple(int(i) for i in at): str(steps[tuple(at)]) for at in np.argwhere(steps > 0)}
+    assert all(0 <= layer < v["layers"] and 0 <= head < v["heads"] for layer, head in v["outlined"])
+
+
+CHECKERS: dict[str, Callable[..., None]] = {
+    "head-flow": toy_head, "masked-scores": masked_scores, "heads-flow": heads_flow, "block-flow": block_flow,
+    "model-flow": model_flow, "shifted-targets": shifted_targets, "softmax-steps": softmax_steps,
+    "saturation": saturation, "weights-and-sizes": weights_and_sizes, "value-plane": value_plane,
+    "concentration": concentration, "score-spread": score_spread, "position-encoding": position_encoding,
+    "cost-growth": cost_growth, "head-grid": head_grid,
+}
+"""What each kind of figure must agree with; a checker that reads the picture itself also takes its markup."""
+READS_THE_PICTURE = {"head-grid"}
+
+
+# --- the tests --------------------------------------------------------------------------------------
+
+
+def test_every_kind_of_figure_on_the_site_has_a_checker_and_every_checker_a_figure(found: list[Found]) -> None:
+    assert sorted({f.kind for f in found}) == sorted(CHECKERS)
+
+
+@pytest.mark.parametrize("kind", CHECKERS)
+def test_each_figure_carries_the_numbers_attnlab_gives(found: list[Found], kind: str) -> None:
+    figures = [f for f in found if f.kind == kind]
+    assert figures
+    for f in figures:
+        CHECKERS[kind](f.values, *([f.body] if kind in READS_THE_PICTURE else []))
+
+
+def test_a_checker_sees_a_number_moved(found: list[Found]) -> None:
+    # mutation check: the softmax figure's middle weight of its first row, nudged, is caught
+    figure = next(f for f in found if f.kind == "softmax-steps")
+    moved = json.loads(json.dumps(figure.values))
+    moved["rows"][0]["weights"][1] += 1e-3
+    with pytest.raises(AssertionError, match="weights"):
+        softmax_steps(moved)
+
+
+def test_every_picture_is_in_a_figure_and_every_figure_is_found(built_site: Path, found: list[Found]) -> None:
+    for path in sorted(built_site.rglob("*.html")):
+        article = re.search(r"<article\b.*?</article>", path.read_text(encoding="utf-8"), re.S)
+        # the theme's icons are outside the article; the lab's live plane waits in a <template> for its script
+        html = re.sub(r"<template\b.*?</template>", "", article.group(0) if article else "", flags=re.S)
+        page = path.relative_to(built_site).as_posix()
+        inside = sum(f.body.count("<svg") for f in found if f.page == page)
+        assert (html.count('class="attnlab-figure'), html.count("<svg")) == (
+            sum(f.page == page for f in found), inside), page
+
+
+def test_every_picture_is_an_image_named_and_described_by_elements_it_holds(found: list[Found]) -> None:
+    for f in found:
+        pictures = re.findall(r'<svg role="img" aria-labelledby="([^"]+)" aria-describedby="([^"]+)"', f.body)
+        assert pictures and len(pictures) == f.body.count("<svg"), f.ident
+        for title, desc in pictures:
+            assert re.search(f'<title id="{title}">[^<]+</title><desc id="{desc}">[^<]+</desc>', f.body), f.ident
+        assert "<figcaption>" in f.body
+
+
+def test_home_and_every_chapter_show_a_figure(built_site: Path, found: list[Found]) -> None:
+    guide = (built_site / "assets" / "guide-data.js").read_text(encoding="utf-8")
+    chapters = json.loads(guide[guide.index("{"):guide.rindex("}") + 1])["chapters"]
+    assert len(chapters) > 10
+    assert {"index.html", *chapters} <= {f.page for f in found}
+
+
+def test_the_diagrams_of_the_whole_picture_are_where_the_chapters_need_them(found: list[Found]) -> None:
+    kinds = {(f.page, f.kind) for f in found}
+    assert {("heads.html", "heads-flow"), ("decoder.html", "model-flow"), ("decoder.html", "shifted-targets"),
+            ("index.html", "model-flow"), ("real-model.html", "model-flow")} <= kinds
+    decoder = next(f for f in found if (f.page, f.kind) == ("decoder.html", "model-flow"))
+    real = next(f for f in found if (f.page, f.kind) == ("real-model.html", "model-flow"))
+    assert decoder.values["decoder"] and not real.values["decoder"]
 
 
 def test_every_lab_ships_the_value_plane_frame_it_is_drawn_on(built_site: Path) -> None:

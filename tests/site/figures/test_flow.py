@@ -1,4 +1,4 @@
-"""The whole head at a glance (``attnlab.site.figures.flow``): every arrow carries the shape a real run produced."""
+"""The diagrams (``attnlab.site.figures.flow``): every shape and weight they draw is what a real run produced."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
-from attnlab import causal
-from attnlab.lab import TOKENS, W_K, W_Q, W_V, X
-from attnlab.site.figures.flow import CELL, MOST_CELLS, WIDTH, glyph, head_flow, shape_text, shapes_of
-from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
+from attnlab import Head, MultiHeadParams, causal, multi_head, softmax
+from attnlab.lab import TOKENS, W_K, W_Q, W_V, X, compute
+from attnlab.layers import init_multi_head
+from attnlab.site.figures.flow import (BLOCK_STEPS, CELL, MODEL_FONT, MODEL_WIDTH, MOST_CELLS, SYMBOLS, WIDTH,
+                                       block_flow, glyph, head_flow, heads_flow, masking_flow, model_flow,
+                                       shape_text, shapes_of, shifted_targets)
+from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, min_font
 
 SVG = "{http://www.w3.org/2000/svg}"
 WIDER_W_V = [[1.0, 0.0, 1.0], [0.0, 2.0, 1.0]]  # d_v = 3
@@ -56,9 +59,11 @@ def test_a_wider_w_v_draws_wider_glyphs() -> None:
     assert cells(flow(WIDER_W_V)) - cells(flow()) == 3 + 3  # one more column on V and on the output
 
 
-def test_the_figure_carries_every_shape_and_d_k() -> None:
+def test_the_figure_carries_its_inputs_every_shape_and_d_k() -> None:
     carried = json.loads(flow().get("data-values"))
-    assert carried == {"d_k": 2, "shapes": {k: list(v) for k, v in shapes_of(X, W_Q, W_K, W_V).items()}}
+    assert carried["d_k"] == 2 and carried["shapes"] == {k: list(v) for k, v in shapes_of(X, W_Q, W_K, W_V).items()}
+    assert carried["inputs"]["x"] == [list(row) for row in X] and carried["inputs"]["visible"] == causal(3).tolist()
+    assert flow().get("data-figure") == "head-flow"
 
 
 def test_the_description_states_the_shapes_in_words() -> None:
@@ -85,3 +90,157 @@ def test_the_flow_fits_a_phone_column_without_shrinking_its_text() -> None:
 def test_shapes_that_do_not_fit_are_refused_by_attention() -> None:
     with pytest.raises(ValueError, match="width"):
         head_flow(X, W_Q, np.ones((2, 3)), W_V, ident="f", caption="c")
+
+
+def texts_of(html: str) -> list[str]:
+    return texts(ElementTree.fromstring(html))
+
+
+def smallest_font(html: str) -> float:
+    """The smallest text of a figure, in CSS pixels, once its widest picture shrinks to a phone's column."""
+    found = []
+    for svg in ElementTree.fromstring(html).iter(f"{SVG}svg"):
+        shrink = min(1.0, PHONE_COLUMN / float(svg.get("width")))
+        found += [float(t.get("font-size")) * shrink for t in svg.iter(f"{SVG}text")]
+    return min(found)
+
+
+# --- causal masking -------------------------------------------------------------------------------
+
+
+def masking(**options: object) -> str:
+    return masking_flow([compute(t).scaled for t in TOKENS], causal(3), TOKENS, ident="m", caption="c", **options)
+
+
+def test_the_masking_figure_writes_minus_infinity_left_and_zero_right_for_each_blocked_key() -> None:
+    shown = texts_of(masking())
+    assert shown.count("−∞") == shown.count("0") - 1 == 3  # the triangle above the diagonal, each side; legend 0
+
+
+def test_the_masking_figure_carries_the_weights_the_softmax_gives() -> None:
+    carried = json.loads(ElementTree.fromstring(masking()).get("data-values"))
+    expected = [softmax(np.array(compute(t).scaled), row) for t, row in zip(TOKENS, causal(3))]
+    assert np.allclose(carried["weights"], expected) and np.allclose(carried["weights"], compute().weight_map)
+
+
+def test_the_masking_figure_fits_a_phone_and_has_a_legend_for_its_shades() -> None:
+    html = masking()
+    assert float(ElementTree.fromstring(html).find(f"{SVG}svg").get("width")) <= PHONE_COLUMN
+    assert smallest_font(html) >= MIN_TEXT and "weight" in texts_of(html) and "blocked" in texts_of(html)
+
+
+# --- several heads --------------------------------------------------------------------------------
+
+
+def two_heads() -> MultiHeadParams:
+    toy = Head(np.array(W_Q), np.array(W_K), np.array(W_V))
+    other = init_multi_head(np.random.default_rng(1), d_model=2, n_heads=1, d_k=2, d_v=3).heads[0]
+    return MultiHeadParams((toy, other), np.ones((5, 2)))
+
+
+def test_each_head_shows_its_own_weights_and_the_concatenation_its_width() -> None:
+    params = two_heads()
+    html = heads_flow(X, params, causal(3), tokens=TOKENS, ident="h", caption="c")
+    run = multi_head(X, X, params, causal(3))
+    carried = json.loads(ElementTree.fromstring(html).get("data-values"))
+    for shown, head in zip(carried["heads"], run.heads):
+        assert np.allclose(shown["weights"], head.weights)
+    assert carried["shapes"] == {"concat": [3, 5], "output": [3, 2]}
+    shown = texts_of(html)
+    assert {"concatenate: 3 × 5", "× W_O (5 × 2)", "output 3 × 2", "2 × 2; V 2 × 3", "× V: output 3 × 3"} <= set(shown)
+    assert [f"{w:.2f}" for w in run.heads[1].weights[2]] == [t for t in shown if re.fullmatch(r"\d\.\d\d", t)][-3:]
+
+
+def test_more_heads_widen_the_picture_and_keep_its_text_readable() -> None:
+    params = init_multi_head(np.random.default_rng(2), d_model=2, n_heads=4, d_k=2, d_v=2)
+    html = heads_flow(X, params, tokens=TOKENS, ident="h", caption="c")
+    assert float(ElementTree.fromstring(html).find(f"{SVG}svg").get("width")) > WIDTH
+    assert "blocked" not in texts_of(html)  # nothing is masked, so the legend has no hatching
+
+
+# --- the encoder block ----------------------------------------------------------------------------
+
+
+def test_the_block_figure_draws_both_orders_and_carries_their_steps() -> None:
+    element = ElementTree.fromstring(block_flow(ident="b", caption="c"))
+    pictures = element.findall(f".//{SVG}svg")
+    assert [p.find(f"{SVG}title").text for p in pictures] == ["Encoder block, Post-LN (the original order)",
+                                                             "Encoder block, Pre-LN (a later variant)"]
+    carried = json.loads(element.get("data-values"))
+    assert carried == {"orders": {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}}
+
+
+@pytest.mark.parametrize("order", ["post", "pre"])
+def test_each_order_has_one_residual_addition_per_sublayer(order: str) -> None:
+    ops = [op for op, _ in BLOCK_STEPS[order]]
+    assert ops.count("add") == ops.count("branch") == 2 and ops.count("attention") == ops.count("feed-forward") == 1
+
+
+def test_pre_ln_normalises_before_attention_and_post_ln_after() -> None:
+    ops = {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}
+    assert ops["pre"].index("norm") < ops["pre"].index("attention")
+    assert ops["post"].index("norm") > ops["post"].index("attention")
+
+
+def test_a_pre_ln_stack_ends_with_one_more_layer_norm_drawn_dotted() -> None:
+    html = block_flow(ident="b", caption="c")
+    assert BLOCK_STEPS["pre"][-2] == ("final", "Layer norm, after the last block")
+    assert html.count('stroke-dasharray="2 3"') == 1 and "Layer norm, after the last block" in html
+
+
+def test_the_block_figure_has_no_numbers_and_loads_nothing() -> None:
+    html = block_flow(ident="b", caption="c")
+    assert not re.search(r"\d", " ".join(texts_of(html)))
+    assert not re.search(r"(href|src)=", html.replace('href="http://www.w3.org', ""))
+
+
+# --- the whole model ------------------------------------------------------------------------------
+
+
+def test_the_whole_model_names_its_sizes_as_symbols_by_default() -> None:
+    html = model_flow(ident="w", caption="c")
+    carried = json.loads(ElementTree.fromstring(html).get("data-values"))
+    assert carried["sizes"] == SYMBOLS and carried["decoder"]
+    assert carried["shapes"]["next-token probabilities"] == ["n", "V"]
+    assert carried["shapes"]["encoder output"] == ["m", "d_model"]
+    assert {"N ×", "cross-attention", "causal self-attention", "softmax", "n × V"} <= set(texts_of(html))
+
+
+def test_the_whole_model_draws_a_real_models_numbers_when_given() -> None:
+    sizes = {"N": 6, "heads": 12, "d_model": 384, "source": "n", "vocabulary": 30522, "positions": 512}
+    html = model_flow(sizes, decoder=False, pooling="mean", ident="w", caption="c")
+    shown = texts_of(html)
+    assert {"6 ×", "n × 384", "1 × 384", "encoder block, 12 heads", "embed + positions (up to 512)"} <= set(shown)
+    assert "cross-attention" not in shown and "softmax" not in shown
+
+
+def test_the_whole_model_keeps_its_text_readable_on_a_phone() -> None:
+    assert MODEL_FONT == min_font(MODEL_WIDTH) and smallest_font(model_flow(ident="w", caption="c")) >= MIN_TEXT
+
+
+def test_the_whole_model_refuses_missing_sizes_and_an_encoder_without_pooling() -> None:
+    with pytest.raises(ValueError, match="missing vocabulary"):
+        model_flow({k: v for k, v in SYMBOLS.items() if k != "vocabulary"}, ident="w", caption="c")
+    with pytest.raises(ValueError, match="pooling"):
+        model_flow(decoder=False, ident="w", caption="c")
+
+
+# --- shifted targets ------------------------------------------------------------------------------
+
+
+def test_each_position_reads_what_the_one_before_must_predict() -> None:
+    html = shifted_targets(["A", "B", "⟨end⟩"], ident="s", caption="c")
+    carried = json.loads(ElementTree.fromstring(html).get("data-values"))
+    assert carried["reads"] == ["⟨start⟩", "A", "B"] and carried["target"] == ["A", "B", "⟨end⟩"]
+    assert [t for t in texts_of(html) if t.startswith("position")] == ["position 1", "position 2", "position 3"]
+
+
+@pytest.mark.parametrize("length", [2, 4, 5])
+def test_the_strip_keeps_its_text_at_11_px_on_a_phone(length: int) -> None:
+    html = shifted_targets([*"ABCD"[:length - 1], "⟨end⟩"], ident="s", caption="c")
+    assert smallest_font(html) >= MIN_TEXT
+
+
+def test_a_target_without_its_end_symbol_is_refused() -> None:
+    with pytest.raises(ValueError, match="followed by ⟨end⟩"):
+        shifted_targets(["A", "B"], ident="s", caption="c")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 
 from attnlab.bert import encode
-from attnlab.site.figures.headgrid import CELL, FONT, LEVELS, cells, colour, head_grid, level, path, place, runs
+from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, colour, head_grid, level, path, runs
+from pictures import corners, grid_cells
 
 SVG = "{http://www.w3.org/2000/svg}"
 PHONE_COLUMN_PX = 358
@@ -30,16 +32,10 @@ def svg_of(html: str) -> ET.Element:
     return ET.fromstring(re.search(r"<svg.*</svg>", html, re.S).group(0))
 
 
-def drawn(svg: ET.Element) -> dict[tuple[int, int, int, int], str]:
-    """(layer, head, query, key) → the shade step it is drawn in, for every cell drawn."""
-    n = int(svg.get("data-tokens"))
-    found = {}
-    for shape in svg.iter(f"{SVG}path"):
-        if shape.get("data-level"):
-            for x, y in cells(shape.get("d")):
-                assert place(x, y, n) not in found, f"cell {place(x, y, n)} drawn twice"
-                found[place(x, y, n)] = shape.get("data-level")
-    return found
+def drawn(html: str) -> dict[tuple[int, int, int, int], str]:
+    """(layer, head, query, key) → the shade step it is drawn in, for every cell drawn, read off the paths."""
+    carried = json.loads(ET.fromstring(html).get("data-values"))
+    return grid_cells(html, carried["grid"], carried["tokens"])
 
 
 def expected(weights: np.ndarray) -> dict[tuple[int, int, int, int], str]:
@@ -49,12 +45,12 @@ def expected(weights: np.ndarray) -> dict[tuple[int, int, int, int], str]:
 
 
 def figure(weights: np.ndarray, **options: object) -> str:
-    return head_grid(weights, ident="t", title="All heads", desc="What the grid shows.", **options)
+    return head_grid(weights, sentence="a sentence", ident="t", title="All heads", desc="What the grid shows.", **options)
 
 
 def test_every_cell_of_every_head_is_drawn_in_the_shade_of_its_weight() -> None:
     weights = chapter_weights()
-    assert drawn(svg_of(figure(weights))) == expected(weights)
+    assert drawn(figure(weights)) == expected(weights)
 
 
 def test_a_changed_weight_would_be_drawn_elsewhere() -> None:
@@ -62,7 +58,7 @@ def test_a_changed_weight_would_be_drawn_elsewhere() -> None:
     weights = chapter_weights()
     changed = weights.copy()
     changed[0, 2, 3] = np.roll(changed[0, 2, 3], 1)
-    assert drawn(svg_of(figure(changed))) != expected(weights)
+    assert drawn(figure(changed)) != expected(weights)
 
 
 def test_the_chosen_heads_are_outlined_and_no_other() -> None:
@@ -74,7 +70,7 @@ def test_the_chosen_heads_are_outlined_and_no_other() -> None:
 def test_blocked_keys_are_grey_not_a_shade() -> None:
     weights = np.zeros((1, 1, 2, 2))
     weights[..., 0] = 1.0
-    found = drawn(svg_of(figure(weights, visible=np.array([[True, False], [True, False]]))))
+    found = drawn(figure(weights, visible=np.array([[True, False], [True, False]])))
     assert found == {(0, 0, 0, 0): str(LEVELS), (0, 0, 1, 0): str(LEVELS),
                      (0, 0, 0, 1): "blocked", (0, 0, 1, 1): "blocked"}
 
@@ -87,13 +83,18 @@ def test_neighbouring_cells_of_one_shade_are_one_rectangle() -> None:
 
 def test_a_path_reads_back_into_the_cells_it_covers() -> None:
     rectangles = [(100, 50, 2 * CELL), (90, 60, CELL), (200, 40, 3 * CELL)]
-    assert cells(path(rectangles)) == {(100, 50), (105, 50), (90, 60), (200, 40), (205, 40), (210, 40)}
+    assert corners(path(rectangles), CELL) == {(100, 50), (105, 50), (90, 60), (200, 40), (205, 40), (210, 40)}
+
+
+def test_the_figure_says_where_its_grid_lies() -> None:
+    assert json.loads(ET.fromstring(figure(chapter_weights())).get("data-values"))["grid"] == {
+        "left": LEFT, "top": TOP, "cell": CELL, "gap": GAP}
 
 
 def test_the_figure_is_an_image_named_by_its_title_and_description() -> None:
     html = figure(chapter_weights())
     svg = svg_of(html)
-    assert svg.get("role") == "img" and svg.get("aria-labelledby") == "t-title t-desc"
+    assert (svg.get("role"), svg.get("aria-labelledby"), svg.get("aria-describedby")) == ("img", "t-title", "t-desc")
     assert svg.find(f"{SVG}title").text == "All heads" and svg.find(f"{SVG}desc").text == "What the grid shows."
     assert html.endswith("<figcaption>All heads</figcaption></figure>\n")
 

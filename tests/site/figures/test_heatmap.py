@@ -9,7 +9,8 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
-from attnlab.site.figures.heatmap import CELL_HEIGHT, CELL_WIDTH, LEFT, TOP, heatmap, shade
+from attnlab.site.figures.heatmap import CELL_HEIGHT, CELL_WIDTH, LEFT, TOP, heatmap
+from attnlab.site.figures.palette import diverging as shade
 from attnlab.site.figures.svg import MIN_TEXT
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -17,7 +18,7 @@ VALUES = np.array([[0.0, 1.0, -1.0], [0.5, -0.5, 0.25]])
 
 
 def drawn(**kwargs: object) -> ElementTree.Element:
-    options = {"ident": "h", "title": "T", "desc": "D", "caption": "C", "row_name": "row", "column_name": "col"}
+    options = {"kind": "k", "ident": "h", "title": "T", "desc": "D", "caption": "C", "row_name": "row", "column_name": "col"}
     return ElementTree.fromstring(heatmap(VALUES, **{**options, **kwargs}))
 
 
@@ -41,7 +42,7 @@ def test_each_cell_has_the_colour_of_its_value() -> None:
 
 
 def test_cells_of_one_colour_step_share_a_path() -> None:
-    figure = ElementTree.fromstring(heatmap([[0.51, 0.49, 0.5, -0.5]], ident="h", title="T", desc="D", caption="C",
+    figure = ElementTree.fromstring(heatmap([[0.51, 0.49, 0.5, -0.5]], kind="k", ident="h", title="T", desc="D", caption="C",
                                             row_name="r", column_name="c"))
     assert cell_colours(figure) == {(0, 0): shade(0.5), (0, 1): shade(0.5), (0, 2): shade(0.5), (0, 3): shade(-0.5)}
     assert len([p for p in figure.iter(f"{SVG}path") if "h16v11" in p.get("d")]) == 2
@@ -74,7 +75,7 @@ def test_text_reads_at_eleven_pixels_on_a_phone() -> None:
 
 def test_values_outside_minus_one_to_one_are_refused() -> None:
     with pytest.raises(ValueError, match=r"must lie in \[-1, 1\], got 2"):
-        heatmap([[2.0]], ident="h", title="T", desc="D", caption="C", row_name="r", column_name="c")
+        heatmap([[2.0]], kind="k", ident="h", title="T", desc="D", caption="C", row_name="r", column_name="c")
 
 
 def test_a_marked_block_that_does_not_fit_is_refused() -> None:

@@ -24,7 +24,7 @@ def figure_of(html: str) -> ElementTree.Element:
 
 def chart(series: Any = None) -> ElementTree.Element:
     """The <svg> element of a log-log chart of ``series`` (default: two lines)."""
-    html = loglog_svg(LINES if series is None else series, ident="t", title="Growth",
+    html = loglog_svg(LINES if series is None else series, kind="k", ident="t", title="Growth",
                       desc="Two lines.", x_label="T", y_label="count")
     return figure_of(html).find(f"{SVG}svg")
 
@@ -62,7 +62,7 @@ def test_chart_puts_a_power_law_on_a_straight_line_of_its_slope() -> None:
 
 
 def test_chart_carries_the_numbers_it_draws() -> None:
-    carried = json.loads(figure_of(loglog_svg(LINES, ident="t", title="a", desc="b", x_label="c",
+    carried = json.loads(figure_of(loglog_svg(LINES, kind="k", ident="t", title="a", desc="b", x_label="c",
                                               y_label="d")).get("data-values"))
     assert carried["lines"] == {label: {"x": list(map(float, xs)), "y": list(map(float, ys))}
                                 for label, (xs, ys) in LINES.items()}
@@ -70,7 +70,7 @@ def test_chart_carries_the_numbers_it_draws() -> None:
 
 def test_each_point_is_drawn_where_its_axes_put_it() -> None:
     x, y = linear_axis([0, 8], "x"), linear_axis([0, 1], "y")
-    svg = figure_of(chart_svg(x, y, [Line("w", [0, 2, 8], [0, 0.25, 1])], ident="t", title="a", desc="b")).find(
+    svg = figure_of(chart_svg(x, y, [Line("w", [0, 2, 8], [0, 0.25, 1])], kind="k", ident="t", title="a", desc="b")).find(
         f"{SVG}svg")
     points = [float(c) for p in svg.find(f"{SVG}polyline").get("points").split() for c in p.split(",")]
     expected = [c for a, b in ((0, 0), (2, 0.25), (8, 1))
@@ -81,7 +81,7 @@ def test_each_point_is_drawn_where_its_axes_put_it() -> None:
 def test_a_band_is_drawn_between_its_lows_and_highs_with_a_legend_swatch() -> None:
     svg = figure_of(chart_svg(linear_axis([0, 2], "x"), linear_axis([-2, 2], "y"),
                               bands=[Band("spread", [0, 1, 2], [-1, -1, -2], [1, 1, 2])],
-                              ident="t", title="a", desc="b")).find(f"{SVG}svg")
+                              kind="k", ident="t", title="a", desc="b")).find(f"{SVG}svg")
     band = svg.find(f"{SVG}polygon")
     assert band.get("class") == "band" and len(band.get("points").split()) == 6
     assert "spread" in texts(svg)
@@ -94,12 +94,12 @@ def test_no_text_is_smaller_than_eleven_pixels_in_a_phone_column() -> None:
 
 
 def test_chart_fetches_nothing_from_elsewhere() -> None:
-    html = loglog_svg(LINES, ident="t", title="a", desc="b", x_label="c", y_label="d")
+    html = loglog_svg(LINES, kind="k", ident="t", title="a", desc="b", x_label="c", y_label="d")
     assert "href" not in html and "url(" not in html and html.count("http") == 1  # the xmlns only
 
 
 def test_chart_escapes_labels() -> None:
-    assert "a &lt;b&gt; &amp; c" in loglog_svg({"a <b> & c": ([1, 2], [1, 2])}, ident="t", title="T",
+    assert "a &lt;b&gt; &amp; c" in loglog_svg({"a <b> & c": ([1, 2], [1, 2])}, kind="k", ident="t", title="T",
                                                desc="D", x_label="", y_label="")
 
 
@@ -117,13 +117,13 @@ def test_chart_refuses_what_a_log_log_chart_cannot_show(series: Any, text: str) 
 def test_a_band_whose_low_is_above_its_high_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="band 'upside' has a low above its high"):
         chart_svg(linear_axis([0, 1], "x"), linear_axis([0, 1], "y"), bands=[Band("upside", [0, 1], [1, 1], [0, 0])],
-                  ident="t", title="a", desc="b")
+                  kind="k", ident="t", title="a", desc="b")
 
 
 def test_a_line_with_fewer_ys_than_xs_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="y of 'w' has 1 values but its x has 2"):
         chart_svg(linear_axis([0, 1], "x"), linear_axis([0, 1], "y"), [Line("w", [0, 1], [0])],
-                  ident="t", title="a", desc="b")
+                  kind="k", ident="t", title="a", desc="b")
 
 
 @pytest.mark.parametrize(("span", "count", "step"), [(1, 4, 0.2), (8, 4, 2), (12, 5, 2), (45.2, 4, 10), (1, 2, 0.5)])
@@ -155,11 +155,11 @@ def test_a_log_axis_writes_other_ticks_as_plain_numbers() -> None:
 def test_a_line_marks_only_the_x_values_it_is_asked_to() -> None:
     svg = figure_of(chart_svg(linear_axis([0, 4], "x"), linear_axis([0, 1], "y"),
                               [Line("w", [0, 1, 2, 3, 4], [0, 0.1, 0.2, 0.3, 0.4], marked=(1, 4))],
-                              ident="t", title="a", desc="b")).find(f"{SVG}svg")
+                              kind="k", ident="t", title="a", desc="b")).find(f"{SVG}svg")
     assert len(svg.findall(f"{SVG}circle")) == 2 + 1  # two on the line, one in the legend
 
 
 def test_carried_counts_stay_exact_and_fractions_keep_six_digits() -> None:
-    carried = json.loads(figure_of(loglog_svg({"n": ([1, 2], [2**53 - 1, 1 / 3])}, ident="t", title="a", desc="b",
+    carried = json.loads(figure_of(loglog_svg({"n": ([1, 2], [2**53 - 1, 1 / 3])}, kind="k", ident="t", title="a", desc="b",
                                               x_label="c", y_label="d")).get("data-values"))
     assert carried["lines"]["n"]["y"] == [2**53 - 1, 0.333333]

@@ -7,7 +7,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, figure, min_font, num, svg_image, text
+from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, figure, legend_bar, min_font, num, svg_image, text
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -50,13 +50,30 @@ def test_a_picture_without_a_title_or_a_description_is_refused(title: str, desc:
 
 
 def test_figure_carries_its_numbers_as_json_and_has_a_caption() -> None:
-    html = figure("f", "<b>x</b>", "Caption & more", values={"weights": [0.25, 0.75], "name": 'a "b"'})
+    html = figure("f", "<b>x</b>", "Caption & more", kind="two-weights",
+                  values={"weights": [0.25, 0.75], "name": 'a "b"'})
     element = ElementTree.fromstring(html)
     assert json.loads(element.get("data-values")) == {"weights": [0.25, 0.75], "name": 'a "b"'}
+    assert (element.get("data-figure"), element.get("class")) == ("two-weights", "attnlab-figure attnlab-two-weights")
     assert (element.get("id"), element.find("figcaption").text) == ("f", "Caption & more")
     assert html.endswith("</figure>\n") and html.count("\n") == 1  # one line: Markdown passes it through
 
 
 def test_figure_refuses_numbers_that_are_not_finite() -> None:
     with pytest.raises(ValueError):
-        figure("f", "", "c", values={"x": float("nan")})
+        figure("f", "", "c", kind="k", values={"x": float("nan")})
+
+
+@pytest.mark.parametrize("kind", ["", "Two", "two words", "two_words", "-two"])
+def test_figure_refuses_a_kind_that_is_not_hyphenated_lower_case_words(kind: str) -> None:
+    with pytest.raises(ValueError, match="kind"):
+        figure("f", "", "c", kind=kind, values={})
+
+
+def test_legend_bar_draws_its_stops_and_labels_under_the_bar() -> None:
+    bar = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
+                                 f'{legend_bar("l", 0, 10, 100, [(0, "#ffffff"), (1, "#000000")], [(0.5, "half")], 13, name="w")}</svg>')
+    assert [s.get("stop-color") for s in bar.iter(f"{SVG}stop")] == ["#ffffff", "#000000"]
+    rect = next(r for r in bar.iter(f"{SVG}rect") if r.get("fill") == "url(#l-scale)")
+    label = next(t for t in bar.iter(f"{SVG}text") if t.text == "half")
+    assert float(label.get("x")) == float(rect.get("x")) + 50 and float(label.get("y")) > 10 + 12

@@ -1,0 +1,151 @@
+"""Bar charts: one small panel per quantity, one horizontal bar per key, its number written at its end.
+
+Horizontal bars keep their labels readable on a phone, and a number at the
+end of each bar says what the length shows. Panels that compare one quantity
+(the same row at several multipliers, a value's length and its contribution's)
+share a scale, so their lengths can be compared too. Three chapters draw with
+them: the softmax's steps from scores to weights (:func:`softmax_steps`), the
+saturation of unscaled scores (:func:`saturation_bars`) and a weight beside
+the size of what it weighs (:func:`weights_and_sizes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from attnlab.checks import as_array
+from attnlab.lab import TOKENS, compute
+from attnlab.site.figures.palette import INDIGO, INK, MUTED, RUST
+from attnlab.site.figures.svg import background, figure, num, svg_image, text
+from attnlab.text import fmt
+
+FONT = 13
+ROW, LABEL, NUMBER = 20, 52, 46
+"""Height of one bar's row, and the room for the labels left of the bars and the numbers right of them."""
+
+
+@dataclass(frozen=True)
+class Bars:
+    """One panel: its heading, a label and a value per bar, and the value a full-length bar stands for."""
+
+    heading: str
+    labels: Sequence[str]
+    values: Sequence[float]
+    full: float
+    colours: Sequence[str] = (INDIGO,)
+    """One colour per bar, or one for all of them."""
+    decimals: int = 3
+
+
+def panel(x: float, y: float, width: float, bars: Bars) -> tuple[str, float]:
+    """A panel's heading and bars with their top-left corner at (x, y), ``width`` wide; returns it and its bottom."""
+    values = as_array(f"values of {bars.heading!r}", bars.values, 1)
+    if values.size != len(bars.labels):
+        raise ValueError(f"panel {bars.heading!r} has {len(bars.labels)} labels but {values.size} values")
+    if (values < 0).any() or bars.full <= 0 or (values > bars.full * (1 + 1e-12)).any():
+        raise ValueError(f"panel {bars.heading!r}: bars run from 0 to {bars.full:g}, got {values.tolist()}")
+    start, room = x + LABEL + 6, width - LABEL - 6 - NUMBER
+    parts = [text(x, y + FONT, bars.heading, FONT, bold=True)]
+    top = y + FONT + 6
+    colours = list(bars.colours) * len(values) if len(bars.colours) == 1 else list(bars.colours)
+    for i, (label, value, colour) in enumerate(zip(bars.labels, values, colours)):
+        row = top + i * ROW
+        length = room * value / bars.full
+        parts.append(text(x + LABEL, row + ROW / 2 + FONT / 2 - 2, label, FONT, anchor="end", fill=MUTED))
+        parts.append(f'<rect x="{num(start)}" y="{num(row + 3)}" width="{num(max(length, 0.5))}" '
+                     f'height="{ROW - 6}" fill="{colour}"/>')
+        parts.append(text(start + length + 4, row + ROW / 2 + FONT / 2 - 2, fmt(value, bars.decimals), FONT))
+    bottom = top + len(values) * ROW
+    parts.append(f'<path d="M{num(start)} {num(top)}V{num(bottom)}" stroke="{INK}"/>')
+    return "".join(parts), bottom
+
+
+def panels(ident: str, width: float, heading: str, stacked: Sequence[Bars], title: str, desc: str) -> str:
+    """One picture of ``stacked`` panels, one under the other, below a ``heading`` (none if empty)."""
+    parts, y = [], 8.0
+    if heading:
+        parts.append(text(8, y + FONT, heading, FONT + 1, bold=True))
+        y += FONT + 12
+    for bars in stacked:
+        drawn, bottom = panel(8, y, width - 16, bars)
+        parts.append(drawn)
+        y = bottom + 14
+    return svg_image(ident, title, desc, width, y, background(width, y) + "".join(parts))
+
+
+def softmax_steps(token: str, multipliers: Sequence[float], *, ident: str, caption: str) -> str:
+    """``token``'s row at each query multiplier: its scaled scores, their exponentials, and the weights.
+
+    One picture per multiplier (they wrap on a phone); each quantity shares
+    its scale across the pictures, so the sharpening shows: the multiplier
+    multiplies every score, the exponential stretches the gaps, and the
+    weights move towards the top key, as an inverse temperature does.
+    """
+    if not multipliers:
+        raise ValueError("softmax_steps needs at least one multiplier")
+    results = [compute(token, query_scale=m) for m in multipliers]
+    exps = [np.exp(r.scaled) for r in results]
+    top_score, top_exp = max(max(r.scaled) for r in results), max(float(e.max()) for e in exps)
+    pictures = []
+    for i, (m, r, e) in enumerate(zip(multipliers, results, exps)):
+        stacked = [Bars("scaled score s", TOKENS, r.scaled, max(top_score, 1e-9)),
+                   Bars("exp(s)", TOKENS, e.tolist(), top_exp, decimals=2),
+                   Bars("weight = exp(s) / sum", TOKENS, r.weights, 1.0)]
+        desc = (f"Multiplier {m:g}. Scaled scores " + ", ".join(f"{t} {fmt(s)}" for t, s in zip(TOKENS, r.scaled))
+                + "; their exponentials " + ", ".join(f"{t} {fmt(x, 2)}" for t, x in zip(TOKENS, e))
+                + "; weights " + ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, r.weights)) + ".")
+        pictures.append(panels(f"{ident}-{i}", 226, f"query × {m:g}", stacked,
+                               f"The {token} row from scores to weights at multiplier {m:g}", desc))
+    values = {"rows": [{"controls": dict(r.controls), "scaled": list(r.scaled), "exp": e.tolist(),
+                        "weights": list(r.weights)} for r, e in zip(results, exps)]}
+    return figure(ident, f'<div class="attnlab-panels">{"".join(pictures)}</div>', caption, kind="softmax-steps",
+                  values=values)
+
+
+def saturation_bars(widths: Sequence[int], unscaled: Sequence[float], scaled: Sequence[float], *, ident: str,
+                    caption: str, drawn: Mapping[str, Any]) -> str:
+    """The median top weight per key width, unscaled scores beside scaled ones, as bars.
+
+    ``drawn`` says how the scores were drawn (seed, queries, keys); the
+    figure carries it beside the bars' numbers.
+    """
+    if not len(widths) == len(unscaled) == len(scaled) >= 1:
+        raise ValueError(f"need one unscaled and one scaled weight per width, got {len(widths)} widths, "
+                         f"{len(unscaled)} unscaled and {len(scaled)} scaled")
+    stacked = [Bars(f"d_k = {d_k}", ("unscaled", "scaled"), (a, b), 1.0, colours=(RUST, INDIGO))
+               for d_k, a, b in zip(widths, unscaled, scaled)]
+    desc = ("Median top weight over the queries, for each key width: "
+            + "; ".join(f"d_k {d_k}: unscaled {fmt(a)}, scaled {fmt(b)}" for d_k, a, b in zip(widths, unscaled, scaled))
+            + ". Unscaled, the top weight climbs towards 1 as the keys widen; scaled, it stays where it was.")
+    picture = panels(ident, 340, "", stacked, "Top weight, unscaled and scaled, as the key width grows", desc)
+    values = {"drawn": dict(drawn), "widths": list(widths), "unscaled": [float(a) for a in unscaled],
+              "scaled": [float(b) for b in scaled]}
+    return figure(ident, picture, caption, kind="saturation", values=values)
+
+
+def weights_and_sizes(token: str, *, ident: str, caption: str) -> str:
+    """Key by key, ``token``'s weight beside the length of the value it weighs and of their product.
+
+    The two lengths share a scale, so a contribution shorter than its value
+    shows how much the weight shrank it.
+    """
+    r = compute(token)
+    values = np.array(r.values)
+    lengths = np.linalg.norm(values, axis=1)
+    contributions = np.linalg.norm(np.array(r.weights)[:, None] * values, axis=1)
+    longest = float(lengths.max())
+    stacked = [Bars("weight w", TOKENS, r.weights, 1.0),
+               Bars("length of the value v", TOKENS, lengths.tolist(), longest, colours=(RUST,)),
+               Bars("length of w × v", TOKENS, contributions.tolist(), longest, colours=(RUST,))]
+    desc = (f"Query {token}. " + "; ".join(f"key {t}: weight {fmt(w)}, value {fmt(v)} long, contribution "
+                                           f"{fmt(c)} long" for t, w, v, c in zip(TOKENS, r.weights, lengths,
+                                                                                     contributions)) + ".")
+    picture = panels(ident, 340, "", stacked, f"Weights of the {token} query beside the sizes of what they weigh",
+                     desc)
+    carried = {"controls": dict(r.controls), "weights": list(r.weights), "value_lengths": lengths.tolist(),
+               "contribution_lengths": contributions.tolist()}
+    return figure(ident, picture, caption, kind="weights-and-sizes", values=carried)

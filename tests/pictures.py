@@ -1,0 +1,37 @@
+"""Reading the grid of every head back from its SVG: which cell is drawn in which shade step.
+
+The grid (``attnlab.site.figures.headgrid``) draws the cells of one shade as
+one path of rectangles, each started from the last (``m`` moves) and the
+first placed absolutely (``M``). Read independently of the drawing code, so
+the unit tests and the built site's check compare the picture with attnlab.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+RUN = re.compile(r"([Mm])(-?\d+) (-?\d+)h(\d+)v\d+h-\d+z")
+SHADE = re.compile(r'<path data-level="(\w+)" fill="[^"]+" d="([^"]+)"')
+
+
+def corners(d: str, cell: int) -> set[tuple[int, int]]:
+    """The top-left corners of the ``cell``-sized cells that one path covers."""
+    found, x, y = set(), 0, 0
+    for move, dx, dy, width in RUN.findall(d):
+        x, y = (int(dx), int(dy)) if move == "M" else (x + int(dx), y + int(dy))
+        found |= {(x + c, y) for c in range(0, int(width), cell)}
+    return found
+
+
+def grid_cells(markup: str, grid: Mapping[str, int], tokens: int) -> dict[tuple[int, int, int, int], str]:
+    """(layer, head, query, key) → shade step of every cell drawn; ``grid`` is where it lies (left, top, cell, gap)."""
+    square = tokens * grid["cell"] + grid["gap"]
+    drawn: dict[tuple[int, int, int, int], str] = {}
+    for step, d in SHADE.findall(markup):
+        for x, y in corners(d, grid["cell"]):
+            (head, across), (layer, down) = divmod(x - grid["left"], square), divmod(y - grid["top"], square)
+            place = (layer, head, down // grid["cell"], across // grid["cell"])
+            assert place not in drawn, f"cell {place} drawn twice"
+            drawn[place] = step
+    return drawn

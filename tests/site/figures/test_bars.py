@@ -1,0 +1,85 @@
+"""Bar charts (``attnlab.site.figures.bars``): each bar as long as its number says, the number written beside it."""
+
+from __future__ import annotations
+
+import json
+import re
+from xml.etree import ElementTree
+
+import numpy as np
+import pytest
+
+from attnlab.lab import TOKENS, compute
+from attnlab.site.figures.bars import LABEL, NUMBER, Bars, panel, saturation_bars, softmax_steps, weights_and_sizes
+from attnlab.site.figures.palette import INDIGO, RUST
+from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parsed(html: str) -> ElementTree.Element:
+    return ElementTree.fromstring(html)
+
+
+def bar_lengths(svg: ElementTree.Element) -> list[float]:
+    return [float(r.get("width")) for r in svg.iter(f"{SVG}rect") if r.get("fill") in (INDIGO, RUST)]
+
+
+def test_a_bar_is_as_long_as_its_share_of_the_panels_scale() -> None:
+    drawn, bottom = panel(0, 0, 200, Bars("h", ("a", "b"), (0.5, 1.0), 2.0))
+    svg = parsed(f'<svg xmlns="http://www.w3.org/2000/svg">{drawn}</svg>')
+    room = 200 - LABEL - 6 - NUMBER
+    assert bar_lengths(svg) == pytest.approx([room / 4, room / 2], abs=0.05)
+    assert [t.text for t in svg.iter(f"{SVG}text")] == ["h", "a", "0.500", "b", "1.000"] and bottom > 0
+
+
+@pytest.mark.parametrize("values", [(-0.1, 0.5), (0.5, 2.5)])
+def test_a_bar_outside_its_scale_is_refused(values: tuple[float, float]) -> None:
+    with pytest.raises(ValueError, match="bars run from 0 to 2"):
+        panel(0, 0, 200, Bars("h", ("a", "b"), values, 2.0))
+
+
+def test_a_panel_needs_one_label_per_value() -> None:
+    with pytest.raises(ValueError, match="2 labels but 3 values"):
+        panel(0, 0, 200, Bars("h", ("a", "b"), (1, 1, 1), 2.0))
+
+
+def test_the_softmax_steps_draw_each_multipliers_scores_exponentials_and_weights() -> None:
+    figure = parsed(softmax_steps("rises", (0.5, 2.0), ident="s", caption="c"))
+    carried = json.loads(figure.get("data-values"))
+    for row, m in zip(carried["rows"], (0.5, 2.0)):
+        r = compute("rises", query_scale=m)
+        assert row["controls"]["query_scale"] == m
+        assert np.allclose(row["exp"], np.exp(r.scaled)) and np.allclose(row["weights"], r.weights)
+    pictures = figure.findall(f".//{SVG}svg")
+    assert len(pictures) == 2
+    # one scale per quantity across the pictures: the doubled query's top exponential is the longest bar of all
+    lengths = [bar_lengths(p) for p in pictures]
+    assert max(lengths[1][3:6]) == max(max(bar) for bar in lengths) and max(lengths[0][3:6]) < max(lengths[1][3:6])
+
+
+def test_the_weights_beside_their_sizes_share_one_scale_for_both_lengths() -> None:
+    figure = parsed(weights_and_sizes("rises", ident="w", caption="c"))
+    lengths = bar_lengths(figure.find(f".//{SVG}svg"))
+    values, contributions = lengths[3:6], lengths[6:9]
+    r = compute("rises")
+    assert np.allclose(np.array(contributions) / np.array(values), r.weights, atol=0.01)
+    assert json.loads(figure.get("data-values"))["controls"]["token"] == "rises"
+
+
+def test_the_saturation_bars_carry_what_they_draw_and_how_the_scores_were_drawn() -> None:
+    html = saturation_bars([2, 8], [0.4, 0.9], [0.3, 0.35], ident="t", caption="c", drawn={"seed": 1})
+    carried = json.loads(parsed(html).get("data-values"))
+    assert carried == {"drawn": {"seed": 1}, "widths": [2, 8], "unscaled": [0.4, 0.9], "scaled": [0.3, 0.35]}
+    assert re.findall(r"d_k = \d", html) == ["d_k = 2", "d_k = 8"]
+    with pytest.raises(ValueError, match="one unscaled and one scaled"):
+        saturation_bars([2], [0.4, 0.9], [0.3], ident="t", caption="c", drawn={})
+
+
+@pytest.mark.parametrize("html", [softmax_steps("rises", (1.0,), ident="s", caption="c"),
+                                  weights_and_sizes("grid", ident="w", caption="c")], ids=["softmax", "sizes"])
+def test_bar_figures_fit_a_phone_without_shrinking_their_text(html: str) -> None:
+    for svg in parsed(html).iter(f"{SVG}svg"):
+        assert float(svg.get("width")) <= PHONE_COLUMN
+        assert min(float(t.get("font-size")) for t in svg.iter(f"{SVG}text")) >= MIN_TEXT
+    assert [t for t in TOKENS if t in html] == list(TOKENS)

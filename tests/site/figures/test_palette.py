@@ -1,0 +1,67 @@
+"""The guide's colours (``attnlab.site.figures.palette``): defined once, emitted for CSS and JavaScript the same."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from attnlab.site.figures import palette
+from attnlab.site.figures.palette import BLOCKED, DEEP, INDIGO, MAP_DEPTH, NAMED, css, diverging, js, mix, rgb, shade
+
+ROOT = Path(__file__).resolve().parents[3]
+HEX = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|\brgb\(\s*\d")
+
+
+def test_mix_runs_from_white_to_the_colour_and_clamps() -> None:
+    assert (mix(INDIGO, 0), mix(INDIGO, 1), mix(INDIGO, 2), mix(INDIGO, -1)) == ("#ffffff", INDIGO, INDIGO, "#ffffff")
+    assert mix("#000000", 0.5) == "#808080"  # 255 - 255 / 2 = 127.5, rounded half to even: 128
+
+
+def test_the_map_shade_stops_at_its_depth_and_the_diverging_ends_are_rust_and_indigo() -> None:
+    assert shade(1.0) == mix(INDIGO, MAP_DEPTH) and shade(5.0) == shade(1.0) and shade(0.0) == "#ffffff"
+    assert (diverging(1.0), diverging(-1.0), diverging(0.0)) == (INDIGO, palette.RUST, "#ffffff")
+
+
+def test_a_colour_that_is_not_rrggbb_is_refused() -> None:
+    with pytest.raises(ValueError, match="#rrggbb"):
+        rgb("indigo")
+
+
+def test_the_css_names_every_colour_and_the_ramp_by_channel() -> None:
+    properties = dict(re.findall(r"--attnlab-([\w-]+): ([^;]+);", css()))
+    assert {name: properties[name] for name in NAMED} == NAMED
+    assert [int(properties[f"ramp-{c}"]) for c in "rgb"] == list(rgb(INDIGO))
+    assert [int(properties[f"deep-{c}"]) for c in "rgb"] == list(rgb(DEEP))
+    assert float(properties["ramp-depth"]) == MAP_DEPTH
+
+
+def test_the_script_sets_the_same_colours_as_a_global() -> None:
+    script = js()
+    data = json.loads(script[script.index("= ") + 2:script.rindex(";")])
+    assert {name: data[name] for name in NAMED} == NAMED
+    assert (data["rampRgb"], data["deepRgb"], data["blockedRgb"], data["rampDepth"]) == (
+        list(rgb(INDIGO)), list(rgb(DEEP)), list(rgb(BLOCKED)), MAP_DEPTH)
+
+
+def test_the_css_ramp_is_the_pythons_shade() -> None:
+    # the weight map's CSS formula, evaluated as a browser does, gives the colour Python's figures draw
+    sheet = (ROOT / "docs/assets/attnlab.css").read_text(encoding="utf-8")
+    assert "255 - (255 - var(--attnlab-ramp-r)) * var(--attnlab-ramp-depth) * var(--w, 0)" in sheet
+    for w in (0.0, 0.25, 1.0):
+        channels = [round(255 - (255 - c) * MAP_DEPTH * w) for c in rgb(INDIGO)]
+        assert "#" + "".join(f"{c:02x}" for c in channels) == shade(w)
+
+
+@pytest.mark.parametrize("path", sorted([*(ROOT / "attnlab/site/figures").glob("*.py"),
+                                         *(ROOT / "docs/assets").glob("*.css"), *(ROOT / "docs/assets").glob("*.js")]),
+                         ids=lambda p: p.name)
+def test_no_colour_is_written_anywhere_but_the_palette(path: Path) -> None:
+    if path.name == "palette.py":
+        return
+    source = path.read_text(encoding="utf-8")
+    # the code greys are the theme's own variables, darkened for contrast; #000 in a mask is opacity, not colour
+    allowed = {"#595959", "#000"}
+    assert [c for c in HEX.findall(source) if c not in allowed] == [], path.name
