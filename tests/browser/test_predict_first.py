@@ -1,7 +1,7 @@
 """Predict first, for real: with a chapter's prompt on screen, its answer is nowhere in view until opened.
 
-For each chapter whose prompt used to sit right above the table that answers
-it (Rows, Scores, Masking), the test scrolls the prompt to the top of the
+For each chapter whose prompt used to sit right above the table or the
+sentence that answers it (Rows, Scores, Softmax, Masking), the test scrolls the prompt to the top of the
 window and looks for the answer, a number or shape computed here with
 ``attnlab``, in every piece of text the reader can see. Then it opens the
 answer and finds the same text shown, so the search is not looking for
@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 
 from attnlab import attention, softmax
 from attnlab.lab import compute
-from attnlab.text import fmt
+from attnlab.text import fmt, vector
 
 
 def shape_answer() -> str:
@@ -32,13 +32,20 @@ def scaled_top_weight() -> str:
     return fmt(np.median(softmax(s, np.ones(s.shape, dtype=bool)).max(axis=1)))
 
 
+def shifted_weights() -> str:
+    """Softmax: the `rises` row's weights once 100 is added to every scaled score, as the answer prints them."""
+    scaled = np.array(compute("rises").scaled)
+    return f"weights after adding 100 {vector(softmax(scaled + 100, np.ones(3, dtype=bool)))}"
+
+
 def zero_score_weight() -> str:
     """Masking: the weight `rises` keeps for `load` when its scaled score is set to 0 instead of blocked."""
     scaled = np.array(compute("load").scaled) * [1, 1, 0]
     return fmt(softmax(scaled, np.ones(3, dtype=bool))[2])
 
 
-ANSWERS = {"rows.html": shape_answer, "scores.html": scaled_top_weight, "masking.html": zero_score_weight}
+ANSWERS = {"rows.html": shape_answer, "scores.html": scaled_top_weight, "softmax.html": shifted_weights,
+           "masking.html": zero_score_weight}
 """Each chapter, and the text that answers its predict-first prompt."""
 
 SHOWN = """([needle, inView]) => {
