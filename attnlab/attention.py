@@ -159,12 +159,22 @@ def softmax(scaled: Any, visible: Any) -> np.ndarray:
     rows = np.atleast_2d(values)
     mask = np.atleast_2d(as_mask("visible", visible, values.shape))
     refuse_empty_rows(mask.any(axis=-1))
+    exp = shifted_exponentials(rows, mask)
+    weights = exp / exp.sum(axis=-1, keepdims=True)
+    return weights.reshape(values.shape)
+
+
+def shifted_exponentials(rows: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """exp(s − max) of every visible score of each row, 0 for a blocked one: the softmax's numerators.
+
+    ``rows`` and ``mask`` are checked n×m arrays (finite scores, a boolean
+    mask of the same shape, every row with a visible key), as ``softmax``
+    passes them; the lab shows the row it selects.
+    """
     peak = np.max(np.where(mask, rows, -np.inf), axis=-1, keepdims=True)
     with np.errstate(over="ignore"):  # a gap beyond float64 becomes -inf, whose exp is the right 0
         shifted = np.where(mask, rows - peak, 0.0)
-    exp = np.where(mask, np.exp(shifted), 0.0)
-    weights = exp / exp.sum(axis=-1, keepdims=True)
-    return weights.reshape(values.shape)
+    return np.where(mask, np.exp(shifted), 0.0)
 
 
 def headroom(values: np.ndarray, count: int) -> np.ndarray:

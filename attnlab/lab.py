@@ -1,9 +1,14 @@
-"""The toy calculation LAB-001 and its four controls.
+"""The toy calculation LAB-001 and its five controls.
 
 Three made-up tokens, ``grid``, ``load`` and ``rises``, with two numbers
 each (claim CL-004: invented for arithmetic, no meaning intended). The
 browser lab reads the same constants from ``toy_data()`` and must return
 the same fields as ``compute``.
+
+The brief's four controls (the selected row, the query multiplier, causal
+visibility, the third value's second coordinate) have a fifth beside them:
+``scale_scores``, the division by √d_k, which a reader can switch off to see
+what the Scores chapter argues for.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.attention import attention, causal as causal_mask, project
+from attnlab.attention import causal as causal_mask, mix, project, scale, scores, shifted_exponentials, softmax
 from attnlab.checks import finite_number, shown
 
 __all__ = [
@@ -38,7 +43,8 @@ W_Q = ((1.0, 0.0), (0.0, 1.0))
 W_K = ((1.0, 1.0), (0.0, 1.0))
 W_V = ((1.0, 0.0), (0.0, 2.0))
 
-DEFAULTS: dict[str, Any] = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0}
+DEFAULTS: dict[str, Any] = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0,
+                            "scale_scores": True}
 MULTIPLIERS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0)
 """The query multipliers experiment 1 compares."""
 
@@ -69,7 +75,11 @@ class LabResult:
     tuples, ``controls`` a read-only mapping, so no edit can reach
     ``to_dict()``. ``to_dict()`` gives lists, and equals the browser's JSON.
     ``weight_map[i][j]`` is the weight query i gives key j under the same
-    controls (the multiplier applies to the selected row only).
+    controls (the multiplier applies to the selected row only). ``scaled``
+    holds the scores the softmax receives: divided by √d_k, or the raw
+    scores themselves when ``scale_scores`` is off. ``exponentials`` holds
+    exp(s − max) of each visible key (0 for a blocked one), the numerators
+    the weights divide by their sum.
     """
 
     controls: Mapping[str, Any]
@@ -81,6 +91,7 @@ class LabResult:
     scores: Vector
     scaled: Vector
     visible: tuple[bool, ...]
+    exponentials: Vector
     weights: Vector
     output: Vector
     weight_map: tuple[Vector, ...]
@@ -109,15 +120,16 @@ def as_tuples(array: np.ndarray) -> Any:
 
 
 def controls(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any = Default(1.0),
-             causal: Any = Default(True), value_y: Any = Default(2.0)) -> dict[str, Any]:
-    """Validate the four controls, given as arguments or as one dict.
+             causal: Any = Default(True), value_y: Any = Default(2.0),
+             scale_scores: Any = Default(True)) -> dict[str, Any]:
+    """Validate the five controls, given as arguments or as one dict.
 
     A dict may leave keys out (they take their defaults) but may not add
     unknown ones, and may not be mixed with keyword controls (one of the two
     would silently lose). Returns a new dict with every key. The browser
     lab refuses the same controls, in words of its own.
     """
-    keywords = {"query_scale": query_scale, "causal": causal, "value_y": value_y}
+    keywords = {"query_scale": query_scale, "causal": causal, "value_y": value_y, "scale_scores": scale_scores}
     if isinstance(token, Mapping):
         extra = [name for name, value in keywords.items() if not isinstance(value, Default)]
         if extra:
@@ -134,13 +146,15 @@ def controls(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any
                  for name, value in {"token": token, **keywords}.items()}
     if not isinstance(given["token"], str) or given["token"] not in TOKENS:
         raise ValueError(f"token must be one of {shown(list(TOKENS))}, got {shown(given['token'])}")
-    if not isinstance(given["causal"], (bool, np.bool_)):
-        raise TypeError(f"causal must be a boolean, got {shown(given['causal'])}")
+    for switch in ("causal", "scale_scores"):
+        if not isinstance(given[switch], (bool, np.bool_)):
+            raise TypeError(f"{switch} must be a boolean, got {shown(given[switch])}")
     return {
         "token": str(given["token"]),
         "query_scale": finite_number("query_scale", given["query_scale"]),
         "causal": bool(given["causal"]),
         "value_y": finite_number("value_y", given["value_y"]),
+        "scale_scores": bool(given["scale_scores"]),
     }
 
 
@@ -157,12 +171,15 @@ def toy_data() -> dict[str, Any]:
 
 
 def compute(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any = Default(1.0),
-            causal: Any = Default(True), value_y: Any = Default(2.0)) -> LabResult:
+            causal: Any = Default(True), value_y: Any = Default(2.0),
+            scale_scores: Any = Default(True)) -> LabResult:
     """Run the toy under the given controls and keep every intermediate.
 
-    Controls are checked by ``controls``; the toy's rows are fixed and
-    finite, so the only other refusal is a ``query_scale`` so large that the
-    selected row's scores leave float64.
+    The steps are ``attnlab.attention``'s, one function each: project,
+    score, scale by 1/√d_k (unless ``scale_scores`` is false), softmax over
+    the visible keys, mix. Controls are checked by ``controls``; the toy's
+    rows are fixed and finite, so the only other refusal is a
+    ``query_scale`` so large that the selected row's scores leave float64.
 
     Examples
     --------
@@ -171,20 +188,25 @@ def compute(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any 
     [0.284, 0.14, 0.576]
     >>> compute({"token": "grid"}).weights
     (1.0, 0.0, 0.0)
+    >>> [round(w, 3) for w in compute("rises", scale_scores=False).weights]
+    [0.245, 0.09, 0.665]
     """
-    c = controls(token, query_scale, causal, value_y)
+    c = controls(token, query_scale, causal, value_y, scale_scores)
     row = TOKENS.index(c["token"])
     queries = project(X, W_Q, "W_Q")
     queries[row] *= c["query_scale"]
     keys = project(X, W_K, "W_K")
     values = project(X, W_V, "W_V")
     values[2, 1] = c["value_y"]
-    visible = causal_mask(len(X)) if c["causal"] else None  # None: every key visible
+    visible = causal_mask(len(X)) if c["causal"] else np.ones((len(X), len(X)), dtype=bool)
     try:
-        full = attention(queries, keys, values, visible)
+        raw = scores(queries, keys)
     except ValueError as error:
         raise ValueError(f"query_scale {shown(c['query_scale'])} is too large: "
                          "the toy's scores overflow float64") from error
+    scaled = scale(raw, keys.shape[1]) if c["scale_scores"] else raw
+    weights = softmax(scaled, visible)
+    output = mix(weights, values)
     return LabResult(
         controls=MappingProxyType(c),
         token=c["token"],
@@ -192,10 +214,11 @@ def compute(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any 
         query=as_tuples(queries[row]),
         keys=as_tuples(keys),
         values=as_tuples(values),
-        scores=as_tuples(full.scores[row]),
-        scaled=as_tuples(full.scaled[row]),
-        visible=as_tuples(full.visible[row]),
-        weights=as_tuples(full.weights[row]),
-        output=as_tuples(full.output[row]),
-        weight_map=as_tuples(full.weights),
+        scores=as_tuples(raw[row]),
+        scaled=as_tuples(scaled[row]),
+        visible=as_tuples(visible[row]),
+        exponentials=as_tuples(shifted_exponentials(scaled[row:row + 1], visible[row:row + 1])[0]),
+        weights=as_tuples(weights[row]),
+        output=as_tuples(output[row]),
+        weight_map=as_tuples(weights),
     )

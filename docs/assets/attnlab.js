@@ -2,8 +2,10 @@
  *
  * The same calculation as attnlab.lab.compute in Python, step by step:
  * project the rows, scale the selected query, take raw scores Q Kᵀ, scale
- * them by 1/√d_k, decide which keys are visible, turn visible scores into
- * weights with a masked stable softmax, and mix the values into the output.
+ * them by 1/√d_k (unless the scaleScores switch is off), decide which keys
+ * are visible, turn visible scores into weights with a masked stable
+ * softmax (exp(s − max) over the visible keys, divided by their sum), and
+ * mix the values into the output.
  *
  * The toy's constants are not written here: they come from the data the
  * attnlab package emits at build time (assets/lab-data.js sets
@@ -71,11 +73,11 @@
     return prototype === null || Object.getPrototypeOf(prototype) === null;
   }
 
-  /** Validate the four controls, named in camelCase (token, queryScale, causal, valueY) or by their
-   *  snake_case aliases (query_scale, value_y, the names Python uses); missing ones take the toy's defaults,
-   *  unknown ones are refused with the list of known ones, and so is a control given under both names. The
-   *  names come from the keys of the toy's defaults (attnlab.lab.DEFAULTS), not from a list of our own. Only the
-   *  object's own keys count. Returns the controls under their camelCase names. */
+  /** Validate the five controls, named in camelCase (token, queryScale, causal, valueY, scaleScores) or by
+   *  their snake_case aliases (query_scale, value_y, scale_scores, the names Python uses); missing ones take
+   *  the toy's defaults, unknown ones are refused with the list of known ones, and so is a control given under
+   *  both names. The names come from the keys of the toy's defaults (attnlab.lab.DEFAULTS), not from a list of
+   *  our own. Only the object's own keys count. Returns the controls under their camelCase names. */
   function controls(given, toy) {
     var data = toyOrPage(toy);
     var names = Object.keys(data.defaults);  // the toy's names: snake_case
@@ -104,14 +106,17 @@
     if (typeof c.token !== "string" || data.tokens.indexOf(c.token) < 0) {
       throw new RangeError("token must be one of " + data.tokens.join(", ") + "; got " + shown(c.token));
     }
-    if (typeof c.causal !== "boolean") {
-      throw new TypeError("causal must be true or false, got " + shown(c.causal));
-    }
+    ["causal", "scaleScores"].forEach(function (name) {
+      if (typeof c[name] !== "boolean") {
+        throw new TypeError(name + " must be true or false, got " + shown(c[name]));
+      }
+    });
     return {
       token: c.token,
       queryScale: finiteNumber("queryScale", c.queryScale),
       causal: c.causal,
       valueY: finiteNumber("valueY", c.valueY),
+      scaleScores: c.scaleScores,
     };
   }
 
@@ -128,11 +133,16 @@
     return a.reduce(function (sum, ai, i) { return sum + ai * b[i]; }, 0);
   }
 
-  /** Masked stable softmax of one row: subtract the visible maximum; blocked keys get exactly 0. */
-  function softmax(scaled, visible) {
+  /** exp(s − max) of each visible score of one row, the maximum taken over the visible ones; 0 for a
+   *  blocked key: the softmax's numerators (attnlab.attention.shifted_exponentials in Python). */
+  function shiftedExponentials(scaled, visible) {
     var peak = -Infinity;
     scaled.forEach(function (s, j) { if (visible[j] && s > peak) { peak = s; } });
-    var exp = scaled.map(function (s, j) { return visible[j] ? Math.exp(s - peak) : 0; });
+    return scaled.map(function (s, j) { return visible[j] ? Math.exp(s - peak) : 0; });
+  }
+
+  /** Masked stable softmax of one row: each key's shifted exponential over their sum; blocked keys get 0. */
+  function softmax(exp) {
     var total = exp.reduce(function (a, b) { return a + b; }, 0);
     return exp.map(function (e) { return e / total; });
   }
@@ -170,12 +180,16 @@
     return rows;
   }
 
-  /** Every step for one query row against all keys (the LabResult fields of one row). */
-  function attendRow(query, keys, values, visible) {
+  /** Every step for one query row against all keys (the LabResult fields of one row); the scores are
+   *  divided by √d_k unless divide is false. */
+  function attendRow(query, keys, values, visible, divide) {
     var scores = keys.map(function (k) { return dot(query, k); });
-    var scaled = scores.map(function (s) { return s / Math.sqrt(keys[0].length); });
-    var weights = softmax(scaled, visible);
-    return { scores: scores, scaled: scaled, visible: visible, weights: weights, output: mix(weights, values) };
+    var root = Math.sqrt(keys[0].length);
+    var scaled = divide === false ? scores.slice() : scores.map(function (s) { return s / root; });
+    var exponentials = shiftedExponentials(scaled, visible);
+    var weights = softmax(exponentials);
+    return { scores: scores, scaled: scaled, visible: visible, exponentials: exponentials, weights: weights,
+             output: mix(weights, values) };
   }
 
   /** Rows of finite numbers, each `width` long (or as long as the first); refused naming `name` otherwise. */
@@ -217,7 +231,7 @@
     var values = project(data.x, data.w_v);
     values[2][1] = c.valueY;
     var seen = visibleMap(c.causal, keys.length);
-    var rows = queries.map(function (query, i) { return attendRow(query, keys, values, seen[i]); });
+    var rows = queries.map(function (query, i) { return attendRow(query, keys, values, seen[i], c.scaleScores); });
     if (!rows.every(function (r) { return r.scores.every(isFinite); })) {  // only the scaled query can overflow
       throw new RangeError("queryScale " + shown(c.queryScale) + " is too large: the toy's scores overflow " +
                            "the largest number JavaScript can hold");
@@ -233,6 +247,7 @@
       scores: picked.scores,
       scaled: picked.scaled,
       visible: picked.visible,
+      exponentials: picked.exponentials,
       weights: picked.weights,
       output: picked.output,
       weightMap: rows.map(function (r) { return r.weights; }),

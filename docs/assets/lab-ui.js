@@ -1,10 +1,15 @@
 /* Attention Lab: the page side of the lab.
  *
- * Every <div class="attnlab-lab"> (printed by attnlab.site.widgets.lab())
- * becomes a lab: the controls, then the selected row's steps, the full
- * weight map with that row outlined, and the value plane (value-plane.js),
- * recomputed by attnlab.compute on every input event and announced to
- * screen readers. (The checklist and the "read" marks are assets/progress.js.)
+ * Every <div class="attnlab-lab"> (printed by attnlab.site.figures.widgets.lab())
+ * becomes a lab: the controls, then the selected row's steps, a line with its
+ * weights and output that stays in view while a control moves (lab.css makes
+ * it sticky), the full weight map with that row outlined, and the value plane
+ * (value-plane.js, where the lab's markup holds its template), recomputed by
+ * attnlab.compute on every input event and announced to screen readers. A lab
+ * starts from the controls in its data-start attribute (JSON, the toy's
+ * defaults for any left out), and its reset returns there. Several labs may
+ * share a page: each has its own ids and nodes. (The checklist and the "read"
+ * marks are assets/progress.js.)
  *
  * Needs assets/lab-data.js and assets/attnlab.js loaded first. Classic
  * script, no dependencies. MIT licence.
@@ -51,6 +56,11 @@
       '<span class="attnlab-hint" id="' + id + '-hint">' + escapeHtml(hint) + "</span></div>";
   }
 
+  function toggle(id, testid, label) {
+    return '<div class="attnlab-toggle"><input type="checkbox" id="' + id + '" data-testid="' + testid + '">' +
+      ' <label for="' + id + '">' + escapeHtml(label) + "</label></div>";
+  }
+
   /** The lab's markup for one container; ids start with prefix so several labs can share a page. */
   function labMarkup(prefix, toy) {
     var tokens = toy.tokens;
@@ -66,6 +76,7 @@
         '<td data-label="raw score" data-testid="score-' + j + '"></td>' +
         '<td data-label="scaled score" data-testid="scaled-' + j + '"></td>' +
         '<td data-label="visible" data-testid="visible-' + j + '"></td>' +
+        '<td data-label="exp(s − max)" data-testid="exp-' + j + '"></td>' +
         '<td data-label="weight" class="attnlab-weight"><span class="attnlab-bar" aria-hidden="true">' +
         '<span data-testid="bar-' + j + '"></span></span><span data-testid="weight-' + j + '"></span></td>' +
         '<td data-label="value">' + vectorSpans("value-" + j, columns(toy.w_v)) + "</td>" +
@@ -81,8 +92,8 @@
       '<fieldset><legend>Selected query row</legend>' + radios + "</fieldset>" +
       slider(prefix + "-query-scale", "query-scale", "Query multiplier", toy.ranges.query_scale,
              "multiplies the selected query after projection") +
-      '<div class="attnlab-toggle"><input type="checkbox" id="' + prefix + '-causal" data-testid="causal">' +
-      ' <label for="' + prefix + '-causal">Causal visibility (each query sees only itself and earlier keys)</label></div>' +
+      toggle(prefix + "-causal", "causal", "Causal visibility (each query sees only itself and earlier keys)") +
+      toggle(prefix + "-scale-scores", "scale-scores", "Divide the scores by √dₖ (as the paper does)") +
       slider(prefix + "-value-y", "value-y", "Second coordinate of the " + last + " value", toy.ranges.value_y,
              "overrides the third value's second coordinate") +
       '<button type="button" class="md-button" data-testid="reset">Reset the controls</button>' +
@@ -93,18 +104,25 @@
       '<table class="attnlab-steps">' +
       '<caption>Steps for the selected query, left to right</caption>' +
       '<thead><tr><th scope="col">token</th><th scope="col">key</th><th scope="col">raw score</th>' +
-      '<th scope="col">scaled score<br><small>raw ÷ √d<sub>k</sub></small></th><th scope="col">visible</th>' +
-      '<th scope="col">weight</th>' +
+      '<th scope="col">scaled score <i>s</i><br><small data-testid="scaled-how"></small></th>' +
+      '<th scope="col">visible</th>' +
+      '<th scope="col">exp(<i>s</i>&nbsp;−&nbsp;max)<br><small>max: largest visible <i>s</i></small></th>' +
+      '<th scope="col">weight<br><small>exp ÷ sum of exps</small></th>' +
       '<th scope="col">value</th><th scope="col">weight × value</th></tr></thead><tbody>' + stepRows +
-      "</tbody></table></div>" +
-      '<p>Output (the sum of the weight × value column): <strong>' + vectorSpans("output", columns(toy.w_v)) +
+      "</tbody></table></div></div>" +
+      // a child of the lab itself, so it can stick to the foot of the screen while the controls are in view
+      '<p class="attnlab-now" data-testid="now">Weights of <strong data-testid="now-token"></strong>: ' +
+      tokens.map(function (token, j) {
+        return escapeHtml(token) + ' <span data-testid="now-weight-' + j + '"></span>';
+      }).join(", ") +
+      '. Output (sum of weight × value): <strong>' + vectorSpans("output", columns(toy.w_v)) +
       "</strong></p>" +
       '<div class="attnlab-pictures"><div class="attnlab-scroll" tabindex="0" role="group" aria-label="Weight map">' +
       '<table class="attn-map" data-testid="weight-map">' +
       '<caption>Weight map: every query row under these controls; the selected row is outlined ' +
       "(the multiplier acts on it only)</caption>" +
       '<thead><tr><td class="corner">query \\ key</td>' + mapHead + "</tr></thead><tbody>" + mapRows +
-      "</tbody></table></div></div></div>" +
+      "</tbody></table></div></div>" +
       '<p class="attnlab-sr" role="status" aria-live="polite" data-testid="announce"></p>';
   }
 
@@ -119,13 +137,16 @@
       nodes[node.getAttribute("data-testid")] = node;
     });
     var radios = Array.prototype.slice.call(container.querySelectorAll('input[type="radio"]'));
+    // the controls this lab starts from, and returns to on reset: its data-start, the toy's defaults for the rest
+    var start = attnlab.controls(JSON.parse(container.getAttribute("data-start") || "{}"), toy);
     var scaleDecimals = stepDecimals(toy.ranges.query_scale[2]);
     var valueDecimals = stepDecimals(toy.ranges.value_y[2]);
 
     function readControls() {
       var checked = radios.filter(function (r) { return r.checked; })[0];
       return { token: checked.value, queryScale: Number(nodes["query-scale"].value),
-               causal: nodes.causal.checked, valueY: Number(nodes["value-y"].value) };
+               causal: nodes.causal.checked, valueY: Number(nodes["value-y"].value),
+               scaleScores: nodes["scale-scores"].checked };
     }
 
     function setControls(c) {
@@ -133,6 +154,7 @@
       nodes["query-scale"].value = String(c.queryScale);
       nodes.causal.checked = c.causal;
       nodes["value-y"].value = String(c.valueY);
+      nodes["scale-scores"].checked = c.scaleScores;
     }
 
     function showVector(name, vector) {
@@ -158,6 +180,8 @@
       setText(nodes["query-scale-value"], "× " + r.controls.queryScale.toFixed(scaleDecimals));
       setText(nodes["value-y-value"], r.controls.valueY.toFixed(valueDecimals));
       setText(nodes["token-name"], r.token);
+      setText(nodes["now-token"], r.token);
+      setText(nodes["scaled-how"], r.controls.scaleScores ? "raw ÷ √dₖ" : "raw, not divided");
       showVector("query", r.query);
       showVector("output", r.output);
       r.keys.forEach(function (key, j) {
@@ -167,7 +191,9 @@
         setText(nodes["visible-" + j], r.visible[j] ? "visible" : "blocked");
         setText(nodes["score-" + j], attnlab.fmt(r.scores[j]));
         setText(nodes["scaled-" + j], attnlab.fmt(r.scaled[j]));
+        setText(nodes["exp-" + j], attnlab.fmt(r.exponentials[j]));
         setText(nodes["weight-" + j], attnlab.fmt(r.weights[j]));
+        setText(nodes["now-weight-" + j], r.visible[j] ? attnlab.fmt(r.weights[j]) : "blocked");
         nodes["bar-" + j].style.transform = "scaleX(" + r.weights[j].toFixed(4) + ")";
       });
       r.weightMap.forEach(function (row, i) {
@@ -188,9 +214,8 @@
 
     // sliders, radios and the checkbox all fire input; the page's first numbers are not announced
     container.querySelector("form").addEventListener("input", function () { announce(update()); });
-    var defaults = attnlab.controls(undefined, toy);  // the toy's defaults, under JavaScript's names
-    nodes.reset.addEventListener("click", function () { setControls(defaults); announce(update()); });
-    setControls(defaults);
+    nodes.reset.addEventListener("click", function () { setControls(start); announce(update()); });
+    setControls(start);
     update();
   }
 

@@ -3,7 +3,8 @@
  * - Every <ol class="attnlab-checklist"> (attnlab.site.widgets.checklist()) remembers its ticks and
  *   says, live, how many of its steps are done ("3 of 8 checks complete"), with a reset.
  * - Every chapter (the pages assets/guide-data.js lists: not the home page, not the reference
- *   pages) gets an "I have read this chapter" box under its title. The navigation marks the
+ *   pages) gets an "I have read this chapter" box at its end, after the exercises, where a reader
+ *   has read it (above the line that names what computed the page). The navigation marks the
  *   chapters read, and the home page's summary (widgets.reading()) says "n of N chapters read",
  *   with a reset.
  *
@@ -226,10 +227,12 @@
     if (box) { box.checked = isRead(sitePath(location.href)); }
   }
 
-  /** A "read" checkbox under the chapter's title. */
+  /** A "read" checkbox at the end of the chapter's text, before its provenance line. */
   function startReadMark(path) {
     var title = document.querySelector(".md-content h1");
     if (!title) { return; }
+    var article = title.parentNode;
+    var foot = article.querySelector(":scope > .attn-provenance");
     var mark = element("p", { "class": "attnlab-read" });
     var box = element("input", { type: "checkbox", id: "attnlab-read-mark", "data-testid": "read-mark" });
     box.addEventListener("change", function () { setRead(path, box.checked); });
@@ -237,7 +240,7 @@
     mark.appendChild(document.createTextNode(" "));
     mark.appendChild(element("label", { "for": "attnlab-read-mark" }, "I have read this chapter"));
     if (storage) { storageNote(mark); }  // silent until a write fails
-    title.parentNode.insertBefore(mark, title.nextSibling);
+    article.insertBefore(mark, foot);  // appended where a page has no provenance line
   }
 
   /** The home page's "n of N chapters read" and its reset, inside the placeholder widgets.reading() prints. */

@@ -55,24 +55,27 @@ def assert_agrees(js: Any, py: Any, where: str = "result") -> None:
 
 
 def control_settings(count: int = 600, seed: int = 5) -> list[dict[str, Any]]:
-    """Edge settings (slider ends, zero, negative zero) and ``count`` seeded random ones.
+    """Edge settings (slider ends, zero, negative zero, either side of the √d_k switch) and ``count`` seeded
+    random ones.
 
     Random settings are half inside the sliders' ranges and half far outside
     them (Python and JS accept any finite number).
     """
     (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = SLIDER_RANGES["query_scale"], SLIDER_RANGES["value_y"]
     edges = [
-        {"token": t, "query_scale": s, "causal": c, "value_y": v}
-        for t, c, s, v in itertools.product(TOKENS, (True, False),
-                                            (scale_lo, scale_lo + scale_step, 1.0, scale_hi - scale_step, scale_hi,
-                                             -0.0, 1e-300),
-                                            (value_lo, value_lo + value_step, 0.0, value_hi, -0.0))
+        {"token": t, "query_scale": s, "causal": c, "value_y": v, "scale_scores": d}
+        for t, c, s, v, d in itertools.product(TOKENS, (True, False),
+                                               (scale_lo, scale_lo + scale_step, 1.0, scale_hi - scale_step,
+                                                scale_hi, -0.0, 1e-300),
+                                               (value_lo, value_lo + value_step, 0.0, value_hi, -0.0),
+                                               (True, False))
     ]
     rng = random.Random(seed)
     settings = [
         {"token": rng.choice(TOKENS), "causal": rng.random() < 0.5,
          "query_scale": rng.uniform(scale_lo, scale_hi) if inside else rng.uniform(-60.0, 60.0),
-         "value_y": rng.uniform(value_lo, value_hi) if inside else rng.uniform(-1e6, 1e6)}
+         "value_y": rng.uniform(value_lo, value_hi) if inside else rng.uniform(-1e6, 1e6),
+         "scale_scores": rng.random() < 0.5}
         for inside in (i % 2 == 0 for i in range(count))
     ]
     return edges + settings

@@ -15,17 +15,18 @@ from attnlab.attention import causal as causal_mask
 from attnlab.text import fmt
 
 
-def open_lab(page: Page, base: str) -> Locator:
-    """Open the lab page under ``base`` and return its (first) lab once it shows numbers."""
-    page.goto(base + "lab.html")
-    lab = page.locator(".attnlab-lab").first
+def open_lab(page: Page, base: str, path: str = "lab.html", which: int = 0) -> Locator:
+    """Open ``path`` (the lab page unless told) under ``base`` and return its lab number ``which`` (from 0)
+    once it shows numbers."""
+    page.goto(base + path)
+    lab = page.locator(".attnlab-lab").nth(which)
     lab.get_by_test_id("weight-0").wait_for()
     assert lab.get_by_test_id("weight-0").inner_text() != "", "the lab did not render its numbers"
     return lab
 
 
 def set_controls(lab: Locator, token: str | None = None, query_scale: float | None = None,
-                 causal: bool | None = None, value_y: float | None = None) -> None:
+                 causal: bool | None = None, value_y: float | None = None, scale_scores: bool | None = None) -> None:
     """Move the lab's controls as a reader would (click, drag to a value, tick); None leaves one alone."""
     if token is not None:
         lab.locator(f'input[type="radio"][value="{token}"]').check()
@@ -35,6 +36,8 @@ def set_controls(lab: Locator, token: str | None = None, query_scale: float | No
         lab.get_by_test_id("causal").set_checked(causal)
     if value_y is not None:
         lab.get_by_test_id("value-y").fill(str(value_y))
+    if scale_scores is not None:
+        lab.get_by_test_id("scale-scores").set_checked(scale_scores)
 
 
 READ_LAB = """lab => {
@@ -51,6 +54,7 @@ READ_LAB = """lab => {
         scores: range(n).map(j => text(`score-${j}`)),
         scaled: range(n).map(j => text(`scaled-${j}`)),
         visible: range(n).map(j => text(`visible-${j}`)),
+        exponentials: range(n).map(j => text(`exp-${j}`)),
         weights: range(n).map(j => text(`weight-${j}`)),
         output: range(width).map(d => text(`output-${d}`)),
         weight_map: range(n).map(i => range(n).map(j => text(`map-${i}-${j}`))),
@@ -79,6 +83,7 @@ def as_shown(result: dict[str, Any]) -> dict[str, Any]:
         "scores": [fmt(x) for x in result["scores"]],
         "scaled": [fmt(x) for x in result["scaled"]],
         "visible": ["visible" if v else "blocked" for v in result["visible"]],
+        "exponentials": [fmt(x) for x in result["exponentials"]],
         "weights": [fmt(x) for x in result["weights"]],
         "output": [fmt(x) for x in result["output"]],
         "weight_map": [[fmt(w) if ok else "blocked" for w, ok in zip(row, vis)]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Download, Page
+from playwright.sync_api import Download, Page, expect
 
 from attnlab import causal
 from attnlab.lab import TOKENS, compute
@@ -43,6 +44,16 @@ def read_csv(path: Path) -> list[list[float | str]]:
             return text
     rows = list(csv.reader(path.open(encoding="utf-8", newline="")))
     return [[row[0], *map(cell, row[1:])] for row in rows[1:]]
+
+
+def test_each_download_link_is_named_by_what_it_downloads(page: Page, site_url: str) -> None:
+    page.goto(site_url + "masking.html")
+    weights = page.locator("table.attn-map", has=page.locator("caption", has_text=MAP_CAPTION))
+    control = weights.locator("xpath=following::p[contains(@class, 'attnlab-export')][1]")
+    for kind in ("CSV", "JSON"):
+        expect(control.get_by_role("link", name=kind)).to_have_accessible_name(f"{kind} of this table, every digit")
+    expect(control).to_have_attribute("title", re.compile("page rounds"))
+    assert "Full precision (the page rounds)" not in page.locator("article").inner_text()
 
 
 @pytest.mark.parametrize("base", ["site_url", "file_url"])

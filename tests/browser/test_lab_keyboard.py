@@ -49,6 +49,13 @@ def test_space_toggles_causal_visibility(page: Page, site_url: str) -> None:
     assert rendered(lab) == as_shown(compute("grid", causal=not DEFAULTS["causal"]).to_dict())
 
 
+def test_space_switches_the_division_by_the_root_of_d_k(page: Page, site_url: str) -> None:
+    lab = open_lab(page, site_url)
+    lab.get_by_test_id("scale-scores").focus()
+    page.keyboard.press("Space")
+    assert rendered(lab) == as_shown(compute(scale_scores=not DEFAULTS["scale_scores"]).to_dict())
+
+
 def test_enter_on_reset_restores_the_defaults(page: Page, site_url: str) -> None:
     lab = open_lab(page, site_url)
     lab.locator('input[type="radio"][value="grid"]').check()
@@ -61,7 +68,7 @@ def test_enter_on_reset_restores_the_defaults(page: Page, site_url: str) -> None
 def test_tab_reaches_every_lab_control_in_order(page: Page, site_url: str) -> None:
     lab = open_lab(page, site_url)
     lab.locator('input[type="radio"]:checked').focus()
-    order = ["query-scale", "causal", "value-y", "reset"]
+    order = ["query-scale", "causal", "scale-scores", "value-y", "reset"]
     for testid in order:
         page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.dataset.testid") == testid

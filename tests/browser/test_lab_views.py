@@ -98,11 +98,11 @@ def test_on_a_phone_every_column_of_the_steps_is_on_screen(page: Page, site_url:
     assert box[0] <= box[1], "the steps table needs sideways scrolling"
     cells = steps.evaluate("t => Array.from(t.querySelectorAll('tbody td'), c => c.getBoundingClientRect())"
                            ".map(r => [r.left, r.right])")
-    assert len(cells) == 3 * 7 and all(0 <= left and right <= 390 for left, right in cells)
+    assert len(cells) == 3 * 8 and all(0 <= left and right <= 390 for left, right in cells)
     labels = steps.evaluate("t => Array.from(t.querySelectorAll('tbody tr:first-child td'),"
                             " c => getComputedStyle(c, '::before').content)")
-    assert labels == ['"key"', '"raw score"', '"scaled score"', '"visible"', '"weight"', '"value"',
-                      '"weight × value"']
+    assert labels == ['"key"', '"raw score"', '"scaled score"', '"visible"', '"exp(s − max)"', '"weight"',
+                      '"value"', '"weight × value"']
 
 
 def test_on_a_desktop_the_steps_stay_a_table_that_fits(page: Page, site_url: str) -> None:

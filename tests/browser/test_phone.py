@@ -34,11 +34,13 @@ SCROLLERS = """() => Array.from(document.querySelectorAll(".md-content *")).filt
 })"""
 """The content boxes that scroll sideways on the open page, with what they offer the reader."""
 
-SMALL_TEXT = """() => Array.from(document.querySelectorAll(".md-content svg text")).map(t => {
+SMALL_TEXT = """() => { document.querySelectorAll(".md-content details").forEach(d => { d.open = true; });
+  return Array.from(document.querySelectorAll(".md-content svg text")).map(t => {
     const m = t.getScreenCTM();
     return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)];
-}).filter(([, px]) => px < 11)"""
-"""Text in the open page's pictures drawn smaller than 11 CSS pixels, with its size."""
+}).filter(([, px]) => px < 11); }"""
+"""Text in the open page's pictures drawn smaller than 11 CSS pixels, with its size (folds opened first: an
+answer may hold a figure)."""
 
 
 def open_at(page: Page, url: str, width: int) -> None:

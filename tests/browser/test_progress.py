@@ -117,6 +117,25 @@ def test_a_page_has_a_read_box_if_and_only_if_it_is_a_chapter(page: Page, site_u
     assert page.get_by_test_id("read-mark").count() == int(name in chapters)
 
 
+AFTER_THE_TEXT = """box => {
+    const article = box.closest("article");
+    const last = Array.from(article.querySelectorAll("h2, h3")).pop();
+    const following = el => el.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING;
+    const after = Array.from(article.children).slice(Array.from(article.children).indexOf(box.parentElement) + 1);
+    return {afterLastHeading: Boolean(following(last)), after: after.map(el => el.className)};
+}"""
+"""Whether a chapter's read box comes after its last heading (its last exercise), and what follows it."""
+
+
+@pytest.mark.parametrize("name", ["rows.html", "softmax.html", "real-model.html"])
+def test_the_read_box_closes_the_chapter_after_its_exercises(page: Page, site_url: str, name: str) -> None:
+    page.goto(site_url + name)
+    box = page.get_by_test_id("read-mark")
+    where = box.evaluate(AFTER_THE_TEXT)
+    assert where == {"afterLastHeading": True, "after": ["attn-provenance"]}, \
+        "the box follows the last exercise, and only the line naming what computed the page follows it"
+
+
 @pytest.mark.parametrize("name", ["index.html", "404.html", *REFERENCE_PAGES])
 def test_home_and_reference_pages_are_not_chapters(chapters: list[str], name: str) -> None:
     assert name not in chapters

@@ -410,3 +410,37 @@ def test_layer_inputs_are_every_heads_inputs_side_by_side() -> None:
     apart = [head_inputs(enc, 2, h) for h in range(12)]
     for role, joined in enumerate(together):
         assert np.array_equal(joined, np.concatenate([inputs[role] for inputs in apart], axis=1))
+
+
+# --- the head a reader meets first (Rows opens with it) ---------------------------------------------
+
+PRONOUN = "The engineer checked the pump because it was leaking."
+
+
+def test_strongest_head_is_where_the_pair_weight_is_largest_of_all_72() -> None:
+    enc = attnlab.bert.encode(PRONOUN)[0]
+    i, j = enc.tokens.index("it"), enc.tokens.index("pump")
+    layer, head = attnlab.bert.strongest_head(enc, "it", "pump")
+    best = enc.layers[layer].heads[head].weights[i, j]
+    assert all(h.weights[i, j] <= best for each in enc.layers for h in each.heads)
+
+
+def test_strongest_head_depends_on_the_pair_asked_for() -> None:
+    enc = attnlab.bert.encode(PRONOUN)[0]
+    layer, head = attnlab.bert.strongest_head(enc, "pump", "it")
+    i, j = enc.tokens.index("pump"), enc.tokens.index("it")
+    assert all(h.weights[i, j] <= enc.layers[layer].heads[head].weights[i, j]
+               for each in enc.layers for h in each.heads)
+
+
+def test_pair_weights_holds_every_heads_weight_for_the_pair() -> None:
+    enc = attnlab.bert.encode(PRONOUN)[0]
+    pair = attnlab.bert.pair_weights(enc, "it", "pump")
+    i, j = enc.tokens.index("it"), enc.tokens.index("pump")
+    assert pair.shape == (6, 12)
+    assert pair[2, 9] == enc.layers[2].heads[9].weights[i, j] and pair[5, 0] == enc.layers[5].heads[0].weights[i, j]
+
+
+def test_strongest_head_refuses_a_word_the_sentence_lacks_naming_it() -> None:
+    with pytest.raises(ValueError, match=r"key 'valve' is not a token of the sentence; its tokens are \['\[CLS\]'"):
+        attnlab.bert.strongest_head(attnlab.bert.encode(PRONOUN)[0], "it", "valve")

@@ -37,7 +37,8 @@ W0, W1, W2 = RISES_WEIGHTS
 RISES_OUTPUT = [W0 + W2, 2 * W1 + 2 * W2]
 # causal: grid sees only itself; load sees grid and load with q = [0, 1] giving scores 1 and 1
 CAUSAL_MAP = [[1.0, 0.0, 0.0], [1 / 2, 1 / 2, 0.0], RISES_WEIGHTS]
-BRIEF_DEFAULTS = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0}
+# the brief's four controls, and the switch that divides the scores by √d_k (on, as the paper does)
+TOY_DEFAULTS = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0, "scale_scores": True}
 
 
 def close(actual: Any, expected: Any) -> bool:
@@ -59,7 +60,7 @@ def baseline_mismatches() -> list[str]:
     wrong = [field for field, value in expected.items() if not close(getattr(r, field), value)]
     if r.visible != (True, True, True):
         wrong.append("visible")
-    if toy_data()["defaults"] != BRIEF_DEFAULTS:
+    if toy_data()["defaults"] != TOY_DEFAULTS:
         wrong.append("toy_data defaults")
     if compute({}) != r:
         wrong.append("compute({}) differs from compute()")
@@ -77,7 +78,7 @@ def changed_default(key: str) -> Any:
     value = DEFAULTS[key]
     if key == "token":
         return next(t for t in lab.TOKENS if t != value)
-    if key == "causal":
+    if key in ("causal", "scale_scores"):
         return not value
     return value + 1.0
 
@@ -106,7 +107,7 @@ def test_changing_a_control_default_breaks_the_baseline(monkeypatch: pytest.Monk
 @pytest.mark.parametrize("function", [compute, controls])
 def test_keyword_defaults_equal_DEFAULTS(function: Any) -> None:
     signature = inspect.signature(function).parameters
-    assert {name: p.default.value for name, p in signature.items()} == BRIEF_DEFAULTS == DEFAULTS
+    assert {name: p.default.value for name, p in signature.items()} == TOY_DEFAULTS == DEFAULTS
 
 
 def test_rises_scores_are_2_1_3() -> None:
@@ -172,6 +173,44 @@ def test_query_scale_multiplies_the_selected_query_only() -> None:
     assert close(r.weight_map[:2], CAUSAL_MAP[:2])
 
 
+def test_rises_exponentials_are_exp_of_each_scaled_score_minus_the_largest() -> None:
+    assert close(compute().exponentials, [math.exp((2 - 3) / SQRT2), math.exp((1 - 3) / SQRT2), 1.0])
+
+
+def test_weights_are_the_exponentials_over_their_sum() -> None:
+    r = compute()
+    assert close(r.weights, [e / sum(r.exponentials) for e in r.exponentials])
+
+
+def test_a_blocked_key_has_exponential_zero() -> None:
+    # load under the causal rule: q = [0, 1] scores grid 1 and load 1 (tied, both the maximum); rises blocked
+    assert compute("load").exponentials == (1.0, 1.0, 0.0)
+
+
+def test_without_the_division_the_softmax_takes_the_raw_scores() -> None:
+    z = math.exp(2) + math.exp(1) + math.exp(3)
+    r = compute(scale_scores=False)
+    assert r.scores == r.scaled == tuple(RISES_SCORES)
+    assert close(r.weights, [math.exp(2) / z, math.exp(1) / z, math.exp(3) / z])
+    assert close(r.output, [(math.exp(2) + math.exp(3)) / z, (2 * math.exp(1) + 2 * math.exp(3)) / z])
+
+
+def test_without_the_division_the_top_weight_is_larger() -> None:
+    # dividing by √2 shrinks the gaps between scores, so the softmax is flatter with it
+    assert compute(scale_scores=False).weights[2] > compute().weights[2]
+
+
+def test_the_switch_changes_nothing_for_a_zero_query() -> None:
+    on, off = compute(query_scale=0.0), compute(query_scale=0.0, scale_scores=False)
+    assert (on.weights, on.output) == (off.weights, off.output)
+
+
+@pytest.mark.parametrize("value", [1, 0, "false", None])
+def test_non_bool_scale_scores_is_refused_naming_it(value: Any) -> None:
+    with pytest.raises(TypeError, match="scale_scores must be a boolean, got"):
+        compute(scale_scores=value)
+
+
 def test_value_y_moves_only_the_second_output_coordinate_by_2_w_rises() -> None:
     before, after = compute(), compute(value_y=4.0)
     assert (after.scores, after.scaled, after.weights) == (before.scores, before.scaled, before.weights)
@@ -209,7 +248,7 @@ def test_control_names_that_are_not_strings_are_refused_naming_the_first() -> No
 
 
 def test_controls_returns_every_key_validated() -> None:
-    assert controls({"query_scale": 3}) == {**BRIEF_DEFAULTS, "query_scale": 3.0}
+    assert controls({"query_scale": 3}) == {**TOY_DEFAULTS, "query_scale": 3.0}
 
 
 def test_result_is_a_frozen_dataclass() -> None:

@@ -63,7 +63,7 @@ def python(controls: dict[str, Any]) -> dict[str, Any]:
     return in_javascript_terms(compute(controls).to_dict())
 
 
-def test_node_agrees_with_python_over_810_settings_given_by_their_camel_case_names() -> None:
+def test_node_agrees_with_python_over_1020_settings_given_by_their_camel_case_names() -> None:
     settings = control_settings()
     camel_settings = [{camel(name): value for name, value in controls.items()} for controls in settings]
     for controls, answer in zip(settings, run_in_node(camel_settings), strict=True):
@@ -77,10 +77,11 @@ def test_node_agrees_with_python_given_the_snake_case_aliases() -> None:
 
 
 def test_node_returns_two_word_fields_and_controls_in_camel_case() -> None:
-    [answer] = run_in_node([{"token": "load", "queryScale": 2.0, "causal": False, "valueY": 4.0}])
+    given = {"token": "load", "queryScale": 2.0, "causal": False, "valueY": 4.0, "scaleScores": False}
+    [answer] = run_in_node([given])
     result = answer["result"]
     assert "weightMap" in result and "weight_map" not in result
-    assert result["controls"] == {"token": "load", "queryScale": 2.0, "causal": False, "valueY": 4.0}
+    assert result["controls"] == given
 
 
 def test_node_takes_an_alias_and_a_camel_case_name_together() -> None:
@@ -98,7 +99,7 @@ def test_node_refuses_a_control_given_under_both_its_names(controls: dict[str, A
 def test_node_refuses_an_unknown_control_listing_the_known_ones() -> None:
     [answer] = run_in_node([{"colour": "red", "value_y": 4.0}])
     assert answer["error"] == ('RangeError: unknown control "colour"; the known controls are token, queryScale, '
-                               "causal, valueY (snake_case aliases such as query_scale work too)")
+                               "causal, valueY, scaleScores (snake_case aliases such as query_scale work too)")
 
 
 def test_node_fills_missing_controls_with_the_toy_defaults() -> None:
@@ -132,6 +133,9 @@ BAD_CONTROLS: dict[str, tuple[str, str]] = {
     "a multiplier whose scores overflow": ("{queryScale: 1e308}", "RangeError: queryScale 1e+308 is too large"),
     "1 as causal": ("{causal: 1}", "TypeError: causal must be true or false, got 1"),
     "a string as causal": ("{causal: 'true'}", 'TypeError: causal must be true or false, got "true"'),
+    "0 as the √d_k switch": ("{scaleScores: 0}", "TypeError: scaleScores must be true or false, got 0"),
+    "null as the √d_k switch, by its alias": ("{scale_scores: null}",
+                                              "TypeError: scaleScores must be true or false, got null"),
     "two unknown controls": ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
     "a million-entry array as multiplier": ("{queryScale: new Array(1e6).fill(0)}",
                                             "TypeError: queryScale must be a number, got [0,0,0,"),
@@ -145,7 +149,7 @@ NOT_PLAIN_CONTROLS = {
 }
 """JavaScript values Python has no counterpart for, each refused by attnlab.js as not a plain object of controls."""
 REFUSALS = {**BAD_CONTROLS, **{why: (given, "TypeError: controls must be a plain object with keys token, queryScale, "
-                                            "causal, valueY, got [object ")
+                                            "causal, valueY, scaleScores, got [object ")
                                for why, given in NOT_PLAIN_CONTROLS.items()}}
 
 
@@ -206,6 +210,7 @@ SETTING = st.fixed_dictionaries({}, optional={
     "query_scale": st.floats(-1e3, 1e3, allow_nan=False),
     "causal": st.booleans(),
     "value_y": st.floats(-1e12, 1e12, allow_nan=False),
+    "scale_scores": st.booleans(),
 })
 
 

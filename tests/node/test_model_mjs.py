@@ -118,7 +118,7 @@ def test_imported_compute_refuses_bad_controls_naming_them(built_site: Path, tmp
     lines = node("--input-type=module", "-e", script, cwd=tmp_path).stdout.splitlines()
     assert [line.split()[:3] for line in lines] == [["token", "must", "be"], ["valueY", "must", "be"],
                                                     ["unknown", "control", '"colour";']]
-    assert lines[2].endswith("the known controls are token, queryScale, causal, valueY "
+    assert lines[2].endswith("the known controls are token, queryScale, causal, valueY, scaleScores "
                              "(snake_case aliases such as query_scale work too)")
 
 

@@ -56,7 +56,7 @@ def taken_out(html: str, page_url: str) -> tuple[str, dict[str, str]]:
         table = json.loads(unescape(match.group("data")))
         base = unescape(match.group("file"))
         files[f"{base}.csv"], files[f"{base}.json"] = csv_text(table), json_text(table, page_url)
-        return '<p class="attnlab-export">'
+        return f'<p class="attnlab-export"{match.group("rest")}>'
 
     return DATA.sub(take, html), files
 

@@ -25,24 +25,19 @@ then say so instead of offering a download the reader already has.
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import attnlab
 from attnlab.cost import readable_bytes
+from attnlab.site.build.wheel import wheel_name
+from attnlab.site.build.zips import dated_zip
 from attnlab.site.pages.provenance import build_date
 
 GUIDE = "attention-lab"
 """The guide's name in file names and storage keys."""
-COMPRESSION = 6
-"""zlib's level for every entry: its default, within a few percent of level 9's size for this site, in about
-half the time."""
-EARLIEST = (1980, 1, 1)
-"""The earliest date a zip entry can hold."""
 UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
 """What a safe entry name never holds: a backslash, a control character, a ``.`` or ``..`` part."""
 
@@ -57,9 +52,12 @@ README = """Attention Lab {version}: the offline copy
 Open index.html in a web browser. Every page, the search, the interactive lab,
 the formulas and the fonts work from this folder, with no network.
 
-With Node.js, run `node model.mjs` here: it prints the lab's baseline and the
-contrasts, as `python -m attnlab` does. Each table's numbers are in exports/,
-as CSV and JSON at full precision.
+With Python 3.11 or newer, `pip install {wheel}` here installs
+attnlab, the package that computed every number (numpy is its only
+dependency); each chapter is a Jupyter notebook in notebooks/, its answers
+beside it. With Node.js, run `node model.mjs` here: it prints the lab's
+baseline and the contrasts, as `python -m attnlab` does. Each table's
+numbers are in exports/, as CSV and JSON at full precision.
 
 Prose CC0-1.0, code MIT; third-party files keep their own licences beside
 them (see licenses.html).
@@ -102,30 +100,21 @@ def packed(site: Path, name: str) -> dict[str, bytes]:
     contents = {relative: path.read_bytes() for relative, path in files.items()
                 if relative != DATA and not ARCHIVES.fullmatch(relative) and not relative.startswith(MODEL_FOLDER + "/")}
     contents[DATA] = download_data(name, None).encode()
-    contents["README.txt"] = README.format(version=name.removesuffix(".zip").removeprefix(f"{GUIDE}-")).encode()
+    version = name.removesuffix(".zip").removeprefix(f"{GUIDE}-")
+    contents["README.txt"] = README.format(version=version, wheel=wheel_name(version)).encode()
     return contents
 
 
 def zipped(contents: dict[str, bytes], name: str, date: str, compress: bool = True) -> bytes:
     """The zip of ``contents`` under the folder ``name`` without ``.zip``, every entry dated ``date`` (``YYYY-MM-DD``).
 
-    Entries are sorted and deflated at :data:`COMPRESSION`, or stored as they are (``compress=False``: what
-    does not shrink, such as weights, is not worth the time). A date before 1980 is written as 1980-01-01.
+    Entries are sorted (:func:`~attnlab.site.build.zips.dated_zip` writes them), deflated at
+    :data:`~attnlab.site.build.zips.COMPRESSION` or stored as they are (``compress=False``: what does not
+    shrink, such as weights, is not worth the time).
     """
     folder = name.removesuffix(".zip")
-    moment = (*max(EARLIEST, tuple(int(part) for part in date.split("-"))), 0, 0, 0)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive_file:
-        for relative in sorted(contents):
-            entry = zipfile.ZipInfo(f"{folder}/{relative}", date_time=moment)
-            entry.create_system = 3  # Unix, so the permissions below are read
-            entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            if compress:
-                archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_DEFLATED,
-                                      compresslevel=COMPRESSION)
-            else:
-                archive_file.writestr(entry, contents[relative], compress_type=zipfile.ZIP_STORED)
-    return buffer.getvalue()
+    return dated_zip(((f"{folder}/{relative}", contents[relative]) for relative in sorted(contents)), date,
+                     compress)
 
 
 def write(site: Path) -> Path:

@@ -20,6 +20,10 @@
   (:mod:`attnlab.site.figures.explorer`), and there too ``assets/model/``, the
   model the explorer runs for a reader's own sentence, with its own zip beside
   the offline copy's (:mod:`~attnlab.site.build.model_files`);
+- ``notebooks/``: each chapter as a Jupyter notebook, and its answers
+  (:mod:`~attnlab.site.build.notebooks`);
+- ``attnlab-<version>-py3-none-any.whl``: the package, for the notebooks and
+  the exercises in Python (:mod:`~attnlab.site.build.wheel`);
 - last, the offline copy and the script stating its size (:mod:`~attnlab.site.build.offline`).
 
 :func:`publish` is the whole pass: MkDocs runs it from the guide's plugin,
@@ -35,7 +39,7 @@ import attnlab
 from attnlab.__main__ import CONTRASTS, we002_heading
 from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
-from attnlab.site.build import mathfont, model_files, offline
+from attnlab.site.build import mathfont, model_files, notebooks, offline, wheel
 from attnlab.site.build.offline import GUIDE
 from attnlab.site.build.exports import exported
 from attnlab.site.figures import explorer, palette
@@ -96,6 +100,7 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
         "claims.json": registry.as_json(urls),
         "sources.bib": registry.bibtex(),
         **exported(site),
+        **notebooks.published(guide, docs),
     }
     if shows_explorer(site):
         files.update(explorer.published())
@@ -121,6 +126,7 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_co
     cannot hold, the build date).
     """
     write_files(site, published(site, docs, nav))
+    wheel.write(site)
     if shows_explorer(site):
         write_model(site, offline_copy)
     if offline_copy:

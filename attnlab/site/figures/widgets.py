@@ -8,11 +8,15 @@ checkboxes); ``docs/assets/lab-ui.js`` brings the lab to life,
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from html import escape
+from typing import Any
 
-from attnlab.site.pages.mathml import INLINE_MATH, to_mathml
+from attnlab.lab import controls
 from attnlab.site.build.offline import archive_name
 from attnlab.site.figures.plane import live_plane
+from attnlab.site.pages.mathml import INLINE_MATH, to_mathml
 
 CHECKLIST: tuple[str, ...] = (
     "Shapes fit: queries and keys share $d_k$; keys and values share $m$ rows",
@@ -44,23 +48,37 @@ def checklist() -> str:
 
 
 LAB_STYLES = "assets/lab.css"
-LAB_SCRIPTS: tuple[str, ...] = ("assets/lab-data.js", "assets/attnlab.js", "assets/value-plane.js", "assets/lab-ui.js")
+PLANE_SCRIPT = "assets/value-plane.js"
+LAB_SCRIPTS: tuple[str, ...] = ("assets/lab-data.js", "assets/attnlab.js", PLANE_SCRIPT, "assets/lab-ui.js")
 """The lab's stylesheet, and its scripts in the order they must run: the toy's data, its maths, the live
 plane, the page side. Relative to a page (pages sit at the site's root: ``use_directory_urls: false``)."""
 
 
-def lab() -> str:
+def lab(name: str = "Interactive attention lab", start: Mapping[str, Any] | None = None,
+        compact: bool = False, assets: bool = True) -> str:
     """A placeholder the browser lab fills in; says so when JavaScript is off.
 
-    It holds the value plane's axes and frame, drawn at build time, in an
-    inert ``<template>``, and loads the lab's stylesheet and scripts: only a
-    page with a lab fetches them (``lab-ui.js`` starts every lab once the page
-    is parsed, and starts only new ones if it runs again).
+    ``name`` is the lab's accessible name (several labs on one page need
+    names of their own). ``start`` holds the controls the lab starts from and
+    its reset returns to, as ``attnlab.lab.compute`` takes them (checked here,
+    so a wrong one stops the build); the others take the toy's defaults. A
+    full lab holds the value plane's axes and frame, drawn at build time, in
+    an inert ``<template>``; a ``compact`` one leaves the plane out. A lab
+    loads the lab's stylesheet and scripts: only a page with a lab fetches
+    them (``lab-ui.js`` starts every lab once the page is parsed, and starts
+    only new ones if it runs again). A page's later labs may say
+    ``assets=False`` and leave that to its first, which must then load
+    everything they need (a full lab if any of them draws the plane).
     """
-    return (f'<link rel="stylesheet" href="{LAB_STYLES}">'
-            '<div class="attnlab-lab" role="region" aria-label="Interactive attention lab">'
-            "<noscript>The interactive lab needs JavaScript; the tables on this page show the same numbers.</noscript>"
-            + live_plane() + "".join(f'<script src="{src}"></script>' for src in LAB_SCRIPTS) + "</div>\n")
+    given = dict(start or {})
+    checked = controls(given)  # refused here, naming the control, rather than in the reader's browser
+    begin = escape(json.dumps({key: checked[key] for key in given}, separators=(",", ":")), quote=True)
+    scripts = [src for src in LAB_SCRIPTS if assets and not (compact and src == PLANE_SCRIPT)]
+    return ((f'<link rel="stylesheet" href="{LAB_STYLES}">' if assets else "")
+            + f'<div class="attnlab-lab" role="region" aria-label="{escape(name, quote=True)}" data-start="{begin}">'
+            "<noscript>The lab needs JavaScript; the tables show the same numbers.</noscript>"
+            + ("" if compact else live_plane())
+            + "".join(f'<script src="{src}"></script>' for src in scripts) + "</div>\n")
 
 
 def reading() -> str:

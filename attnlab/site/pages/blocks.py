@@ -24,7 +24,9 @@ places them (its public ``add_source`` and ``MarkdownConverter``, as its
 own ``base_format`` does for HTML output).
 
 Each block has its place, ``docs/page.md:LINE``, as markdown-exec's ``id``
-(:func:`placed_blocks`), so every failure names where it is.
+(:func:`placed_blocks`), so every failure names where it is, and its HTML
+sits in an element ``<div class="attnlab-block" id="block-LINE">`` (:func:`anchored`),
+so a notebook, or a test, finds it on the page.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ EXEC_FENCE = re.compile(r"^(?P<head>[ \t]*(?:`{3,}|~{3,})[ \t]*[\w-]+\b[^\n`]*\b
 """The opening line of a fenced block that markdown-exec runs."""
 HIDE, SHOW = "#| hide", "#| show"
 """The lines that start and end a stretch of a block that runs without being shown."""
+BLOCK_CLASS = "attnlab-block"
+"""The class of the element holding one executed block's HTML (its source and result)."""
 COMPOSED = ("python", "py")
 """Languages whose shown source this module places (pycon shows a console session, which it composes itself)."""
 
@@ -106,9 +110,21 @@ def formatter(source: str, language: str, css_class: str, options: dict[str, Any
     if problems:
         raise PageError("\n".join(problems))
     if not composed:
-        return Markup(result)  # noqa: S704 - markdown-exec's own HTML, checked and returned unchanged
+        return anchored(result, options)
     placeholder = f'<div class="attnlab-result-{uuid4()}"></div>'
     wrapped = markdown_exec.add_source(source=shown_part(source), location=location, output=placeholder,
                                        language=language, tabs=options["tabs"], **options["extra"])
-    return markdown_exec.MarkdownConverter(md).convert(wrapped, stash={placeholder: str(result)},
-                                                       id_prefix=options.get("id_prefix"))
+    return anchored(markdown_exec.MarkdownConverter(md).convert(wrapped, stash={placeholder: str(result)},
+                                                                id_prefix=options.get("id_prefix")), options)
+
+
+def anchored(html: str, options: dict[str, Any]) -> Markup:
+    """A block's HTML in one ``<div class="attnlab-block">``, its id ``block-LINE`` where it has its place.
+
+    The chapters' notebooks link a result they leave out to it, and the
+    tests find each block's output on the built page by it.
+    """
+    prefix = options.get("id_prefix") or ""
+    anchor = Markup(' id="{}"').format(prefix.removesuffix("-")) if prefix.endswith("-") else ""
+    opening = Markup('<div class="{}"{}>').format(BLOCK_CLASS, anchor)
+    return opening + Markup(html) + Markup("</div>")  # noqa: S704 - the block's HTML, checked above

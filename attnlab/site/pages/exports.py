@@ -7,7 +7,7 @@ the same table with exact values: a cell made by ``fmt`` or ``vector`` is a
 :class:`~attnlab.text.Rounded` that keeps the float it was rounded from, so
 the export comes from the arrays the table was printed from, never from its
 rounded text. When the page is finished, the extension calls
-:func:`resolve`: each marker becomes a line of two download links to
+:func:`resolve`: each marker becomes a compact control of two download links to
 ``exports/<page>-<n>.csv`` and ``.json``, which carries the table's data
 until the post-build pass writes those files and takes the data off the
 page (:mod:`attnlab.site.build.exports`). Plain ``<a download>`` links to
@@ -85,15 +85,29 @@ def marker(columns: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str =
     return f'<div class="attnlab-export" data-export="{escape(json.dumps(data), quote=True)}" hidden></div>'
 
 
-DATA = re.compile(r'<p class="attnlab-export" data-export="(?P<data>[^"]*)" data-export-file="(?P<file>[^"]*)">')
+DATA = re.compile(r'<p class="attnlab-export" data-export="(?P<data>[^"]*)" data-export-file="(?P<file>[^"]*)"'
+                  r'(?P<rest>[^>]*)>')
 """A download line still carrying its table, as :func:`links` writes it and the post-build pass reads it."""
 
 
+WHAT = "of this table, every digit"
+"""What each download link holds, said to a screen reader after the link's visible name (CSV, JSON)."""
+WHY = "The page rounds; the file has every digit"
+"""The control's tooltip."""
+
+
 def links(csv_href: str, json_href: str, data: str, file: str) -> str:
-    """The line under a table that downloads it, carrying the table (escaped JSON) to be published as ``file``."""
-    return (f'<p class="attnlab-export" data-export="{data}" data-export-file="{escape(file)}">'
-            f'Full precision (the page rounds): '
-            f'<a href="{escape(csv_href)}" download>CSV</a> · <a href="{escape(json_href)}" download>JSON</a></p>')
+    """The control under a table that downloads it, carrying the table (escaped JSON) to be published as ``file``.
+
+    Compact, so it stays out of the reading line: an arrow and the two
+    formats' names, with one tooltip. Each link's accessible name says what
+    it downloads ("CSV of this table, every digit"), its visible name first.
+    """
+    def link(href: str, kind: str) -> str:
+        return f'<a href="{escape(href)}" download>{kind}<span class="attnlab-sr"> {WHAT}</span></a>'
+
+    return (f'<p class="attnlab-export" data-export="{data}" data-export-file="{escape(file)}" title="{WHY}">'
+            f'<span aria-hidden="true">↓</span>{link(csv_href, "CSV")}{link(json_href, "JSON")}</p>')
 
 
 def resolve(html: str, page: str) -> str:

@@ -13,8 +13,10 @@ Before any other block processing, on the page's own Markdown:
   its quote, an unknown claim ID, a number in prose neither bound nor
   declared, and what the page's kind requires (:mod:`~attnlab.site.pages.guide`);
 - bindings are replaced by their numbers, citations by links, executed
-  blocks are given their place as their id, exercises are numbered, and the
-  Exercises, Claims and Sources pages get their listings.
+  blocks are given their place as their id, exercises are numbered, a
+  chapter's exercises get the lines on running them (its notebooks, the
+  install line: :mod:`~attnlab.site.pages.running`), and the Exercises,
+  Claims and Sources pages get their listings.
 
 After the page is HTML: a page that would show a NaN, an infinity or a
 traceback is refused (:mod:`~attnlab.site.pages.output`), formulas become
@@ -37,7 +39,7 @@ from markdown.treeprocessors import Treeprocessor
 from threadpoolctl import threadpool_limits
 
 from attnlab.site.figures import explorer
-from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice
+from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice, running
 from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guide import Guide
@@ -59,7 +61,10 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     found = problems(markdown, page, guide)
     if found:
         raise PageError("\n".join(found))
-    markdown = practice.numbered(bindings.render(placed_blocks(markdown, page.name)), page.path)
+    markdown = bindings.render(placed_blocks(markdown, page.name))
+    if page.path in guide.titles and guide.kind(page.path) == "chapter":
+        markdown = running.with_run_lines(markdown, page.path)
+    markdown = practice.numbered(markdown, page.path)
     if page.path == practice.EXERCISES_PAGE:
         markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(page, path))
     markdown = citations.linked(markdown, page.path)
@@ -75,7 +80,7 @@ def shown_elsewhere(page: Page, path: str) -> str:
     """
     name = f"{page.docs_dir.name}/{path}"
     source = (page.docs_dir / path).read_text(encoding="utf-8")
-    return bindings.render(placed_blocks(source, name, f"{practice.slug(path)}-"))
+    return running.with_run_lines(bindings.render(placed_blocks(source, name, f"{practice.slug(path)}-")), path)
 
 
 class PageSource(Preprocessor):

@@ -75,13 +75,20 @@ def test_a_cell_that_is_not_a_finite_number_is_refused_naming_it(bad: Any) -> No
 
 def test_a_table_is_followed_by_csv_and_json_links() -> None:
     html, _ = built(table(["key", "weight"], [["grid", fmt(THIRD)]]))
-    assert re.search(r'</table>\s*<p class="attnlab-export">.*<a href="exports/mixing-1.csv" download>CSV</a>'
-                     r'.*<a href="exports/mixing-1.json" download>JSON</a></p>', html, re.S)
+    assert re.search(r'</table>\s*<p class="attnlab-export"[^>]*>.*<a href="exports/mixing-1.csv" download[^>]*>CSV<'
+                     r'.*<a href="exports/mixing-1.json" download[^>]*>JSON<.*</p>', html, re.S)
 
 
-def test_the_link_line_says_the_page_rounds() -> None:
+def test_each_link_says_what_it_downloads_and_the_control_that_the_page_rounds() -> None:
     html, _ = built(table(["a"], [[fmt(THIRD)]]))
-    assert "Full precision (the page rounds)" in html
+    names = re.findall(r' download>(CSV|JSON)<span class="attnlab-sr"> ([^<]*)</span></a>', html)
+    assert names == [("CSV", "of this table, every digit"), ("JSON", "of this table, every digit")]
+    assert re.search(r'<p class="attnlab-export" title="[^"]*page rounds[^"]*">', html), "the tooltip is kept"
+
+
+def test_the_control_replaces_the_sentence_under_every_table() -> None:
+    html, _ = built(table(["a"], [[fmt(THIRD)]]))
+    assert "Full precision (the page rounds)" not in html
 
 
 def test_the_csv_holds_the_exact_numbers_behind_the_rounded_ones() -> None:
@@ -156,7 +163,7 @@ def test_every_generated_table_on_every_page_offers_its_numbers(built_site: Path
     for page in pages(built_site):
         html = page.read_text(encoding="utf-8")
         tables = len(re.findall(r'<table>|<table class="attn-map[ "]', html)) - len(DOCSTRING_TABLE.findall(html))
-        exported = len(re.findall(r'</table>\s*(?:</div>\s*)?<p class="attnlab-export">', html))
+        exported = len(re.findall(r'</table>\s*(?:</div>\s*)?<p class="attnlab-export"[ >]', html))
         if page.name != "404.html" and tables - exported != hand_written_tables(page.name):
             missing[page.name] = (tables, exported)
     assert missing == {}

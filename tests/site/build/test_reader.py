@@ -1,0 +1,208 @@
+"""From the unzipped offline copy, with the network off: the wheel installs, and every notebook runs and agrees.
+
+A fresh virtual environment stands for the reader's Python (``reader.py``
+says how it is made, its network turned off, and where numpy comes from).
+In it the offline copy's own install line, ``pip install
+attnlab-<version>-py3-none-any.whl`` run in the copy's folder, installs
+``attnlab`` with pip's index disabled; then an exercise's code runs there,
+and each chapter's notebook and its answers run top to bottom with nbclient
+in a kernel on that Python, each code cell's printed numbers compared with
+what the page shows for the same block.
+"""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+from nbclient import NotebookClient
+from page_blocks import blocks, is_subsequence, numbers, source_blocks
+from reader import (
+    fresh_venv,
+    kernel_overlay,
+    kernel_spec,
+    reader_environment,
+    repacked,
+    run,
+)
+from sites import DOCS, read_config
+
+import attnlab
+from attnlab.site.build.wheel import LEFT_OUT
+from attnlab.site.pages import practice
+from attnlab.site.pages.blocks import HIDE
+from attnlab.site.pages.guide import Guide
+from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.running import answers_path, install_command, notebook_path
+
+GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
+NOTEBOOKS = [name for path in GUIDE.chapters for name in (notebook_path(path), answers_path(path))]
+
+
+@pytest.fixture(scope="session")
+def reader_python(offline_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh Python with the network off, ``attnlab`` installed from the offline copy by its install line."""
+    root = tmp_path_factory.mktemp("reader")
+    python = fresh_venv(root / "venv")
+    wheels = root / "wheels"
+    repacked("numpy", wheels)
+    command = [str(python), "-m", *install_command().split(), "--no-index", "--find-links", str(wheels)]
+    result = subprocess.run(command, check=False, cwd=offline_copy, env=reader_environment(), capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}"
+    return python
+
+
+def test_the_network_is_off_in_the_readers_python(reader_python: Path, tmp_path: Path) -> None:
+    result = run(reader_python, "import urllib.request; urllib.request.urlopen('https://pypi.org/simple/numpy/')",
+                 tmp_path)
+    assert "the network is off in this test: no look-up of 'pypi.org'" in result.stderr
+
+
+def test_the_wheel_brings_attnlab_and_only_numpy(reader_python: Path, tmp_path: Path) -> None:
+    result = run(reader_python, "import json, importlib.metadata as m, attnlab; print(json.dumps(["
+                                "attnlab.__file__, m.requires('attnlab'), sorted(d.metadata['Name'] for d in "
+                                "m.distributions())]))", tmp_path)
+    where, requires, installed = json.loads(result.stdout)
+    assert Path(where).is_relative_to(reader_python.parent.parent)
+    assert requires == ["numpy>=2"]
+    assert sorted(set(installed) - {"pip", "setuptools"}) == ["attnlab", "numpy"]
+
+
+def maths_modules() -> list[str]:
+    """Every module of ``attnlab`` but the site's machinery, by its dotted name."""
+    return sorted(m.name for m in pkgutil.walk_packages(attnlab.__path__, "attnlab.")
+                  if not m.name.startswith(f"attnlab.{LEFT_OUT}"))
+
+
+def test_every_module_in_the_wheel_imports_with_numpy_alone(reader_python: Path, tmp_path: Path) -> None:
+    result = run(reader_python, f"import importlib\nfor name in {maths_modules()!r}:\n    importlib.import_module(name)",
+                 tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_the_wheel_leaves_the_sites_machinery_out(reader_python: Path, tmp_path: Path) -> None:
+    result = run(reader_python, "import attnlab.site", tmp_path)
+    assert "ModuleNotFoundError: No module named 'attnlab.site'" in result.stderr
+
+
+def test_the_readers_companion_prints_what_the_builds_prints(reader_python: Path, tmp_path: Path) -> None:
+    companion = subprocess.run([str(reader_python.parent / "attnlab")], check=False, cwd=tmp_path, env=reader_environment(),
+                               capture_output=True, text=True, timeout=120)
+    here = subprocess.run([sys.executable, "-m", "attnlab"], check=False, capture_output=True, text=True, timeout=120)
+    assert (companion.returncode, companion.stdout) == (0, here.stdout)
+
+
+def python_exercise() -> tuple[str, str, int]:
+    """The guide's first exercise in Python whose answer shows all its code: its chapter, that code, its line.
+
+    Read from the chapters' Markdown, not from the notebooks: the code a reader copies off the page.
+    """
+    for path in GUIDE.chapters:
+        source = (DOCS / path).read_text(encoding="utf-8")
+        listed = practice.exercises(source, path)
+        spans = [(e.line, later.line if later else len(source)) for e, later in zip(listed, [*listed[1:], None])
+                 if e.python]
+        for block in practice.FENCED.finditer(source):
+            line = source.count("\n", 0, block.start()) + 1
+            code = textwrap.dedent(block["code"])
+            if (any(first < line < last for first, last in spans) and "source=" in block["head"]
+                    and 'exec="on"' in block["head"] and HIDE not in [row.strip() for row in code.split("\n")]):
+                return path, code, line
+    raise AssertionError("no exercise in Python shows all the code of its answer")
+
+
+def test_an_exercises_code_runs_in_the_readers_python_and_prints_the_pages_numbers(
+        reader_python: Path, offline_copy: Path) -> None:
+    path, code, line = python_exercise()
+    result = run(reader_python, code, offline_copy)
+    assert result.returncode == 0, result.stderr
+    shown = blocks(offline_copy / path.replace(".md", ".html"))[f"block-{line}"].text(leaving_out=code)
+    assert numbers(result.stdout) == numbers(shown) != []
+
+
+# --- the notebooks ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def reader_kernels(reader_python: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of kernel specs holding ``reader``: the reader's Python, seeing the kernel's own packages after its own."""
+    root = tmp_path_factory.mktemp("kernels")
+    return kernel_spec(root / "specs", reader_python, kernel_overlay(root / "overlay"))
+
+
+def executed(notebook: Path, kernels: Path, home: Path) -> nbformat.NotebookNode:
+    """``notebook`` run top to bottom in the reader's kernel, over local sockets, in its own folder."""
+    cells = nbformat.read(notebook, as_version=4)
+    manager = KernelManager(kernel_name="reader", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]),
+                            transport="ipc", ip=str(home / "kernel"))  # Unix sockets, named from an absolute path
+    client = NotebookClient(cells, km=manager, timeout=600, resources={"metadata": {"path": str(notebook.parent)}})
+    client.execute(env={**reader_environment(), "IPYTHONDIR": str(home / "ipython"), "HOME": str(home)})
+    return cells
+
+
+@dataclass(frozen=True)
+class Compared:
+    """What a notebook's cells printed, set against what the page shows for the same blocks."""
+
+    numbers: int
+    """How many printed numbers were compared."""
+    disagreeing: tuple[str, ...]
+    """One line per cell whose numbers are not the page's."""
+
+
+def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
+    """Each code cell's printed numbers against its block's on the page in ``copy``.
+
+    A block that prints all it shows must print the page's numbers exactly;
+    one whose hidden lines print (``#| hide``) must print some of them, in order.
+    """
+    count, disagreeing = 0, []
+    for number, cell in enumerate(cells.cells, start=1):
+        place = cell.metadata.get("attnlab", {}).get("block", "")
+        printed = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("name") == "stdout")
+        if not place or not printed:
+            continue
+        page, _, line = place.removeprefix(f"{DOCS.name}/").rpartition(":")
+        shown = numbers(blocks(copy / page.replace(".md", ".html"))[f"block-{line}"].text(cell.source))
+        ran = numbers(printed)
+        hidden = HIDE in [row.strip() for row in source_blocks(DOCS / page)[int(line)].code.split("\n")]
+        if not (is_subsequence(ran, shown) if hidden else ran == shown):
+            disagreeing.append(f"cell {number} ({place}): printed {ran[:12]}, the page shows {shown[:12]}")
+        count += len(ran)
+    return Compared(count, tuple(disagreeing))
+
+
+@pytest.fixture(scope="session")
+def notebook_runs(offline_copy: Path, reader_kernels: Path,
+                  tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], nbformat.NotebookNode]:
+    """Runs a notebook of the offline copy in the reader's kernel, once per session, by its path in the copy."""
+    @cache
+    def run_once(name: str) -> nbformat.NotebookNode:
+        return executed(offline_copy / name, reader_kernels, tmp_path_factory.mktemp("notebook"))
+    return run_once
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_every_notebook_runs_in_the_readers_python_and_prints_the_pages_numbers(
+        name: str, offline_copy: Path, notebook_runs: Callable[[str], nbformat.NotebookNode]) -> None:
+    assert compared(notebook_runs(name), offline_copy).disagreeing == ()
+
+
+@pytest.mark.parametrize("path", GUIDE.chapters)
+def test_each_chapters_notebooks_print_numbers_to_compare_with_its_page(
+        path: str, offline_copy: Path, notebook_runs: Callable[[str], nbformat.NotebookNode]) -> None:
+    found = {name: compared(notebook_runs(name), offline_copy).numbers for name in (notebook_path(path),
+                                                                                   answers_path(path))}
+    assert sum(found.values()) > 0, f"{path}: no cell of its notebooks prints a number ({found})"

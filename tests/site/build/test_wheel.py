@@ -1,0 +1,157 @@
+"""The ``attnlab`` wheel the site carries: the maths without the site, correct metadata, the same bytes for the same day.
+
+These read wheels made in memory (``attnlab.site.build.wheel``) and check
+them with the standard library: ``RECORD``'s hashes recomputed with
+hashlib, ``METADATA`` read by the email parser as pip reads it. The built
+site's wheel is installed and used in ``test_reader.py``.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import re
+import zipfile
+from email.parser import Parser
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from sites import ROOT
+
+import attnlab
+from attnlab.site.build import wheel
+
+VERSION = attnlab.__version__
+INFO = f"attnlab-{VERSION}.dist-info"
+PACKAGE = Path(attnlab.__file__).parent
+
+
+def built(date: str = "2024-05-06", package: Path = PACKAGE) -> bytes:
+    """The wheel of ``package`` on ``date``, with the installed attnlab's metadata."""
+    return wheel.wheel(wheel.contents(package, wheel.installed(), VERSION), date)
+
+
+def entries(data: bytes) -> dict[str, bytes]:
+    """What the wheel ``data`` holds, by name, in its order."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    return {entry.filename: archive.read(entry) for entry in archive.infolist()}
+
+
+def test_the_wheel_is_named_for_a_pure_python_package_of_its_version() -> None:
+    assert wheel.wheel_name("2.3.4") == "attnlab-2.3.4-py3-none-any.whl"
+    assert wheel.wheel_name() == f"attnlab-{VERSION}-py3-none-any.whl"
+
+
+def test_it_holds_every_module_of_the_maths_and_nothing_of_the_site() -> None:
+    names = [n for n in entries(built()) if not n.startswith(INFO)]
+    expected = sorted(f"attnlab/{p.relative_to(ROOT / 'attnlab').as_posix()}"
+                      for p in [*(ROOT / "attnlab").glob("*.py"), ROOT / "attnlab" / "py.typed"])
+    assert names == expected
+    assert "attnlab/lab.py" in names and not [n for n in names if n.startswith("attnlab/site")]
+
+
+def test_only_python_modules_outside_site_and_caches_are_taken(tmp_path: Path) -> None:
+    package = tmp_path / "attnlab"
+    for name in ("__init__.py", "lab.py", "py.typed", "sub/__init__.py", "site/__init__.py", "site/pages/x.py",
+                 "site/py.typed", "__pycache__/lab.cpython-311.pyc", "notes.txt"):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text("x = 1\n", encoding="utf-8")
+    assert list(wheel.modules(package)) == ["attnlab/__init__.py", "attnlab/lab.py", "attnlab/py.typed",
+                                            "attnlab/sub/__init__.py"]
+
+
+def test_the_modules_are_the_running_packages_bytes() -> None:
+    found = entries(built())
+    assert found["attnlab/attention.py"] == (PACKAGE / "attention.py").read_bytes()
+
+
+def test_the_dist_info_comes_last_with_record_at_the_very_end() -> None:
+    names = list(entries(built()))
+    first_info = next(i for i, n in enumerate(names) if n.startswith(INFO))
+    assert all(n.startswith(INFO) for n in names[first_info:])
+    assert names[-1] == f"{INFO}/RECORD"
+    assert sorted(names[first_info:]) == [f"{INFO}/{n}" for n in (
+        "METADATA", "RECORD", "WHEEL", "entry_points.txt", "licenses/LICENSE")]
+
+
+def test_record_lists_every_file_with_its_sha256_and_size() -> None:
+    found = entries(built())
+    rows = list(csv.reader(io.StringIO(found[f"{INFO}/RECORD"].decode())))
+    assert sorted(row[0] for row in rows) == sorted(found)
+    for path, digest, size in rows:
+        if path == f"{INFO}/RECORD":
+            assert (digest, size) == ("", "")
+            continue
+        expected = base64.urlsafe_b64encode(hashlib.sha256(found[path]).digest()).rstrip(b"=").decode()
+        assert (digest, int(size)) == (f"sha256={expected}", len(found[path])), path
+
+
+def test_metadata_names_the_package_and_numpy_as_its_only_requirement() -> None:
+    fields = Parser().parsestr(entries(built())[f"{INFO}/METADATA"].decode())
+    assert (fields["Metadata-Version"], fields["Name"], fields["Version"]) == ("2.4", "attnlab", VERSION)
+    assert fields.get_all("Requires-Dist") == ["numpy>=2"]
+    assert (fields["Requires-Python"], fields["License-Expression"], fields["License-File"]) == (">=3.11", "MIT",
+                                                                                                 "LICENSE")
+    assert fields["Summary"] == metadata.metadata("attnlab")["Summary"]
+    assert fields.get_payload().startswith("attnlab: the attention calculations")
+
+
+def test_the_licence_travels_in_the_wheel() -> None:
+    assert entries(built())[f"{INFO}/licenses/LICENSE"] == (ROOT / "LICENSE").read_bytes()
+
+
+def test_wheel_file_says_pure_python_for_every_interpreter_and_platform() -> None:
+    text = entries(built())[f"{INFO}/WHEEL"].decode()
+    assert "Root-Is-Purelib: true\n" in text and "Tag: py3-none-any\n" in text and "Wheel-Version: 1.0\n" in text
+
+
+def test_the_attnlab_command_comes_along_and_no_entry_point_into_the_site() -> None:
+    text = entries(built())[f"{INFO}/entry_points.txt"].decode()
+    assert text == "[console_scripts]\nattnlab = attnlab.__main__:main\n"
+
+
+def test_requirements_keep_conditions_on_python_and_drop_the_extras(tmp_path: Path) -> None:
+    info = tmp_path / "demo-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.4\nName: demo\nVersion: 1.0\nRequires-Dist: numpy>=2\n"
+                                   "Requires-Dist: tomli; python_version < \"3.11\"\n"
+                                   "Requires-Dist: mkdocs==1.6.1; extra == \"docs\"\n"
+                                   "Requires-Dist: torch; extra=='peer' and sys_platform == 'linux'\n",
+                                   encoding="utf-8")
+    assert wheel.requirements(metadata.PathDistribution(info)) == ["numpy>=2", 'tomli; python_version < "3.11"']
+
+
+def test_the_same_sources_and_date_give_the_same_bytes() -> None:
+    assert built("2024-05-06") == built("2024-05-06")
+
+
+def test_every_entry_has_the_build_date_and_plain_file_permissions() -> None:
+    archive = zipfile.ZipFile(io.BytesIO(built("2024-05-06")))
+    assert {(e.date_time, e.external_attr >> 16) for e in archive.infolist()} == {((2024, 5, 6, 0, 0, 0), 0o100644)}
+
+
+def test_another_date_or_a_changed_module_gives_other_bytes(tmp_path: Path) -> None:
+    copy = tmp_path / "attnlab"
+    for path in [*PACKAGE.glob("*.py"), PACKAGE / "py.typed"]:
+        copy.mkdir(exist_ok=True)
+        (copy / path.name).write_bytes(path.read_bytes())
+    assert built(package=copy) == built()
+    assert built("2024-05-07") != built()
+    (copy / "lab.py").write_bytes((copy / "lab.py").read_bytes() + b"\n")
+    assert built(package=copy) != built()
+
+
+def test_an_installed_version_other_than_the_packages_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(attnlab, "__version__", "9.9.9")
+    with pytest.raises(ValueError, match=rf"version {re.escape(VERSION)} but the package is 9\.9\.9: reinstall it"):
+        wheel.installed()
+
+
+def test_writing_puts_the_wheel_into_the_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714953600")  # 2024-05-06
+    target = wheel.write(tmp_path)
+    assert target == tmp_path / wheel.wheel_name()
+    assert target.read_bytes() == built("2024-05-06")
