@@ -1,0 +1,73 @@
+"""Home as a first impression (issue 21): its map follows the navigation, its "Start here" path names pages.
+
+Read from ``docs/index.md`` and ``mkdocs.yml``, so these run in the fast tier.
+The map must name every page of the main path, the lab and the explorer
+included, in the navigation's order; the optional chapter must be marked so
+there as it is in the navigation; and the counts the map states must count
+what they say.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sites import read_config
+
+from attnlab.site.pages.guide import Guide
+from attnlab.site.pages.page import nav_pages
+
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+LINK = re.compile(r"\]\(([a-z-]+\.md)[)#]")
+
+
+def section(title: str) -> str:
+    """The Markdown of Home's section ``## title``, up to the next section."""
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    start = home.index(f"\n## {title}\n")
+    end = home.find("\n## ", start + 1)
+    return home[start:end if end >= 0 else None]
+
+
+def nav() -> list[tuple[str, str]]:
+    return list(nav_pages(read_config()["nav"]))
+
+
+def main_path() -> list[str]:
+    """The pages from the first chapter to the last one, in the navigation's order (the lab and explorer included)."""
+    guide = Guide.read(DOCS, tuple(nav()))
+    order = [path for path, _ in nav()]
+    first, last = order.index(guide.chapters[0]), order.index(guide.chapters[-1])
+    return order[first:last + 1]
+
+
+def linked(markdown: str) -> list[str]:
+    """The pages ``markdown`` links, each once, in the order of their first link."""
+    return list(dict.fromkeys(LINK.findall(markdown)))
+
+
+def test_the_map_names_every_page_of_the_main_path_in_the_navigations_order() -> None:
+    shown = [page for page in linked(section("Map of the chapters")) if page in main_path()]
+    assert shown == main_path()
+    assert {"lab.md", "explorer.md"} <= set(shown)
+
+
+def test_the_map_marks_the_optional_chapter_as_the_navigation_does() -> None:
+    optional = next(item["Optional, advanced"] for item in read_config()["nav"]
+                    if isinstance(item, dict) and "Optional, advanced" in item)
+    part = section("Map of the chapters").split("**Optional, advanced**")[1]
+    assert linked(part.split("\n**")[0]) == list(optional[0].values())
+
+
+def test_start_here_names_a_short_path_of_pages_in_reading_order() -> None:
+    steps = "\n".join(line for line in section("Start here").splitlines() if re.match(r"\d+\. ", line))
+    path = [page for page in linked(steps) if page in main_path()]
+    order = main_path()
+    assert 3 <= len(path) <= 6 and path == sorted(path, key=order.index)
+    assert "explorer.md" in path, "the path reaches a trained model's heads"
+
+
+def test_the_three_experiments_line_lists_three() -> None:
+    line = next(item for item in section("Map of the chapters").split("\n- ") if "(experiments.md)" in item)
+    listed = line.split(":", 1)[1].split(", each")[0]
+    assert len(re.split(r",| and ", listed)) == 3, listed
