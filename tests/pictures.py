@@ -1,4 +1,8 @@
-"""Reading the grid of every head back from its SVG: which cell is drawn in which shade step.
+"""Reading pictures back from their SVG: a label as written, the grid of every head (which cell in which shade).
+
+A label's subscripts are drawn as lowered ``<tspan>`` elements
+(``attnlab.site.figures.svg.text``); :func:`label` writes each back as
+``_script``, so a test compares the label as the drawing code was given it.
 
 The grid (``attnlab.site.figures.headgrid``) draws the cells of one shade as
 one path of rectangles, each started from the last (``m`` moves) and the
@@ -10,9 +14,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from xml.etree import ElementTree
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 RUN = re.compile(r"([Mm])(-?\d+) (-?\d+)h(\d+)v\d+h-\d+z")
 SHADE = re.compile(r'<path data-level="(\w+)" fill="[^"]+" d="([^"]+)"')
+
+
+def label(text: ElementTree.Element) -> str:
+    """One ``<text>`` as written: its words, each lowered ``<tspan>`` as ``_script`` (any other tspan refused)."""
+    parts = [text.text or ""]
+    for span in text:
+        if span.tag != f"{SVG}tspan" or span.get("baseline-shift") != "sub" or len(span):
+            raise AssertionError(f"a label holds only words and lowered subscripts, got {ElementTree.tostring(span)!r}")
+        parts += ["_", span.text or "", span.tail or ""]
+    return "".join(parts)
 
 
 def corners(d: str, cell: int) -> set[tuple[int, int]]:

@@ -24,6 +24,7 @@ from html import escape
 from typing import Any
 
 from attnlab.site.figures.palette import BLOCKED, FRAME, GRID, INK, PAPER
+from attnlab.site.pages.mathml import with_math
 
 MIN_TEXT = 11
 """Smallest text, in CSS pixels, any figure may show at phone width."""
@@ -49,9 +50,25 @@ def num(value: float) -> str:
     return "0.0" if text == "-0.0" else text
 
 
+SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
+"""A subscript as a label writes it, ``W_Q`` or ``d_model``: one letter, an underscore, the script's letters."""
+
+
+def scripted(content: str) -> str:
+    """``content`` escaped, each ``_script`` drawn lowered as a subscript (``W_Q`` as W with Q below its line).
+
+    The script keeps the label's font size: a smaller one would read under
+    :data:`MIN_TEXT` pixels on a phone, where every label is already at the least size that reads.
+    """
+    parts = SUBSCRIPT.split(content)  # text, script, text, … (the group keeps each script)
+    return "".join(f'<tspan baseline-shift="sub">{escape(part)}</tspan>' if i % 2 else escape(part)
+                   for i, part in enumerate(parts))
+
+
 def text(x: float, y: float, content: str, size: int, *, anchor: str = "start", fill: str = INK,
          bold: bool = False, extra: str = "") -> str:
-    """One ``<text>`` element; ``content`` is escaped, ``extra`` is added to the tag as given.
+    """One ``<text>`` element; ``content`` is escaped, its subscripts lowered (:func:`scripted`), ``extra`` is
+    added to the tag as given.
 
     Ink is the picture's own fill (:func:`svg_image`), so it is not repeated on every label.
     """
@@ -59,7 +76,7 @@ def text(x: float, y: float, content: str, size: int, *, anchor: str = "start", 
     anchored = f' text-anchor="{anchor}"' if anchor != "start" else ""
     coloured = f' fill="{fill}"' if fill != INK else ""
     return (f'<text x="{num(x)}" y="{num(y)}" font-size="{size}"{anchored}{weight}{coloured}{extra}>'
-            f"{escape(content)}</text>")
+            f"{scripted(content)}</text>")
 
 
 def grid(lines: list[tuple[float, float, float, float]], colour: str = GRID) -> str:
@@ -106,12 +123,13 @@ def figure(ident: str, content: str, caption: str, *, kind: str, values: Mapping
     ``ident`` is the figure's ``id``; ``kind`` says what it draws, as
     ``data-figure`` and the class ``attnlab-<kind>`` (the scanning test has one
     checker per kind; the stylesheet lays some kinds out differently);
-    ``values`` are the numbers it draws, as JSON in ``data-values``.
+    ``values`` are the numbers it draws, as JSON in ``data-values``;
+    ``caption`` may hold formulas, ``$W_O$``, drawn as in the prose.
     """
     if not KIND.fullmatch(kind):
         raise ValueError(f"a figure's kind is lower-case words joined by hyphens, got {kind!r}")
     return (f'<figure class="attnlab-figure attnlab-{kind}" id="{ident}" data-figure="{kind}" '
-            f'data-values="{carried(values)}">{content}<figcaption>{escape(caption)}</figcaption></figure>\n')
+            f'data-values="{carried(values)}">{content}<figcaption>{with_math(caption)}</figcaption></figure>\n')
 
 
 def blocked_pattern(ident: str) -> str:
@@ -131,8 +149,8 @@ def legend_bar(ident: str, x: float, y: float, width: float, stops: Sequence[tup
     start = x + (0.6 * font * len(name) + 8 if name else 0)
     gradient = "".join(f'<stop offset="{offset:.2f}" stop-color="{colour}"/>' for offset, colour in stops)
     parts = [f'<defs><linearGradient id="{ident}-scale">{gradient}</linearGradient></defs>',
-             f'<rect x="{num(start)}" y="{num(y)}" width="{num(width)}" height="12" fill="url(#{ident}-scale)" '
-             f'stroke="{INK}" stroke-width="0.5"/>']
+             (f'<rect x="{num(start)}" y="{num(y)}" width="{num(width)}" height="12" fill="url(#{ident}-scale)" '
+              f'stroke="{INK}" stroke-width="0.5"/>')]
     if name:
         parts.append(text(x, y + 11, name, font))
     parts += [text(start + share * width, y + 14 + font, label, font, anchor="middle") for share, label in labels]

@@ -16,7 +16,7 @@ from typing import Any
 from attnlab.lab import controls
 from attnlab.site.build.offline import archive_name
 from attnlab.site.figures.plane import live_plane
-from attnlab.site.pages.mathml import INLINE_MATH, to_mathml
+from attnlab.site.pages.mathml import with_math
 
 CHECKLIST: tuple[str, ...] = (
     "Shapes fit: queries and keys share $d_k$; keys and values share $m$ rows",
@@ -29,12 +29,6 @@ CHECKLIST: tuple[str, ...] = (
     "Mix the values and check the output lies in the visible values' range",
 )
 """The eight-step procedure a reader ticks off (BRIEF: procedure checklist); ``$…$`` is math."""
-
-
-def with_math(text: str) -> str:
-    """``text`` as HTML: its words escaped, each ``$…$`` formula as MathML, as in the guide's prose."""
-    parts = INLINE_MATH.split(text)  # words, formula, words, … (the group keeps each formula)
-    return "".join(to_mathml(part) if i % 2 else escape(part) for i, part in enumerate(parts))
 
 
 def checklist() -> str:

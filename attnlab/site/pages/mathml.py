@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
-from html import unescape
+from html import escape, unescape
 
 from latex2mathml.converter import convert
 
-ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
-DELIMITERS = re.compile(r"\A\s*\\[(\[](.*)\\[)\]]\s*\Z", re.S)
+ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
+DELIMITERS = re.compile(r"\A\s*\\[(\[](.*)\\[)\]]\s*\Z", re.DOTALL)
 UNSUPPORTED = {
     r"\begin{aligned}": "the aligned environment (latex2mathml misplaces its columns); use separate display formulas",
     r"\operatorname*": r"\operatorname* (latex2mathml drops the operator); use \operatorname or \mathop",
@@ -159,6 +159,16 @@ INLINE_MATH = re.compile(r"\$([^$\n]+)\$")
 def plain_statement(text: str) -> str:
     """``text`` with each ``$…$`` formula written out as plain Unicode text."""
     return INLINE_MATH.sub(lambda m: plain_text(m.group(1)), text)
+
+
+def with_math(text: str) -> str:
+    """``text`` as HTML: its words escaped, each ``$…$`` formula as MathML, as in the guide's prose.
+
+    For text a block prints as HTML, which Markdown does not convert: a
+    checklist's steps, a figure's caption.
+    """
+    parts = INLINE_MATH.split(text)  # words, formula, words, … (the group keeps each formula)
+    return "".join(to_mathml(part) if i % 2 else escape(part) for i, part in enumerate(parts))
 
 
 def mathml(html: str, page: str) -> str:

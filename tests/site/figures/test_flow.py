@@ -8,13 +8,29 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
+from pictures import label
 
 from attnlab import Head, MultiHeadParams, causal, multi_head, softmax
 from attnlab.lab import TOKENS, W_K, W_Q, W_V, X, compute
 from attnlab.layers import init_multi_head
-from attnlab.site.figures.flow import (BLOCK_STEPS, CELL, MODEL_FONT, MODEL_WIDTH, MOST_CELLS, SYMBOLS, WIDTH,
-                                       block_flow, glyph, head_flow, heads_flow, masking_flow, model_flow,
-                                       shape_text, shapes_of, shifted_targets)
+from attnlab.site.figures.flow import (
+    BLOCK_STEPS,
+    CELL,
+    MODEL_FONT,
+    MODEL_WIDTH,
+    MOST_CELLS,
+    SYMBOLS,
+    WIDTH,
+    block_flow,
+    glyph,
+    head_flow,
+    heads_flow,
+    masking_flow,
+    model_flow,
+    shape_text,
+    shapes_of,
+    shifted_targets,
+)
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, min_font
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -26,7 +42,7 @@ def flow(w_v: object = W_V) -> ElementTree.Element:
 
 
 def texts(element: ElementTree.Element) -> list[str]:
-    return ["".join(t.itertext()) for t in element.iter(f"{SVG}text")]
+    return [label(t) for t in element.iter(f"{SVG}text")]
 
 
 def test_the_toy_head_has_the_shapes_of_its_chapter() -> None:

@@ -7,6 +7,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
+from pictures import label
 
 from attnlab.site.figures.spread import mean_and_sd, spread_chart
 
@@ -33,7 +34,7 @@ def test_each_band_spans_mean_plus_and_minus_one_standard_deviation() -> None:
 
 
 def test_widths_sit_on_a_log_axis_labelled_with_their_values() -> None:
-    texts = ["".join(t.itertext()) for t in chart().iter(f"{SVG}text")]
+    texts = [label(t) for t in chart().iter(f"{SVG}text")]
     assert {"2", "8", "key width d_k (log scale)", "score"} <= set(texts)
 
 

@@ -77,3 +77,21 @@ def test_legend_bar_draws_its_stops_and_labels_under_the_bar() -> None:
     rect = next(r for r in bar.iter(f"{SVG}rect") if r.get("fill") == "url(#l-scale)")
     label = next(t for t in bar.iter(f"{SVG}text") if t.text == "half")
     assert float(label.get("x")) == float(rect.get("x")) + 50 and float(label.get("y")) > 10 + 12
+
+
+def test_a_labels_subscripts_are_lowered_at_the_labels_own_size_and_its_underscores_not_drawn() -> None:
+    drawn = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{text(0, 0, "× W_Q (d_model)", 13)}</svg>')
+    label = drawn.find(f"{SVG}text")
+    spans = list(label)
+    assert [(s.text, s.get("baseline-shift"), s.get("font-size")) for s in spans] == [("Q", "sub", None),
+                                                                                      ("model", "sub", None)]
+    assert "".join(label.itertext()) == "× WQ (dmodel)" and label.get("font-size") == "13"
+
+
+def test_a_label_without_a_subscript_is_its_escaped_words_alone() -> None:
+    assert text(0, 0, "a < b_", 12).endswith(">a &lt; b_</text>")
+
+
+def test_a_captions_formulas_are_drawn_as_in_the_prose() -> None:
+    caption = ElementTree.fromstring(figure("f", "", "then $W_O$ & more", kind="k", values={})).find("figcaption")
+    assert caption.text == "then " and caption[0].tag.endswith("math") and caption[0].tail == " & more"

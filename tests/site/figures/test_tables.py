@@ -8,10 +8,12 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from hypothesis import given as given_numbers, strategies as st
+from hypothesis import given as given_numbers
+from hypothesis import strategies as st
 
 from attnlab.site.figures.tables import WIDE_COMPACT_MAP, WIDE_MAP, matrix, weight_map
-from attnlab.site.figures.widgets import checklist, with_math
+from attnlab.site.figures.widgets import checklist
+from attnlab.site.pages.mathml import with_math
 from attnlab.text import fmt, given, given_vector, table, vector
 
 
