@@ -49,7 +49,7 @@ def num(value: float) -> str:
     return "0.0" if text == "-0.0" else text
 
 
-def text(x: float, y: float, content: str, size: int, *, anchor: str = "start", fill: str = INK,
+def text(x: float, y: float, content: str, size: float, *, anchor: str = "start", fill: str = INK,
          bold: bool = False, extra: str = "") -> str:
     """One ``<text>`` element; ``content`` is escaped, ``extra`` is added to the tag as given.
 

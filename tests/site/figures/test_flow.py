@@ -12,9 +12,24 @@ import pytest
 from attnlab import Head, MultiHeadParams, causal, multi_head, softmax
 from attnlab.lab import TOKENS, W_K, W_Q, W_V, X, compute
 from attnlab.layers import init_multi_head
-from attnlab.site.figures.flow import (BLOCK_STEPS, CELL, MODEL_FONT, MODEL_WIDTH, MOST_CELLS, SYMBOLS, WIDTH,
-                                       block_flow, glyph, head_flow, heads_flow, masking_flow, model_flow,
-                                       shape_text, shapes_of, shifted_targets)
+from attnlab.site.figures.flow import (
+    BLOCK_STEPS,
+    CELL,
+    MODEL_FONT,
+    MODEL_WIDTH,
+    MOST_CELLS,
+    SYMBOLS,
+    WIDTH,
+    block_flow,
+    glyph,
+    head_flow,
+    heads_flow,
+    masking_flow,
+    model_flow,
+    shape_text,
+    shapes_of,
+    shifted_targets,
+)
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, min_font
 
 SVG = "{http://www.w3.org/2000/svg}"
