@@ -20,9 +20,9 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # What only the tests use: PyTorch (CPU) and transformers for the peer check of attnlab.bert,
-# and Zensical for the second-builder comparison.
+# Zensical for the second-builder comparison, ruff and mypy.
 $(CHECKS): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[peer,zensical]"
+	$(BIN)/python -m pip install --quiet -e ".[peer,zensical,lint]"
 	touch $@
 
 # Chromium for tests/browser (the venv is needed only for Playwright's own download).

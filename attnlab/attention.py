@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from attnlab.checks import (
     as_array,
@@ -26,7 +27,7 @@ from attnlab.checks import (
     same_width,
 )
 
-__all__ = ["Attention", "project", "scores", "scale", "causal", "softmax", "mix", "attention"]
+__all__ = ["Attention", "attention", "causal", "mix", "project", "scale", "scores", "softmax"]
 
 
 def frozen(array: np.ndarray) -> np.ndarray:
@@ -105,7 +106,7 @@ def checked_scores(queries: np.ndarray, keys: np.ndarray, part: slice = slice(No
         return overflow_free(queries @ keys[part].T, "scores q @ k.T", "q", queries, "k", keys)
 
 
-def refuse_empty_rows(has_visible: np.ndarray) -> None:
+def refuse_empty_rows(has_visible: npt.ArrayLike) -> None:
     """Raise naming the first row with no visible key: such a row has no distribution."""
     empty = ~np.asarray(has_visible)
     if empty.any():

@@ -16,18 +16,18 @@ import json
 import sys
 import time
 import tracemalloc
-from functools import partial
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from attnlab.attention import attention
 from attnlab.cli import Parser, run, whole_number
-from attnlab.text import fmt, table
 from attnlab.streaming import BLOCK, streaming_attention
+from attnlab.text import fmt, table
 
-__all__ = ["SIZES", "WIDTH", "measure", "peak_bytes", "growth_exponent", "main"]
+__all__ = ["SIZES", "WIDTH", "growth_exponent", "main", "measure", "peak_bytes"]
 
 SIZES: tuple[int, ...] = (256, 512, 1024, 2048, 4096, 8192)
 WIDTH = 64

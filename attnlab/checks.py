@@ -70,8 +70,9 @@ def as_array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
     """Return ``value`` as a finite float64 array with ``ndim`` dimensions.
 
     Raises ``TypeError`` for booleans (alone or among numbers), durations,
-    dates, masked arrays, strings or other non-numbers and ``ValueError`` for ragged rows, empty input, numbers beyond float64, not-a-number
-    or infinity.
+    dates, masked arrays, strings or other non-numbers and ``ValueError`` for
+    ragged rows, empty input, numbers beyond float64, not-a-number or
+    infinity.
     """
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     raw = _asarray(name, value)
@@ -234,7 +235,8 @@ def instance(name: str, value: Any, kind: type) -> Any:
 
 
 def real_number(name: str, value: Any) -> float:
-    """Return ``value`` as a float, not-a-number and infinity included; refuse booleans, durations, strings and integers beyond float64."""
+    """Return ``value`` as a float, not-a-number and infinity included; refuse booleans, durations, strings and
+    integers beyond float64."""
     if isinstance(value, NOT_NUMBERS) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a real number, got {shown(value)}")
     try:
@@ -244,7 +246,8 @@ def real_number(name: str, value: Any) -> float:
 
 
 def finite_number(name: str, value: Any) -> float:
-    """Return ``value`` as a finite float; refuse booleans, strings, not-a-number, infinity and integers beyond float64."""
+    """Return ``value`` as a finite float; refuse booleans, strings, not-a-number, infinity and integers beyond
+    float64."""
     number = real_number(name, value)
     if not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {shown(number)}")

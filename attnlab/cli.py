@@ -66,8 +66,12 @@ def run(prog: str, work: Callable[[], int]) -> int:
         silence_stdout()
         return 1
     except UnicodeEncodeError as error:
-        print(f"{prog}: standard output is {sys.stdout.encoding}, which cannot write U+{ord(error.object[error.start]):04X}: "
-              "use a UTF-8 terminal or set PYTHONIOENCODING=utf-8", file=sys.stderr)
+        print(
+            f"{prog}: standard output is {sys.stdout.encoding}, "
+            f"which cannot write U+{ord(error.object[error.start]):04X}: "
+            "use a UTF-8 terminal or set PYTHONIOENCODING=utf-8",
+            file=sys.stderr,
+        )
         silence_stdout()
         return 1
     except OSError as error:

@@ -26,11 +26,11 @@ import numpy as np
 from attnlab.checks import as_array, as_mask, index, positive_int
 
 __all__ = [
-    "output_rows",
-    "transformed",
     "contribution_sizes",
-    "shares",
     "disagreement",
+    "output_rows",
+    "shares",
+    "transformed",
 ]
 
 

@@ -17,8 +17,16 @@ from fractions import Fraction
 from attnlab.checks import at_least, integer, positive_int
 from attnlab.text import Rounded
 
-__all__ = ["UNITS", "readable_bytes", "causal_visible", "Cost", "cost", "LayerMadds", "layer_madds",
-           "crossover"]
+__all__ = [
+    "UNITS",
+    "Cost",
+    "LayerMadds",
+    "causal_visible",
+    "cost",
+    "crossover",
+    "layer_madds",
+    "readable_bytes",
+]
 
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")

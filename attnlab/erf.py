@@ -81,9 +81,11 @@ def erf(x: Any) -> np.ndarray:
 
 
 FRACTION_FROM = 2.0
-"""From here on ``erfcx`` uses the continued fraction: below it, 1 − erf(x) is at least 0.0047 and loses no more than 1e-13."""
+"""From here on ``erfcx`` uses the continued fraction: below it, 1 − erf(x) is at least 0.0047 and loses no more than
+1e-13."""
 FRACTION_TERMS = 60
-"""Depth of the continued fraction: at x = FRACTION_FROM it has converged to 1e-15 (tests/test_erf.py), faster beyond."""
+"""Depth of the continued fraction: at x = FRACTION_FROM it has converged to 1e-15 (tests/test_erf.py), faster
+beyond."""
 
 
 def erfcx(x: Any) -> np.ndarray:

@@ -11,7 +11,7 @@ import math
 
 from attnlab.attention import Attention, attention
 
-__all__ = ["WE002_QUERY", "WE002_KEYS", "WE002_VALUES", "we002"]
+__all__ = ["WE002_KEYS", "WE002_QUERY", "WE002_VALUES", "we002"]
 
 WE002_QUERY = (math.sqrt(2.0), 0.0)
 WE002_KEYS = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))

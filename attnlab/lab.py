@@ -21,20 +21,21 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.attention import causal as causal_mask, mix, project, scale, scores, shifted_exponentials, softmax
+from attnlab.attention import causal as causal_mask
+from attnlab.attention import mix, project, scale, scores, shifted_exponentials, softmax
 from attnlab.checks import finite_number, shown
 
 __all__ = [
-    "TOKENS",
-    "X",
-    "W_Q",
-    "W_K",
-    "W_V",
     "DEFAULTS",
+    "TOKENS",
+    "W_K",
+    "W_Q",
+    "W_V",
     "LabResult",
+    "X",
+    "compute",
     "controls",
     "toy_data",
-    "compute",
 ]
 
 TOKENS: tuple[str, ...] = ("grid", "load", "rises")
@@ -119,7 +120,7 @@ def as_tuples(array: np.ndarray) -> Any:
     return tuple(as_tuples(row) for row in array) if array.ndim > 1 else tuple(array.tolist())
 
 
-def controls(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any = Default(1.0),
+def controls(token: str | Mapping[str, Any] | Default = Default("rises"), query_scale: Any = Default(1.0),
              causal: Any = Default(True), value_y: Any = Default(2.0),
              scale_scores: Any = Default(True)) -> dict[str, Any]:
     """Validate the five controls, given as arguments or as one dict.
@@ -170,7 +171,7 @@ def toy_data() -> dict[str, Any]:
     }
 
 
-def compute(token: str | Mapping[str, Any] = Default("rises"), query_scale: Any = Default(1.0),
+def compute(token: str | Mapping[str, Any] | Default = Default("rises"), query_scale: Any = Default(1.0),
             causal: Any = Default(True), value_y: Any = Default(2.0),
             scale_scores: Any = Default(True)) -> LabResult:
     """Run the toy under the given controls and keep every intermediate.

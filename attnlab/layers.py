@@ -8,8 +8,9 @@ random parameters for examples; nothing here learns.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -29,24 +30,24 @@ from attnlab.checks import (
 from attnlab.erf import FRACTION_FROM, erf, erfcx, gaussian
 
 __all__ = [
-    "Head",
-    "MultiHeadParams",
-    "MultiHead",
-    "LayerNormParams",
-    "FeedForwardParams",
     "EncoderBlockParams",
-    "project_head",
-    "multi_head",
+    "FeedForwardParams",
+    "Head",
+    "LayerNormParams",
+    "MultiHead",
+    "MultiHeadParams",
     "cross_attention",
-    "positional_encoding",
-    "layer_norm",
-    "relu",
-    "gelu",
-    "feed_forward",
     "encoder_block",
     "encoder_block_steps",
-    "init_multi_head",
+    "feed_forward",
+    "gelu",
     "init_encoder_block",
+    "init_multi_head",
+    "layer_norm",
+    "multi_head",
+    "positional_encoding",
+    "project_head",
+    "relu",
 ]
 
 Activation = Callable[[np.ndarray], np.ndarray]

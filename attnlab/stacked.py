@@ -33,13 +33,13 @@ from attnlab.layers import (
 )
 
 __all__ = [
-    "StackedHeads",
     "StackedBlock",
-    "stack_heads",
-    "stack_block",
+    "StackedHeads",
     "split_heads",
-    "stacked_multi_head",
+    "stack_block",
+    "stack_heads",
     "stacked_encoder_block_steps",
+    "stacked_multi_head",
 ]
 
 

@@ -34,7 +34,7 @@ import numpy as np
 from attnlab.attention import checked_inputs, checked_scores, frozen, headroom, refuse_empty_rows, scale, within_range
 from attnlab.checks import positive_int
 
-__all__ = ["BLOCK", "Step", "streaming_trace", "streaming_attention"]
+__all__ = ["BLOCK", "Step", "streaming_attention", "streaming_trace"]
 
 BLOCK = 512
 """Default keys per block: enough for fast numpy matrix products, few next to a long context."""

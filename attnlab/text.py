@@ -18,7 +18,7 @@ import numpy as np
 
 from attnlab.checks import as_array, finite_number, index, integer, shown
 
-__all__ = ["MAX_DECIMALS", "fmt", "vector", "given", "given_vector", "table"]
+__all__ = ["MAX_DECIMALS", "fmt", "given", "given_vector", "table", "vector"]
 
 MAX_DECIMALS = 20
 """The most decimals ``fmt`` writes; the browser lab's formatter (attnlab.js) matches it exactly up to here."""

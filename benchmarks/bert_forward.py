@@ -34,9 +34,9 @@ from collections.abc import Callable
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from attnlab.bert import load_model, run, tokenize  # noqa: E402
+from attnlab.bert import load_model, run, tokenize
 
 SENTENCE = "In winter the grid load rises every evening, when heat pumps run."
 TOKENS = 16

@@ -95,8 +95,11 @@ loadModel().then(model => {
   const first = minilm.encode(model, text);
   const encoded = performance.now();
   const again = [];
-  for (let r = 0; r < repeats; r += 1) { const t = performance.now(); minilm.encode(model, text); again.push(performance.now() - t); }
-  process.stdout.write(JSON.stringify({ load: loaded - start, first: encoded - loaded, again, pieces: first.tokens.length }));
+  for (let r = 0; r < repeats; r += 1) {
+    const t = performance.now(); minilm.encode(model, text); again.push(performance.now() - t);
+  }
+  process.stdout.write(JSON.stringify({
+    load: loaded - start, first: encoded - loaded, again, pieces: first.tokens.length }));
 }, fail);
 """
 
@@ -133,7 +136,8 @@ def in_chromium(folder: Path, text: str) -> dict:
 
 TIME_EXPLORER = """async ([text, repeats]) => {
     const tasks = [];
-    new PerformanceObserver(list => list.getEntries().forEach(e => tasks.push(e.duration))).observe({ type: "longtask" });
+    new PerformanceObserver(list => list.getEntries().forEach(e => tasks.push(e.duration)))
+      .observe({ type: "longtask" });
     const own = document.querySelector(".explorer-own");
     const start = performance.now();
     own.querySelector('[data-testid="model-load"]').click();
@@ -180,8 +184,11 @@ def report(where: str, timings: dict) -> None:
     print(f"  the same, median of {REPEATS} more     {again:6.2f} s")
     if "longest" in timings:
         longest = timings["longest"]
-        print(f"  longest main-thread task     {longest:6.0f} ms  ({verdict(longest, TASK_TARGET_MS)} ≤ {TASK_TARGET_MS:.0f} ms; "
-              "0: none over 50 ms)")
+        print(
+            f"  longest main-thread task     {longest:6.0f} ms  "
+            f"({verdict(longest, TASK_TARGET_MS)} ≤ {TASK_TARGET_MS:.0f} ms; "
+            "0: none over 50 ms)"
+        )
 
 
 def main() -> None:

@@ -20,11 +20,16 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sites import CONFIG, DOCS, ROOT, build, docs_copy
 
 from attnlab.site.build.offline import archive_name
 
 __all__ = ["DOCS", "ROOT", "build_site"]
+
+# No deadline for any property: the tests assert results, never speed, and CI is a busy 2-core box.
+settings.register_profile("attnlab", deadline=None)
+settings.load_profile("attnlab")
 
 FOLDER_MARKERS = {"browser": ("browser", "slow"), "peer": ("peer", "slow")}
 """Markers every test in a folder (below ``tests/``) gets."""

@@ -35,7 +35,9 @@ def test_the_citation_date_is_a_real_date_not_after_today() -> None:
 
 def test_the_citation_licences_are_the_readmes() -> None:
     # README: "Prose and exercises: CC0-1.0. Code: MIT"; pyproject.toml gives the package MIT
-    licence = re.search(r"^## Licence\n\n(.*?)(\n\n|\Z)", (ROOT / "README.md").read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+    licence = re.search(
+        r"^## Licence\n\n(.*?)(\n\n|\Z)", (ROOT / "README.md").read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL
+    )
     assert sorted(CITATION["license"]) == ["CC0-1.0", "MIT"]
     assert all(spdx in licence.group(1) for spdx in CITATION["license"])
     assert 'license = "MIT"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")

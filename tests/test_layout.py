@@ -36,7 +36,8 @@ def test_importing_attnlab_loads_no_site_module() -> None:
 
 
 def module_name(path: Path) -> str:
-    """The dotted name of a module file below the repository: ``attnlab/site/pages/page.py`` → ``attnlab.site.pages.page``."""
+    """The dotted name of a module file below the repository: ``attnlab/site/pages/page.py`` →
+    ``attnlab.site.pages.page``."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 

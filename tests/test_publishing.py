@@ -62,7 +62,9 @@ def test_the_workflow_builds_with_make_build_uploads_the_site_and_deploys_it() -
     build = steps("build")
     uses = [step.get("uses", "").split("@")[0] for step in build]
     assert uses[:2] == ["actions/checkout", "actions/setup-python"]
-    assert [step["run"] for step in build if "run" in step] == ['SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" make build']
+    assert [step["run"] for step in build if "run" in step] == [
+        'SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" make build'
+    ]
     [upload] = [step for step in build if step.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload["with"]["path"] == "site"
     assert [step["uses"].split("@")[0] for step in steps("deploy")] == ["actions/deploy-pages"]

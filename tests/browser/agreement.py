@@ -61,7 +61,10 @@ def control_settings(count: int = 600, seed: int = 5) -> list[dict[str, Any]]:
     Random settings are half inside the sliders' ranges and half far outside
     them (Python and JS accept any finite number).
     """
-    (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = SLIDER_RANGES["query_scale"], SLIDER_RANGES["value_y"]
+    (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = (
+        SLIDER_RANGES["query_scale"],
+        SLIDER_RANGES["value_y"],
+    )
     edges = [
         {"token": t, "query_scale": s, "causal": c, "value_y": v, "scale_scores": d}
         for t, c, s, v, d in itertools.product(TOKENS, (True, False),

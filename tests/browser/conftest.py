@@ -29,7 +29,7 @@ def browser_type_launch_args(browser_type: BrowserType) -> dict[str, Any]:
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Serve files without logging every request to stderr."""
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
+    def log_message(self, format: str, *args: Any) -> None:
         """Say nothing."""
 
 
@@ -55,5 +55,5 @@ def file_url(built_site: Path) -> str:
 def site_pages(built_site: Path) -> list[str]:
     """Every HTML page of the built site, as paths relative to its root: the pages tests are parametrized by."""
     pages = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html"))
-    assert pages == SITE_PAGES, f"the built site's pages are not those of mkdocs.yml's navigation and 404.html"
+    assert pages == SITE_PAGES, "the built site's pages are not those of mkdocs.yml's navigation and 404.html"
     return pages

@@ -30,7 +30,7 @@ def test_attnlab_chromium_comes_first(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_a_missing_attnlab_chromium_fails_with_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ATTNLAB_CHROMIUM", "/no/such/chromium")
-    with pytest.raises(pytest.fail.Exception, match="ATTNLAB_CHROMIUM.*make browser"):
+    with pytest.raises(pytest.fail.Exception, match=r"ATTNLAB_CHROMIUM.*make browser"):
         chromium_executable("/no/playwright/download")
 
 

@@ -19,7 +19,6 @@ from attnlab.site.figures.explorer import PREPARED, SCALES, prepared
 from .axe import serious_violations
 from .labpage import watch
 
-
 SHIPPED = {measure: 0.5 / scale + 1e-12 for measure, scale in SCALES.items()}
 """How far a shown number may be from attnlab's float64 value: half a stored step."""
 PHONE = {"width": 390, "height": 844}
@@ -150,7 +149,9 @@ def test_the_controls_work_from_the_keyboard(page: Page, site_url: str, viewport
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(
+    page: Page, site_url: str, viewport: dict[str, int]
+) -> None:
     page.set_viewport_size(viewport)
     root = open_explorer(page, site_url)
     show(root, "pronoun", 4, 1)
@@ -174,7 +175,9 @@ def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(page: Pag
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(
+    page: Page, site_url: str, viewport: dict[str, int]
+) -> None:
     page.set_viewport_size(viewport)
     root = open_explorer(page, site_url)
     show(root, "word-pieces", 1, 3)

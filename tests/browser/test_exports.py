@@ -13,7 +13,6 @@ from playwright.sync_api import Download, Page, expect
 from attnlab import causal
 from attnlab.lab import TOKENS, compute
 
-
 MAP_CAPTION = "Causal attention weights of the toy"
 """The weight map on masking.html whose download the tests take."""
 

@@ -11,7 +11,6 @@ from .agreement import assert_agrees, control_settings, in_javascript_terms
 from .labpage import open_lab
 
 
-
 def test_page_compute_agrees_with_python_over_810_settings(page: Page, site_url: str) -> None:
     settings = control_settings()
     assert len(settings) >= 500
@@ -23,7 +22,9 @@ def test_page_compute_agrees_with_python_over_810_settings(page: Page, site_url:
 
 def test_page_compute_fills_missing_controls_with_defaults(page: Page, site_url: str) -> None:
     open_lab(page, site_url)
-    assert_agrees(page.evaluate("attnlab.compute({token: 'grid'})"), in_javascript_terms(compute({"token": "grid"}).to_dict()))
+    assert_agrees(
+        page.evaluate("attnlab.compute({token: 'grid'})"), in_javascript_terms(compute({"token": "grid"}).to_dict())
+    )
 
 
 @pytest.mark.parametrize(("controls", "named"), [

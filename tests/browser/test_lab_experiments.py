@@ -6,14 +6,12 @@ controls; the assertions add what each experiment is meant to show.
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page
 
 from attnlab.lab import compute
 from attnlab.text import fmt
 
 from .labpage import as_shown, open_lab, rendered, set_controls
-
 
 
 def numbers(texts: list[str]) -> list[float]:

@@ -61,7 +61,9 @@ def test_the_labs_on_one_page_are_independent(page: Page, site_url: str) -> None
 
 def test_the_chapters_compact_labs_draw_no_plane_and_the_lab_page_does(page: Page, site_url: str) -> None:
     open_lab(page, site_url, CHAPTER, 2)
-    planes = page.locator(".attnlab-lab").evaluate_all("labs => labs.map(l => !!l.querySelector('[data-testid=plane]'))")
+    planes = page.locator(".attnlab-lab").evaluate_all(
+        "labs => labs.map(l => !!l.querySelector('[data-testid=plane]'))"
+    )
     assert planes == [False, False, False]
     expect(open_lab(page, site_url).get_by_test_id("plane")).to_have_count(1)
 

@@ -12,7 +12,6 @@ from attnlab.text import fmt
 from .labpage import as_shown, open_lab, rendered
 
 
-
 def test_arrow_keys_move_the_selected_query_row(page: Page, site_url: str) -> None:
     lab = open_lab(page, site_url)
     lab.locator('input[type="radio"][value="rises"]').focus()

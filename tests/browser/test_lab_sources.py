@@ -16,7 +16,6 @@ from attnlab.text import fmt
 from .labpage import READ_LAB, as_shown, open_lab, rendered, set_controls
 
 
-
 def slider_stops(name: str) -> list[float]:
     """Every value a slider can take, as the browser reports it (rounded to the step's decimals)."""
     low, high, step = SLIDER_RANGES[name]

@@ -10,7 +10,6 @@ from attnlab.site.figures.plane import geometry, lab_frame
 
 from .labpage import open_lab, set_controls
 
-
 PLANE = """lab => {
     const plane = lab.querySelector('[data-testid="plane"] svg');
     const at = el => [Number(el.getAttribute("cx")), Number(el.getAttribute("cy")), Number(el.getAttribute("r"))];

@@ -14,7 +14,6 @@ from playwright.sync_api import Page
 from .conftest import QuietHandler
 from .labpage import watch
 
-
 STYLED = """() => {
     const header = document.querySelector(".md-header");
     return Boolean(header) && getComputedStyle(header).position === "sticky"

@@ -11,17 +11,16 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from attnlab.lab import compute
 from attnlab.cost import readable_bytes
+from attnlab.lab import compute
 from attnlab.site.build.offline import archive_name
 from attnlab.site.figures.widgets import CHECKLIST
 
 from .labpage import as_shown, open_lab, rendered, set_controls, watch
+from .pages import SITE_PAGES
 from .test_exports import download, expected_rows, read_csv
 from .test_search import type_at_once
-from .pages import SITE_PAGES
 from .test_site_pages import load_problems
-
 
 
 @pytest.fixture

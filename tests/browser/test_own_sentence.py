@@ -112,7 +112,9 @@ def test_a_typed_sentence_gets_its_map_thumbnails_sizes_and_neuron_view_as_pytho
     expect(neuron).to_be_visible()
     layer, head = 5, 11
     assert f"{expected.scores[layer, head, 7, 5]:.3f}" in neuron.get_by_test_id("neuron-sum").inner_text()
-    assert f"{expected.scores[layer, head, 7, 5] / np.sqrt(32):.3f}" in neuron.get_by_test_id("neuron-scaled").inner_text()
+    assert (
+        f"{expected.scores[layer, head, 7, 5] / np.sqrt(32):.3f}" in neuron.get_by_test_id("neuron-scaled").inner_text()
+    )
     assert f"{expected.weights[layer, head, 7, 5]:.3f}" in neuron.get_by_test_id("neuron-weight").inner_text()
     assert f"{expected.sizes[layer, head, 7, 5]:.3f}" in neuron.get_by_test_id("neuron-size").inner_text()
     rows = neuron.get_by_test_id("neuron-row").locator("tbody tr")
@@ -187,7 +189,9 @@ def test_loading_says_how_far_it_is_and_can_be_cancelled(page: Page, model_site:
     expect(own.get_by_test_id("model-load")).to_be_visible()
 
 
-@pytest.mark.parametrize("size", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+@pytest.mark.parametrize(
+    "size", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}], ids=["desktop", "phone"]
+)
 def test_the_own_sentence_and_its_neuron_view_pass_axe(page: Page, model_site: Path, size: dict[str, int]) -> None:
     page.set_viewport_size(size)
     root, _ = open_offline(page, model_site)

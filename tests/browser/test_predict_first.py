@@ -59,7 +59,8 @@ SHOWN = """([needle, inView]) => {
         const range = document.createRange();
         range.selectNodeContents(node);
         const drawn = Array.from(range.getClientRects()).filter(r => r.width > 0 && r.height > 0);
-        const seen = inView ? drawn.filter(r => r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth)
+        const seen = inView
+          ? drawn.filter(r => r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth)
                             : drawn;
         if (seen.length) found.push(parent.tagName.toLowerCase() + ": " + node.textContent.trim().slice(0, 80));
     }

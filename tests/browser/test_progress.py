@@ -17,9 +17,8 @@ import attnlab
 from attnlab.lab import compute
 from attnlab.site.figures.widgets import CHECKLIST
 
-from .pages import SITE_PAGES
 from .labpage import as_shown, open_lab, rendered, set_controls
-
+from .pages import SITE_PAGES
 
 NO_STORAGE = """
 for (const name of ["localStorage", "sessionStorage"]) {

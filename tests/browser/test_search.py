@@ -14,7 +14,6 @@ from playwright.sync_api import BrowserContext, Locator, Page
 from .labpage import watch
 from .test_progress import NO_STORAGE
 
-
 CEILING_MS = 120_000
 """Longest wait for the search worker's answer; a ceiling for a stuck page, not a tuned delay."""
 

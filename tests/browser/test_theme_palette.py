@@ -11,11 +11,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-
 THEMES_OWN = """() => {
     const input = document.getElementsByName("__palette")[0];
     const color = {};
-    for (const key of ["media", "scheme", "primary", "accent"]) { color[key] = input.getAttribute("data-md-color-" + key); }
+    for (const key of ["media", "scheme", "primary", "accent"]) {
+      color[key] = input.getAttribute("data-md-color-" + key);
+    }
     return {index: 0, color};
 }"""
 """JS: the palette the theme itself stores when the reader picks the page's first palette."""
@@ -41,7 +42,9 @@ def store_palette(page: Page, site_url: str, palette: object) -> None:
 
 
 @pytest.mark.parametrize("palette", MALFORMED.values(), ids=MALFORMED.keys())
-def test_a_malformed_stored_palette_raises_no_error_on_the_next_page(page: Page, site_url: str, palette: object) -> None:
+def test_a_malformed_stored_palette_raises_no_error_on_the_next_page(
+    page: Page, site_url: str, palette: object
+) -> None:
     store_palette(page, site_url, palette)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))

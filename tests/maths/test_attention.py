@@ -81,7 +81,7 @@ def test_mix_refuses_a_negative_weight_naming_weights_and_index() -> None:
 
 
 def test_mix_refuses_a_row_that_does_not_add_up_to_one_naming_the_row() -> None:
-    with pytest.raises(ValueError, match="weights row 1 adds up to 0.75, not 1"):
+    with pytest.raises(ValueError, match=r"weights row 1 adds up to 0.75, not 1"):
         mix([[0.5, 0.5], [0.25, 0.5]], [[1.0], [2.0]])
 
 

@@ -99,7 +99,7 @@ def test_model_dir_names_the_package_when_it_is_missing(monkeypatch: pytest.Monk
 
 def test_load_model_names_the_missing_files(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text(json.dumps(CONFIG))
-    with pytest.raises(FileNotFoundError, match="model.safetensors, tokenizer.json"):
+    with pytest.raises(FileNotFoundError, match=r"model.safetensors, tokenizer.json"):
         load_model(tmp_path)
 
 
@@ -120,7 +120,7 @@ def test_read_weights_names_a_missing_tensor(tmp_path: Path) -> None:
 
     save_file({"embeddings.position_embeddings.weight": np.zeros((8, 4), np.float32)},
               str(tmp_path / "model.safetensors"))
-    with pytest.raises(ValueError, match="no tensor 'embeddings.word_embeddings.weight'"):
+    with pytest.raises(ValueError, match=r"no tensor 'embeddings.word_embeddings.weight'"):
         read_weights(tmp_path, CONFIG)
 
 
@@ -328,8 +328,11 @@ def test_contributions_refuse_a_layer_the_model_lacks() -> None:
 
 def test_the_float16_model_holds_the_stored_weights_each_rounded_to_half_precision() -> None:
     stored, rounded = load_model(), load_model(precision="float16")
-    for a, b in ((stored.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1),
-                 (stored.embeddings.word, rounded.embeddings.word), (stored.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain)):
+    for a, b in (
+        (stored.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1),
+        (stored.embeddings.word, rounded.embeddings.word),
+        (stored.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain),
+    ):
         assert np.array_equal(b.astype(np.float16).astype(np.float64), b)  # every entry a float16 number
         assert np.array_equal(b, a.astype(np.float16).astype(np.float64))  # the one nearest the stored value
         assert not np.array_equal(a, b)
@@ -379,7 +382,9 @@ def test_sink_heads_counts_heads_whose_average_query_gives_cls_more_than_the_thr
 
 def test_sink_heads_averages_over_the_real_queries_only() -> None:
     padded = attnlab.bert.encode(["grid load rises", "The grid load rises every evening."])[0]
-    assert np.array_equal(attnlab.bert.sink_heads(padded), attnlab.bert.sink_heads(attnlab.bert.encode("grid load rises")[0]))
+    assert np.array_equal(
+        attnlab.bert.sink_heads(padded), attnlab.bert.sink_heads(attnlab.bert.encode("grid load rises")[0])
+    )
 
 
 def test_sink_heads_refuses_a_threshold_outside_zero_to_one() -> None:
@@ -396,12 +401,13 @@ def test_value_lengths_times_the_weights_are_the_contribution_sizes() -> None:
 
 def test_kept_length_is_the_heads_output_through_w_o_over_the_summed_sizes() -> None:
     enc, (layer, head) = attnlab.bert.encode("grid load rises")[0], (2, 7)
-    _, _, v = attnlab.bert.head_inputs(enc, layer, head)
     w_o = attnlab.bert.load_model().stacked[layer].attention.w_o
     through = enc.layers[layer].heads[head].output @ w_o[head * 32:(head + 1) * 32]
     sizes = attnlab.bert.contributions(enc, layer)[head].sum(axis=1)
     assert np.allclose(attnlab.bert.kept_length(enc, layer, head), np.linalg.norm(through, axis=1) / sizes, rtol=1e-12)
-    assert ((attnlab.bert.kept_length(enc, layer, head) > 0) & (attnlab.bert.kept_length(enc, layer, head) <= 1 + 1e-12)).all()
+    assert (
+        (attnlab.bert.kept_length(enc, layer, head) > 0) & (attnlab.bert.kept_length(enc, layer, head) <= 1 + 1e-12)
+    ).all()
 
 
 def test_layer_inputs_are_every_heads_inputs_side_by_side() -> None:

@@ -141,7 +141,9 @@ def test_as_mask_refuses_a_wrong_shape_naming_both_shapes() -> None:
 
 
 def test_same_width_names_both_arguments_and_shapes() -> None:
-    with pytest.raises(ValueError, match=r"q has width 2 but k has width 3: they must match \(shapes \(1, 2\) and \(4, 3\)\)"):
+    with pytest.raises(
+        ValueError, match=r"q has width 2 but k has width 3: they must match \(shapes \(1, 2\) and \(4, 3\)\)"
+    ):
         same_width("q", np.zeros((1, 2)), "k", np.zeros((4, 3)))
 
 
@@ -171,7 +173,9 @@ def test_finite_number_refuses_non_numbers_naming_the_argument_and_showing_the_v
 
 @given(st.integers(2**1024, 10**500) | st.integers(-(10**500), -(2**1024)))
 def test_finite_number_refuses_integers_beyond_float64_naming_the_argument(big: int) -> None:
-    with pytest.raises(ValueError, match=f"query_scale must be finite in float64, got an integer of {len(str(abs(big)))} digits"):
+    with pytest.raises(
+        ValueError, match=f"query_scale must be finite in float64, got an integer of {len(str(abs(big)))} digits"
+    ):
         finite_number("query_scale", big)
 
 
@@ -247,21 +251,23 @@ def test_integer_refuses_non_integers_naming_the_argument(value: Any) -> None:
                                              ([False, 3], r"\(0,\)")])
 def test_as_array_refuses_a_boolean_among_numbers_naming_argument_and_index(value: Any, where: str) -> None:
     # numpy would read True as 1.0 and False as 0.0 without a word
-    with pytest.raises(TypeError, match=rf"^x must hold real numbers, got the boolean (np\.)?(True|False)_? at index {where}"):
+    with pytest.raises(
+        TypeError, match=rf"^x must hold real numbers, got the boolean (np\.)?(True|False)_? at index {where}"
+    ):
         as_array("x", value, (1, 2))
 
 
 @pytest.mark.parametrize("value", [np.array([1, 2], dtype="m8[s]"), [np.timedelta64(1, "D")],
                                    np.array([np.timedelta64(5, "s")], dtype=object)])
 def test_as_array_refuses_durations_which_numpy_counts_as_integers(value: Any) -> None:
-    with pytest.raises(TypeError, match="^k must hold real numbers, got"):
+    with pytest.raises(TypeError, match=r"^k must hold real numbers, got"):
         as_array("k", value, 1)
 
 
 @pytest.mark.parametrize("value", [np.array(["2020-01-01"], dtype="M8[D]"), [datetime.datetime(2020, 1, 1)],
                                    [datetime.timedelta(seconds=1)]])
 def test_as_array_refuses_dates_and_python_durations(value: Any) -> None:
-    with pytest.raises(TypeError, match="^k must hold real numbers, got"):
+    with pytest.raises(TypeError, match=r"^k must hold real numbers, got"):
         as_array("k", value, 1)
 
 
@@ -272,22 +278,24 @@ def test_as_array_refuses_a_masked_array_whose_mask_numpy_would_drop(mask: Any) 
 
 
 def test_as_mask_refuses_a_masked_array_too() -> None:
-    with pytest.raises(TypeError, match="^visible is a masked array"):
+    with pytest.raises(TypeError, match=r"^visible is a masked array"):
         as_mask("visible", np.ma.masked_array([[True, False]]), (1, 2))
 
 
 @pytest.mark.parametrize("function", [finite_number, integer])
 @pytest.mark.parametrize("value", [np.timedelta64(3, "s"), np.datetime64("2020-01-01"), np.bool_(True)])
 def test_scalars_numpy_counts_as_integers_are_refused(function: Any, value: Any) -> None:
-    with pytest.raises(TypeError, match="^n must be"):
+    with pytest.raises(TypeError, match=r"^n must be"):
         function("n", value)
 
 
 def test_an_integer_of_ten_thousand_digits_is_refused_by_its_length_not_written_out() -> None:
     # Python refuses str() of an int of 4,300 digits or more, so the message must count them otherwise
-    with pytest.raises(ValueError, match="^eps must be finite in float64, got an integer of 10001 digits$"):
+    with pytest.raises(ValueError, match=r"^eps must be finite in float64, got an integer of 10001 digits$"):
         finite_number("eps", 10**10000)
-    with pytest.raises(ValueError, match=r"^q has an entry beyond float64 at index \(0,\): an integer of 10001 digits$"):
+    with pytest.raises(
+        ValueError, match=r"^q has an entry beyond float64 at index \(0,\): an integer of 10001 digits$"
+    ):
         as_array("q", [-(10**10000)], 1)
 
 

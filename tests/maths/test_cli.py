@@ -11,10 +11,8 @@ import argparse
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
 from sites import ROOT
 
 from attnlab.cli import Parser, run, whole_number
@@ -40,12 +38,20 @@ def into_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
 
 BAD_FLAGS = {
     "a negative seed": (("-m", "attnlab.bench", "--seed", "-1"), "argument --seed: must be at least 0, got -1"),
-    "a seed that is not a number": (("-m", "attnlab.bench", "--seed", "x"), "argument --seed: must be an integer, got 'x'"),
-    "a largest T below the first size": (("-m", "attnlab.bench", "--max-t", "100"),
-                                         "argument --max-t: must be at least 256, got 100"),
+    "a seed that is not a number": (
+        ("-m", "attnlab.bench", "--seed", "x"),
+        "argument --seed: must be an integer, got 'x'",
+    ),
+    "a largest T below the first size": (
+        ("-m", "attnlab.bench", "--max-t", "100"),
+        "argument --max-t: must be at least 256, got 100",
+    ),
     "no timed runs": (("-m", "attnlab.bench", "--repeats", "0"), "argument --repeats: must be at least 1, got 0"),
     "an empty block": (("-m", "attnlab.bench", "--block", "0"), "argument --block: must be at least 1, got 0"),
-    "a fractional block": (("-m", "attnlab.bench", "--block", "2.5"), "argument --block: must be an integer, got '2.5'"),
+    "a fractional block": (
+        ("-m", "attnlab.bench", "--block", "2.5"),
+        "argument --block: must be an integer, got '2.5'",
+    ),
     "an unknown flag of the companion": (("-m", "attnlab", "--colour"), "unrecognized arguments: --colour"),
 }
 
@@ -57,8 +63,11 @@ def test_a_bad_flag_ends_the_command_with_one_line_naming_it_and_status_2(args: 
     assert (done.returncode, done.stderr, done.stdout) == (2, f"{prog}: error: {message}\n", "")
 
 
-@pytest.mark.parametrize("args", [("-m", "attnlab"), ("-m", "attnlab", "--json"), (*QUICK_BENCH, "--json"), QUICK_BENCH],
-                         ids=["companion", "companion --json", "bench --json", "bench"])
+@pytest.mark.parametrize(
+    "args",
+    [("-m", "attnlab"), ("-m", "attnlab", "--json"), (*QUICK_BENCH, "--json"), QUICK_BENCH],
+    ids=["companion", "companion --json", "bench --json", "bench"],
+)
 def test_a_pipe_closed_early_ends_the_command_quietly_with_status_1(args: tuple[str, ...]) -> None:
     done = into_closed_pipe(*args)
     assert (done.returncode, done.stderr) == (1, "")
@@ -69,14 +78,19 @@ def test_parser_errors_are_one_line_with_status_2(capsys: pytest.CaptureFixture[
     parser.add_argument("--n", type=whole_number(1))
     with pytest.raises(SystemExit) as ended:
         parser.parse_args(["--n", "0"])
-    assert (ended.value.code, capsys.readouterr().err) == (2, "attnlab-test: error: argument --n: must be at least 1, got 0\n")
+    assert (ended.value.code, capsys.readouterr().err) == (
+        2,
+        "attnlab-test: error: argument --n: must be at least 1, got 0\n",
+    )
 
 
 def test_whole_number_reads_an_integer_of_at_least_its_bound() -> None:
     assert whole_number(0)("0") == 0
 
 
-@pytest.mark.parametrize(("text", "message"), [("-1", "must be at least 0, got -1"), ("1e3", "must be an integer, got '1e3'")])
+@pytest.mark.parametrize(
+    ("text", "message"), [("-1", "must be at least 0, got -1"), ("1e3", "must be an integer, got '1e3'")]
+)
 def test_whole_number_refuses_other_text(text: str, message: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match=message):
         whole_number(0)(text)

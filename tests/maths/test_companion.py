@@ -11,11 +11,9 @@ import math
 import re
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-
 from sites import ROOT
 
 from attnlab.lab import compute
@@ -154,6 +152,8 @@ def test_import_attnlab_loads_only_numpy_and_the_standard_library(imported: set[
     assert imported - sys.stdlib_module_names - {"numpy", "attnlab"} == set()
 
 
-@pytest.mark.parametrize("heavy", ["matplotlib", "scipy", "mkdocs", "markdown", "pandas", "yaml", "hypothesis", "torch"])
+@pytest.mark.parametrize(
+    "heavy", ["matplotlib", "scipy", "mkdocs", "markdown", "pandas", "yaml", "hypothesis", "torch"]
+)
 def test_import_attnlab_does_not_load_heavy_packages(imported: set[str], heavy: str) -> None:
     assert heavy not in imported

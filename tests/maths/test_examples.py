@@ -56,7 +56,9 @@ def test_we002_is_a_single_query_with_every_key_visible() -> None:
     assert (r.scores.shape, r.visible.tolist(), r.output.shape) == ((3,), [True, True, True], (2,))
 
 
-@pytest.mark.parametrize("module", ["attnlab.attention", "attnlab.lab", "attnlab.examples", "attnlab.cost", "attnlab.streaming"])
+@pytest.mark.parametrize(
+    "module", ["attnlab.attention", "attnlab.lab", "attnlab.examples", "attnlab.cost", "attnlab.streaming"]
+)
 def test_docstring_examples_hold(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), verbose=False)
     assert (result.failed, result.attempted > 0) == (0, True)

@@ -105,7 +105,7 @@ def test_changing_a_control_default_breaks_the_baseline(monkeypatch: pytest.Monk
 
 
 @pytest.mark.parametrize("function", [compute, controls])
-def test_keyword_defaults_equal_DEFAULTS(function: Any) -> None:
+def test_keyword_defaults_equal_the_lab_defaults(function: Any) -> None:
     signature = inspect.signature(function).parameters
     assert {name: p.default.value for name, p in signature.items()} == TOY_DEFAULTS == DEFAULTS
 
@@ -304,7 +304,9 @@ def test_unknown_token_is_refused_naming_token_and_value(token: Any, written: st
 
 
 def test_a_token_that_is_not_a_string_is_refused_though_numpy_compares_it_equal() -> None:
-    with pytest.raises(ValueError, match=re.escape("token must be one of ['grid', 'load', 'rises'], got array(['grid']")):
+    with pytest.raises(
+        ValueError, match=re.escape("token must be one of ['grid', 'load', 'rises'], got array(['grid']")
+    ):
         compute(np.array(["grid"]))
 
 
@@ -337,7 +339,9 @@ def test_non_bool_causal_is_refused_naming_causal(value: Any) -> None:
 
 
 def test_unknown_control_key_is_refused_naming_the_key() -> None:
-    with pytest.raises(ValueError, match=re.escape("unknown control(s) ['temperature']; known: ['causal', 'query_scale',")):
+    with pytest.raises(
+        ValueError, match=re.escape("unknown control(s) ['temperature']; known: ['causal', 'query_scale',")
+    ):
         compute({"temperature": 1.0})
 
 

@@ -109,8 +109,9 @@ def test_layer_norm_of_a_constant_row_of_the_largest_floats_is_zero_not_nan() ->
 def test_layer_norm_of_tiny_entries_is_dominated_by_eps() -> None:
     # mean 1.5e-300, variance 0.25e-600: (x - mean) / sqrt(eps)
     eps = 1e-5
-    np.testing.assert_allclose(layer_norm([1e-300, 2e-300], eps=eps), [-0.5e-300 / math.sqrt(eps), 0.5e-300 / math.sqrt(eps)],
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        layer_norm([1e-300, 2e-300], eps=eps), [-0.5e-300 / math.sqrt(eps), 0.5e-300 / math.sqrt(eps)], rtol=1e-12
+    )
 
 
 def test_layer_norm_refuses_gain_of_the_wrong_width_naming_gain() -> None:
@@ -122,7 +123,7 @@ def test_layer_norm_refuses_gain_of_the_wrong_width_naming_gain() -> None:
                                            ([1e308, 1e308], [1e308, 1.7e308])])
 def test_layer_norm_refuses_gain_and_bias_that_carry_it_past_float64_naming_both(gain: list, bias: list) -> None:
     with pytest.raises(ValueError, match=r"gain \* normalised x \+ bias overflow float64: gain and bias entries"):
-        layer_norm([1.0, 3.0, 2.0], gain=gain + [1.0], bias=bias + [0.0])
+        layer_norm([1.0, 3.0, 2.0], gain=[*gain, 1.0], bias=[*bias, 0.0])
 
 
 FLOAT = st.floats(allow_nan=False, allow_infinity=False)
@@ -270,7 +271,7 @@ def test_multi_head_refuses_an_output_bias_that_overflows_naming_it() -> None:
 
 
 def test_multi_head_refuses_no_heads() -> None:
-    with pytest.raises(ValueError, match="params.heads is empty"):
+    with pytest.raises(ValueError, match=r"params.heads is empty"):
         multi_head(X, X, MultiHeadParams((), np.eye(2)))
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attnlab import bert, gelu
+from attnlab import bert
 
 MODEL_PACKAGE_FILES = bert.model_dir()
 

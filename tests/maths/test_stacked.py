@@ -28,7 +28,9 @@ def largest_gap(a: MultiHead, b: MultiHead) -> float:
     gaps = [np.abs(a.output - b.output).max(), np.abs(a.concat - b.concat).max()]
     for x, y in zip(a.heads, b.heads, strict=True):
         assert (x.visible == y.visible).all()
-        gaps += [np.abs(getattr(x, step) - getattr(y, step)).max() for step in ("scores", "scaled", "weights", "output")]
+        gaps += [
+            np.abs(getattr(x, step) - getattr(y, step)).max() for step in ("scores", "scaled", "weights", "output")
+        ]
     return float(max(gaps))
 
 
@@ -120,7 +122,7 @@ def test_stacked_results_are_read_only() -> None:
 
 
 def test_stack_heads_refuses_no_heads() -> None:
-    with pytest.raises(ValueError, match="params.heads is empty"):
+    with pytest.raises(ValueError, match=r"params.heads is empty"):
         stack_heads(MultiHeadParams((), np.eye(2)))
 
 

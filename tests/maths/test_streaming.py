@@ -35,7 +35,12 @@ def assert_same_output(streamed: np.ndarray, naive: np.ndarray, values: np.ndarr
 @st.composite
 def cases(draw: st.DrawFn, bound: float = 10.0, integer_scores: bool = False) -> dict[str, Any]:
     """q, k, v, a mask with at least one visible key per row, and a block size 1 … m + 3."""
-    n, m, d_k, d_v = draw(st.integers(1, 40)), draw(st.integers(1, 40)), draw(st.integers(1, 8)), draw(st.integers(1, 8))
+    n, m, d_k, d_v = (
+        draw(st.integers(1, 40)),
+        draw(st.integers(1, 40)),
+        draw(st.integers(1, 8)),
+        draw(st.integers(1, 8)),
+    )
     if integer_scores:  # integer q and k: every score is exact, whatever order numpy sums in
         entries = st.integers(-1000, 1000).map(float)
     else:

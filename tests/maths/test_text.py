@@ -81,13 +81,13 @@ def test_rounded_can_name_its_value_explicitly() -> None:
 
 @pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf, np.float64("nan")])
 def test_significant_refuses_not_a_number_and_infinity_naming_x(x: float) -> None:
-    with pytest.raises(ValueError, match="^x must be finite, got"):
+    with pytest.raises(ValueError, match=r"^x must be finite, got"):
         significant(x)
 
 
 @pytest.mark.parametrize(("digits", "error"), [(0, ValueError), (18, ValueError), (2.0, TypeError), (True, TypeError)])
 def test_significant_refuses_digits_outside_1_to_17_naming_digits(digits: Any, error: type[Exception]) -> None:
-    with pytest.raises(error, match="^digits must be"):
+    with pytest.raises(error, match=r"^digits must be"):
         significant(0.5, digits)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +24,6 @@ from browser.agreement import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sites import ROOT
 
 from attnlab.lab import TOKENS, compute, toy_data
@@ -93,7 +91,9 @@ def test_node_takes_an_alias_and_a_camel_case_name_together() -> None:
 def test_node_refuses_a_control_given_under_both_its_names(controls: dict[str, Any]) -> None:
     [answer] = run_in_node([controls])
     name = next(iter(controls))
-    assert answer["error"] == f"TypeError: {name} is given twice, as {name} and {next(reversed(controls))}: give it once"
+    assert (
+        answer["error"] == f"TypeError: {name} is given twice, as {name} and {next(reversed(controls))}: give it once"
+    )
 
 
 def test_node_refuses_an_unknown_control_listing_the_known_ones() -> None:
@@ -119,7 +119,10 @@ def test_node_zero_multiplier_gives_exactly_uniform_weights() -> None:
 
 
 BAD_CONTROLS: dict[str, tuple[str, str]] = {
-    "a token the toy does not have": ("{token: 'sun'}", "RangeError: token must be one of grid, load, rises; got \"sun\""),
+    "a token the toy does not have": (
+        "{token: 'sun'}",
+        'RangeError: token must be one of grid, load, rises; got "sun"',
+    ),
     "a token in the wrong case": ("{token: 'Rises'}", "RangeError: token must be one of"),
     "a number as token": ("{token: 2}", "RangeError: token must be one of grid, load, rises; got 2"),
     "null as token": ("{token: null}", "RangeError: token must be one of grid, load, rises; got null"),
@@ -134,11 +137,15 @@ BAD_CONTROLS: dict[str, tuple[str, str]] = {
     "1 as causal": ("{causal: 1}", "TypeError: causal must be true or false, got 1"),
     "a string as causal": ("{causal: 'true'}", 'TypeError: causal must be true or false, got "true"'),
     "0 as the √d_k switch": ("{scaleScores: 0}", "TypeError: scaleScores must be true or false, got 0"),
-    "null as the √d_k switch, by its alias": ("{scale_scores: null}",
-                                              "TypeError: scaleScores must be true or false, got null"),
+    "null as the √d_k switch, by its alias": (
+        "{scale_scores: null}",
+        "TypeError: scaleScores must be true or false, got null",
+    ),
     "two unknown controls": ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
-    "a million-entry array as multiplier": ("{queryScale: new Array(1e6).fill(0)}",
-                                            "TypeError: queryScale must be a number, got [0,0,0,"),
+    "a million-entry array as multiplier": (
+        "{queryScale: new Array(1e6).fill(0)}",
+        "TypeError: queryScale must be a number, got [0,0,0,",
+    ),
 }
 """Bad controls, each refused by attnlab.js under Node in its own words, naming the control (JavaScript's name)."""
 NOT_PLAIN_CONTROLS = {
@@ -156,16 +163,23 @@ REFUSALS = {**BAD_CONTROLS, **{why: (given, "TypeError: controls must be a plain
 @pytest.mark.parametrize(("given", "message"), REFUSALS.values(), ids=REFUSALS.keys())
 def test_node_refuses_each_bad_control_naming_it(given: str, message: str) -> None:
     lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
-    printed = node(f"try {{ {lab}.compute({given}); }} catch (e) {{ process.stdout.write(e.name + ': ' + e.message); }}",
-                   str(ATTNLAB_JS))
+    printed = node(
+        f"try {{ {lab}.compute({given}); }} catch (e) {{ process.stdout.write(e.name + ': ' + e.message); }}",
+        str(ATTNLAB_JS),
+    )
     assert printed.startswith(message), printed[:300]
     assert len(printed) <= 400, "a refusal cuts the value it shows"
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    ("1, 3", "TypeError: causal must be true or false, got 1"), ("true, 2.5", "TypeError: n must be an integer, got 2.5"),
-    ("true, '3'", 'TypeError: n must be an integer, got "3"'), ("false, 0", "RangeError: n must be at least 1, got 0"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ("1, 3", "TypeError: causal must be true or false, got 1"),
+        ("true, 2.5", "TypeError: n must be an integer, got 2.5"),
+        ("true, '3'", 'TypeError: n must be an integer, got "3"'),
+        ("false, 0", "RangeError: n must be at least 1, got 0"),
+    ],
+)
 def test_node_visible_map_refuses_what_python_causal_refuses_naming_the_argument(args: str, message: str) -> None:
     printed = node(f"try {{ require(process.argv[1]).visibleMap({args}); }} "
                    "catch (e) { process.stdout.write(e.name + ': ' + e.message); }", str(ATTNLAB_JS))
@@ -182,8 +196,10 @@ def test_node_ignores_controls_added_to_every_object_through_object_prototype() 
 @pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
 def test_node_refuses_non_finite_numbers(number: str) -> None:
     lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
-    printed = node(f"try {{ {lab}.compute({{queryScale: {number}}}); }} catch (e) {{ process.stdout.write(e.message); }}",
-                   str(ATTNLAB_JS))
+    printed = node(
+        f"try {{ {lab}.compute({{queryScale: {number}}}); }} catch (e) {{ process.stdout.write(e.message); }}",
+        str(ATTNLAB_JS),
+    )
     assert printed == f"queryScale must be a finite number, got {number}"
 
 
@@ -216,7 +232,9 @@ SETTING = st.fixed_dictionaries({}, optional={
 
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.tuples(SETTING, st.booleans()), min_size=1, max_size=40))
-def test_node_agrees_with_python_for_any_finite_controls_under_either_name(batch: list[tuple[dict[str, Any], bool]]) -> None:
+def test_node_agrees_with_python_for_any_finite_controls_under_either_name(
+    batch: list[tuple[dict[str, Any], bool]],
+) -> None:
     asked = [{camel(k) if in_camel else k: v for k, v in controls.items()} for controls, in_camel in batch]
     for (controls, _), answer in zip(batch, run_in_node(asked), strict=True):
         assert_agrees(answer.get("result", answer), python(controls), where=f"compute({controls})")

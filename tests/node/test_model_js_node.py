@@ -1,4 +1,5 @@
-"""The page's own model under Node: wordpiece.js splits as Python's ``tokenizers``, minilm.js computes as ``attnlab.bert``.
+"""The page's own model under Node: wordpiece.js splits as Python's ``tokenizers``, minilm.js computes as
+``attnlab.bert``.
 
 Both run on the files ``attnlab.site.build.model_files`` writes, loaded as a
 browser's ``<script>`` elements load them (``tests/model_js.py``), and are
@@ -78,7 +79,18 @@ def mismatches(texts: list[str], model_dir: Path) -> list[tuple[str, list[str], 
 def test_the_test_strings_are_over_200_and_cover_every_kind() -> None:
     assert len(STRINGS) >= 200 and len(set(STRINGS)) == len(STRINGS)
     kinds = " ".join(GROUPS)
-    for kind in ("accents", "case", "punctuation", "numbers", "CJK", "U+FFFF", "emoji", "long", "whitespace", "control"):
+    for kind in (
+        "accents",
+        "case",
+        "punctuation",
+        "numbers",
+        "CJK",
+        "U+FFFF",
+        "emoji",
+        "long",
+        "whitespace",
+        "control",
+    ):
         assert kind in kinds, kind
     assert "" in STRINGS and any(t and not t.strip() for t in STRINGS)
     assert any(len(word) > 100 for t in STRINGS for word in t.split())
@@ -202,7 +214,9 @@ def test_the_undamaged_files_load_and_run(model_dir: Path) -> None:
 
 PIECES = """
 loadModel().then(model => {
-  const answer = stdin().map(text => { try { return minilm.pieces(model, text).tokens.length; } catch (e) { return e.name + ": " + e.message; } });
+  const answer = stdin().map(text => {
+    try { return minilm.pieces(model, text).tokens.length; } catch (e) { return e.name + ": " + e.message; }
+  });
   process.stdout.write(JSON.stringify(answer));
 }, fail);
 """
@@ -254,7 +268,9 @@ def test_erf_is_within_1e_15_of_math_erf_anywhere(points: list[float]) -> None:
 HALVES = """
 const values = [];
 for (let h = 0; h < 65536; h += 1) { values.push(minilm.halfValue(h)); }
-process.stdout.write(JSON.stringify(values.map(v => Number.isNaN(v) ? "NaN" : v === Infinity ? "inf" : v === -Infinity ? "-inf" : Object.is(v, -0) ? "-0" : v)));
+const named = v => Number.isNaN(v) ? "NaN" : v === Infinity ? "inf" : v === -Infinity ? "-inf"
+  : Object.is(v, -0) ? "-0" : v;
+process.stdout.write(JSON.stringify(values.map(named)));
 """
 
 

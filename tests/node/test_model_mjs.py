@@ -33,7 +33,6 @@ from attnlab.__main__ import CONTRASTS
 from attnlab.lab import compute
 
 
-
 def node(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """Run Node with ``args`` in ``cwd``; fail clearly without Node."""
     executable = shutil.which("node")

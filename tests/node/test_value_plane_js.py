@@ -8,19 +8,17 @@ lab's template carries, and every pixel must match Python's.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from browser.agreement import assert_agrees, control_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sites import ROOT
+from test_lab_js_node import node
 
 from attnlab.lab import compute, toy_data
 from attnlab.site.figures.plane import geometry, hull, lab_frame
-from browser.agreement import assert_agrees, control_settings
-from test_lab_js_node import node
 
 ASSETS = ROOT / "docs" / "assets"
 

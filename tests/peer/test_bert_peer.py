@@ -22,7 +22,6 @@ import pytest
 from attnlab.bert import Encoding, encode, load_model, tokenize
 from attnlab.site.figures.explorer import PREPARED
 
-
 SENTENCES = [
     "grid load rises",
     "The grid load rises in the evening, when everyone cooks and the heat pumps run.",
@@ -44,7 +43,8 @@ def peer() -> tuple[Any, Any]:
 
 @functools.cache
 def reference_model(dtype: str) -> Any:
-    """BertModel from attnlab's model files, in ``dtype`` (``"float32"``, ``"float64"``), eager attention, loaded once."""
+    """BertModel from attnlab's model files, in ``dtype`` (``"float32"``, ``"float64"``), eager attention, loaded
+    once."""
     torch, bert_model = peer()
     return bert_model.from_pretrained(
         str(load_model().directory), local_files_only=True, attn_implementation="eager",

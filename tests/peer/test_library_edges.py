@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from attnlab import attention, bert, causal, gelu
-from attnlab.precision import BFLOAT16_MAX, exp_limit, largest
 from attnlab.libraries import (
     additive_mask,
     plain_softmax,
@@ -27,6 +26,7 @@ from attnlab.libraries import (
     top_left_causal,
     zero_filled_attention,
 )
+from attnlab.precision import BFLOAT16_MAX, exp_limit, largest
 
 TORCH_VERSION = "2.13.0"
 RNG = np.random.default_rng(40)

@@ -58,7 +58,9 @@ FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<head>[^\n`]*)$
 BOX = re.compile(r'^(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 """An admonition (``!!!``) or a collapsed one (``???``), with its kind and title."""
 HEADING = re.compile(r"^#{1,6}[ \t]")
-ATTRIBUTE_LIST = re.compile(r"[ \t]*\{:?[ \t]*(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\")(?:[ \t]+(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\"))*[ \t]*\}")
+ATTRIBUTE_LIST = re.compile(
+    r"[ \t]*\{:?[ \t]*(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\")(?:[ \t]+(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\"))*[ \t]*\}"
+)
 """``{#exercise-2 .attn-exercise}``, ``{ .python }``, ``{.attn-cite}``: Python-Markdown's attribute lists."""
 LINK = re.compile(r"(?P<open>\]\(|\b(?:href|src)=\")(?P<target>[^)\s\"]*)")
 """A link's target, in Markdown (``](target``) or HTML (``href="target``)."""
@@ -261,7 +263,7 @@ def headings(text: str) -> Iterator[tuple[str, bool]]:
     fence = ""
     for line in text.split("\n"):
         opening = FENCE.match(line)
-        if opening and (not fence or opening["fence"].startswith(fence) and not opening["head"].strip()):
+        if opening and (not fence or (opening["fence"].startswith(fence) and not opening["head"].strip())):
             fence = "" if fence else opening["fence"]
         yield line, not fence and bool(HEADING.match(line))
 
@@ -381,7 +383,9 @@ def introduced(notebook: Notebook, intro: str) -> list[Cell]:
     cells = list(notebook.cells)
     if cells and cells[0].kind == "markdown" and cells[0].source.startswith("# "):
         title, _, rest = cells[0].source.partition("\n")
-        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}")] + ([Cell("markdown", rest.strip())] if rest.strip() else [])
+        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}")] + (
+            [Cell("markdown", rest.strip())] if rest.strip() else []
+        )
     else:
         cells.insert(0, Cell("markdown", intro))
     return cells

@@ -86,7 +86,7 @@ SERVING_TEMPLATES = CompiledTemplates()
 """One per process: ``mkdocs serve`` makes a new plugin and a new template environment for every rebuild."""
 
 
-class AttnlabPlugin(BasePlugin):  # type: ignore[type-arg]  # no options of its own
+class AttnlabPlugin(BasePlugin):  # no options of its own
     """Tells the extension each page, trims the Reference page's contents, runs the post-build pass."""
 
     serving = False

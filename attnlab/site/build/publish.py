@@ -40,14 +40,15 @@ from attnlab.__main__ import CONTRASTS, we002_heading
 from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
 from attnlab.site.build import mathfont, model_files, notebooks, offline, wheel
-from attnlab.site.build.offline import GUIDE
 from attnlab.site.build.exports import exported
+from attnlab.site.build.offline import GUIDE
 from attnlab.site.figures import explorer, palette
-from attnlab.site.pages.provenance import build_date
 from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.citations import cited_on
 from attnlab.site.pages.guide import Guide
+from attnlab.site.pages.provenance import build_date
+
 
 def page_url(path: str) -> str:
     """The URL of a page inside the site (``use_directory_urls: false``): ``mixing.md`` → ``mixing.html``."""

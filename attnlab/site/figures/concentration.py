@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.lab import MULTIPLIERS, TOKENS, compute
 from attnlab.site.figures.plot import Line, chart_svg, linear_axis
+from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.text import fmt
 
 SAMPLES = 17
@@ -45,7 +45,7 @@ def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
     tied = {j: group for group in groups for j in group}
     labels = [f"weight on {t}" + (f" (tied with {', '.join(TOKENS[k] for k in tied[j] if k != j)})"
                                   if j in tied else "") for j, t in enumerate(TOKENS)]
-    lines = [Line(label, scales, weights[:, j], marked=MULTIPLIERS) for j, label in enumerate(labels)]
+    lines = [Line(label, scales.tolist(), weights[:, j].tolist(), marked=MULTIPLIERS) for j, label in enumerate(labels)]
 
     def said(row: np.ndarray) -> str:
         return ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, row))
@@ -55,6 +55,6 @@ def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
             f"at {scales[-1]:g} they are {said(weights[-1])}. "
             + ("".join(f"{' and '.join(TOKENS[k] for k in group)} score the same, so their lines lie on top of "
                        f"each other at every multiplier. " for group in groups)))
-    return chart_svg(linear_axis(scales, "query multiplier"), linear_axis([0.0, 1.0], "weight"), lines,
+    return chart_svg(linear_axis(scales.tolist(), "query multiplier"), linear_axis([0.0, 1.0], "weight"), lines,
                      kind="concentration", ident=ident, title=f"Weights of the {token} query as its multiplier grows",
                      desc=desc.strip(), inputs={"token": token, "causal": causal})

@@ -21,8 +21,18 @@ from attnlab.attention import attention, project, softmax
 from attnlab.checks import as_mask, as_matrix
 from attnlab.layers import MultiHeadParams, multi_head
 from attnlab.site.figures.palette import INDIGO, INK, MUTED, PAPER, TINT, shade
-from attnlab.site.figures.svg import (PHONE_COLUMN, arrow_marker, background, blocked_pattern, figure, legend_bar,
-                                      min_font, num, svg_image, text)
+from attnlab.site.figures.svg import (
+    PHONE_COLUMN,
+    arrow_marker,
+    background,
+    blocked_pattern,
+    figure,
+    legend_bar,
+    min_font,
+    num,
+    svg_image,
+    text,
+)
 from attnlab.text import fmt
 
 WIDTH = 340

@@ -16,7 +16,6 @@ test can read each cell back and check which weight is drawn where.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -97,7 +96,7 @@ def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tup
     if n != m:
         raise ValueError(f"weights must be square maps (self-attention), got {n} × {m}")
     seen = np.ones((n, n), dtype=bool) if visible is None else as_mask("visible", visible, (n, n))
-    frames = [(index("layer", l, layers), index("head", h, heads)) for l, h in outlined]
+    frames = [(index("layer", row, layers), index("head", h, heads)) for row, h in outlined]
     side = n * CELL
     step = side + GAP
     width, grid_bottom = LEFT + heads * step, TOP + layers * step
@@ -105,25 +104,26 @@ def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tup
     parts = [background(width, height), text(LEFT + heads * step / 2, FONT, "head", FONT, anchor="middle"),
              text(0, 0, "layer", FONT, anchor="middle",
                   extra=f' transform="translate({FONT} {TOP + layers * step / 2:.0f}) rotate(-90)"')]
-    # labelled from 1, as the prose and the explorer count; ``outlined`` and the carried steps count from 0, as code does
+    # labelled from 1, as the prose and the explorer count; ``outlined`` and the carried steps count from 0, as code
+    # does
     parts += [text(LEFT + h * step + side / 2, TOP - 10, str(h + 1), FONT, anchor="middle")
               for h in range(heads)]
-    parts += [text(LEFT - 10, TOP + l * step + side / 2 + FONT / 3, str(l + 1), FONT, anchor="end")
-              for l in range(layers)]
+    parts += [text(LEFT - 10, TOP + row * step + side / 2 + FONT / 3, str(row + 1), FONT, anchor="end")
+              for row in range(layers)]
     shaded: dict[str, list[Run]] = {}
-    for l in range(layers):
+    for row in range(layers):
         for h in range(heads):
-            for name, found in runs(level(w[l, h]), seen, LEFT + h * step, TOP + l * step).items():
+            for name, found in runs(level(w[row, h]), seen, LEFT + h * step, TOP + row * step).items():
                 shaded.setdefault(name, []).extend(found)
-    squares = "".join(f"M{LEFT + h * step} {TOP + l * step}h{side}v{side}h-{side}z"
-                      for l in range(layers) for h in range(heads))
+    squares = "".join(f"M{LEFT + h * step} {TOP + row * step}h{side}v{side}h-{side}z"
+                      for row in range(layers) for h in range(heads))
     parts.append(f'<path d="{squares}" fill="{PAPER}" stroke="{FRAME}" stroke-width="0.5"/>')
     for name in ["blocked", *(str(s) for s in range(1, LEVELS + 1))]:
         if name in shaded:
             fill = BLOCKED if name == "blocked" else colour(int(name))
             parts.append(f'<path data-level="{name}" fill="{fill}" d="{path(shaded[name])}"/>')
-    for l, h in frames:
-        parts.append(f'<rect data-outlined="{l} {h}" x="{LEFT + h * step - 3}" y="{TOP + l * step - 3}" '
+    for row, h in frames:
+        parts.append(f'<rect data-outlined="{row} {h}" x="{LEFT + h * step - 3}" y="{TOP + row * step - 3}" '
                      f'width="{side + 6}" height="{side + 6}" fill="none" stroke="{INK}" stroke-width="3"/>')
     parts.append(_legend(LEFT, grid_bottom + 12))
     picture = svg_image(ident, title, desc, width, height, "".join(parts))

@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.lab import TOKENS, LabResult, compute
-from attnlab.site.figures.plot import ticks_within
 from attnlab.site.figures.palette import INK, MUTED, PAPER
+from attnlab.site.figures.plot import ticks_within
+from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.site.figures.svg import LAB_COLUMN, carried, figure, grid, min_font, num, svg_image, text
 from attnlab.text import fmt, vector
 
@@ -219,8 +219,12 @@ def axes(frame: Frame, heading: str) -> str:
     xs = [frame.to_pixels((tick, frame.y_low))[0] for tick in frame.x_ticks]
     ys = [frame.to_pixels((frame.x_low, tick))[1] for tick in frame.y_ticks]
     parts.append(grid([(x, frame.top, x, bottom) for x in xs] + [(frame.left, y, right, y) for y in ys]))
-    parts += [text(x, bottom + 16, f"{tick:g}", FONT, anchor="middle", fill=MUTED) for x, tick in zip(xs, frame.x_ticks)]
-    parts += [text(frame.left - 5, y + 4, f"{tick:g}", FONT, anchor="end", fill=MUTED) for y, tick in zip(ys, frame.y_ticks)]
+    parts += [
+        text(x, bottom + 16, f"{tick:g}", FONT, anchor="middle", fill=MUTED) for x, tick in zip(xs, frame.x_ticks)
+    ]
+    parts += [
+        text(frame.left - 5, y + 4, f"{tick:g}", FONT, anchor="end", fill=MUTED) for y, tick in zip(ys, frame.y_ticks)
+    ]
     parts.append(f'<rect x="{num(frame.left)}" y="{num(frame.top)}" width="{num(frame.width)}" '
                  f'height="{num(frame.height)}" fill="none" stroke="{INK}"/>')
     parts.append(text(frame.left + frame.width / 2, bottom + 34, "value, 1st number", FONT, anchor="middle"))

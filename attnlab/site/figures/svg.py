@@ -65,7 +65,7 @@ def scripted(content: str) -> str:
                    for i, part in enumerate(parts))
 
 
-def text(x: float, y: float, content: str, size: int, *, anchor: str = "start", fill: str = INK,
+def text(x: float, y: float, content: str, size: float, *, anchor: str = "start", fill: str = INK,
          bold: bool = False, extra: str = "") -> str:
     """One ``<text>`` element; ``content`` is escaped, its subscripts lowered (:func:`scripted`), ``extra`` is
     added to the tag as given.

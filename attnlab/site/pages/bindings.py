@@ -34,9 +34,9 @@ import numpy as np
 import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
-from attnlab.text import fmt
 from attnlab.site.figures import sliders
 from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
+from attnlab.text import fmt
 
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
@@ -148,7 +148,7 @@ def namespace() -> dict[str, Any]:
             continue
         try:
             names[module.name] = importlib.import_module(f"attnlab.{module.name}")
-        except Exception as error:  # a chapter's module under construction must not break every page
+        except Exception as error:  # noqa: BLE001 (a chapter's module under construction must not break every page)
             names[module.name] = _Unavailable(module.name, error)
     return names
 
@@ -197,7 +197,7 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
             names = namespace() if names is None else names
             try:
                 cache[binding.expression] = evaluate(binding.expression, names)
-            except Exception as error:  # every failure becomes a message naming the place
+            except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
                 cache[binding.expression] = error
         value = cache[binding.expression]
         where = f"{page}:{binding.line}"

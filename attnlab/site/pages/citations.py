@@ -19,7 +19,6 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from html import escape
-from pathlib import Path
 
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.mathml import INLINE_MATH, plain_statement
@@ -142,7 +141,8 @@ def registry_page(markdown: str, page: str, pages: Mapping[str, str], titles: Ma
     """``markdown`` with the Claims or Sources listing written in at its marker line.
 
     ``pages`` maps every page's path to its Markdown (for the pages citing
-    each claim), ``titles`` a page's path to its navigation title. Other pages come back unchanged. A Claims or Sources page without its
+    each claim), ``titles`` a page's path to its navigation title. Other pages come back unchanged. A Claims or
+    Sources page without its
     marker raises ``ValueError``: the listing would silently be missing.
     """
     for name, marker in ((CLAIMS_PAGE, CLAIMS_MARKER), (SOURCES_PAGE, SOURCES_MARKER)):

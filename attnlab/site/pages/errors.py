@@ -17,5 +17,5 @@ except ImportError:  # another builder: a plain exception stops it just as well
     _Reported = Exception  # type: ignore[assignment,misc]
 
 
-class PageError(_Reported, SuperFencesException):  # type: ignore[misc]
+class PageError(_Reported, SuperFencesException):
     """A page that must not be built as it stands; the message names the page and line."""

@@ -17,8 +17,6 @@ until they are clicked.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import posixpath
@@ -29,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-import attnlab
 from attnlab.text import Rounded
 
 FOLDER = "exports"

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
+from attnlab.site.pages.bindings import BINDING
 from attnlab.site.pages.citations import CITATION
 from attnlab.site.pages.source import chunks, line_of
-from attnlab.site.pages.bindings import BINDING
 
 OPEN = re.compile(r"\[\[[^\n]{0,40}")
 """A leftover ``[[`` and what follows it on its line (enough to recognise it in a message)."""

@@ -128,7 +128,7 @@ def _plain(element: ET.Element) -> str:
         return parts[0] + _scripted(parts[1], SUPERSCRIPTS, "^")
     if tag == "msqrt":
         inner = "".join(parts)
-        return "√" + (inner if len(element) == 1 and len(inner) <= 2 or inner.isalnum() else f"({inner})")
+        return "√" + (inner if (len(element) == 1 and len(inner) <= 2) or inner.isalnum() else f"({inner})")
     if tag == "mfrac":
         return "/".join(parts)
     if tag == "mspace":

@@ -39,7 +39,7 @@ def rebound(markdown: str, page: str) -> Rebound:
     for binding in bindings(markdown):
         try:
             value = evaluate(binding.expression, names)
-        except Exception as error:  # every failure becomes a message naming the place
+        except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
             failures.append(f"{page}:{binding.line}: {binding.expression} cannot be evaluated: "
                             f"{type(error).__name__}: {error}")
             continue

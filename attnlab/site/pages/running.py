@@ -51,18 +51,22 @@ def link(page: str, target: str, text: str) -> str:
 
 
 def install_command() -> str:
-    """The one line that installs ``attnlab`` from the guide's folder: ``pip install attnlab-0.1.0-py3-none-any.whl``."""
+    """The one line that installs ``attnlab`` from the guide's folder: ``pip install
+    attnlab-0.1.0-py3-none-any.whl``."""
     return f"pip install {wheel_name()}"
 
 
 def install(page: str = "index.md") -> str:
     """Markdown for Home and Notes: where the wheel is, the line that installs it, and the chapters' notebooks."""
     wheel = wheel_name()
-    return (f"The guide's folder holds the package itself, {link(page, wheel, wheel)} (the offline copy "
-            f"has it too). In that folder, with Python 3.11 or newer:\n\n```bash\n{install_command()}\n```\n\n"
-            f"Then `import attnlab` works in that Python; {DEPENDENCY}, so where that Python already has numpy "
-            f"the line needs no network. Every chapter is also a Jupyter notebook, in the folder `{NOTEBOOKS}/` and linked from "
-            "the chapter's exercises, with the answers in a notebook of their own.")
+    return (
+        f"The guide's folder holds the package itself, {link(page, wheel, wheel)} (the offline copy "
+        f"has it too). In that folder, with Python 3.11 or newer:\n\n```bash\n{install_command()}\n```\n\n"
+        f"Then `import attnlab` works in that Python; {DEPENDENCY}, so where that Python already has numpy "
+        "the line needs no network. Every chapter is also a Jupyter notebook, "
+        f"in the folder `{NOTEBOOKS}/` and linked from "
+        "the chapter's exercises, with the answers in a notebook of their own."
+    )
 
 
 def section_line(page: str) -> str:

@@ -55,7 +55,9 @@ def test_a_code_block_that_raises_fails_naming_page_line_and_error(tmp_path: Pat
     assert refused(built(tmp_path, body), f"{PAGE}:{line_of(body)}", "ValueError: an injected failure")
 
 
-@pytest.mark.parametrize("code", ["exit()", "import sys\nsys.exit(0)", "raise SystemExit(3)", "raise KeyboardInterrupt"])
+@pytest.mark.parametrize(
+    "code", ["exit()", "import sys\nsys.exit(0)", "raise SystemExit(3)", "raise KeyboardInterrupt"]
+)
 def test_a_code_block_that_would_end_the_build_fails_naming_page_and_line(tmp_path: Path, code: str) -> None:
     body = f'```python exec="on"\n{code}\n```\n'
     assert refused(built(tmp_path, body), f"{PAGE}:{line_of(body)}: a code block raised", "would end the build")

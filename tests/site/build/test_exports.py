@@ -16,14 +16,14 @@ from typing import Any
 
 import markdown
 import pytest
+from sites import DOCS
+from test_site import pages
 
 from attnlab.lab import TOKENS, compute
 from attnlab.site.build.exports import taken_out
-from attnlab.site.pages import exports as export
 from attnlab.site.figures.tables import matrix, table, weight_map
+from attnlab.site.pages import exports as export
 from attnlab.text import Rounded, fmt, vector
-from sites import DOCS
-from test_site import pages
 
 THIRD = 1 / 3
 

@@ -20,15 +20,28 @@ from typing import Any
 
 import numpy as np
 import pytest
+from pictures import grid_cells
 
-from attnlab import (Head, MultiHeadParams, attention, bert, causal, cross_attention, encoder_block, feed_forward,
-                     layer_norm, multi_head, positional_encoding, project, softmax)
+from attnlab import (
+    Head,
+    MultiHeadParams,
+    attention,
+    bert,
+    causal,
+    cross_attention,
+    encoder_block,
+    feed_forward,
+    layer_norm,
+    multi_head,
+    positional_encoding,
+    project,
+    softmax,
+)
 from attnlab.cost import cost
-from attnlab.layers import init_encoder_block
 from attnlab.lab import MULTIPLIERS, TOKENS, W_K, W_Q, W_V, X, compute
+from attnlab.layers import init_encoder_block
 from attnlab.site.figures.plane import lab_frame
 from attnlab.site.figures.sliders import SLIDER_RANGES
-from pictures import grid_cells
 
 FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="([^"]+)" data-figure="([^"]+)" '
                     r'data-values="([^"]*)">(.*?)</figure>', re.S)

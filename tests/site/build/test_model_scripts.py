@@ -41,7 +41,9 @@ def weights_units(data: bytes) -> np.ndarray:
                            np.frombuffer(part.encode("utf-16-le"), dtype="<u2") for i, part in enumerate(parts)])
 
 
-def test_the_weights_files_hold_every_shipped_tensor_in_float16_in_the_manifests_order(shipped: dict[str, bytes]) -> None:
+def test_the_weights_files_hold_every_shipped_tensor_in_float16_in_the_manifests_order(
+    shipped: dict[str, bytes],
+) -> None:
     listed = manifest(shipped)
     stream = np.concatenate([weights_units(shipped[f["name"]]) for f in listed["files"] if f["kind"] == "weights"])
     tensors = bert.read_tensors(bert.model_dir(), "float16")
@@ -65,7 +67,10 @@ def test_every_file_is_listed_with_its_size_and_the_sha256_of_what_it_holds(ship
             held = json.loads(text[text.index('] = ') + 4:].rstrip().removesuffix(";")).encode("utf-8")
         assert hashlib.sha256(held).hexdigest() == entry["sha256"], entry["name"]
     assert listed["bytes"] == sum(entry["bytes"] for entry in listed["files"])
-    assert [f["name"] for f in listed["files"]] == ["tokenizer.js", *(f"weights-{i}.js" for i in range(model_files.CHUNKS))]
+    assert [f["name"] for f in listed["files"]] == [
+        "tokenizer.js",
+        *(f"weights-{i}.js" for i in range(model_files.CHUNKS)),
+    ]
 
 
 def test_the_weights_come_in_chunks_that_tile_the_stream(shipped: dict[str, bytes]) -> None:
@@ -106,12 +111,20 @@ def test_another_safetensors_file_is_refused_naming_its_sha256(monkeypatch: pyte
 
 def test_the_licence_and_the_readme_travel_with_the_weights(shipped: dict[str, bytes]) -> None:
     licence = shipped["LICENSE.txt"].decode("utf-8")
-    assert "Apache License" in licence and "Version 2.0, January 2004" in licence and "END OF TERMS AND CONDITIONS" in licence
+    assert (
+        "Apache License" in licence
+        and "Version 2.0, January 2004" in licence
+        and "END OF TERMS AND CONDITIONS" in licence
+    )
     readme = shipped["README.txt"].decode("utf-8")
     sha256 = bert.weights_sha256()
     assert model_files.REVISION in readme and sha256 in readme and "Apache-2.0" in readme
     listed = manifest(shipped)
-    assert (listed["revision"], listed["safetensorsSha256"], listed["licence"]) == (model_files.REVISION, sha256, "Apache-2.0")
+    assert (listed["revision"], listed["safetensorsSha256"], listed["licence"]) == (
+        model_files.REVISION,
+        sha256,
+        "Apache-2.0",
+    )
 
 
 def test_the_models_archive_drops_its_files_into_the_guides_copy_and_is_the_same_every_time(

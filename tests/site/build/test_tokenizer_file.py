@@ -52,7 +52,9 @@ def test_the_markers_and_the_limit_come_from_tokenizer_json() -> None:
 
 @pytest.mark.parametrize(("strip", "lowercase", "expected"), [(None, True, True), (None, False, False),
                                                                (False, True, False), (True, False, True)])
-def test_strip_accents_unset_follows_lowercase(tmp_path: Path, strip: bool | None, lowercase: bool, expected: bool) -> None:
+def test_strip_accents_unset_follows_lowercase(
+    tmp_path: Path, strip: bool | None, lowercase: bool, expected: bool
+) -> None:
     def change(document: dict[str, Any]) -> None:
         document["normalizer"].update(strip_accents=strip, lowercase=lowercase)
 
@@ -77,7 +79,19 @@ def test_an_added_token_matched_after_normalising_is_refused(tmp_path: Path) -> 
 
 
 CLASS_OF = {
-    "removed": ["\u0000", "\u0007", "\u001f", "\u007f", "\u0085", "\u00ad", "\u200b", "\ufeff", "\ufffd", "\ue000", "\U0010fffd"],
+    "removed": [
+        "\u0000",
+        "\u0007",
+        "\u001f",
+        "\u007f",
+        "\u0085",
+        "\u00ad",
+        "\u200b",
+        "\ufeff",
+        "\ufffd",
+        "\ue000",
+        "\U0010fffd",
+    ],
     "whitespace": [" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u3000"],
     "chinese": ["\u4e00", "\u9fff", "\u3400", "\uf900", "\ufa6e", "\U00020000", "\U0002fa1f"],
     "punctuation": ["!", "$", "+", "^", "`", "~", "\u00a1", "\u2014", "\u3002", "\uff01"],

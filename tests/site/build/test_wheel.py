@@ -1,4 +1,5 @@
-"""The ``attnlab`` wheel the site carries: the maths without the site, correct metadata, the same bytes for the same day.
+"""The ``attnlab`` wheel the site carries: the maths without the site, correct metadata, the same bytes for the same
+day.
 
 These read wheels made in memory (``attnlab.site.build.wheel``) and check
 them with the standard library: ``RECORD``'s hashes recomputed with

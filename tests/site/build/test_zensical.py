@@ -16,16 +16,14 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
-
 import zipfile
+from pathlib import Path
 
 import pytest
 from sites import docs_copy
 
 from attnlab.site.build.offline import ARCHIVES, MODEL_FOLDER, archive_name
 from attnlab.site.build.wheel import wheel_name
-
 
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
 THEME_ONLY = re.compile(r'<a id="__skip" tabindex="-1"></a>')

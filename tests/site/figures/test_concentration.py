@@ -8,8 +8,8 @@ from xml.etree import ElementTree
 import numpy as np
 
 from attnlab.lab import MULTIPLIERS, TOKENS, compute
-from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.site.figures.concentration import SAMPLES, concentration_chart, sweep, ties
+from attnlab.site.figures.sliders import SLIDER_RANGES
 
 SVG = "{http://www.w3.org/2000/svg}"
 

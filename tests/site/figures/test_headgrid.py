@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from pictures import corners, grid_cells
 
 from attnlab.bert import encode
 from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, colour, head_grid, level, path, runs
-from pictures import corners, grid_cells
 
 SVG = "{http://www.w3.org/2000/svg}"
 PHONE_COLUMN_PX = 358
@@ -45,7 +45,9 @@ def expected(weights: np.ndarray) -> dict[tuple[int, int, int, int], str]:
 
 
 def figure(weights: np.ndarray, **options: object) -> str:
-    return head_grid(weights, sentence="a sentence", ident="t", title="All heads", desc="What the grid shows.", **options)
+    return head_grid(
+        weights, sentence="a sentence", ident="t", title="All heads", desc="What the grid shows.", **options
+    )
 
 
 def test_every_cell_of_every_head_is_drawn_in_the_shade_of_its_weight() -> None:

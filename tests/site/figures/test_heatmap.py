@@ -18,7 +18,15 @@ VALUES = np.array([[0.0, 1.0, -1.0], [0.5, -0.5, 0.25]])
 
 
 def drawn(**kwargs: object) -> ElementTree.Element:
-    options = {"kind": "k", "ident": "h", "title": "T", "desc": "D", "caption": "C", "row_name": "row", "column_name": "col"}
+    options = {
+        "kind": "k",
+        "ident": "h",
+        "title": "T",
+        "desc": "D",
+        "caption": "C",
+        "row_name": "row",
+        "column_name": "col",
+    }
     return ElementTree.fromstring(heatmap(VALUES, **{**options, **kwargs}))
 
 
@@ -42,8 +50,18 @@ def test_each_cell_has_the_colour_of_its_value() -> None:
 
 
 def test_cells_of_one_colour_step_share_a_path() -> None:
-    figure = ElementTree.fromstring(heatmap([[0.51, 0.49, 0.5, -0.5]], kind="k", ident="h", title="T", desc="D", caption="C",
-                                            row_name="r", column_name="c"))
+    figure = ElementTree.fromstring(
+        heatmap(
+            [[0.51, 0.49, 0.5, -0.5]],
+            kind="k",
+            ident="h",
+            title="T",
+            desc="D",
+            caption="C",
+            row_name="r",
+            column_name="c",
+        )
+    )
     assert cell_colours(figure) == {(0, 0): shade(0.5), (0, 1): shade(0.5), (0, 2): shade(0.5), (0, 3): shade(-0.5)}
     assert len([p for p in figure.iter(f"{SVG}path") if "h16v11" in p.get("d")]) == 2
 

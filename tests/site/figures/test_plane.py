@@ -8,15 +8,26 @@ import math
 from xml.etree import ElementTree
 
 import pytest
+from browser.agreement import control_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
 from attnlab.lab import TOKENS, compute
+from attnlab.site.figures.plane import (
+    FONT,
+    LIVE_WIDTH,
+    PANEL_WIDTH,
+    Frame,
+    frame_around,
+    geometry,
+    hull,
+    lab_frame,
+    live_plane,
+    marks,
+    panels,
+)
 from attnlab.site.figures.sliders import SLIDER_RANGES
-from attnlab.site.figures.plane import (FONT, LIVE_WIDTH, PANEL_WIDTH, Frame, frame_around, geometry, hull, lab_frame,
-                                live_plane, marks, panels)
 from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT, PHONE_COLUMN
-from browser.agreement import control_settings
 
 SVG = "{http://www.w3.org/2000/svg}"
 SETTINGS = {"Baseline": {}, "Query × 0": {"query_scale": 0.0}, "Raised": {"value_y": 4.0}}

@@ -9,8 +9,24 @@ from xml.etree import ElementTree
 
 import pytest
 
-from attnlab.site.figures.plot import (LABEL_FONT, LEFT, PLOT_HEIGHT, RIGHT, TICK_FONT, TOP, WIDTH, Axis, Band, Line, chart_svg,
-                               linear_axis, log_axis, loglog_svg, nice_step, ticks_within)
+from attnlab.site.figures.plot import (
+    LABEL_FONT,
+    LEFT,
+    PLOT_HEIGHT,
+    RIGHT,
+    TICK_FONT,
+    TOP,
+    WIDTH,
+    Axis,
+    Band,
+    Line,
+    chart_svg,
+    linear_axis,
+    log_axis,
+    loglog_svg,
+    nice_step,
+    ticks_within,
+)
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -70,8 +86,9 @@ def test_chart_carries_the_numbers_it_draws() -> None:
 
 def test_each_point_is_drawn_where_its_axes_put_it() -> None:
     x, y = linear_axis([0, 8], "x"), linear_axis([0, 1], "y")
-    svg = figure_of(chart_svg(x, y, [Line("w", [0, 2, 8], [0, 0.25, 1])], kind="k", ident="t", title="a", desc="b")).find(
-        f"{SVG}svg")
+    svg = figure_of(
+        chart_svg(x, y, [Line("w", [0, 2, 8], [0, 0.25, 1])], kind="k", ident="t", title="a", desc="b")
+    ).find(f"{SVG}svg")
     points = [float(c) for p in svg.find(f"{SVG}polyline").get("points").split() for c in p.split(",")]
     expected = [c for a, b in ((0, 0), (2, 0.25), (8, 1))
                 for c in (LEFT + x.share(a) * (WIDTH - RIGHT - LEFT), TOP + PLOT_HEIGHT - y.share(b) * PLOT_HEIGHT)]
@@ -160,6 +177,11 @@ def test_a_line_marks_only_the_x_values_it_is_asked_to() -> None:
 
 
 def test_carried_counts_stay_exact_and_fractions_keep_six_digits() -> None:
-    carried = json.loads(figure_of(loglog_svg({"n": ([1, 2], [2**53 - 1, 1 / 3])}, kind="k", ident="t", title="a", desc="b",
-                                              x_label="c", y_label="d")).get("data-values"))
+    carried = json.loads(
+        figure_of(
+            loglog_svg(
+                {"n": ([1, 2], [2**53 - 1, 1 / 3])}, kind="k", ident="t", title="a", desc="b", x_label="c", y_label="d"
+            )
+        ).get("data-values")
+    )
     assert carried["lines"]["n"]["y"] == [2**53 - 1, 0.333333]

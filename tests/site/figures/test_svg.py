@@ -71,8 +71,10 @@ def test_figure_refuses_a_kind_that_is_not_hyphenated_lower_case_words(kind: str
 
 
 def test_legend_bar_draws_its_stops_and_labels_under_the_bar() -> None:
-    bar = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
-                                 f'{legend_bar("l", 0, 10, 100, [(0, "#ffffff"), (1, "#000000")], [(0.5, "half")], 13, name="w")}</svg>')
+    bar = ElementTree.fromstring(
+        f'<svg xmlns="http://www.w3.org/2000/svg">'
+        f"{legend_bar('l', 0, 10, 100, [(0, '#ffffff'), (1, '#000000')], [(0.5, 'half')], 13, name='w')}</svg>"
+    )
     assert [s.get("stop-color") for s in bar.iter(f"{SVG}stop")] == ["#ffffff", "#000000"]
     rect = next(r for r in bar.iter(f"{SVG}rect") if r.get("fill") == "url(#l-scale)")
     label = next(t for t in bar.iter(f"{SVG}text") if t.text == "half")

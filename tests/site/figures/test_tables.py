@@ -69,10 +69,15 @@ def test_fmt_refuses_what_is_not_a_real_number_naming_x(x: Any, error: type, tex
         fmt(x)
 
 
-@pytest.mark.parametrize(("decimals", "error", "text"), [
-    (-1, ValueError, "decimals must be from 0 to 20, got -1"), (21, ValueError, "decimals must be from 0 to 20, got 21"),
-    (2.0, TypeError, "decimals must be an integer"), (True, TypeError, "decimals must be an integer"),
-])
+@pytest.mark.parametrize(
+    ("decimals", "error", "text"),
+    [
+        (-1, ValueError, "decimals must be from 0 to 20, got -1"),
+        (21, ValueError, "decimals must be from 0 to 20, got 21"),
+        (2.0, TypeError, "decimals must be an integer"),
+        (True, TypeError, "decimals must be an integer"),
+    ],
+)
 def test_fmt_refuses_decimals_outside_0_to_20_naming_decimals(decimals: Any, error: type, text: str) -> None:
     with pytest.raises(error, match=text):
         fmt(1.0, decimals)
@@ -188,7 +193,9 @@ def test_matrix_refuses_fewer_column_labels_than_columns_naming_col_labels() -> 
 
 
 @pytest.mark.parametrize(("queries", "keys", "name"), [(["q"], ["a"], "keys"), (["q", "r"], ["a", "b"], "queries")])
-def test_weight_map_refuses_labels_that_do_not_match_the_weights(queries: list[str], keys: list[str], name: str) -> None:
+def test_weight_map_refuses_labels_that_do_not_match_the_weights(
+    queries: list[str], keys: list[str], name: str
+) -> None:
     with pytest.raises(ValueError, match=f"{name} has"):
         weight_map([[0.25, 0.75]], queries, keys, "Map")
 

@@ -13,13 +13,14 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from sites import ROOT, build, one_page_site
 
 import attnlab.lab
 import attnlab.site.pages.bindings
-from attnlab.site.pages.bindings import Binding, bindings, check, literals, render, unbound
 from attnlab.lab import compute
+from attnlab.site.pages.bindings import Binding, bindings, check, literals, render, unbound
 from attnlab.text import fmt
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))
@@ -87,7 +88,9 @@ def test_a_fraction_cannot_pass_for_a_percentage() -> None:
 def test_a_vector_binding_shows_its_quote_and_checks_every_entry_at_its_own_decimals() -> None:
     assert check("Key [[[1, 2] = compute().keys[2]]] and [[[0.28, 0.140] = compute().weights[:2]]].", "p.md") == []
     assert render("Key [[[1, 2] = compute().keys[2]]].") == "Key [1, 2]."
-    assert check("[[[1, 3] = compute().keys[2]]]", "p.md") == ["p.md:1: quoted [1, 3] but compute().keys[2] gives [1, 2]"]
+    assert check("[[[1, 3] = compute().keys[2]]]", "p.md") == [
+        "p.md:1: quoted [1, 3] but compute().keys[2] gives [1, 2]"
+    ]
 
 
 def test_a_vector_binding_of_another_length_is_refused_showing_the_whole_vector() -> None:
@@ -190,7 +193,7 @@ def test_literals_are_read_as_written() -> None:
 
 
 def test_literals_that_are_not_a_list_are_refused() -> None:
-    with pytest.raises(ValueError, match="p.md: front matter 'literals' must list numbers and vectors"):
+    with pytest.raises(ValueError, match=r"p.md: front matter 'literals' must list numbers and vectors"):
         literals("---\nliterals: 3\n---\n", "p.md")
 
 
@@ -210,7 +213,7 @@ def test_a_bound_vector_is_not_scanned() -> None:
 
 
 def test_front_matter_that_is_not_yaml_is_refused_naming_the_page() -> None:
-    with pytest.raises(ValueError, match="p.md: front matter is not valid YAML"):
+    with pytest.raises(ValueError, match=r"p.md: front matter is not valid YAML"):
         literals("---\nliterals: [1, 2\n---\n", "p.md")
 
 

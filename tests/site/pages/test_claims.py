@@ -19,12 +19,13 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from sites import DOCS, ROOT, build, one_page_site
 
-from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages import citations
 from attnlab.site.pages import claims as registry
+from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import INLINE_MATH
 
 SHARED = Path(os.environ.get("ATTNLAB_SHARED", ROOT.parent / "shared"))
@@ -83,7 +84,7 @@ def test_a_missing_second_edition_fails_too_where_the_brief_is_required(tmp_path
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "BRIEF.md").write_text("| CL-001 | source | x | S1 §3.2.1, eq. (1) |\n", encoding="utf-8")
     monkeypatch.setenv(REQUIRE_BRIEF, "1")
-    with pytest.raises(pytest.fail.Exception, match="BRIEF-2.md .*ATTNLAB_REQUIRE_BRIEF=1 requires it"):
+    with pytest.raises(pytest.fail.Exception, match=r"BRIEF-2.md .*ATTNLAB_REQUIRE_BRIEF=1 requires it"):
         brief_claims((tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"))
 
 

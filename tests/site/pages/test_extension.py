@@ -146,5 +146,5 @@ def test_the_claims_page_lists_its_claims_where_its_marker_is(tmp_path: Path) ->
 
 
 def test_a_claims_page_without_its_marker_stops(tmp_path: Path) -> None:
-    with pytest.raises(PageError, match="docs/claims.md: the marker line <!-- attnlab:claims --> is missing"):
+    with pytest.raises(PageError, match=r"docs/claims.md: the marker line <!-- attnlab:claims --> is missing"):
         convert(tmp_path, "# Claims\n", path="claims.md")

@@ -1,4 +1,5 @@
-"""Practice in the chapters: every teaching chapter predicts first and ends with exercises; the Exercises page gathers them.
+"""Practice in the chapters: every teaching chapter predicts first and ends with exercises; the Exercises page
+gathers them.
 
 Unit tests read small Markdown strings; the docs tests read every teaching
 chapter's source (no build); the built-site tests check the numbered
@@ -147,7 +148,7 @@ def test_an_in_page_link_of_a_gathered_exercise_points_at_its_chapter() -> None:
 
 
 def test_the_exercises_page_without_its_marker_is_refused() -> None:
-    with pytest.raises(ValueError, match="exercises.md: the marker line <!-- attnlab:exercises --> is missing"):
+    with pytest.raises(ValueError, match=r"exercises.md: the marker line <!-- attnlab:exercises --> is missing"):
         practice.exercises_page("# Exercises\n", PATHS, lambda path: CHAPTER)
 
 
