@@ -405,7 +405,8 @@ def widget(page: str) -> str:
 
 def own_sentence(up: str) -> str:
     """The explorer's part for a reader's own sentence: the button that loads the model (its size said), a
-    progress bar, a cancel, a status line and the sentence box, which appears once the model is in."""
+    progress bar, a cancel, a status line, the link to the model's own zip for a copy on disk, and the sentence
+    box, which appears once the model is in."""
     size = readable_bytes(model_files.download_bytes())
     return (
         f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
@@ -419,6 +420,9 @@ def own_sentence(up: str) -> str:
         '<p class="explorer-own-progress" hidden><label for="explorer-model-progress">Loading the model</label> '
         '<progress id="explorer-model-progress" max="1" value="0" data-testid="model-progress"></progress></p>'
         '<p class="explorer-own-status" role="status" aria-live="polite" data-testid="model-status"></p>'
+        f'<p class="explorer-own-offline">The guide\'s zip leaves the model out. To run it from a copy on disk, '
+        f'download <a href="{up}{model_files.archive_name()}" download data-testid="model-archive">'
+        f"{model_files.archive_name()}</a> from where you downloaded the guide and unzip it in the same folder.</p>"
         '<form class="explorer-own-form" data-testid="own-form" hidden>'
         '<p class="explorer-field"><label for="explorer-own-text">Your sentence</label>'
         '<textarea id="explorer-own-text" rows="2" data-testid="own-text"></textarea></p>'

@@ -130,6 +130,12 @@ def site_files(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
 
 
+def test_the_explorer_links_the_models_own_zip_which_the_site_holds(built_site: Path) -> None:
+    html = (built_site / "explorer.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"]+)" download data-testid="model-archive">', html)
+    assert links == [model_files.archive_name()] and (built_site / links[0]).is_file()
+
+
 def test_the_build_zips_the_whole_finished_site_but_the_model(built_site: Path, offline_copy: Path) -> None:
     # everything the build wrote, the search index of the theme's offline plugin included; the model is its own zip
     model = {name for name in site_files(built_site) if name.startswith(offline.MODEL_FOLDER + "/")}
