@@ -69,7 +69,9 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
         markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(page, path))
     markdown = citations.linked(markdown, page.path)
     markdown = citations.registry_page(markdown, page.path, guide.sources, guide.titles)
-    return markdown.replace(explorer.MARKER, explorer.widget(page.path))
+    if explorer.MARKER in markdown:  # the widget states the model's download size: only where it is shown
+        markdown = markdown.replace(explorer.MARKER, explorer.widget(page.path))
+    return markdown
 
 
 def shown_elsewhere(page: Page, path: str) -> str:

@@ -102,6 +102,15 @@ def test_a_page_with_the_explorer_marker_gets_the_explorer(tmp_path: Path) -> No
     assert f'<div class="{explorer.CLASS}"' in html and explorer.MARKER not in html
 
 
+def test_a_page_without_the_marker_never_builds_the_explorer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the widget reads the model's files for their size: a page that does not show it must not pay for that
+    def refuse(page: str) -> str:
+        raise AssertionError(f"the explorer was built for {page}")
+
+    monkeypatch.setattr(explorer, "widget", refuse)
+    assert "Nothing here" in convert(tmp_path, "# A page\n\nNothing here.\n")
+
+
 def test_a_kind_the_guide_does_not_know_stops_the_page_naming_it(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
