@@ -9,12 +9,15 @@ value) can be missed by a key that did not cover it.
 
 from __future__ import annotations
 
+import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sites import CONFIG, build, read_config, write_config
+from sites import CONFIG, build, one_page_site, read_config, write_config
 
+from attnlab import bert
 from attnlab.site.pages.provenance import build_date
 
 
@@ -49,3 +52,33 @@ def test_a_value_read_through_env_and_a_file_named_by_inherit_reach_the_next_bui
     assert second.returncode == 0, second.stderr
     home = (guide_copy / "site" / "index.html").read_text(encoding="utf-8")
     assert "Said again, differently." in home and "https://example.org/other/" in home
+
+
+def shadow_model(folder: Path, layer_norm_eps: float) -> Path:
+    """A copy of the installed model package in ``folder`` (its files linked), its config.json's
+    ``layer_norm_eps`` set to ``layer_norm_eps``: the same package and version, one file changed."""
+    installed = bert.model_dir()
+    package = folder / bert.MODEL_PACKAGE
+    (package / "model").mkdir(parents=True, exist_ok=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    for source in installed.iterdir():
+        target = package / "model" / source.name
+        if source.name != "config.json" and not target.exists():
+            target.symlink_to(source)
+    config = json.loads((installed / "config.json").read_text(encoding="utf-8"))
+    (package / "model" / "config.json").write_text(json.dumps({**config, "layer_norm_eps": layer_norm_eps}),
+                                                    encoding="utf-8")
+    return folder
+
+
+def test_a_model_file_changed_under_the_same_version_reaches_the_next_build(tmp_path: Path) -> None:
+    block = ('```python exec="on"\nfrom attnlab import bert\n'
+             'print(f"eps is {bert.read_config(bert.model_dir())[\'layer_norm_eps\']!r}")\n```\n')
+    config = one_page_site(tmp_path, f"---\nkind: reference\n---\n\n# A page\n\n{block}", guide=True)
+    shown = []
+    for eps in (1e-12, 2e-12):
+        path = str(shadow_model(tmp_path / "packages", eps))
+        result = build(config, tmp_path / "site", env={"PYTHONPATH": path})
+        assert result.returncode == 0, result.stderr
+        shown.append(re.findall(r"eps is ([0-9.e-]+)", (tmp_path / "site" / "index.html").read_text(encoding="utf-8")))
+    assert shown == [["1e-12"], ["2e-12"]]
