@@ -15,8 +15,10 @@ the fixtures a test uses, never from a list kept by hand:
 
 from __future__ import annotations
 
+import os
 import subprocess
 import zipfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,12 @@ __all__ = ["DOCS", "ROOT", "build_site"]
 # No deadline for any property: the tests assert results, never speed, and CI is a busy 2-core box.
 settings.register_profile("attnlab", deadline=None)
 settings.load_profile("attnlab")
+
+# Every build of a session carries one date, the session's first day, even when the run crosses midnight UTC
+# (the comparisons of one build with another would otherwise differ by the date each page and zip states).
+if not os.environ.get("SOURCE_DATE_EPOCH"):
+    today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    os.environ["SOURCE_DATE_EPOCH"] = str(int(today.timestamp()))
 
 FOLDER_MARKERS = {"browser": ("browser", "slow"), "peer": ("peer", "slow")}
 """Markers every test in a folder (below ``tests/``) gets."""
