@@ -26,7 +26,7 @@ CONTRASTS: Mapping[str, tuple[str, Mapping[str, Any]]] = MappingProxyType({
         "no_causal_grid": ("Experiment 2: grid with causal visibility off", {"token": "grid", "causal": False}),
         "value_y_4": ("Experiment 3: third value's y raised from 2 to 4", {"value_y": 4.0}),
     }.items()})
-"""Each contrast's title and controls, read-only (``model.mjs`` gets them from the build: see ``attnlab.lab.DEFAULTS``)."""
+"""Each contrast's title and controls, read-only (see ``attnlab.lab.DEFAULTS``)."""
 
 
 def report() -> dict[str, Any]:

@@ -108,7 +108,7 @@ def test_the_toys_defaults_and_the_companions_contrasts_are_read_only() -> None:
     from attnlab.__main__ import CONTRASTS
     from attnlab.site.figures.sliders import SLIDER_RANGES
 
-    for mapping in (lab.DEFAULTS, SLIDER_RANGES, CONTRASTS, *(controls for _, controls in CONTRASTS.values())):
+    for mapping in (lab.DEFAULTS, SLIDER_RANGES, CONTRASTS, *(given for _, given in CONTRASTS.values())):
         with pytest.raises(TypeError):
             mapping["value_y"] = 3.0  # type: ignore[index]
 
