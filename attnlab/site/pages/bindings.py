@@ -35,6 +35,8 @@ import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
 from attnlab.site.figures import sliders
+from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
 from attnlab.text import fmt
 
@@ -183,7 +185,9 @@ def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
     """One message per binding in ``page`` that fails or disagrees with its quote.
 
-    A ``[[`` that is not a complete binding is :mod:`attnlab.site.pages.forms`' to report.
+    A ``[[`` that is not a complete binding is :mod:`attnlab.site.pages.forms`' to report. An expression
+    that ends the process or runs past the time limit stops the page at once (``PageError``,
+    :mod:`attnlab.site.pages.guard`).
 
     ``cache`` maps an expression to its value (or its error), so an
     expression quoted twice is evaluated once; by default every call
@@ -196,7 +200,10 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
         if binding.expression not in cache:
             names = namespace() if names is None else names
             try:
-                cache[binding.expression] = evaluate(binding.expression, names)
+                with guarded(f"{page}:{binding.line}", f"[[{binding.quoted} = {binding.expression}]]"):
+                    cache[binding.expression] = evaluate(binding.expression, names)
+            except PageError:
+                raise
             except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
                 cache[binding.expression] = error
         value = cache[binding.expression]
