@@ -370,3 +370,18 @@ def test_removed_binding_is_reported_by_the_scan() -> None:
 def test_a_binding_that_would_end_the_build_stops_it_naming_its_place(expression: str, named: str) -> None:
     with pytest.raises(PageError, match="^" + re.escape(f"p.md:2: [[0 = {expression}]] {named}: it would end")):
         check(f"Intro.\n[[0 = {expression}]]\n", "p.md")
+
+
+@pytest.mark.parametrize("typed", ["0.577", "0.576", "0.5761"])
+def test_a_literal_agreeing_with_a_computed_number_to_all_but_its_last_decimal_is_refused_naming_its_line(
+        typed: str) -> None:
+    page = f'---\nliterals: ["{typed}"]\n---\n\nScaled [[1.414 = compute().scaled[0]]].\nThe weight is {typed}.\n'
+    [message] = check(page, "p.md")
+    assert message.startswith(f"p.md:6: {typed} is declared a literal, but compute().scaled[0] (line 5) computes "
+                              f"{compute().weights[2]!r}")
+
+
+@pytest.mark.parametrize("typed", ["0.590", "0.25", "0.6"])
+def test_a_literal_disagreeing_before_its_last_decimal_or_of_fewer_decimals_stays_a_literal(typed: str) -> None:
+    page = f'---\nliterals: ["{typed}"]\n---\n\nScaled [[1.414 = compute().scaled[0]]].\nThe weight is {typed}.\n'
+    assert check(page, "p.md") == []
