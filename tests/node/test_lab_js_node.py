@@ -206,8 +206,8 @@ def test_node_refuses_non_finite_numbers(number: str) -> None:
 
 def test_node_attend_refuses_scores_that_overflow_as_python_does() -> None:
     big = "[1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]]"
-    printed = node(f"try {{ require(process.argv[1]).attend({big}); }} catch (e) {{ process.stdout.write(e.message); }}",
-                   str(ATTNLAB_JS))
+    script = f"try {{ require(process.argv[1]).attend({big}); }} catch (e) {{ process.stdout.write(e.message); }}"
+    printed = node(script, str(ATTNLAB_JS))
     assert printed.startswith("the scores of query and keys overflow")
     with pytest.raises(ValueError, match="overflow"):
         attention([1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]])
