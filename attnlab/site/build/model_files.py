@@ -45,6 +45,7 @@ import numpy as np
 from attnlab import __version__, bert
 from attnlab.cost import readable_bytes
 from attnlab.site.build import offline, tokenizer_file
+from attnlab.site.pages import published
 
 FOLDER = offline.MODEL_FOLDER
 """Where the model's files go, inside the site."""
@@ -171,7 +172,7 @@ def readme(weights_sha256: str, size: str) -> str:
 
 def archive_name(version: str = __version__) -> str:
     """The model's download: ``attention-lab-0.1.0-model.zip``."""
-    return offline.archive_name(version).removesuffix(".zip") + "-model.zip"
+    return published.archive_name(version).removesuffix(".zip") + "-model.zip"
 
 
 def archive(date: str, directory: Path | None = None) -> bytes:
@@ -179,7 +180,7 @@ def archive(date: str, directory: Path | None = None) -> bytes:
 
     Stored, not compressed: deflate takes seconds and saves under a tenth of the weights' bytes.
     """
-    return offline.zipped(files(directory), offline.archive_name(), date, compress=False)
+    return offline.zipped(files(directory), published.archive_name(), date, compress=False)
 
 
 def files(directory: Path | None = None) -> dict[str, bytes]:

@@ -3,7 +3,7 @@
 - ``on_config`` checks ``SOURCE_DATE_EPOCH`` before MkDocs reads it (MkDocs
   itself ends in a traceback on one that is not a whole number);
 - ``on_page_markdown`` checks and resolves each page's Markdown, and
-  ``on_page_content`` finishes its HTML (:mod:`attnlab.site.pages.convert`);
+  ``on_page_content`` finishes its HTML (:mod:`attnlab.site.build.convert`);
   ``on_page_content`` also applies a page's ``toc_depth`` (front matter): the
   Reference page lists only its modules in its contents, which keeps it under
   the first-load budget;
@@ -32,9 +32,9 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
+from attnlab.site.build.convert import page_html, page_markdown
 from attnlab.site.build.publish import publish
 from attnlab.site.pages import page as pages
-from attnlab.site.pages.convert import page_html, page_markdown
 from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.provenance import build_date
 

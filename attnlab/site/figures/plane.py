@@ -22,8 +22,8 @@ from typing import Any
 from attnlab.lab import TOKENS, LabResult, compute
 from attnlab.site.figures.palette import INK, MUTED, PAPER
 from attnlab.site.figures.plot import ticks_within
-from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.site.figures.svg import LAB_COLUMN, carried, figure, grid, min_font, num, svg_image, text
+from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt, vector
 
 PANEL_WIDTH, PANEL_HEIGHT = 226, 236

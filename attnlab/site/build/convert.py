@@ -31,7 +31,7 @@ import functools
 
 from threadpoolctl import threadpool_limits
 
-from attnlab.site.figures import explorer
+from attnlab.site.build import explorer
 from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice, running
 from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.errors import PageError

@@ -16,9 +16,9 @@ import pytest
 import threadpoolctl
 from markdown import Markdown
 
-from attnlab.site.figures import explorer
+from attnlab.site.build import explorer
+from attnlab.site.build.convert import PageError, one_blas_thread, page_html, page_markdown
 from attnlab.site.pages import blocks
-from attnlab.site.pages.convert import PageError, one_blas_thread, page_html, page_markdown
 from attnlab.site.pages.page import Page, nav_pages
 from attnlab.site.pages.source import FRONT_MATTER
 
