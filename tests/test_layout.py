@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -68,6 +69,25 @@ def test_an_upward_import_is_found() -> None:
     assert upward_imports(site) == ["attnlab.site.pages.a -> attnlab.site.build.b"]
 
 
+PATH = re.compile(r"(?<![\w/.-])((?:attnlab|tests|docs|benchmarks|scripts|overrides|\.ci)/[\w./-]*\w/?)")
+"""A path into the repository's folders as prose names it (placeholders such as ``docs/<page>.md`` are not)."""
+
+
+def missing_paths(text: str) -> list[str]:
+    """The repository paths ``text`` names that do not exist."""
+    return sorted({p for p in PATH.findall(text) if not (ROOT / p).exists()})
+
+
+def test_readme_and_contributing_name_only_paths_that_exist() -> None:
+    named = {name: missing_paths((ROOT / name).read_text(encoding="utf-8"))
+             for name in ("README.md", "CONTRIBUTING.md")}
+    assert named == {"README.md": [], "CONTRIBUTING.md": []}
+
+
+def test_a_path_that_does_not_exist_is_found() -> None:
+    assert missing_paths("See `tests/site/gone.py`, tests/sites.py and docs/<page>.md.") == ["tests/site/gone.py"]
+
+
 THIRD_PARTY = ("markdown", "mkdocs", "markdown_exec", "mkdocstrings", "mkdocs_autorefs", "material", "pymdownx")
 """The libraries the guide builds with: their objects and classes are used, never changed."""
 
@@ -115,15 +135,12 @@ def test_no_file_assigns_to_an_attribute_of_a_library_the_guide_builds_with() ->
 
 
 def test_the_patch_scan_finds_a_patch(tmp_path: Path) -> None:
-    probe = ROOT / "attnlab" / "site" / "_probe_for_the_layout_test.py"
+    probe = tmp_path / "probe.py"
     probe.write_text("import markdown_exec\nfrom mkdocs.structure.pages import Page\n"
                      "markdown_exec.MarkdownConverter.counter += 1\nPage.render = None\nsetattr(Page, 'x', 1)\n",
                      encoding="utf-8")
-    try:
-        assert [line.split(": ", 1)[1] for line in patches(probe)] == [
-            "assigns markdown_exec.MarkdownConverter.counter", "assigns Page.render", "calls setattr on Page"]
-    finally:
-        probe.unlink()
+    assert [line.split(": ", 1)[1] for line in patches(probe)] == [
+        "assigns markdown_exec.MarkdownConverter.counter", "assigns Page.render", "calls setattr on Page"]
 
 
 CALL_STACK = ("_getframe", "currentframe", "inspect.stack", "f_back", "f_code")

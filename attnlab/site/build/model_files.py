@@ -29,6 +29,13 @@ it beside the copy drops the files into the copy's ``assets/model/``.
 Each script adds its string to ``globalThis.ATTNLAB_MODEL_FILES[name]``; a
 ``<script>`` element loads it from disk (``file://``) and from a server alike,
 where ``fetch()`` does not.
+
+Why the site carries the files twice (44 MB each): the page loads the model
+as separate ``<script>`` files, the one way that works from ``file://`` too,
+so a served site needs ``assets/model/``; the offline copy leaves them out to
+stay small, and its reader fetches one file, the zip, instead of a dozen.
+Publishing only the zip would need a second way of loading in the page (fetch
+the zip and read its stored entries, served sites only); not done yet.
 """
 
 from __future__ import annotations
