@@ -106,7 +106,7 @@ def test_changing_a_control_default_breaks_the_baseline(monkeypatch: pytest.Monk
 
 def test_the_toys_defaults_and_the_companions_contrasts_are_read_only() -> None:
     from attnlab.__main__ import CONTRASTS
-    from attnlab.site.figures.sliders import SLIDER_RANGES
+    from attnlab.site.pages.sliders import SLIDER_RANGES
 
     for mapping in (lab.DEFAULTS, SLIDER_RANGES, CONTRASTS, *(given for _, given in CONTRASTS.values())):
         with pytest.raises(TypeError):
