@@ -38,7 +38,7 @@ from attnlab.site.pages import sliders
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
-from attnlab.text import fmt
+from attnlab.text import MAX_DECIMALS, fmt
 
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
@@ -212,6 +212,9 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
         if isinstance(value, Exception):
             problems.append(f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
                             f"{type(value).__name__}: {value} (names in scope: attnlab.site.pages.bindings.namespace)")
+        elif max(map(decimals, binding.entries)) > MAX_DECIMALS:
+            problems.append(f"{where}: [[{binding.quoted} = ...]] quotes more than {MAX_DECIMALS} decimals, "
+                            "more than a float64 holds")
         elif binding.shown(value) != binding.quoted:
             problems.append(f"{where}: quoted {binding.quoted} but {binding.expression} "
                             f"gives {binding.shown(value)}")

@@ -215,7 +215,7 @@ def test_a_bound_vector_is_not_scanned() -> None:
 
 
 def test_front_matter_that_is_not_yaml_is_refused_naming_the_page() -> None:
-    with pytest.raises(ValueError, match=r"p.md: front matter is not valid YAML"):
+    with pytest.raises(ValueError, match=r"p.md:\d+: front matter is not YAML that MkDocs reads"):
         literals("---\nliterals: [1, 2\n---\n", "p.md")
 
 
