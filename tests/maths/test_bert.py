@@ -141,9 +141,11 @@ def test_tokenize_refuses_an_empty_list() -> None:
         tokenize([])
 
 
-def test_tokenize_refuses_more_tokens_than_positions() -> None:
-    with pytest.raises(ValueError, match="602 tokens but the model has only 512 positions"):
-        tokenize("grid " * 600)
+def test_tokenize_takes_the_pipelines_limit_of_pieces_and_refuses_one_more() -> None:
+    assert len(tokenize("grid " * 254).tokens[0]) == 256 == attnlab.bert.max_pieces()
+    with pytest.raises(ValueError, match=r"gives 257 word pieces \(\[CLS\] and \[SEP\] included\); the model's "
+                                         r"pipeline takes at most 256"):
+        tokenize("grid " * 255)
 
 
 # the real model: tokens, shapes, padding ------------------------------------
