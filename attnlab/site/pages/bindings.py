@@ -37,6 +37,7 @@ from attnlab.lab import compute, toy_data
 from attnlab.site.pages import sliders
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
+from attnlab.site.pages.output import NON_NUMBER
 from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
 from attnlab.text import MAX_DECIMALS, fmt
 
@@ -339,6 +340,27 @@ def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[
     return [message for _, message in sorted(found)]
 
 
+SHOWN_META = ("title", "description")
+"""Front matter a reader sees (the browser's tab, a search result's line), where no binding can go."""
+
+
+def _unbound_in_front_matter(markdown: str, page: str, declared: set[str]) -> list[tuple[int, str]]:
+    """``(offset, message)`` for each non-number, or number not declared, in the front matter's :data:`SHOWN_META`."""
+    meta = front_matter(markdown, page)
+    found = []
+    for key in SHOWN_META:
+        text = meta.get(key)
+        if not isinstance(text, str):
+            continue
+        at = max(markdown.find(f"\n{key}:") + 1, 0)
+        where = f"{page}:{line_of(markdown, at)}: the front matter's {key}"
+        found += [(at, f"{where} shows {m.group(0)!r}, which is not a finite number")
+                  for m in NON_NUMBER.finditer(text)]
+        found += [(at, f"{where} shows {m.group(0)}, which no binding can compute there: declare it in the "
+                       "literals or leave it out") for m in NUMBER.finditer(text) if m.group(0) not in declared]
+    return found
+
+
 def unbound(markdown: str, page: str) -> list[str]:
     """One message per number or vector in ``page``'s prose that is neither bound nor declared.
 
@@ -356,6 +378,7 @@ def unbound(markdown: str, page: str) -> list[str]:
             found.append((m.start(), f"{page}:{line_of(visible, m.start())}: the vector {shown} is neither "
                                      f"bound ([[{shown} = expression]]) nor declared in the front matter's literals"))
     scalars = VECTOR.sub(_blank_match, visible)
+    found += _unbound_in_front_matter(markdown, page, declared)
     found += [(m.start(), f"{page}:{line_of(scalars, m.start())}: {m.group(0)} is neither bound "
                           f"([[{m.group(0)} = expression]]) nor declared in the front matter's literals")
               for m in NUMBER.finditer(scalars) if m.group(0) not in declared]

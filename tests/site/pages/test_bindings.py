@@ -385,3 +385,15 @@ def test_a_literal_agreeing_with_a_computed_number_to_all_but_its_last_decimal_i
 def test_a_literal_disagreeing_before_its_last_decimal_or_of_fewer_decimals_stays_a_literal(typed: str) -> None:
     page = f'---\nliterals: ["{typed}"]\n---\n\nScaled [[1.414 = compute().scaled[0]]].\nThe weight is {typed}.\n'
     assert check(page, "p.md") == []
+
+
+@pytest.mark.parametrize(("meta", "message"), [
+    ("title: Weights of 0.577", "p.md:3: the front matter's title shows 0.577, which no binding can compute there"),
+    ("description: The weight is NaN", "p.md:3: the front matter's description shows 'NaN', which is not a finite"),
+])
+def test_a_number_or_non_number_in_the_shown_front_matter_is_named_with_its_line(meta: str, message: str) -> None:
+    assert [m for m in unbound(f"---\nliterals: [1]\n{meta}\n---\n\nText.\n", "p.md") if m.startswith(message)]
+
+
+def test_a_declared_number_in_the_title_is_fine() -> None:
+    assert unbound("---\nliterals: [2]\ntitle: Attention in 2 steps\n---\n\nText.\n", "p.md") == []
