@@ -55,14 +55,14 @@ closes after ``weights[2]``."""
 VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
 """A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
 
-NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?[0-9]+(?:\.[0-9]+)*%?")
+NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?(?:[0-9]+(?:\.[0-9]+)*|\.[0-9]+)%?")
 """A number as the scanner sees it: digits with an optional sign (- or −), decimals and percent sign.
 
 Digits glued to a name are part of the name, not a number: after a letter,
 digit, ``_`` or ``.`` (``S1``, ``W_1``, ``h1``, ``float64``, ``v1.2``),
 after an upper-case word and a hyphen (``CL-001``, ``WE-002``, ``GPT-2``)
 and in a braced subscript (``x_{12}``). Dotted runs are one number
-(``3.2.1``); ``2D`` and ``3rd`` count as ``2`` and ``3``.
+(``3.2.1``); ``2D`` and ``3rd`` count as ``2`` and ``3``; ``.577`` counts, leading point and all.
 """
 
 MARKUP = re.compile(
@@ -273,10 +273,27 @@ def _blank_list_markers(text: str) -> str:
     return "\n".join(lines)
 
 
+TOOLTIP = re.compile(r"""\btitle=(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
+"""A tooltip in an HTML tag or an attribute list (``<abbr title="…">``, ``{: title="…" }``): a reader sees it."""
+NUMBER_SPAN = re.compile(r"`+ ?[-\u2212]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)%? ?`+")
+"""An inline code span holding only a number (`` `0.577` ``): prose set in code, not code."""
+
+
+def _markup_blanked(match: re.Match[str]) -> str:
+    """A piece of :data:`MARKUP` blanked but for the text of its tooltips."""
+    kept = list(_blank(match.group(0)))
+    for tip in TOOLTIP.finditer(match.group(0)):
+        group = "double" if tip.group("double") is not None else "single"
+        kept[tip.start(group):tip.end(group)] = tip.group(group)
+    return "".join(kept)
+
+
 def _visible(markdown: str) -> str:
-    """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept)."""
+    """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept):
+    tooltips and code spans holding only a number stay."""
     return _blank_list_markers("".join(
-        MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
+        MARKUP.sub(_markup_blanked, BINDING.sub(_blank_match, text)) if prose
+        else text.replace("`", " ") if NUMBER_SPAN.fullmatch(text) else _blank(text)
         for prose, _, text in chunks(markdown)))
 
 

@@ -397,3 +397,20 @@ def test_a_number_or_non_number_in_the_shown_front_matter_is_named_with_its_line
 
 def test_a_declared_number_in_the_title_is_fine() -> None:
     assert unbound("---\nliterals: [2]\ntitle: Attention in 2 steps\n---\n\nText.\n", "p.md") == []
+
+
+@pytest.mark.parametrize(("prose", "line", "number"), [
+    ("The weight is .577 here.", 5, ".577"),
+    ('The <abbr title="weight 0.577">weight</abbr> here.', 5, "0.577"),
+    ('The weight here.\n{: title="0.577" }', 6, "0.577"),
+    ("The weight is `0.577` here.", 5, "0.577"),
+])
+def test_a_typed_number_in_a_tooltip_a_code_span_or_without_its_zero_is_named(prose: str, line: int,
+                                                                              number: str) -> None:
+    assert unbound(f"---\nliterals: []\n---\n\n{prose}\n", "p.md") == [
+        f"p.md:{line}: {number} is neither bound ([[{number} = expression]]) nor declared in the front matter's "
+        "literals"]
+
+
+def test_a_code_span_of_code_with_digits_is_not_a_number() -> None:
+    assert unbound("---\nliterals: []\n---\n\nCall `softmax(x, 2)` and `float64`.\n", "p.md") == []
