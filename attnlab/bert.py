@@ -308,6 +308,12 @@ def as_sentences(sentences: str | Sequence[str]) -> tuple[str, ...]:
     batch = (sentences,) if isinstance(sentences, str) else sentences
     if not isinstance(batch, Sequence) or not batch or not all(isinstance(s, str) for s in batch):
         raise TypeError(f"sentences must be a string or a non-empty list of strings, got {shown(sentences)}")
+    for sentence in batch:
+        try:
+            sentence.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ValueError(f"the sentence {shown(sentence)} holds {sentence[error.start]!r} at {error.start}, a "
+                             "lone surrogate that is not text") from None
     return tuple(batch)
 
 

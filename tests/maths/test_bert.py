@@ -452,3 +452,8 @@ def test_pair_weights_holds_every_heads_weight_for_the_pair() -> None:
 def test_strongest_head_refuses_a_word_the_sentence_lacks_naming_it() -> None:
     with pytest.raises(ValueError, match=r"key 'valve' is not a token of the sentence; its tokens are \['\[CLS\]'"):
         attnlab.bert.strongest_head(attnlab.bert.encode(PRONOUN)[0], "it", "valve")
+
+
+def test_a_lone_surrogate_is_refused_in_attnlabs_words() -> None:
+    with pytest.raises(ValueError, match=r"holds '\\ud800' at 4, a lone surrogate that is not text"):
+        tokenize("bad \ud800")
