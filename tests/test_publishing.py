@@ -72,6 +72,19 @@ def test_the_workflow_builds_with_make_build_uploads_the_site_and_deploys_it() -
     assert [step["uses"].split("@")[0] for step in steps("deploy")] == ["actions/deploy-pages"]
 
 
+def jobs() -> dict[str, Any]:
+    """The workflow's jobs by name."""
+    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]
+
+
+def test_the_workflow_deploys_only_after_the_readmes_test_command_passes() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"^(make test)\b", readme, re.MULTILINE).group(1)
+    testing = [name for name, job in jobs().items() if any(step.get("run") == command for step in job["steps"])]
+    assert testing == ["test"]
+    assert jobs()["build"]["needs"] == "test" and jobs()["deploy"]["needs"] == "build"
+
+
 def test_the_workflow_gives_the_build_the_pages_address_as_the_site_url() -> None:
     [built] = [step for step in steps("build") if "run" in step]
     assert built["env"] == {"ATTNLAB_SITE_URL": "${{ steps.pages.outputs.base_url }}/"}

@@ -140,3 +140,9 @@ def test_the_claims_page_lists_its_claims_where_its_marker_is(tmp_path: Path) ->
 def test_a_claims_page_without_its_marker_stops(tmp_path: Path) -> None:
     with pytest.raises(PageError, match=r"docs/claims.md: the marker line <!-- attnlab:claims --> is missing"):
         convert(tmp_path, "# Claims\n", path="claims.md")
+
+
+def test_a_block_changing_the_toys_defaults_stops_the_page_naming_its_line(tmp_path: Path) -> None:
+    page = 'Intro.\n\n```python exec="on"\nimport attnlab.lab as L\nL.DEFAULTS["value_y"] = 3.0\n```\n'
+    with pytest.raises(PageError, match=r"^docs/p\.md:3: a code block raised TypeError"):
+        convert(tmp_path, page)

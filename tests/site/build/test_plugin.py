@@ -70,3 +70,14 @@ def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_doe
         plugin = AttnlabPlugin()
         plugin.on_startup(command=command, dirty=False)
         assert isinstance(plugin.on_env(Environment()).bytecode_cache, expected)
+
+
+def test_a_toy_constant_rebound_while_the_pages_were_built_stops_the_lab_files(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from attnlab import lab
+    from attnlab.site.build.publish import unchanged_lab_files
+
+    assert unchanged_lab_files()
+    monkeypatch.setattr(lab, "W_V", ((1.0, 0.0), (0.0, 3.0)))
+    with pytest.raises(ValueError, match=r"^assets/lab-data\.js: the toy's data changed while the pages were built"):
+        unchanged_lab_files()
