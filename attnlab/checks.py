@@ -36,11 +36,10 @@ def as_array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
     """
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     raw = _asarray(name, value)
-    if raw.dtype == object:  # None or text among numbers, or integers beyond int64
-        try:
-            raw = raw.astype(np.float64)
-        except (TypeError, ValueError, OverflowError):
-            raise TypeError(f"{name} must hold real numbers, got {shown(value)}") from None
+    if raw.dtype == object:  # None among numbers, or integers beyond int64
+        if not all(isinstance(item, int | float | np.number) for item in raw.flat):
+            raise TypeError(f"{name} must hold real numbers, got {shown(value)}")
+        raw = raw.astype(np.float64)
     if raw.dtype.kind not in "iuf":
         raise TypeError(f"{name} must hold real numbers, got dtype {raw.dtype}")
     if raw.ndim not in allowed:
