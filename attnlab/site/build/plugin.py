@@ -123,6 +123,13 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
             trim(page.toc, depth)
         return html
 
+    def on_serve(self, server: Any, **kwargs: Any) -> Any:
+        """After the first build of ``mkdocs serve``: say where to look and how a saved page comes back."""
+        print(f"\nAttention Lab is ready: open {server.url}\n"
+              "Save a page under docs/ and the page open in the browser is rebuilt and reloads by itself "
+              "(Ctrl-C stops the server).\n", flush=True)
+        return server
+
     def on_build_error(self, *, error: Exception, **kwargs: Any) -> None:
         """A failed page leaves nothing announced for the next build (``mkdocs serve`` keeps the process)."""
         pages.announce(None)
