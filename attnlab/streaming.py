@@ -51,11 +51,7 @@ class Step:
 
 
 def _fold(state: Step, scaled: np.ndarray, values: np.ndarray, visible: np.ndarray | None) -> Step:
-    """Fold one block's scaled scores, values and visible columns into the state.
-
-    ``scaled`` is overwritten (it becomes the block's exponentials), so no
-    second n×block array is made; it is freed when the caller lets go of it.
-    """
+    """Fold one block's scaled scores, values and visible columns into the state."""
     if visible is not None:
         np.copyto(scaled, -np.inf, where=~visible)
     peak = np.maximum(state.peak, scaled.max(axis=1))
@@ -80,11 +76,7 @@ def _causal_flag(causal: Any) -> bool:
 
 
 def _block_mask(mask: np.ndarray | None, causal: bool, n: int, m: int, part: slice) -> np.ndarray | None:
-    """The visible columns of one block: a slice of ``mask``, and the causal rule worked out from positions.
-
-    Causal visibility is bottom-right aligned, as ``attnlab.causal(n, m)``:
-    query i sees key j iff j ≤ i + m − n. Only an n×block array is made.
-    """
+    """The visible columns of one block: a slice of ``mask``, and the causal rule worked out from positions."""
     columns = None if mask is None else mask[:, part]
     if not causal:
         return columns
