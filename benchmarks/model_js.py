@@ -38,39 +38,12 @@ from playwright.sync_api import sync_playwright  # noqa: E402 (after the path se
 
 from attnlab.site.build.model_files import FOLDER  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: E402
-from tests.model_js import ASSETS, generated_sentences, node_runner, write_model_files  # noqa: E402
+from tests.model_js import generated_sentences, node_runner, write_bare_page, write_model_files  # noqa: E402
 from tests.sites import CONFIG, build  # noqa: E402
 
 LOAD_TARGET_S, ENCODE_TARGET_S, DOWNLOAD_TARGET_MB, TASK_TARGET_MS = 3.0, 1.0, 50.0, 200.0
 PIECES = 32
 REPEATS = 5
-
-PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>minilm.js benchmark</title>
-<script src="wordpiece.js"></script><script src="minilm.js"></script>
-<script>
-function insert(src) {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = src;
-    script.onload = () => { script.remove(); resolve(); };
-    script.onerror = () => reject(new Error(src + " is missing"));
-    document.head.appendChild(script);
-  });
-}
-async function loadModel(folder) {
-  await insert(folder + "manifest.js");
-  const manifest = globalThis.ATTNLAB_MODEL_MANIFEST;
-  const checked = {};
-  for (const entry of manifest.files) {
-    await insert(folder + entry.name);
-    checked[entry.name] = await attnlab.minilm.checkFile(entry, globalThis.ATTNLAB_MODEL_FILES[entry.name]);
-    delete globalThis.ATTNLAB_MODEL_FILES[entry.name];
-  }
-  return attnlab.minilm.build(manifest, checked);
-}
-</script></html>
-"""
-"""A page that loads the model's files one <script> at a time and checks each before building the model."""
 
 TIME_IN_PAGE = """async ([folder, text, repeats]) => {
     const start = performance.now();
@@ -121,14 +94,12 @@ def sentence_of(pieces: int) -> str:
 
 def in_chromium(folder: Path, text: str) -> dict:
     """Load the model and encode ``text`` in Chromium from file://; the page's own timings in ms."""
-    (folder / "index.html").write_text(PAGE, encoding="utf-8")
-    for script in ("wordpiece.js", "minilm.js"):
-        shutil.copy(ASSETS / script, folder / script)
+    index = write_bare_page(folder)
     with sync_playwright() as playwright:
         executable = chromium_executable(playwright.chromium.executable_path)
         browser = playwright.chromium.launch(headless=True, args=CHROMIUM_ARGS, executable_path=executable)
         page = browser.new_page()
-        page.goto((folder / "index.html").as_uri())
+        page.goto(index.as_uri())
         timings = page.evaluate(TIME_IN_PAGE, [FOLDER + "/", text, REPEATS])
         browser.close()
     return timings
