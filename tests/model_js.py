@@ -47,7 +47,8 @@ function loadModel() {
   if (manifest && Array.isArray(manifest.files)) {
     manifest.files.forEach(entry => runClassicScript(path.join(modelDir, entry.name)));
   }
-  return minilm.assemble(manifest, globalThis.ATTNLAB_MODEL_FILES, null, { plain: process.env.ATTNLAB_KERNEL === "plain" });
+  const options = { plain: process.env.ATTNLAB_KERNEL === "plain" };
+  return minilm.assemble(manifest, globalThis.ATTNLAB_MODEL_FILES, null, options);
 }
 const stdin = () => JSON.parse(fs.readFileSync(0, "utf8"));
 const fail = error => { process.stdout.write(JSON.stringify({ error: error.name + ": " + error.message })); };

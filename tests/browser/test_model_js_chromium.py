@@ -11,6 +11,7 @@ float16 weights, so the plain path's are too.
 from __future__ import annotations
 
 import base64
+
 import numpy as np
 import pytest
 from model_js import generated_sentences, reference, write_bare_page, write_model_files
@@ -36,7 +37,8 @@ BOTH_PATHS = """async ([folder, sentences]) => {
   };
   return sentences.map(text => {
     const a = attnlab.minilm.run(simd, text), b = attnlab.minilm.run(plain, text);
-    const grids = ["attentions", "sizes", "outputs", "scores", "scaled", "queries", "keys", "values", "lengths", "hidden"];
+    const grids = ["attentions", "sizes", "outputs", "scores", "scaled", "queries", "keys", "values", "lengths",
+                   "hidden"];
     return { tokens: a.tokens, kernels: [simd.kernel.simd, plain.kernel.simd],
              differ: grids.filter(name => !a[name].every((v, i) => Object.is(v, b[name][i]))),
              weights: bytes(a.attentions), sizes: bytes(a.sizes) };
