@@ -156,7 +156,8 @@ def test_minilm_js_gives_pythons_weights_sizes_and_outputs_on_the_same_float16_w
     assert np.abs(ours["weights"] - theirs.weights).max() <= 1e-5
     np.testing.assert_allclose(ours["sizes"], theirs.sizes, rtol=1e-4, atol=0)
     np.testing.assert_allclose(ours["outputs"], theirs.outputs, rtol=0, atol=1e-5)
-    np.testing.assert_allclose(ours["scores"], theirs.scores, rtol=0, atol=1e-5)
+    # q and k come out of kernel.js's float32 products: raw scores q·k (up to about 135) within 1e-4
+    np.testing.assert_allclose(ours["scores"], theirs.scores, rtol=0, atol=1e-4)
 
 
 def test_both_kernel_paths_give_identical_numbers(all_results: dict[str, list[dict[str, Any]]]) -> None:
