@@ -136,9 +136,13 @@ def export_onnx(path: Path) -> None:
             parameter.copy_(parameter.half().float())
 
     class Maps(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = model
+
         def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            out = model(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
-                        token_type_ids=torch.zeros_like(input_ids), output_attentions=True)
+            out = self.bert(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
+                            token_type_ids=torch.zeros_like(input_ids), output_attentions=True)
             return out.last_hidden_state, torch.stack(out.attentions, 1)
 
     torch.onnx.export(Maps(), (torch.tensor([[101, 7427, 7170, 102]]),), str(path), input_names=["input_ids"],
