@@ -16,11 +16,17 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose every error is one line, ``prog: error: message``, with exit status 2."""
+    """An argument parser whose every error is one line, ``prog: error: message``, with exit status 2.
+
+    A flag must be written whole: argparse's abbreviations would take ``--js`` for ``--json``.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs, allow_abbrev=False)
 
     def error(self, message: str) -> NoReturn:
         """Print ``message`` on one line and exit with status 2 (argparse would print the usage first)."""

@@ -216,6 +216,10 @@
       throw new RangeError("values has " + v.length + " rows but keys has " + k.length + ": give one value per key");
     }
     var row = attendRow(q, k, v, k.map(function () { return true; }));
+    if (!row.scores.every(isFinite)) {
+      throw new RangeError("the scores of query and keys overflow the largest number JavaScript can hold: " +
+                           "scale them down");
+    }
     return { scores: row.scores, scaled: row.scaled, weights: row.weights, output: row.output };
   }
 
@@ -293,7 +297,8 @@
 
   var api = { compute: compute, controls: controls, attend: attend, visibleMap: visibleMap, fmt: fmt,
               withToy: withToy, toy: toyOrPage };
-  root.attnlab = api;
+  root.attnlab = root.attnlab || {};  // shared with wordpiece.js, minilm.js and explorer-model.js
+  Object.keys(api).forEach(function (name) { root.attnlab[name] = api[name]; });
   if (typeof exports === "object") {
     Object.keys(api).forEach(function (name) { exports[name] = api[name]; });
   }

@@ -242,12 +242,15 @@
 
   /** The sentence through the loaded model, in the worker: a promise of minilm.js's result. */
   function encode(text) {
+    if (typeof text !== "string") {
+      return Promise.reject(new TypeError("encode takes the sentence as a string, got " + String(text)));
+    }
     var job = current;
     if (!job || !job.done) { return Promise.reject(new Error("the model is not loaded: call attnlab.model.load() first")); }
     var id = job.next++;
     return new Promise(function (resolve, reject) {
       job.requests[id] = { resolve: resolve, reject: reject };
-      job.worker.postMessage({ type: "encode", id: id, text: String(text) });
+      job.worker.postMessage({ type: "encode", id: id, text: text });
     });
   }
 

@@ -53,6 +53,7 @@ BAD_FLAGS = {
         "argument --block: must be an integer, got '2.5'",
     ),
     "an unknown flag of the companion": (("-m", "attnlab", "--colour"), "unrecognized arguments: --colour"),
+    "an abbreviated flag": (("-m", "attnlab", "--js"), "unrecognized arguments: --js"),
 }
 
 
