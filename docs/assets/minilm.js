@@ -22,9 +22,9 @@
  * file's string with the length and SHA-256 the manifest lists, and names
  * the file that is missing, truncated or damaged.
  *
- * Needs wordpiece.js and kernel.js (loaded first, or required under Node). A classic
- * script: install is self-contained, so a worker can be built from its
- * source. MIT licence, like the rest of the code.
+ * Needs wordpiece.js and kernel.js (loaded first, or required under Node).
+ * A classic script: install is self-contained, so a worker can be built from
+ * its source. MIT licence, like the rest of the code.
  */
 (function install(root) {
   "use strict";
@@ -166,11 +166,10 @@
 
   var SQRT_PI = Math.sqrt(Math.PI);
 
-  /** erf(x) the slow way, within 1e-15 of Python's math.erf: below |x| = 1 the series
-   *  erf(x) = (2/√π) e^(−x²) Σ 2ⁿ x^(2n+1) / (1·3·5·…·(2n+1)), whose terms are all positive (nothing cancels);
-   *  from 1 on, 1 − erfc(x) with erfc's continued fraction, evaluated by Lentz's method. Used for erf's table. */
-  function erfSeries(x) {
-    var a = Math.abs(x);
+  /** erf(a) for a ≥ 0 the slow way, within 1e-15 of Python's math.erf: below 1 the series
+   *  erf(a) = (2/√π) e^(−a²) Σ 2ⁿ a^(2n+1) / (1·3·5·…·(2n+1)), whose terms are all positive (nothing cancels);
+   *  from 1 on, 1 − erfc(a) with erfc's continued fraction, evaluated by Lentz's method. It fills erf's table. */
+  function erfSeries(a) {
     var gauss = Math.exp(-a * a);
     if (a < 1) {
       var term = a;
@@ -179,7 +178,7 @@
         term *= 2 * a * a / (2 * n + 1);
         sum += term;
       }
-      return (x < 0 ? -2 : 2) / SQRT_PI * gauss * sum;
+      return 2 / SQRT_PI * gauss * sum;
     }
     // erfc(a) = e^(−a²)/√π · 1/(a + (1/2)/(a + 1/(a + (3/2)/(a + …))))
     var f = a;
@@ -192,8 +191,7 @@
       f *= delta;
       if (Math.abs(delta - 1) < 1e-17) { break; }
     }
-    var erfc = gauss / SQRT_PI / f;
-    return x < 0 ? erfc - 1 : 1 - erfc;
+    return 1 - gauss / SQRT_PI / f;
   }
 
   var STEP = 32;    // erf's table: a node every 1/32 from 0 to 6
