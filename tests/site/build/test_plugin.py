@@ -7,6 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 from jinja2 import DictLoader, Environment
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 
 from attnlab.site.build.offline import DATA
 from attnlab.site.build.plugin import AttnlabPlugin, CompiledTemplates
@@ -19,6 +21,14 @@ def rendered(cache: CompiledTemplates, source: str, monkeypatch: pytest.MonkeyPa
     if monkeypatch is not None:
         monkeypatch.setattr(env, "compile", lambda *args, **kwargs: pytest.fail("compiled again"))
     return env.get_template("page.html").render(word="kept")
+
+
+def test_a_source_date_epoch_that_is_not_a_whole_number_of_seconds_is_refused_before_the_build(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for epoch in ("yesterday", "-5", "1.5"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+        with pytest.raises(PluginError, match="SOURCE_DATE_EPOCH must be a whole number of seconds"):
+            AttnlabPlugin().on_config(MkDocsConfig())
 
 
 def test_a_template_is_compiled_once_per_process_across_environments(monkeypatch: pytest.MonkeyPatch) -> None:
