@@ -305,7 +305,8 @@ def test_every_written_citation_is_found_in_order(ids: list[str]) -> None:
 def test_cite_links_to_the_claim_anchor_with_its_statement_as_title() -> None:
     statement = ("How well a query matches a key is measured by their dot product, "
                  "which is divided by √dₖ before the softmax.")
-    assert citations.cite("CL-005", "scores.md") == f'[CL-005](claims.md#cl-005 "{statement}"){{.attn-cite}}'
+    assert citations.cite("CL-005", "scores.md") == (
+        f'[CL-005](claims.md#cl-005 "{statement}"){{.attn-cite data-claim="CL-005"}}')
 
 
 def test_cite_from_a_page_in_a_folder_climbs_to_the_claims_page() -> None:
@@ -314,7 +315,12 @@ def test_cite_from_a_page_in_a_folder_climbs_to_the_claims_page() -> None:
 
 def test_a_citation_becomes_a_link_and_code_is_left_alone() -> None:
     out = citations.linked("See [[CL-005]] and `[[CL-005]]`.", "scores.md")
-    assert out.startswith("See [CL-005](claims.md#cl-005 ") and out.endswith(" and `[[CL-005]]`.")
+    assert out.startswith("See[CL-005](claims.md#cl-005 ") and out.endswith(" and `[[CL-005]]`.")
+
+
+def test_a_citation_becomes_markers_without_the_spaces_before_it() -> None:
+    out = citations.linked("Both hold\t [[CL-001, CL-007]].", "scores.md")
+    assert out == "Both hold" + citations.cite("CL-001", "scores.md") + citations.cite("CL-007", "scores.md") + "."
 
 
 def test_an_unknown_id_is_named_with_page_and_line() -> None:
