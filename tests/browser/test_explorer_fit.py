@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from attnlab import bert
-from attnlab.site.figures import explorer
-from attnlab.site.figures.explorer import SCALES, prepared
+from attnlab.site.build import explorer
+from attnlab.site.build.explorer import SCALES, prepared
 
 from .test_explorer import DESKTOP, PHONE, open_explorer, show
 
