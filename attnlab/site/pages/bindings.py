@@ -41,10 +41,12 @@ from attnlab.text import fmt
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
 _NESTED = rf"\[(?:{_TEXT}|\[{_TEXT}*\])*\]"
+EXPRESSION = rf"(?:{_TEXT}|{_NESTED})+?"
+"""A Python expression in prose: its brackets (two levels deep) balance, and it crosses no blank line."""
 _QUOTED_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _QUOTED = rf"{_QUOTED_NUMBER}%?|\[{_QUOTED_NUMBER}(?:, {_QUOTED_NUMBER})*\]"
 BINDING = re.compile(
-    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>(?:{_TEXT}|{_NESTED})+?)\s*\]\]"
+    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>{EXPRESSION})\s*\]\]"
 )
 """``[[quoted = expression]]``, the quote a number (``0.576``, ``-3``, ``57.6%``) or a vector
 (``[1, 0.5]``); the expression's own brackets (two levels deep) must balance, so ``weights[2]]]``

@@ -9,10 +9,11 @@ Before any other block processing, on the page's own Markdown:
 
 - the page is checked, and every problem is listed at once, each as
   ``docs/page.md:LINE: …`` (:func:`problems`): a ``[[`` that is neither a
-  citation nor a binding, a binding whose expression fails or disagrees with
-  its quote, an unknown claim ID, a number in prose neither bound nor
+  citation, a binding nor a relation, a binding whose expression fails or
+  disagrees with its quote, a relation whose condition is false
+  (:mod:`~attnlab.site.pages.relations`), an unknown claim ID, a number in prose neither bound nor
   declared, and what the page's kind requires (:mod:`~attnlab.site.pages.guide`);
-- bindings are replaced by their numbers, citations by links, executed
+- bindings are replaced by their numbers, relations by their words, citations by links, executed
   blocks are given their place as their id, exercises are numbered, a
   chapter's exercises get the lines on running them (its notebooks, the
   install line: :mod:`~attnlab.site.pages.running`), and the Exercises,
@@ -39,7 +40,7 @@ from markdown.treeprocessors import Treeprocessor
 from threadpoolctl import threadpool_limits
 
 from attnlab.site.figures import explorer
-from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice, running
+from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice, relations, running
 from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guide import Guide
@@ -52,8 +53,9 @@ __all__ = ["AttnlabExtension", "PageError", "makeExtension", "problems"]
 def problems(markdown: str, page: Page, guide: Guide) -> list[str]:
     """Everything wrong with ``page``'s Markdown (front matter included), one message each, in page order."""
     name = page.name
-    return (forms.malformed(markdown, name) + bindings.check(markdown, name) + citations.unknown(markdown, name)
-            + bindings.unbound(markdown, name) + guide.requirements(page.path, markdown, name))
+    return (forms.malformed(markdown, name) + bindings.check(markdown, name) + relations.check(markdown, name)
+            + citations.unknown(markdown, name) + bindings.unbound(relations.blanked(markdown), name)
+            + guide.requirements(page.path, markdown, name))
 
 
 def resolved(markdown: str, page: Page, guide: Guide) -> str:
@@ -61,7 +63,7 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     found = problems(markdown, page, guide)
     if found:
         raise PageError("\n".join(found))
-    markdown = bindings.render(placed_blocks(markdown, page.name))
+    markdown = relations.render(bindings.render(placed_blocks(markdown, page.name)))
     if page.path in guide.titles and guide.kind(page.path) == "chapter":
         markdown = running.with_run_lines(markdown, page.path)
     markdown = practice.numbered(markdown, page.path)
@@ -82,7 +84,8 @@ def shown_elsewhere(page: Page, path: str) -> str:
     """
     name = f"{page.docs_dir.name}/{path}"
     source = (page.docs_dir / path).read_text(encoding="utf-8")
-    return running.with_run_lines(bindings.render(placed_blocks(source, name, f"{practice.slug(path)}-")), path)
+    return running.with_run_lines(
+        relations.render(bindings.render(placed_blocks(source, name, f"{practice.slug(path)}-"))), path)
 
 
 class PageSource(Preprocessor):
