@@ -34,19 +34,21 @@ class Source:
     title: str
     venue: str
     year: int
-    arxiv: str
+    arxiv: str = ""
     pages: str = ""
+    address: str = ""
+    """Where a work without an arXiv number is read (a repository, a model card): its URL."""
 
     @property
     def url(self) -> str:
-        """The arXiv abstract page."""
-        return f"https://arxiv.org/abs/{self.arxiv}"
+        """The arXiv abstract page, or the address of a work that has no arXiv number."""
+        return f"https://arxiv.org/abs/{self.arxiv}" if self.arxiv else self.address
 
     def reference(self) -> str:
         """The full reference as one line of plain text."""
         pages = f", pp. {self.pages}" if self.pages else ""
-        return (f"{', '.join(self.authors)}. {self.title}. {self.venue}, {self.year}{pages}. "
-                f"arXiv:{self.arxiv}.")
+        where = f"arXiv:{self.arxiv}" if self.arxiv else self.address
+        return f"{', '.join(self.authors)}. {self.title}. {self.venue}, {self.year}{pages}. {where}."
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,9 @@ def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> No
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:
             raise ValueError(f"claims.toml: duplicate IDs {duplicates}")
+    for s in found_sources:
+        if bool(s.arxiv) == bool(s.address):
+            raise ValueError(f"claims.toml: source {s.id} needs an arXiv number or, lacking one, an address")
     for c in found_claims:
         if c.kind not in KINDS:
             raise ValueError(f"claims.toml: {c.id} has kind {c.kind!r}, expected one of {KINDS}")
@@ -104,12 +109,12 @@ def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> No
 
 
 def claims() -> tuple[Claim, ...]:
-    """Every registered claim, in registry order (CL-001 … CL-042, LAB-001, WE-002)."""
+    """Every registered claim, in registry order (CL-001 … CL-051, LAB-001, WE-002)."""
     return _registry()[0]
 
 
 def sources() -> tuple[Source, ...]:
-    """Every registered source, S1 … S19."""
+    """Every registered source, S1 … S24."""
     return _registry()[1]
 
 
@@ -151,9 +156,9 @@ def resting_on(source_id: str) -> tuple[Claim, ...]:
 
 
 def _bib_name(author: str) -> str:
-    """``"A. N. Gomez"`` becomes ``"Gomez, A. N."``."""
-    given, family = author.rsplit(" ", 1)
-    return f"{family}, {given}"
+    """``"A. N. Gomez"`` becomes ``"Gomez, A. N."``; a name without initials (a project) is kept whole, braced."""
+    given, _, family = author.rpartition(" ")
+    return f"{family}, {given}" if given.endswith(".") else f"{{{author}}}"
 
 
 def bibtex() -> str:
@@ -167,7 +172,7 @@ def bibtex() -> str:
             "year": str(s.year),
             "pages": s.pages.replace("–", "--"),
             "eprint": s.arxiv,
-            "archivePrefix": "arXiv",
+            "archivePrefix": "arXiv" if s.arxiv else "",
             "url": s.url,
         }
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)
