@@ -9,13 +9,16 @@ kind, locator and what it rests on, and publishes the registry as
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
+from attnlab import examples, lab
 from attnlab.site.pages.mathml import plain_statement
+from attnlab.text import given_vector
 
 KINDS: tuple[str, ...] = ("source", "derived", "toy", "measured")
 """A source says it; a derived claim follows by algebra; a toy claim is this guide's stipulation;
@@ -65,14 +68,57 @@ class Claim:
     """For a measured claim, the test files that re-check it against the software or files it names."""
 
 
+TOY = re.compile(r"\{toy:(\w+)\}")
+"""``{toy:W_V}`` in a statement: a constant of the toy, written from the code (:func:`toy_values`)."""
+ROOT = re.compile(r"√([0-9]+)")
+
+
+def _given(rows: Sequence[Sequence[float]] | Sequence[float], *, nested: bool = False) -> str:
+    """Inputs as typed, roots as math.
+
+    Rows as ``[1, 0], [0, 1] and [1, 1]``, a matrix (``nested``) as ``[[1, 0], [0, 2]]``, a vector with
+    a root as ``$[\\sqrt{2}, 0]$``.
+    """
+    if nested:
+        text = "[" + ", ".join(str(given_vector(row)) for row in rows) + "]"
+    elif isinstance(rows[0], Sequence):
+        *first, last = (str(given_vector(row)) for row in rows)
+        text = f"{', '.join(first)} and {last}"
+    else:
+        text = str(given_vector(rows))
+    return "$" + ROOT.sub(r"\\sqrt{\1}", text) + "$" if "√" in text else text
+
+
+def toy_values() -> dict[str, str]:
+    """What a statement's ``{toy:NAME}`` stands for, from the toy's constants as they are now."""
+    *first, last = lab.TOKENS
+    return {"tokens": f"{', '.join(first)} and {last}", "states": _given(lab.X),
+            "W_Q": _given(lab.W_Q, nested=True), "W_K": _given(lab.W_K, nested=True),
+            "W_V": _given(lab.W_V, nested=True), "root_d_k": "$\\sqrt{" + str(len(lab.W_K[0])) + "}$",
+            "we002_query": _given(examples.WE002_QUERY), "we002_keys": _given(examples.WE002_KEYS),
+            "we002_values": _given(examples.WE002_VALUES)}
+
+
+def filled(statement: str, values: Mapping[str, str]) -> str:
+    """``statement`` with each ``{toy:NAME}`` written out; ``KeyError`` naming an unknown NAME."""
+    def value(match: re.Match[str]) -> str:
+        if match[1] not in values:
+            raise KeyError(f"claims.toml: unknown {{toy:{match[1]}}}; known names: {', '.join(values)}")
+        return values[match[1]]
+
+    return TOY.sub(value, statement)
+
+
 @cache
 def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
     """Read and check the TOML once; every accessor shares the result."""
     text = files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
+    toy = toy_values()
     found_claims = tuple(
-        Claim(**{**entry, **{field: tuple(entry.get(field, ())) for field in ("sources", "rests_on", "checked_by")}})
+        Claim(**{**entry, "statement": filled(entry["statement"], toy),
+                 **{field: tuple(entry.get(field, ())) for field in ("sources", "rests_on", "checked_by")}})
         for entry in data["claim"]
     )
     _check(found_claims, found_sources)

@@ -85,7 +85,8 @@ def test_a_missing_brief_is_an_error_where_it_is_required(tmp_path: Path, monkey
 
 
 def test_a_briefs_note_to_verify_a_locator_is_not_part_of_it(tmp_path: Path) -> None:
-    (tmp_path / "BRIEF.md").write_text("| CL-049 | source | x | S15 §2 (verify the subsection: y) |\n", encoding="utf-8")
+    row = "| CL-049 | source | x | S15 §2 (verify the subsection: y) |\n"
+    (tmp_path / "BRIEF.md").write_text(row, encoding="utf-8")
     assert brief_claims((tmp_path / "BRIEF.md",)) == {"CL-049": ("source", "S15 §2")}
 
 
@@ -192,6 +193,25 @@ def test_the_scope_of_the_explanation_debate_is_largely_recurrent_classifiers() 
 def test_derived_claims_name_what_they_rest_on() -> None:
     derived = [c for c in registry.claims() if c.kind == "derived"]
     assert derived and all(c.rests_on for c in derived)
+
+
+def test_the_toy_claims_quote_the_toy_as_the_code_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    from attnlab import lab
+
+    raw = {entry["id"]: entry["statement"] for entry in tomllib.loads(
+        (ROOT / "attnlab/site/pages/data/claims.toml").read_text(encoding="utf-8"))["claim"]}
+    assert "{toy:W_V}" in raw["LAB-001"] and "{toy:we002_query}" in raw["WE-002"]
+    assert "$W_V$ = [[1, 0], [0, 2]]" in registry.claim("LAB-001").statement
+    assert "one query $[\\sqrt{2}, 0]$ against keys [1, 0], [0, 1] and [1, 1]" in registry.claim("WE-002").statement
+    monkeypatch.setattr(lab, "W_V", ((1.5, 0.0), (0.0, 2.0)))
+    assert "$W_V$ = [[1.5, 0], [0, 2]]" in registry.filled(raw["LAB-001"], registry.toy_values())
+
+
+def test_an_unknown_toy_name_in_a_statement_is_named() -> None:
+    with pytest.raises(KeyError, match=r"unknown \{toy:W_X\}"):
+        registry.filled("$W$ = {toy:W_X}", registry.toy_values())
 
 
 # --- lookups --------------------------------------------------------------------------------

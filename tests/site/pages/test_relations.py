@@ -14,7 +14,8 @@ from attnlab.site.pages.forms import malformed
 from attnlab.site.pages.rebind import main
 
 TRUE = "The weight of `load` is [[the smallest ? min(compute().weights) == compute().weights[1]]].\n"
-FALSE = "Intro.\n\nThe weight of `load` is [[the largest\nof the three ? max(compute().weights) == compute().weights[1]]].\n"
+FALSE = ("Intro.\n\nThe weight of `load` is [[the largest\nof the three ? "
+         "max(compute().weights) == compute().weights[1]]].\n")
 
 
 def test_a_relation_shows_its_words_only() -> None:
