@@ -103,7 +103,8 @@ def convert(root: Path, pages: tuple[str, ...]) -> list[str]:
         options = {**config.mdx_configs, "attnlab.site.pages.extension": {"page": page, "docs_dir": config.docs_dir}}
         md = markdown.Markdown(extensions=config.markdown_extensions, extension_configs=options)
         try:
-            md.convert(get_data((Path(config.docs_dir) / page).read_text(encoding="utf-8"))[0])  # as MkDocs: no front matter
+            text, _ = get_data((Path(config.docs_dir) / page).read_text(encoding="utf-8"))  # as MkDocs: no front matter
+            md.convert(text)
         except Exception as error:  # noqa: BLE001 (the refusal, one line per problem, is the result)
             refused.append(str(error))
     return refused
