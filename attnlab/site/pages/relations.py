@@ -86,8 +86,7 @@ def blanked(markdown: str) -> str:
     and reports them at their line.
     """
     def blank(match: re.Match[str]) -> str:
-        before, after = match.group(0)[:match.start("words") - match.start()], match.group(0)[
-            match.end("words") - match.start():]
-        return re.sub(r"[^\n]", " ", before) + match["words"] + re.sub(r"[^\n]", " ", after)
+        whole, start, end = match.group(0), match.start("words") - match.start(), match.end("words") - match.start()
+        return re.sub(r"[^\n]", " ", whole[:start]) + match["words"] + re.sub(r"[^\n]", " ", whole[end:])
 
     return sub_prose(RELATION, blank, markdown)
