@@ -54,7 +54,7 @@ def problems(markdown: str, page: Page, guide: Guide) -> list[str]:
     """Everything wrong with ``page``'s Markdown (front matter included), one message each, in page order."""
     name = page.name
     return (forms.malformed(markdown, name) + bindings.check(markdown, name) + relations.check(markdown, name)
-            + citations.unknown(markdown, name) + bindings.unbound(relations.blanked(markdown), name)
+            + citations.unknown(markdown, name) + bindings.unbound(markdown, name)
             + guide.requirements(page.path, markdown, name))
 
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 
-from attnlab.site.pages.bindings import BINDING
+from attnlab.site.pages.bindings import BINDING, RELATION
 from attnlab.site.pages.citations import CITATION
-from attnlab.site.pages.relations import RELATION
 from attnlab.site.pages.source import chunks, line_of
 
 OPEN = re.compile(r"\[\[[^\n]{0,40}")

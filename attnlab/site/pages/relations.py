@@ -16,21 +16,13 @@ rewrite the words (and then the condition).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from attnlab.site.pages.bindings import EXPRESSION, namespace
+from attnlab.site.pages.bindings import RELATION, namespace
 from attnlab.site.pages.source import chunks, line_of, sub_prose
-
-RELATION = re.compile(
-    r"(?<!\\)\[\[[ \t]*(?P<words>[^\s\[\]=?0-9-](?:[^\[\]=?\n]|\n(?![ \t]*\n))*?)"
-    rf"[ \t]+\?\s+(?P<condition>{EXPRESSION})\s*\]\]"
-)
-"""``[[words ? condition]]``: the words (no brackets, ``=`` or ``?``, not starting with a digit or
-sign, so no binding reads as one) and the condition, a Python expression whose brackets balance."""
 
 
 @dataclass(frozen=True)
@@ -77,16 +69,3 @@ def check(markdown: str, page: str) -> list[str]:
 def render(markdown: str) -> str:
     """``markdown`` with every relation in prose replaced by its words."""
     return sub_prose(RELATION, lambda m: m["words"], markdown)
-
-
-def blanked(markdown: str) -> str:
-    """``markdown`` with each relation's brackets and condition as spaces, its words kept in place.
-
-    Lines and offsets stay put, so the scan for unbound numbers reads the words a reader sees
-    and reports them at their line.
-    """
-    def blank(match: re.Match[str]) -> str:
-        whole, start, end = match.group(0), match.start("words") - match.start(), match.end("words") - match.start()
-        return re.sub(r"[^\n]", " ", whole[:start]) + match["words"] + re.sub(r"[^\n]", " ", whole[end:])
-
-    return sub_prose(RELATION, blank, markdown)

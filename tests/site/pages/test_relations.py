@@ -52,8 +52,7 @@ def test_a_relation_is_neither_malformed_nor_a_binding() -> None:
 
 
 def test_the_scan_reads_the_words_but_not_the_condition() -> None:
-    blanked = relations.blanked("A [[tie of 3 ? abs(0.25 - 0.25) < 1e-9]] here.\n")
-    assert unbound(blanked, "p.md") == [
+    assert unbound("A [[tie of 3 ? abs(0.25 - 0.25) < 1e-9]] here.\n", "p.md") == [
         "p.md:1: 3 is neither bound ([[3 = expression]]) nor declared in the front matter's literals"]
 
 
