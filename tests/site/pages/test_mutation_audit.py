@@ -21,5 +21,5 @@ def test_the_maintainers_change_to_w_v_stops_at_both_sentences_of_keeping_the_cl
 
 def test_a_change_no_sentence_rests_on_builds_after_rebind_with_its_quotes_rewritten(
         audit: Callable[[Mutation], str]) -> None:
-    result = audit(Mutation("W_V[1][0] = 0.5", "W_V", 1, 0, 0.5))
+    result = audit(Mutation("W_Q[1][1] = 1.5", "W_Q", 1, 1, 1.5))
     assert re.fullmatch(r"builds true after rebind \([1-9][0-9]* quotes rewritten\)", result), result
