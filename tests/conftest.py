@@ -28,7 +28,7 @@ from hypothesis import settings
 from mutation_audit import Mutation, outcome
 from sites import CONFIG, DOCS, ROOT, build, docs_copy
 
-from attnlab.site.build.offline import archive_name
+from attnlab.site.pages.published import archive_name
 
 __all__ = ["DOCS", "ROOT", "build_site"]
 

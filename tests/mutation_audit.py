@@ -97,14 +97,18 @@ def convert(root: Path, pages: tuple[str, ...]) -> list[str]:
     from mkdocs.config import load_config
     from mkdocs.utils.meta import get_data
 
+    from attnlab.site.build.convert import page_html, page_markdown
+    from attnlab.site.pages.page import Page, nav_pages
+
     config = load_config(str(root / "mkdocs.yml"))
+    nav = tuple(nav_pages(config["nav"]))
     refused = []
-    for page in pages:
-        options = {**config.mdx_configs, "attnlab.site.pages.extension": {"page": page, "docs_dir": config.docs_dir}}
-        md = markdown.Markdown(extensions=config.markdown_extensions, extension_configs=options)
+    for path in pages:
+        page = Page(path, Path(config.docs_dir), nav)
+        md = markdown.Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
+        text, _ = get_data((Path(config.docs_dir) / path).read_text(encoding="utf-8"))  # as MkDocs: no front matter
         try:
-            text, _ = get_data((Path(config.docs_dir) / page).read_text(encoding="utf-8"))  # as MkDocs: no front matter
-            md.convert(text)
+            page_html(md.convert(page_markdown(text, page)), page)
         except Exception as error:  # noqa: BLE001 (the refusal, one line per problem, is the result)
             refused.append(str(error))
     return refused
