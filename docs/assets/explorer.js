@@ -796,7 +796,7 @@
     var real = this.data.real;
     var d = pair.q.length;
     var weight = pair.weights[key];
-    var products = pair.q.map(function (x, c) { return x * pair.k[c]; });
+    var products = Array.from(pair.q, function (x, c) { return x * pair.k[c]; });  // the model's are typed arrays
     var order = products.map(function (_, c) { return c; })
       .sort(function (a, b) { return Math.abs(products[b]) - Math.abs(products[a]) || a - b; });
     var all = Boolean(this.neuronAll);
