@@ -10,8 +10,10 @@ percentage as one), and each change is printed as
 An expression that fails (or would end the command), a quote of more
 decimals than a float64 holds or a file that is not UTF-8 is reported and
 left alone (exit status 1), the other quotes rewritten; line endings stay as
-they are. ``--check`` prints what would change and writes nothing (exit status 1
-when anything would).
+they are. ``--check`` prints what would change and writes nothing (exit
+status 1 when anything would). A relation whose condition went false
+(:mod:`attnlab.site.pages.relations`) cannot be rewritten from code: it is
+named (exit status 1), for its author to rewrite.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnlab.cli import Parser, run
+from attnlab.site.pages import relations
 from attnlab.site.pages.bindings import bindings, decimals, evaluate, namespace
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
@@ -91,11 +94,12 @@ def rebind(paths: Sequence[Path], check_only: bool) -> int:
             status = 1
             continue
         result = rebound(markdown, path.as_posix())
-        for failure in result.failures:
+        false = relations.check(result.markdown, path.as_posix())
+        for failure in (*result.failures, *false):
             print(failure, file=sys.stderr)
         for change in result.changes:
             print(change)
-        if result.failures or (check_only and result.changes):
+        if result.failures or false or (check_only and result.changes):
             status = 1
         if result.changes and not check_only:
             with path.open("w", encoding="utf-8", newline="") as file:
