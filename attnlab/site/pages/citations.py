@@ -27,8 +27,9 @@ from attnlab.site.pages.source import chunks, line_of, sub_prose
 ID = r"(?:CL|LAB|WE)-\d{3}"
 CITATION = re.compile(rf"(?<!\\)\[\[({ID}(?:\s*,\s*{ID})*)\]\]")
 """``[[CL-005]]`` or ``[[CL-001, CL-007]]``; not after a backslash, which would leave link Markdown on the page."""
-MARKED = re.compile(rf"[ \t]*{CITATION.pattern}")
-"""A citation with the spaces before it, which its superscript marker does without."""
+MARKED = re.compile(rf"(?:(?<=\S)[ \t]+)?{CITATION.pattern}")
+"""A citation with the spaces before it, which its superscript marker does without; a line's indent stays (it
+places the line in a box or a list)."""
 CLAIMS_PAGE = "claims.md"
 SOURCES_PAGE = "sources.md"
 CLAIMS_MARKER = "<!-- attnlab:claims -->"

@@ -371,6 +371,11 @@ def test_a_citation_becomes_markers_without_the_spaces_before_it() -> None:
     assert out == "Both hold" + citations.cite("CL-001", "scores.md") + citations.cite("CL-007", "scores.md") + "."
 
 
+def test_a_citation_opening_a_line_in_a_box_keeps_the_lines_indent() -> None:
+    out = citations.linked('??? success "Answer"\n\n    They agree\n    [[CL-028]].\n', "cost.md")
+    assert out == '??? success "Answer"\n\n    They agree\n    ' + citations.cite("CL-028", "cost.md") + ".\n"
+
+
 def test_an_unknown_id_is_named_with_page_and_line() -> None:
     assert citations.unknown("Intro.\n\nSee [[CL-099]].\n", "docs/scores.md") == [
         "docs/scores.md:3: unknown claim ID CL-099 in [[CL-099]]"]
