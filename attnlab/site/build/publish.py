@@ -107,6 +107,15 @@ def guide_data(guide: Guide) -> str:
     return script("ATTNLAB_GUIDE", data, "the navigation and the pages' kinds")
 
 
+def missing_pages(site: Path, nav: tuple[tuple[str, str], ...]) -> None:
+    """Refuse a ``site`` lacking a page its navigation ``nav`` lists (a build that ended early), naming them all."""
+    expected = [page_url(path) for path, _ in nav if path.endswith(".md")]
+    missing = [url for url in expected if not (site / url).is_file()]
+    if missing:
+        raise ValueError(f"{site}: the build ended without {len(missing)} of the {len(expected)} pages the "
+                         f"navigation lists: {', '.join(missing)}")
+
+
 def shows_explorer(site: Path) -> bool:
     """Whether a built page of ``site`` holds the explorer (a one-page test site does no model work)."""
     return any(explorer.CLASS in path.read_text(encoding="utf-8") for path in site.rglob("*.html"))
@@ -146,9 +155,10 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_co
     the script stating its size and the cut of the math font (a ``--dirty``
     rebuild copies the font only when its source changes, so a cut font
     could lack a new formula's characters). Raises ``ValueError`` with a message
-    naming what is wrong (a page's front matter, a file the offline copy
-    cannot hold, the build date).
+    naming what is wrong (a page missing, a page's front matter, a file the
+    offline copy cannot hold, the build date).
     """
+    missing_pages(site, nav)
     write_files(site, published(site, docs, nav))
     wheel.write(site)
     if shows_explorer(site):

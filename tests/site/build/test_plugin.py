@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -63,6 +64,15 @@ def test_only_a_preview_server_leaves_out_the_offline_zip(built: SimpleNamespace
     site = Path(built.site_dir)
     assert (site / archive_name()).is_file() is zipped and (site / DATA).is_file() is zipped
     assert (site / "claims.json").is_file()
+
+
+def test_a_build_that_ends_with_a_page_missing_fails_naming_it(built: SimpleNamespace) -> None:
+    (Path(built.docs_dir) / "notes.md").write_text("---\nkind: reference\n---\n\n# Notes\n", encoding="utf-8")
+    built.nav = [{"Home": "index.md"}, {"More": [{"Notes": "notes.md"}]}, {"Elsewhere": "https://example.org/"}]
+    with pytest.raises(PluginError, match=rf"^{re.escape(built.site_dir)}: the build ended without 1 of the 2 pages "
+                                          r"the navigation lists: notes\.html$"):
+        AttnlabPlugin().on_post_build(config=built)
+    assert not (Path(built.site_dir) / "claims.json").exists()
 
 
 def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_does_not() -> None:
