@@ -7,8 +7,10 @@ becomes two Jupyter notebooks beside the pages:
   (numbers as the page shows them, citations and links pointing at the
   pages, one cell per section), and each code block the page shows as a
   code cell: the shown part only (:func:`attnlab.site.pages.blocks.shown_part`),
-  what the reader sees. A block whose code the page does not show leaves a
-  line linking to its result on the page. The predict-first prompt and the
+  what the reader sees. Where the page prints the result with lines it does
+  not show (``#| hide``: a table's layout), the cell ends by displaying what
+  the shown code computed (:func:`displaying`), so it shows numbers too. A
+  block whose code the page does not show leaves a line linking to its result on the page. The predict-first prompt and the
   exercises stay where they are, each exercise followed by an empty code
   cell to fill in;
 - ``notebooks/mixing-answers.ipynb``, the answers: the prompt's and every
@@ -33,6 +35,7 @@ execution counts or timestamps: the same chapter gives the same bytes.
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import posixpath
@@ -128,7 +131,38 @@ def _block(head: str, code: str) -> Item | None:
     place = options.get("id", "")
     if not shown.strip():
         return Result(place, options.get("html") in ("1", "on", "true"))
-    return Code(shown, place, any(line.strip() == HIDE for line in code.split("\n")))
+    hidden = any(line.strip() == HIDE for line in code.split("\n"))
+    return Code(displaying(shown) if hidden else shown, place, hidden)
+
+
+def assigned(statement: ast.stmt) -> list[str]:
+    """The names the last assignment in ``statement`` binds (``a, b = …``, ``a: int = …``, ``a += …``), also one
+    inside a loop, a ``with`` or a ``try``; none inside a function or class it defines."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return []
+    if isinstance(statement, ast.Assign | ast.AnnAssign | ast.AugAssign):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return [node.id for target in targets for node in ast.walk(target)
+                if isinstance(node, ast.Name) and node.id != "_"]
+    inner = [child for child in ast.iter_child_nodes(statement) if isinstance(child, ast.stmt | ast.ExceptHandler)]
+    for child in reversed(inner):
+        body = child.body if isinstance(child, ast.ExceptHandler) else [child]
+        if names := next((found for stmt in reversed(body) if (found := assigned(stmt))), []):
+            return names
+    return []
+
+
+def displaying(shown: str) -> str:
+    """Shown code whose page prints its result with hidden lines, ending by displaying what it computed: the names
+    its last assignment binds, as the cell's last expression (Jupyter shows its value under the cell).
+
+    Code that ends in an expression already (a ``print``), or assigns nothing, is left as it is.
+    """
+    body = ast.parse(shown).body
+    if body and isinstance(body[-1], ast.Expr):
+        return shown
+    names = next((names for statement in reversed(body) if (names := assigned(statement))), [])
+    return f"{shown}\n\n{', '.join(dict.fromkeys(names))}" if names else shown
 
 
 def _body(lines: list[str], start: int) -> int:

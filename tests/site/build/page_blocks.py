@@ -27,12 +27,6 @@ def numbers(text: str) -> list[str]:
     return [n.replace("\u2212", "-") for n in NUMBER.findall(text)]
 
 
-def is_subsequence(part: list[str], whole: list[str]) -> bool:
-    """Whether ``part`` occurs in ``whole`` in order, with anything between."""
-    remaining = iter(whole)
-    return all(any(n == m for m in remaining) for n in part)
-
-
 @dataclass
 class Shown:
     """One block as its page shows it: its text, and the text of each code listing in it."""

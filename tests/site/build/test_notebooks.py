@@ -19,6 +19,7 @@ from page_blocks import blocks, source_blocks
 from sites import DOCS, read_config
 
 import attnlab
+from attnlab.lab import compute
 from attnlab.site.build import notebooks
 from attnlab.site.pages.blocks import shown_part
 from attnlab.site.pages.guide import Guide
@@ -166,6 +167,23 @@ def test_a_cell_whose_block_prints_with_hidden_lines_links_to_the_result_on_the_
     assert "laid out by" not in markdown(laid_out()[1])  # its blocks hide no lines
 
 
+def test_a_cell_whose_page_output_comes_from_hidden_lines_ends_by_displaying_what_it_computed() -> None:
+    source = CHAPTER.replace("r = compute()\nprint(r.weights[2])\n",
+                             "r = compute()\nfor w in r.weights:\n    last = w\nbefore, after = r.output\n")
+    chapter, _ = laid_out(source)
+    cell = next(c for c in chapter if c.place == f"docs/small.md:{line_of(SHOWN)}")
+    assert cell.source.endswith("before, after = r.output\n\nbefore, after")
+    namespace: dict[str, object] = {}
+    *run, shown = cell.source.split("\n")
+    exec("\n".join(run), namespace)  # noqa: S102 - the cell, as Jupyter runs it
+    assert eval(shown, namespace) == tuple(compute().output)  # noqa: S307 - what Jupyter displays under it
+
+
+def test_a_cell_ending_in_an_expression_or_assigning_nothing_is_left_as_it_is() -> None:
+    for code in ("r = compute()\nprint(r.output)", "import numpy as np", "def f(x):\n    y = x"):
+        assert notebooks.displaying(code) == code
+
+
 def test_a_block_showing_only_its_result_links_to_it_on_the_page() -> None:
     text = markdown(laid_out()[0])
     result, figure = line_of('```python exec="on"\nprint("result")'), line_of('```python exec="on" html="1"')
@@ -279,8 +297,9 @@ def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks(built_site:
              for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")}
     assert sorted(cells) == sorted(showing)
     page = blocks(built_site / path.replace(".md", ".html"))
-    assert [ident for ident, source in cells.items()
-            if source.strip() not in [text.strip() for is_listing, text in page[ident].pieces if is_listing]] == []
+    listings = {ident: [text.strip() for is_listing, text in page[ident].pieces if is_listing] for ident in cells}
+    assert [ident for ident, source in cells.items()  # a cell may end by displaying what it computed
+            if not any(source.strip() in (text, notebooks.displaying(text)) for text in listings[ident])] == []
 
 
 def test_the_notebooks_name_the_guides_version(built_site: Path) -> None:

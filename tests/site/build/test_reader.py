@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import pkgutil
+import re
 import subprocess
 import sys
 import textwrap
@@ -27,7 +28,7 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
-from page_blocks import blocks, is_subsequence, numbers, source_blocks
+from page_blocks import blocks, numbers, source_blocks
 from reader import (
     fresh_venv,
     kernel_overlay,
@@ -41,7 +42,7 @@ from sites import DOCS, read_config
 import attnlab
 from attnlab.site.build.wheel import LEFT_OUT
 from attnlab.site.pages import practice
-from attnlab.site.pages.blocks import HIDE
+from attnlab.site.pages.blocks import HIDE, shown_part
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.running import answers_path, install_command, notebook_path
@@ -166,32 +167,65 @@ def executed(notebook: Path, kernels: Path, home: Path) -> nbformat.NotebookNode
 
 @dataclass(frozen=True)
 class Compared:
-    """What a notebook's cells printed, set against what the page shows for the same blocks."""
+    """What a notebook's cells printed and displayed, set against what the page shows for the same blocks."""
 
     numbers: int
-    """How many printed numbers were compared."""
+    """How many printed or displayed numbers were compared."""
     disagreeing: tuple[str, ...]
-    """One line per cell whose numbers are not the page's."""
+    """One line per cell whose numbers are not the page's, or that shows nothing where its page shows a result."""
+
+
+def shown_by(cell: nbformat.NotebookNode) -> str:
+    """What a code cell printed, then what it displayed (its last expression's value, as Jupyter shows it)."""
+    return "".join(o.get("text", "") if o.get("name") == "stdout" else o.get("data", {}).get("text/plain", "")
+                   for o in cell.get("outputs", []))
+
+
+def displayed_numbers(text: str) -> list[str]:
+    """The numbers in a cell's output, leaving out digits inside names (``float64``, ``dtype=int32``)."""
+    return numbers(re.sub(r"\b[A-Za-z_]\w*", " ", text))
+
+
+def rounds_to(ran: str, shown: str) -> bool:
+    """Whether the number ``ran`` (full precision) is ``shown`` as the page rounds it, to ``shown``'s decimals."""
+    mantissa, exponent, _ = shown.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return float(f"{float(ran):.{decimals}{'e' if exponent else 'f'}}") == float(shown)
+
+
+def on_the_page(ran: list[str], shown: list[str]) -> bool:
+    """Whether some number of ``ran``, rounded as the page rounds, is one of ``shown``."""
+    return any(rounds_to(n, m) for n in ran for m in shown)
 
 
 def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
-    """Each code cell's printed numbers against its block's on the page in ``copy``.
+    """Each code cell's printed and displayed numbers against its block's on the page in ``copy``.
 
-    A block that prints all it shows must print the page's numbers exactly;
-    one whose hidden lines print (``#| hide``) must print some of them, in order.
+    A block that prints all it shows must print the page's numbers exactly.
+    One whose hidden lines print (``#| hide``) ends its cell displaying what
+    its shown code computed (:func:`attnlab.site.build.notebooks.displaying`):
+    if it shows numbers, one must be a number the page shows, rounded as the
+    page rounds it (the page lays the values out in its own order, beside
+    others); a cell that shows nothing disagrees.
     """
     count, disagreeing = 0, []
     for number, cell in enumerate(cells.cells, start=1):
         place = cell.metadata.get("attnlab", {}).get("block", "")
-        printed = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("name") == "stdout")
-        if not place or not printed:
+        if not place:
             continue
         page, _, line = place.removeprefix(f"{DOCS.name}/").rpartition(":")
-        shown = numbers(blocks(copy / page.replace(".md", ".html"))[f"block-{line}"].text(cell.source))
-        ran = numbers(printed)
-        hidden = HIDE in [row.strip() for row in source_blocks(DOCS / page)[int(line)].code.split("\n")]
-        if not (is_subsequence(ran, shown) if hidden else ran == shown):
-            disagreeing.append(f"cell {number} ({place}): printed {ran[:12]}, the page shows {shown[:12]}")
+        code = source_blocks(DOCS / page)[int(line)].code
+        hidden = HIDE in [row.strip() for row in code.split("\n")]
+        printed = shown_by(cell)
+        if hidden and not printed.strip():
+            disagreeing.append(f"cell {number} ({place}): shows nothing, where its page shows a result")
+        ran = displayed_numbers(printed) if hidden else numbers(printed)
+        if not printed or (hidden and not ran):
+            continue
+        text = blocks(copy / page.replace(".md", ".html"))[f"block-{line}"].text(shown_part(code))
+        shown = numbers(re.sub(r"(?<=\d),(?=\d{3})", "", text) if hidden else text)  # 1,048,576 as one number
+        if not (on_the_page(ran, shown) if hidden else ran == shown):
+            disagreeing.append(f"cell {number} ({place}): showed {ran[:12]}, the page shows {shown[:12]}")
         count += len(ran)
     return Compared(count, tuple(disagreeing))
 
