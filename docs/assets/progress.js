@@ -12,7 +12,8 @@
  * copies of one version (the site, the unzipped offline copy) share a reader's ticks where the
  * browser gives them one storage, and a new version starts afresh, since its chapters and
  * checklist may have changed. Without storage (blocked site data, private mode) everything
- * works for the visit and says that it will be forgotten.
+ * works for the visit and says that it will be forgotten. Storage that is full still shows the ticks
+ * it holds, and a reset still clears them (removing a key needs no space).
  *
  * Several tabs may be open at once. So a tick is never written as this page's whole set (which
  * would overwrite what another tab ticked since this one loaded): each change reads the stored
@@ -43,21 +44,33 @@
 
   /* ---- storage that may be missing or refuse to work ---------------- */
 
-  /** localStorage if it can be read and written, else null. */
+  /** localStorage if it can be read, else null. */
   function openStorage() {
     try {
       var storage = window.localStorage;
-      storage.setItem(PREFIX + "probe", "1");
-      storage.removeItem(PREFIX + "probe");
+      storage.getItem(PREFIX + "probe");
       return storage;
     } catch (error) {
       return null;
     }
   }
 
+  /** Whether storage takes a write now: a full quota refuses one, yet still reads what it holds and lets a
+   *  key be removed (which frees space), so the page shows the ticks stored and a reset still works. */
+  function takesWrites(storage) {
+    try {
+      storage.setItem(PREFIX + "probe", "1");
+      storage.removeItem(PREFIX + "probe");
+      return true;
+    } catch (error) {
+      return false;
+    }
+  }
+
   var storage = openStorage();
+  var writable = storage !== null && takesWrites(storage);
   var visit = {};  // what this visit remembers that storage does not: everything without storage, else failed writes
-  var onForgetting = [];  // what to run once, when a write fails after load (the notes that say so)
+  var onForgetting = [];  // what to run once, when a write fails (the notes that say so)
 
   function load(key) {
     if (Object.prototype.hasOwnProperty.call(visit, key)) { return visit[key]; }
@@ -110,6 +123,7 @@
       note.textContent = " This browser has stopped storing progress: ticks from now on will be forgotten " +
                          "when the page is closed.";
     });
+    if (!writable) { onForgetting.splice(0).forEach(function (run) { run(); }); }  // storage already full
   }
 
   /* ---- the checklist ------------------------------------------------- */

@@ -351,3 +351,44 @@ def test_a_tick_merges_with_what_storage_holds_even_before_the_page_hears_of_it(
     stored = page.evaluate(f"() => JSON.parse(localStorage.getItem({json.dumps(KEY_PREFIX + 'checklist')}))")
     assert sorted(stored) == ["1", "7"]
     expect(page.locator("#step-7")).to_be_checked()  # and the page now shows what it merged with
+
+
+FILL_THE_QUOTA = """() => {
+    let size = 1 << 22, count = 0;
+    while (size > 0) {
+        try { localStorage.setItem(`filler-${count++}`, "x".repeat(size)); } catch (error) { size >>= 1; }
+    }
+    try { localStorage.setItem("one-more", "x"); return false; } catch (error) { return error.name; }
+}"""
+"""Fill this origin's storage quota with keys of no meaning to the guide; returns the error a write now raises."""
+FREE_THE_QUOTA = """() => Object.keys(localStorage).filter(key => key.startsWith("filler-"))
+    .forEach(key => localStorage.removeItem(key))"""
+
+
+def test_ticks_and_read_marks_stored_before_the_quota_filled_still_show(page: Page, site_url: str,
+                                                                       chapters: list[str]) -> None:
+    mark_read(page, site_url, "softmax.html")
+    page.goto(site_url + "lab.html")
+    for step in (2, 5):
+        page.locator(f"#step-{step}").check()
+    assert page.evaluate(FILL_THE_QUOTA) == "QuotaExceededError"
+    page.reload()
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"2 of {len(CHECKLIST)} checks complete")
+    assert ticked(page) == [i in (2, 5) for i in range(1, len(CHECKLIST) + 1)]
+    expect(page.get_by_test_id("storage-lost").first).to_have_text(re.compile("ticks from now on will be forgotten"))
+    page.goto(site_url + "index.html")
+    expect(page.get_by_test_id("chapters-read")).to_have_text(f"1 of {len(chapters)} chapters read")
+    assert nav_marked(page) == ["softmax.html"]
+
+
+def test_clearing_the_checklist_with_the_quota_full_clears_it_for_good(page: Page, site_url: str) -> None:
+    page.goto(site_url + "lab.html")
+    page.locator("#step-3").check()
+    assert page.evaluate(FILL_THE_QUOTA) == "QuotaExceededError"
+    page.reload()
+    page.get_by_test_id("checklist-reset").click()
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"0 of {len(CHECKLIST)} checks complete")
+    page.evaluate(FREE_THE_QUOTA)
+    page.reload()  # the ticks do not come back once there is space again
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"0 of {len(CHECKLIST)} checks complete")
+    assert not any(ticked(page))
