@@ -10,9 +10,9 @@ becomes two Jupyter notebooks beside the pages:
   what the reader sees. Where the page prints the result with lines it does
   not show (``#| hide``: a table's layout), the cell ends by displaying what
   the shown code computed (:func:`displaying`), so it shows numbers too. A
-  block whose code the page does not show leaves a line linking to its result on the page. The predict-first prompt and the
-  exercises stay where they are, each exercise followed by an empty code
-  cell to fill in;
+  block whose code the page does not show leaves a line linking to its
+  result on the page. The predict-first prompt and the exercises stay
+  where they are, each exercise followed by an empty code cell to fill in;
 - ``notebooks/mixing-answers.ipynb``, the answers: the prompt's and every
   exercise's question again, then its answer, prose and code cells alike.
 

@@ -47,6 +47,9 @@ HIDE, SHOW = "#| hide", "#| show"
 """The lines that start and end a stretch of a block that runs without being shown."""
 BLOCK_CLASS = "attnlab-block"
 """The class of the element holding one executed block's HTML (its source and result)."""
+PLUGIN_MISSING = ("mkdocs.yml: a code block reached the guide's formatter without its place (docs/page.md:LINE): "
+                  "list the guide's plugin under plugins: (- attnlab), which checks each page and places its blocks")
+"""Why a block without a place stops the build: without the plugin, pages would ship unchecked, citations raw."""
 COMPOSED = ("python", "py")
 """Languages whose shown source this module places (pycon shows a console session, which it composes itself)."""
 
@@ -89,11 +92,14 @@ def formatter(source: str, language: str, css_class: str, options: dict[str, Any
               **extra: Any) -> Markup:
     """SuperFences' format function: markdown-exec's HTML for the block, under the three rules above.
 
-    Raises ``PageError`` naming the block's place when it uses ``session=``
+    Raises ``PageError`` when the block has no place (the guide's plugin is
+    not in ``mkdocs.yml``), and naming the block's place when it uses ``session=``
     (each block of the guide imports what it needs), when it ends the
     process or runs too long, or when its output shows a non-number or a traceback.
     """
-    place = options.get("id") or "a code block"
+    if not options.get("id"):  # placed_blocks gives every block its place: the plugin did not run
+        raise PageError(PLUGIN_MISSING)
+    place = options["id"]
     if options.get("session"):
         raise PageError(f"{place}: session= is not used in this guide: each block imports what it needs")
     location = options.get("source", "")

@@ -51,6 +51,15 @@ def test_a_code_block_that_raises_fails_naming_page_line_and_error(tmp_path: Pat
     assert refused(built(tmp_path, body), f"{PAGE}:{line_of(body)}", "ValueError: an injected failure")
 
 
+def test_a_config_without_the_guides_plugin_fails_saying_to_list_it(tmp_path: Path) -> None:
+    config_path = one_page_site(tmp_path, REFERENCE + '```python exec="on"\nprint(1)\n```\n', guide=True)
+    config = read_config(config_path)
+    config["plugins"].remove("attnlab")
+    write_config(tmp_path, config)
+    assert refused(build(config_path, tmp_path / "site"), "mkdocs.yml: a code block reached the guide's formatter "
+                   "without its place (docs/page.md:LINE): list the guide's plugin under plugins: (- attnlab)")
+
+
 def test_a_non_number_on_the_finished_page_fails_naming_the_page(tmp_path: Path) -> None:
     assert refused(built(tmp_path, "The weight $w = nan$ is shown.\n"), f"{PAGE}: 'nan' is not a finite number")
 
