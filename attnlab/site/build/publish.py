@@ -116,6 +116,17 @@ def missing_pages(site: Path, nav: tuple[tuple[str, str], ...]) -> None:
                          f"navigation lists: {', '.join(missing)}")
 
 
+def links_outside(docs: Path) -> None:
+    """Refuse a symbolic link in ``docs`` to a file outside the project (``docs``' parent), naming each: MkDocs
+    copies what it points to, so the site and its offline zip would carry a file from elsewhere on the machine."""
+    project = docs.resolve().parent
+    outside = [f"{docs.name}/{path.relative_to(docs).as_posix()} -> {path.resolve()}"
+               for path in sorted(docs.rglob("*")) if path.is_symlink() and not path.resolve().is_relative_to(project)]
+    if outside:
+        raise ValueError(f"{', '.join(outside)}: a link to a file outside the project ({project}), which the site "
+                         "would publish; copy the file into docs/ or remove the link")
+
+
 def shows_explorer(site: Path) -> bool:
     """Whether a built page of ``site`` holds the explorer (a one-page test site does no model work)."""
     return any(explorer.CLASS in path.read_text(encoding="utf-8") for path in site.rglob("*.html"))
@@ -155,10 +166,11 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_co
     the script stating its size and the cut of the math font (a ``--dirty``
     rebuild copies the font only when its source changes, so a cut font
     could lack a new formula's characters). Raises ``ValueError`` with a message
-    naming what is wrong (a page missing, a page's front matter, a file the
-    offline copy cannot hold, the build date).
+    naming what is wrong (a page missing, a link to a file outside the
+    project, a page's front matter, a file the offline copy cannot hold, the build date).
     """
     missing_pages(site, nav)
+    links_outside(docs)
     write_files(site, published(site, docs, nav))
     wheel.write(site)
     if shows_explorer(site):

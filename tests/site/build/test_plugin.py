@@ -11,6 +11,7 @@ from jinja2 import DictLoader, Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
+from attnlab.site.build import publish
 from attnlab.site.build.offline import DATA
 from attnlab.site.build.plugin import AttnlabPlugin, CompiledTemplates
 from attnlab.site.pages.published import archive_name
@@ -73,6 +74,19 @@ def test_a_build_that_ends_with_a_page_missing_fails_naming_it(built: SimpleName
                                           r"the navigation lists: notes\.html$"):
         AttnlabPlugin().on_post_build(config=built)
     assert not (Path(built.site_dir) / "claims.json").exists()
+
+
+def test_a_link_in_docs_to_a_file_outside_the_project_is_refused_naming_it(tmp_path: Path) -> None:
+    docs = tmp_path / "project" / "docs"
+    (docs / "assets").mkdir(parents=True)
+    (tmp_path / "secret.txt").write_text("not the guide's", encoding="utf-8")
+    (tmp_path / "project" / "LICENSE").write_text("MIT", encoding="utf-8")
+    (docs / "LICENSE").symlink_to(tmp_path / "project" / "LICENSE")  # inside the project: published as it is
+    publish.links_outside(docs)
+    (docs / "assets" / "notes.txt").symlink_to(tmp_path / "secret.txt")
+    with pytest.raises(ValueError, match=rf"^docs/assets/notes\.txt -> {re.escape(str(tmp_path))}/secret\.txt: a link "
+                                         "to a file outside the project"):
+        publish.links_outside(docs)
 
 
 def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_does_not() -> None:
