@@ -63,18 +63,24 @@ def guarded(place: str, what: str) -> Iterator[None]:
     """Run the code in the ``with`` body as ``what`` (e.g. "a code block") at ``place`` (``docs/page.md:LINE``).
 
     Raises ``PageError`` naming both when the code ends the process, raises
-    a ``BaseException`` that is not an ``Exception``, or runs past the limit;
-    any ``Exception`` passes through unchanged.
+    a ``BaseException`` that is not an ``Exception``, runs past the limit, or
+    started a thread that raised before the code returned (a thread's error is
+    otherwise only printed); any ``Exception`` passes through unchanged.
     """
     seconds = time_limit()
     timed = threading.current_thread() is threading.main_thread()
-    real_exit = os._exit
+    real_exit, real_hook = os._exit, threading.excepthook
     os._exit = _exit
+    failed: list[threading.ExceptHookArgs] = []
+    threading.excepthook = failed.append
     if timed:
         handler = signal.signal(signal.SIGALRM, _out_of_time)
         signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
+        if failed:
+            error = failed[0].exc_value
+            raise PageError(f"{place}: {what} started a thread that raised {type(error).__name__}: {error}")
     except Exception:
         raise
     except _OutOfTime:
@@ -87,7 +93,7 @@ def guarded(place: str, what: str) -> Iterator[None]:
         raise PageError(f"{place}: {what} raised {type(stop).__name__}{status}: it would end the build with no page"
                         ) from None
     finally:
-        os._exit = real_exit
+        os._exit, threading.excepthook = real_exit, real_hook
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, handler)

@@ -116,6 +116,13 @@ def test_a_block_that_raises_stops_the_page_naming_its_place_and_error() -> None
         converted('raise ValueError("boom")')
 
 
+def test_a_thread_that_raises_in_a_block_stops_the_page_naming_its_place_and_error() -> None:
+    code = "import threading\nt = threading.Thread(target=lambda: 1 / 0)\nt.start()\nt.join()\nprint(1)"
+    with pytest.raises(PageError, match=r"^docs/p\.md:1: a code block started a thread that raised "
+                                        r"ZeroDivisionError: division by zero$"):
+        converted(code)
+
+
 @pytest.mark.parametrize("printed", [
     'print(f"`{float(\'nan\')}`")',  # in inline code
     'print(f"$w = {float(\'inf\')}$")',  # in a formula
