@@ -19,8 +19,8 @@ Sources pages get their listings.
 
 After conversion, on the page's HTML: a page that would show a NaN, an
 infinity or a traceback is refused (:mod:`~attnlab.site.pages.output`),
-formulas become MathML (:mod:`~attnlab.site.pages.mathml`), each generated
-table gets its download line (:mod:`~attnlab.site.pages.exports`) and the
+formulas become MathML (:mod:`~attnlab.site.pages.mathml`), the page gets one
+download control for its tables and figures (:mod:`~attnlab.site.pages.exports`) and the
 provenance line is added at its foot. Any problem raises ``PageError``,
 which stops the build.
 """
@@ -94,7 +94,7 @@ def page_markdown(markdown: str, page: Page) -> str:
 
 
 def page_html(html: str, page: Page) -> str:
-    """The page's HTML with MathML in place of TeX, download lines under its tables and the provenance line.
+    """The page's HTML with MathML in place of TeX, its download control and the provenance line.
 
     Raises ``PageError`` on anything unshowable.
     """

@@ -15,7 +15,8 @@
   the explorer's script;
 - ``claims.json``: every claim with kind, statement, locator, sources and
   the pages that cite it; ``sources.bib``: every source as BibTeX;
-- ``exports/``: each table's CSV and JSON, taken off its page (:mod:`~attnlab.site.build.exports`);
+- ``exports/``: each table's CSV and JSON and each figure's SVG, taken off its page
+  (:mod:`~attnlab.site.build.exports`);
 - ``assets/explorer/``: the explorer's data, where a page shows the explorer
   (:mod:`attnlab.site.build.explorer`), and there too ``assets/model/``, the
   model the explorer runs for a reader's own sentence, with its own zip beside
