@@ -90,8 +90,15 @@ DATA = re.compile(r'<li (?:data-export="(?P<data>[^"]*)"|data-export-figure="(?P
                   r'data-export-file="(?P<file>[^"]*)">')
 """An entry of the page's download control still carrying its table (or naming its figure), as :func:`resolve`
 writes it and the post-build pass reads it."""
+HEADER_CELL = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.S)
 WHY = "The page rounds; the CSV and JSON files have every digit"
 """The control's tooltip."""
+
+
+def shown_header(html: str, end: int) -> str:
+    """The header cells, as the page shows them (formulas drawn), of the last table in ``html`` before ``end``."""
+    start = html.rfind("<thead", 0, end)
+    return ", ".join(HEADER_CELL.findall(html, start, html.find("</thead>", start))) if start >= 0 else ""
 
 
 def entry(name: str, label: str, carries: str, base: str, here: str, kinds: Sequence[str]) -> str:
@@ -122,8 +129,8 @@ def resolve(html: str, page: str) -> str:
 
     def take(match: re.Match[str]) -> str:
         if match.group("data") is not None:
-            table, n = json.loads(unescape(match.group("data"))), len(tables) + 1
-            name = escape(table["caption"] or ", ".join(map(str, table["columns"])))
+            caption, n = json.loads(unescape(match.group("data")))["caption"], len(tables) + 1
+            name = escape(caption) or shown_header(match.string, match.start())
             tables.append(entry(f"Table {n}: {name}", f"table {n}", f'data-export="{match.group("data")}"',
                                 f"{FOLDER}/{stem}-{n}", here, ("csv", "json")))
             return ""

@@ -94,13 +94,13 @@ STYLE = ".attnlab-plane-hull { fill: var(--attnlab-tint); }\n.other { fill: var(
 
 def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name() -> None:
     html, _ = built(table(["key", "weight"], [["grid", fmt(THIRD)]], caption="Weights") + "\n"
-                    + table(["a"], [[fmt(1)]]) + "\n" + FIGURE)
+                    + table(["$d_k$", "w"], [[fmt(1), fmt(2)]]) + "\n" + FIGURE)
     [control] = CONTROL.finditer(html)
     assert control["summary"] == "Download this page's tables and figures" and html.endswith("</details>\n")
     entries = re.findall(r"<li>(.*?) <a", control["list"])
     caption = re.search("<figcaption>(.*)</figcaption>", FIGURE)
     assert caption and "<math" in caption[1], "the figure's caption, formulas drawn"
-    assert entries == ["Table 1: Weights", "Table 2: a", f"Figure 1: {caption[1]}"]
+    assert entries == ["Table 1: Weights", "Table 2: $d_k$, w", f"Figure 1: {caption[1]}"], "headers as shown"
     assert re.findall(r'href="([^"]*)" download', control["list"]) == [
         "exports/mixing-1.csv", "exports/mixing-1.json", "exports/mixing-2.csv", "exports/mixing-2.json",
         "exports/mixing-figure-1.svg"]
