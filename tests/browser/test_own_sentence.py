@@ -138,17 +138,17 @@ def test_a_damaged_weights_file_gives_its_message_and_no_map(page: Page, damaged
     own = load_model(root, "failed")
     expect(own.get_by_test_id("model-status")).to_contain_text(
         "weights-3.js is not the file the manifest lists (its SHA-256 differs)")
-    expect(own.get_by_test_id("own-form")).to_be_hidden()
+    expect(own.get_by_test_id("own-run")).to_be_hidden()
     expect(own.get_by_test_id("model-load")).to_be_visible()
     assert root.get_by_test_id("sentence").locator('option[value="own"]').count() == 0
 
 
-def test_129_word_pieces_give_the_limit_message_and_keep_the_map(page: Page, model_site: Path) -> None:
+def test_one_piece_past_the_limit_gives_the_limit_message_and_keeps_the_map(page: Page, model_site: Path) -> None:
     root, _ = open_offline(page, model_site)
     own = load_model(root)
-    run_sentence(own, "grid " * 127, "refused")
+    run_sentence(own, "grid " * 255, "refused")
     expect(own.get_by_test_id("model-status")).to_have_text(
-        "This text gives 129 word pieces ([CLS] and [SEP] included), and the model here takes at most 128: "
+        "This text gives 257 word pieces ([CLS] and [SEP] included), and the model here takes at most 256: "
         "shorten it by 1.")
     expect(root).to_have_attribute("data-sentence", "toy-words")
 
@@ -223,4 +223,4 @@ def test_a_copy_without_the_models_files_says_which_file_is_missing_and_how_to_g
     expect(own.get_by_test_id("model-status")).to_contain_text(
         f"weights-2.js is missing: the model's files belong in assets/model/ beside the guide's pages (in a copy "
         f"on disk, unzip {model_files.archive_name()} where you unzipped the guide)")
-    expect(own.get_by_test_id("own-form")).to_be_hidden()
+    expect(own.get_by_test_id("own-run")).to_be_hidden()
