@@ -12,7 +12,7 @@ erf⁽ᵏ⁾(c) = (2/√π)·(−1)ᵏ⁻¹·Hₖ₋₁(c)·e^(−c²). No const
 argument is never more than STEP/2 = 2⁻¹⁰ from its grid point, so the first
 term left out, past ``DEGREE``, is 2⁻⁶⁰ times its coefficient, and the
 polynomial agrees with ``math.erf`` to about one unit in the last place
-(tests/test_erf.py). It is about six times faster than ``math.erf`` per entry.
+(tests/maths/test_erf.py). It is about six times faster than ``math.erf`` per entry.
 
 Far out on the negative side, where ``gelu`` multiplies x by Φ(x) = erfc(−x/√2)/2,
 1 + erf(x) is all rounding error: ``erfcx``, the scaled complement e^(x²)·erfc(x),
@@ -84,7 +84,7 @@ FRACTION_FROM = 2.0
 """From here on ``erfcx`` uses the continued fraction: below it, 1 − erf(x) is at least 0.0047 and loses no more than
 1e-13."""
 FRACTION_TERMS = 60
-"""Depth of the continued fraction: at x = FRACTION_FROM it has converged to 1e-15 (tests/test_erf.py), faster
+"""Depth of the continued fraction: at x = FRACTION_FROM it has converged to 1e-15 (tests/maths/test_erf.py), faster
 beyond."""
 
 

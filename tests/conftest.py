@@ -25,7 +25,7 @@ import pytest
 from hypothesis import settings
 from sites import CONFIG, DOCS, ROOT, build, docs_copy
 
-from attnlab.site.build.offline import archive_name
+from attnlab.site.pages.published import archive_name
 
 __all__ = ["DOCS", "ROOT", "build_site"]
 

@@ -293,7 +293,8 @@
 
   var api = { compute: compute, controls: controls, attend: attend, visibleMap: visibleMap, fmt: fmt,
               withToy: withToy, toy: toyOrPage };
-  root.attnlab = api;
+  root.attnlab = root.attnlab || {};  // shared with wordpiece.js, minilm.js and explorer-model.js
+  Object.keys(api).forEach(function (name) { root.attnlab[name] = api[name]; });
   if (typeof exports === "object") {
     Object.keys(api).forEach(function (name) { exports[name] = api[name]; });
   }

@@ -1,4 +1,4 @@
-/* Attention Lab: the explorer of all-MiniLM-L6-v2 (markup printed by attnlab.site.figures.explorer.widget).
+/* Attention Lab: the explorer of all-MiniLM-L6-v2 (markup printed by attnlab.site.build.explorer.widget).
  *
  * Each prepared sentence's numbers are in its own file, assets/explorer/<key>.js, a classic
  * script that sets globalThis.ATTNLAB_EXPLORER[key]. A file is loaded only when its sentence is

@@ -1,7 +1,7 @@
 """The explorer of all-MiniLM-L6-v2 in Chromium: its numbers are attnlab's, by mouse and by keyboard,
 from a server and from disk, loading a sentence's data only when it is chosen, on a desktop and a phone.
 
-Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.figures.explorer``) to the
+Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.build.explorer``) to the
 precision the data files ship: half of one stored step, 1/SCALES[measure].
 """
 
@@ -13,8 +13,8 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from attnlab.site.figures import explorer
-from attnlab.site.figures.explorer import PREPARED, SCALES, prepared
+from attnlab.site.build import explorer
+from attnlab.site.build.explorer import PREPARED, SCALES, prepared
 
 from .axe import serious_violations
 from .labpage import watch

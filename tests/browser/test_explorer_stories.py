@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attnlab import bert
-from attnlab.site.figures import explorer
-from attnlab.site.figures.explorer import PREPARED
+from attnlab.site.build import explorer
+from attnlab.site.build.explorer import PREPARED
 
 from .test_explorer import DESKTOP, open_explorer
 

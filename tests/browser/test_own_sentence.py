@@ -22,7 +22,7 @@ from model_js import reference, write_model_files
 from playwright.sync_api import Locator, Page, expect
 
 from attnlab.site.build import model_files
-from attnlab.site.figures.explorer import SCALES
+from attnlab.site.build.explorer import SCALES
 
 from .axe import serious_violations
 from .labpage import watch

@@ -24,7 +24,7 @@ from model_js import encode_in_node, generated_sentences, node_runner, reference
 from tokenizers import Tokenizer
 
 from attnlab import bert
-from attnlab.site.figures.explorer import PREPARED
+from attnlab.site.build.explorer import PREPARED
 
 STRINGS_FILE = Path(__file__).resolve().parents[1] / "data" / "wordpiece_strings.json"
 GROUPS: dict[str, list[str]] = json.loads(STRINGS_FILE.read_text(encoding="utf-8"))

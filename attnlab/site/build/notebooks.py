@@ -41,10 +41,10 @@ from pathlib import Path
 
 import attnlab
 from attnlab.bert import MODEL_PACKAGE
-from attnlab.site.build.wheel import wheel_name
 from attnlab.site.pages import bindings, citations, practice
 from attnlab.site.pages.blocks import HIDE, placed_blocks, shown_part
 from attnlab.site.pages.guide import Guide
+from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.running import NOTEBOOKS, answers_path, notebook_path
 from attnlab.site.pages.source import FRONT_MATTER, sub_prose
 

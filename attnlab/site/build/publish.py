@@ -17,7 +17,7 @@
   the pages that cite it; ``sources.bib``: every source as BibTeX;
 - ``exports/``: each table's CSV and JSON, taken off its page (:mod:`~attnlab.site.build.exports`);
 - ``assets/explorer/``: the explorer's data, where a page shows the explorer
-  (:mod:`attnlab.site.figures.explorer`), and there too ``assets/model/``, the
+  (:mod:`attnlab.site.build.explorer`), and there too ``assets/model/``, the
   model the explorer runs for a reader's own sentence, with its own zip beside
   the offline copy's (:mod:`~attnlab.site.build.model_files`);
 - ``notebooks/``: each chapter as a Jupyter notebook, and its answers
@@ -26,8 +26,7 @@
   the exercises in Python (:mod:`~attnlab.site.build.wheel`);
 - last, the offline copy and the script stating its size (:mod:`~attnlab.site.build.offline`).
 
-:func:`publish` is the whole pass: MkDocs runs it from the guide's plugin,
-and after Zensical it is ``python -m attnlab.site.build``.
+:func:`publish` is the whole pass: MkDocs runs it from the guide's plugin.
 """
 
 from __future__ import annotations
@@ -39,15 +38,15 @@ import attnlab
 from attnlab.__main__ import CONTRASTS, we002_heading
 from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
-from attnlab.site.build import mathfont, model_files, notebooks, offline, wheel
+from attnlab.site.build import explorer, mathfont, model_files, notebooks, offline, wheel
 from attnlab.site.build.exports import exported
-from attnlab.site.build.offline import GUIDE
-from attnlab.site.figures import explorer, palette
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.figures import palette
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.citations import cited_on
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.provenance import build_date
+from attnlab.site.pages.published import GUIDE
+from attnlab.site.pages.sliders import SLIDER_RANGES
 
 
 def page_url(path: str) -> str:

@@ -74,7 +74,8 @@ def dot_plane(query: Sequence[float], keys: Sequence[Sequence[float]], tokens: S
     parts.append(f'<path d="M{num(origin[0])} {num(origin[1])}L{num(top[0])} {num(top[1])}" stroke="{RUST}" '
                  f'stroke-width="3" marker-end="url(#{ident}-q-arrow)"/>')
     parts.append(text(top[0] + 8, top[1] + font + 4, "query", font, bold=True, fill=RUST))
-    for row, (token, key, foot, score, cosine) in enumerate(zip(tokens, keys, found["feet"], found["scores"], found["cosines"])):
+    drawn = zip(tokens, keys, found["feet"], found["scores"], found["cosines"])
+    for row, (token, key, foot, score, cosine) in enumerate(drawn):
         tip, at = frame.to_pixels(key), frame.to_pixels(foot)
         parts.append(f'<path d="M{num(tip[0])} {num(tip[1])}L{num(at[0])} {num(at[1])}" stroke="{MUTED}" '
                      f'stroke-dasharray="5 3"/>')

@@ -3,13 +3,13 @@
 The words stand in two columns, the same sentence twice: on the left the
 queries, on the right the keys. From the chosen query a line runs to every
 key, thicker and darker the more weight the key gets, with the weight written
-beside the key (the layout of BertViz's head view). The head shown for a
-sentence is found by a stated search (:func:`attnlab.bert.strongest_head`: of
-every head, the one in which the sentence's pronoun gives the most weight to
-the noun it stands for), and a line under the picture says so.
+beside the key (the layout of BertViz's head view). The sentences and the
+head shown for each, found by a stated search, are
+:mod:`attnlab.site.pages.trained`'s; a line under the picture says which
+head and why.
 
-Everything is computed here, at build time, by :mod:`attnlab.bert`; the
-figure carries each sentence's tokens, head and whole weight matrix in
+Everything is computed at build time by :mod:`attnlab.bert`; the figure
+carries each sentence's tokens, head and whole weight matrix in
 ``data-values`` (:func:`attnlab.site.figures.svg.figure`), and
 ``docs/assets/lines.js`` (``globalThis.attnlab.lines``) redraws the lines from
 those numbers when the reader picks another word, by click, tap or arrow keys.
@@ -18,14 +18,12 @@ Without JavaScript the picture stays on the pronoun.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
 from html import escape
 from typing import Any
 
-from attnlab import bert
 from attnlab.site.figures.palette import DEEP, INK, MUTED
 from attnlab.site.figures.svg import figure, min_font, num, text
+from attnlab.site.pages.trained import SENTENCES, Sentence, shown
 
 SCRIPT = "assets/lines.js"
 """The script that makes the view respond, relative to a page (pages sit at the site's root)."""
@@ -37,37 +35,6 @@ STROKE = (0.75, 7.0)
 """A line's width: the first number plus the second times its weight (the script reads both from the figure)."""
 OPACITY = (0.12, 0.88)
 """A line's opacity, the same way: faint lines stay visible, weight 1 is opaque."""
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """A prepared sentence: its text, the pronoun and the noun it stands for, and a short label for its button."""
-
-    text: str
-    query: str
-    key: str
-    label: str
-
-
-SENTENCES: tuple[Sentence, ...] = (
-    Sentence("The engineer checked the pump because it was leaking.", "it", "pump", "the pump"),
-    Sentence("The dog chased the ball because it was bored.", "it", "dog", "the dog"),
-)
-"""Home's sentences, the first the guide's own (Rows opens on it); every word a single piece."""
-
-
-@cache
-def shown(sentence: Sentence) -> dict[str, Any]:
-    """What the view draws of ``sentence``: its tokens, the head the search finds, that head's weights, the query.
-
-    ``layer`` and ``head`` count from 0, as the code does; the page shows them from 1.
-    """
-    encoding = bert.encode(sentence.text)[0]
-    layer, head = bert.strongest_head(encoding, sentence.query, sentence.key)
-    weights = encoding.layers[layer].heads[head].weights
-    return {"text": sentence.text, "tokens": list(encoding.tokens), "query": encoding.tokens.index(sentence.query),
-            "key": encoding.tokens.index(sentence.key), "layer": layer, "head": head,
-            "heads": len(encoding.layers) * len(encoding.layers[0].heads), "weights": weights.tolist()}
 
 
 def head_line(data: dict[str, Any]) -> str:

@@ -13,9 +13,8 @@ are listed in the page's front matter ``literals:``; a vector written in
 prose is one item there, ``"[1, 0]"``, since its numbers belong together.
 :func:`unbound` reports every other number and vector left in the prose.
 
-Pure functions on a page's Markdown source: the Markdown extension
-(``attnlab.site.pages.extension``) and ``tests/test_prose_numbers.py`` both call
-them. A docs-build module: it reads front matter with PyYAML, which comes
+Pure functions on a page's Markdown source: the page pass
+(``attnlab.site.build.convert``) calls them. A docs-build module: it reads front matter with PyYAML, which comes
 with the site's builders (the attnlab library itself needs only numpy).
 """
 
@@ -34,7 +33,7 @@ import numpy as np
 import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
-from attnlab.site.figures import sliders, trained
+from attnlab.site.pages import sliders, trained
 from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
 from attnlab.text import fmt
 
@@ -136,8 +135,8 @@ def namespace() -> dict[str, Any]:
 
     attnlab's public names (``attention``, ``softmax``, ``we002`` …),
     ``compute`` and ``toy_data`` (the toy LAB-001), ``np`` and ``math``,
-    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.figures.sliders`), ``trained`` (the head Home
-    shows, on Home's sentence: :mod:`attnlab.site.figures.trained`), and
+    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.pages.sliders`), ``trained`` (the head Home
+    shows, on Home's sentence: :mod:`attnlab.site.pages.trained`), and
     every attnlab module by its short name (``lab``, ``layers``, ``render``
     …) unless a public name already has it. A module that fails to import
     only breaks the bindings that use it.

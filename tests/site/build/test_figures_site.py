@@ -41,7 +41,7 @@ from attnlab.cost import cost
 from attnlab.lab import MULTIPLIERS, TOKENS, W_K, W_Q, W_V, X, compute
 from attnlab.layers import init_encoder_block
 from attnlab.site.figures.plane import lab_frame
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.pages.sliders import SLIDER_RANGES
 
 FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="([^"]+)" data-figure="([^"]+)" '
                     r'data-values="([^"]*)">(.*?)</figure>', re.S)

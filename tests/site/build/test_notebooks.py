@@ -20,11 +20,10 @@ from sites import DOCS, read_config
 
 import attnlab
 from attnlab.site.build import notebooks
-from attnlab.site.build.offline import archive_name
-from attnlab.site.build.wheel import wheel_name
 from attnlab.site.pages.blocks import shown_part
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.published import archive_name, wheel_name
 from attnlab.site.pages.running import answers_path, notebook_path
 
 GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))

@@ -8,8 +8,9 @@ from types import SimpleNamespace
 import pytest
 from jinja2 import DictLoader, Environment
 
-from attnlab.site.build.offline import DATA, archive_name
+from attnlab.site.build.offline import DATA
 from attnlab.site.build.plugin import AttnlabPlugin, CompiledTemplates
+from attnlab.site.pages.published import archive_name
 
 
 def rendered(cache: CompiledTemplates, source: str, monkeypatch: pytest.MonkeyPatch | None = None) -> str:

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from attnlab import bert
-from attnlab.site.figures import lines, trained
+from attnlab.site.figures import lines
+from attnlab.site.pages import trained
 
 PAGE_BUDGET_KB = 32
 """What the lines view may add to Home and keep its first load within 500 KB."""
@@ -21,7 +22,7 @@ def carried(html: str) -> dict:
 
 
 def test_the_view_draws_a_line_from_the_pronoun_to_every_key_as_wide_as_its_weight() -> None:
-    html = lines.lines_view("t", lines.SENTENCES[:1])
+    html = lines.lines_view("t", trained.SENTENCES[:1])
     sentence = carried(html)["sentences"][0]
     weights = np.array(sentence["weights"])[sentence["query"]]
     drawn = re.findall(r'<line [^>]*data-key="(\d+)" data-weight="([^"]+)" stroke-width="([^"]+)" '
@@ -34,16 +35,16 @@ def test_the_view_draws_a_line_from_the_pronoun_to_every_key_as_wide_as_its_weig
 
 
 def test_the_head_shown_is_the_searched_one_and_its_line_says_so() -> None:
-    shown = lines.shown(lines.SENTENCES[0])
-    enc = bert.encode(lines.SENTENCES[0].text)[0]
+    shown = trained.shown(trained.SENTENCES[0])
+    enc = bert.encode(trained.SENTENCES[0].text)[0]
     assert (shown["layer"], shown["head"]) == bert.strongest_head(enc, "it", "pump")
     assert lines.head_line(shown).startswith(f"Layer {shown['layer'] + 1}, head {shown['head'] + 1} of 72:")
 
 
 def test_one_word_of_each_sentence_is_chosen_and_takes_the_tab_stop() -> None:
     html = lines.lines_view("t")
-    assert html.count('aria-checked="true"') == html.count('tabindex="0"') == len(lines.SENTENCES)
-    assert html.count('class="lines-panel"') == len(lines.SENTENCES) and html.count(" hidden>") == 1
+    assert html.count('aria-checked="true"') == html.count('tabindex="0"') == len(trained.SENTENCES)
+    assert html.count('class="lines-panel"') == len(trained.SENTENCES) and html.count(" hidden>") == 1
 
 
 def test_the_view_needs_a_sentence() -> None:

@@ -26,8 +26,8 @@ from attnlab.site.figures.plane import (
     marks,
     panels,
 )
-from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT, PHONE_COLUMN
+from attnlab.site.pages.sliders import SLIDER_RANGES
 
 SVG = "{http://www.w3.org/2000/svg}"
 SETTINGS = {"Baseline": {}, "Query × 0": {"query_scale": 0.0}, "Raised": {"value_y": 4.0}}

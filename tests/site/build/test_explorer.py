@@ -1,4 +1,4 @@
-"""``attnlab.site.figures.explorer``: the prepared sentences, their data files and the explorer's markup.
+"""``attnlab.site.build.explorer``: the prepared sentences, their data files and the explorer's markup.
 
 The browser side (``tests/browser/test_explorer.py``) checks what the page
 shows; here the files themselves are checked against ``attnlab.bert``.
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from attnlab import bert
-from attnlab.site.figures import explorer
-from attnlab.site.figures.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
+from attnlab.site.build import explorer
+from attnlab.site.build.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
 
 KB = 1024
 FILE_LIMIT_KB = 150
