@@ -89,3 +89,9 @@ def test_the_second_sentence_opens_on_its_own_pronoun(home: Page) -> None:
     shown = home.evaluate("() => JSON.parse(document.querySelector('#home-lines').dataset.values).sentences[1]")
     check_drawn(home, 1, shown["query"])
     assert home.locator("#home-lines .lines-sentences button").nth(1).get_attribute("aria-pressed") == "true"
+
+
+def test_try_your_own_sentence_leads_to_the_explorers_sentence_box(home: Page) -> None:
+    home.locator(".attnlab-start a", has_text="Try your own sentence").click()
+    home.wait_for_url("**/explorer.html#*")
+    assert home.evaluate("() => document.getElementById(location.hash.slice(1)) !== null")
