@@ -113,11 +113,7 @@ class EncoderBlockParams:
 
 
 def _affine(x: Any, w: Any, b: Any, w_name: str, b_name: str) -> np.ndarray:
-    """``x @ w + b``, with the bias ``b`` optional (models such as BERT have them, the toy does not).
-
-    The bias must be finite with one entry per column of ``w``; a sum beyond
-    float64 is refused naming both terms.
-    """
+    """``x @ w + b``, with the bias ``b`` optional (models such as BERT have them, the toy does not)."""
     product = project(x, w, w_name)
     if b is None:
         return product

@@ -117,6 +117,13 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
             trim(page.toc, depth)
         return page_html(html, self.page(page, config))
 
+    def on_serve(self, server: Any, **kwargs: Any) -> Any:
+        """After the first build of ``mkdocs serve``: say where to look and how a saved page comes back."""
+        print(f"\nAttention Lab is ready: open {server.url}\n"
+              "Save a page under docs/ and the page open in the browser is rebuilt and reloads by itself "
+              "(Ctrl-C stops the server).\n", flush=True)
+        return server
+
     @staticmethod
     def page(page: Page, config: MkDocsConfig) -> pages.Page:
         """The guide's view of MkDocs' ``page``: its path, the docs folder and the navigation."""

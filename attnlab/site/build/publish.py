@@ -69,11 +69,36 @@ def lab_data() -> str:
 
 def contrasts() -> str:
     """The companion's data: its contrasts, each key with its title and controls in order, and WE-002's inputs."""
-    data = [{"key": key, "title": title, "controls": controls} for key, (title, controls) in CONTRASTS.items()]
+    data = [{"key": key, "title": title, "controls": dict(controls)} for key, (title, controls) in CONTRASTS.items()]
     example = {"heading": we002_heading(), "query": list(WE002_QUERY), "keys": [list(k) for k in WE002_KEYS],
                "values": [list(v) for v in WE002_VALUES]}
     return (script("ATTNLAB_CONTRASTS", data, "attnlab.__main__ and attnlab.examples")
             + f"globalThis.ATTNLAB_WE002 = {json.dumps(example, indent=1, allow_nan=False)};\n")
+
+
+def lab_files() -> dict[str, str]:
+    """The files that hand the toy to the browser lab and to ``model.mjs``, by path inside the site."""
+    return {"assets/contrasts.js": contrasts(), "assets/lab-data.js": lab_data()}
+
+
+BEFORE_THE_PAGES = lab_files()
+"""The toy's files as computed when the build loads its plugin, before any page's code runs."""
+
+
+def unchanged_lab_files() -> dict[str, str]:
+    """:func:`lab_files`, refused if a page's code changed the toy while the pages were built.
+
+    The toy's constants are read-only, but a code block runs in the build's
+    process and could still rebind one (``attnlab.lab.W_V = ...``): the pages
+    after it and the lab would then disagree with the pages before it.
+    """
+    files = lab_files()
+    changed = [name for name, text in files.items() if text != BEFORE_THE_PAGES[name]]
+    if changed:
+        raise ValueError(f"{', '.join(changed)}: the toy's data changed while the pages were built (a code block "
+                         "rebound a constant of attnlab.lab or attnlab.__main__?); the lab would disagree with "
+                         "the pages")
+    return files
 
 
 def guide_data(guide: Guide) -> str:
@@ -92,9 +117,8 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
     guide = Guide.read(docs, nav)
     urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in cited_on(guide.sources).items()}
     files = {
-        "assets/contrasts.js": contrasts(),
+        **unchanged_lab_files(),
         "assets/guide-data.js": guide_data(guide),
-        "assets/lab-data.js": lab_data(),
         "assets/palette.css": palette.css(),
         "assets/palette.js": palette.js(),
         "claims.json": registry.as_json(urls),

@@ -20,12 +20,13 @@ with the site's builders (the attnlab library itself needs only numpy).
 
 from __future__ import annotations
 
+import ast
 import importlib
 import math
 import pkgutil
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,8 @@ import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
 from attnlab.site.pages import sliders, trained
+from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
 from attnlab.text import fmt
 
@@ -182,9 +185,12 @@ def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
 
 
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
-    """One message per binding in ``page`` that fails or disagrees with its quote.
+    """One message per binding in ``page`` that fails or disagrees with its quote, and per literal that
+    looks like one of its numbers (:func:`lookalike_literals`).
 
-    A ``[[`` that is not a complete binding is :mod:`attnlab.site.pages.forms`' to report.
+    A ``[[`` that is not a complete binding is :mod:`attnlab.site.pages.forms`' to report. An expression
+    that ends the process or runs past the time limit stops the page at once (``PageError``,
+    :mod:`attnlab.site.pages.guard`).
 
     ``cache`` maps an expression to its value (or its error), so an
     expression quoted twice is evaluated once; by default every call
@@ -197,7 +203,10 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
         if binding.expression not in cache:
             names = namespace() if names is None else names
             try:
-                cache[binding.expression] = evaluate(binding.expression, names)
+                with guarded(f"{page}:{binding.line}", f"[[{binding.quoted} = {binding.expression}]]"):
+                    cache[binding.expression] = evaluate(binding.expression, names)
+            except PageError:
+                raise
             except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
                 cache[binding.expression] = error
         value = cache[binding.expression]
@@ -208,7 +217,7 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
         elif binding.shown(value) != binding.quoted:
             problems.append(f"{where}: quoted {binding.quoted} but {binding.expression} "
                             f"gives {binding.shown(value)}")
-    return problems
+    return problems + lookalike_literals(markdown, page, namespace() if names is None else names)
 
 
 def vector_text(entries: list[str]) -> str:
@@ -262,6 +271,73 @@ def _blank_list_markers(text: str) -> str:
     return "\n".join(lines)
 
 
+def _visible(markdown: str) -> str:
+    """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept)."""
+    return _blank_list_markers("".join(
+        MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
+        for prose, _, text in chunks(markdown)))
+
+
+def _numbers_in(value: Any, depth: int = 0) -> Iterator[np.ndarray]:
+    """The real numbers inside ``value`` (a number, array, sequence, mapping or dataclass, a few levels deep)."""
+    if depth > 4 or isinstance(value, (bool, np.bool_, str)):
+        return
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        yield np.array([float(value)])
+    elif isinstance(value, np.ndarray):
+        if value.dtype.kind in "iuf":
+            yield value.ravel().astype(float)
+    else:
+        if isinstance(value, Mapping):
+            value = list(value.values())
+        elif is_dataclass(value) and not isinstance(value, type):
+            value = [getattr(value, f.name) for f in fields(value)]
+        if isinstance(value, (list, tuple)):
+            for item in value:
+                yield from _numbers_in(item, depth + 1)
+
+
+def computed_numbers(expression: str, names: dict[str, Any]) -> Iterator[np.ndarray]:
+    """Every number that ``expression`` and each call inside it computes (``compute().scores[0]`` gives all of
+    ``compute()``'s fields too); a call that fails gives none."""
+    tree = ast.parse(expression, mode="eval")
+    for node in [tree.body, *(n for n in ast.walk(tree) if isinstance(n, ast.Call))]:
+        try:
+            value = eval(compile(ast.Expression(node), "<binding>", "eval"), dict(names))  # noqa: S307 - docs/
+        except Exception:  # noqa: BLE001, S112 (the binding itself reports its failure)
+            continue
+        yield from _numbers_in(value)
+
+
+LOOKS_COMPUTED = 3
+"""Decimals from which a declared literal looks like a computed number: the guide shows those to 3."""
+
+
+def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[str]:
+    """One message per literal of ``LOOKS_COMPUTED`` decimals or more, written in ``page``'s prose, that agrees
+    to all but its last decimal with a number the page's bindings compute: a typed number that should be
+    bound (the literal "0.577" beside ``compute()``, whose weight is 0.57598, ships a wrong number).
+    """
+    precise = {text: float(text.replace("\u2212", "-")) for text in literals(markdown, page)
+               if re.fullmatch(rf"[-\u2212]?[0-9]+\.[0-9]{{{LOOKS_COMPUTED},}}", text)}
+    if not precise:
+        return []
+    scanned = VECTOR.sub(_blank_match, _visible(markdown))
+    written = {m.group(0): m.start() for m in reversed(list(NUMBER.finditer(scanned)))}  # the first place of each
+    found = []
+    for binding in bindings(markdown):
+        for values in computed_numbers(binding.expression, names):
+            for text, literal in list(precise.items()):
+                places = decimals(text) - 1
+                near = values[np.round(values, places) == np.round(literal, places)]
+                if near.size and text in written:
+                    found.append((written[text], f"{page}:{line_of(markdown, written[text])}: {text} is declared a "
+                                  f"literal, but {binding.expression} (line {binding.line}) computes "
+                                  f"{float(near[0])!r}: bind it ([[{fmt(float(near[0]), decimals(text))} = ...]])"))
+                    del precise[text]
+    return [message for _, message in sorted(found)]
+
+
 def unbound(markdown: str, page: str) -> list[str]:
     """One message per number or vector in ``page``'s prose that is neither bound nor declared.
 
@@ -271,9 +347,7 @@ def unbound(markdown: str, page: str) -> list[str]:
     vector is one item, matched whole (its numbers do not match numbers).
     """
     declared = literals(markdown, page)
-    visible = _blank_list_markers("".join(
-        MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
-        for prose, _, text in chunks(markdown)))
+    visible = _visible(markdown)
     found = []
     for m in VECTOR.finditer(visible):
         shown = vector_text(m.group(0).strip("[] \t").split(","))
