@@ -17,7 +17,7 @@ import numpy as np
 from attnlab.checks import as_array
 from attnlab.site.figures.palette import INDIGO, INK, MUTED, RUST
 from attnlab.site.figures.plane import Frame, frame_around
-from attnlab.site.figures.svg import arrow_marker, background, figure, grid, min_font, num, svg_image, text
+from attnlab.site.figures.svg import LAB_COLUMN, arrow_marker, background, figure, grid, min_font, num, svg_image, text
 from attnlab.text import fmt
 
 WIDTH, HEIGHT, LEGEND = 360, 300, 22
@@ -52,7 +52,7 @@ def dot_plane(query: Sequence[float], keys: Sequence[Sequence[float]], tokens: S
     points = [(0.0, 0.0), tuple(query), *map(tuple, keys), *map(tuple, found["feet"])]
     frame = square(frame_around(points, WIDTH, HEIGHT))
     height = HEIGHT + LEGEND * len(tokens)
-    font = min_font(WIDTH)
+    font = min_font(WIDTH, LAB_COLUMN)  # the block shows it in a bordered box, narrower than the column
     origin = frame.to_pixels((0, 0))
     right, bottom = frame.left + frame.width, frame.top + frame.height
     xs = [frame.to_pixels((t, 0))[0] for t in frame.x_ticks]
