@@ -132,29 +132,6 @@ def sizes(p: Prepared) -> np.ndarray:
     return np.stack([bert.contributions(enc, layer) for layer in range(len(enc.layers))])
 
 
-def other_words(p: Prepared) -> np.ndarray:
-    """For every head (layers × heads), the mean weight its real queries give to other real words:
-    keys that are neither [CLS], [SEP], padding nor the query itself."""
-    enc = encoding(p)
-    real = np.flatnonzero(enc.real)
-    words = real[1:-1]  # the real tokens between [CLS] and [SEP]
-    w = weights(p)[:, :, real][:, :, :, words]  # layers × heads × real queries × word keys
-    own = np.array([[q == k for k in words] for q in real])
-    return np.where(own, 0.0, w).sum(axis=-1).mean(axis=-1)
-
-
-def opening(p: Prepared) -> dict[str, Any]:
-    """The head the explorer opens on for ``p``: the one whose queries give other words the most weight.
-
-    Many heads put most of their weight on [CLS], [SEP] or the query's own
-    token, which says little about the sentence; this one looks at the words.
-    Layers and heads count from 0; ``share`` is that mean weight.
-    """
-    found = other_words(p)
-    layer, head = np.unravel_index(int(np.argmax(found)), found.shape)
-    return {"layer": int(layer), "head": int(head), "share": float(found[layer, head])}
-
-
 def strongest(p: Prepared, query: str, key: str) -> tuple[int, int, float]:
     """(layer, head, weight): the head giving the first ``query`` token the most weight on the first ``key`` token."""
     tokens = encoding(p).tokens
@@ -264,7 +241,6 @@ def sentence_data(key: str) -> dict[str, Any]:
         "lookFor": p.look_for,
         "hint": p.hint,
         "answer": answer(p),
-        "opening": opening(p),
         "batch": list(p.batch),
         "tokens": list(enc.tokens),
         "real": [int(r) for r in enc.real],
@@ -370,7 +346,7 @@ def widget(page: str) -> str:
         f'<select id="explorer-head" data-testid="head">'
         f'{_options([(str(i), str(i + 1)) for i in range(heads)])}</select></p>'
         + _radios("measure", "Show", [("weights", "weights"), ("sizes", "contribution sizes")])
-        + _radios("view", "Draw as", [("map", "heat map"), ("lines", "lines")])
+        + _radios("view", "Draw as", [("map", "coloured squares"), ("numbers", "numbers"), ("lines", "lines")])
         + "</div>"
     )
     return (
@@ -382,9 +358,11 @@ def widget(page: str) -> str:
         f"{own_sentence(up)}"
         f"{controls}"
         '<div class="explorer-look-for" data-testid="look-for"></div>'
+        '<div class="explorer-words" data-testid="words"></div>'
         '<p class="explorer-status" role="status" data-testid="status">Loading…</p>'
         '<div class="explorer-view" data-testid="view"></div>'
         '<p class="explorer-readout" aria-live="polite" data-testid="readout"></p>'
+        '<p class="explorer-code">In Python: <code data-testid="code-reference"></code></p>'
         '<div class="explorer-top" data-testid="top-heads"></div>'
         '<div class="explorer-legend" data-testid="legend"></div>'
         '<section class="explorer-neuron" aria-label="Neuron view of the chosen pair" data-testid="neuron-view" '
@@ -412,21 +390,25 @@ def own_sentence(up: str) -> str:
         f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
         f'data-scripts="{up}assets/" data-model-archive="{model_files.archive_name()}">'
         '<h3 id="explorer-own-title">Your own sentence</h3>'
-        "<p>The model itself can run in this page, on your device: its weights, rounded to half precision and "
-        "checked before use, are loaded only when you ask for them. Nothing you type leaves the page.</p>"
-        f'<p><button type="button" class="md-button" data-testid="model-load">Use your own sentence: load the model, '
-        f"{size}</button> "
+        '<form class="explorer-own-form" data-testid="own-form">'
+        '<p class="explorer-field"><label for="explorer-own-text">Type a sentence; the model runs in this page, on '
+        "your device, and nothing you type leaves it.</label>"
+        '<textarea id="explorer-own-text" rows="2" data-testid="own-text" '
+        'placeholder="The animal didn’t cross the street because it was too tired."></textarea></p>'
+        f'<p><button type="button" class="md-button md-button--primary" data-testid="model-load">Load the model '
+        f"({size})</button> "
+        '<button type="submit" class="md-button md-button--primary" data-testid="own-run" hidden>Show every head'
+        "</button> "
         '<button type="button" class="md-button" data-testid="model-cancel" hidden>Cancel</button></p>'
+        "</form>"
         '<p class="explorer-own-progress" hidden><label for="explorer-model-progress">Loading the model</label> '
         '<progress id="explorer-model-progress" max="1" value="0" data-testid="model-progress"></progress></p>'
         '<p class="explorer-own-status" role="status" aria-live="polite" data-testid="model-status"></p>'
-        f'<p class="explorer-own-offline">The guide\'s zip leaves the model out. To run it from a copy on disk, '
-        f'download <a href="{up}{model_files.archive_name()}" download data-testid="model-archive">'
+        '<details class="explorer-own-offline"><summary>The weights, and a copy on disk</summary>'
+        "<p>The weights are rounded to half precision and checked before use, and are loaded only when you ask. "
+        "The guide's zip leaves them out: to run the model from a copy on disk, download "
+        f'<a href="{up}{model_files.archive_name()}" download data-testid="model-archive">'
         f"{model_files.archive_name()}</a> from where you downloaded the guide and unzip it in the same folder.</p>"
-        '<form class="explorer-own-form" data-testid="own-form" hidden>'
-        '<p class="explorer-field"><label for="explorer-own-text">Your sentence</label>'
-        '<textarea id="explorer-own-text" rows="2" data-testid="own-text"></textarea></p>'
-        '<p><button type="submit" class="md-button md-button--primary" data-testid="own-run">Show every head'
-        "</button></p></form>"
+        "</details>"
         "</section>"
     )

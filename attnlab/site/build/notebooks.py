@@ -45,7 +45,7 @@ from pathlib import Path
 
 import attnlab
 from attnlab.bert import MODEL_PACKAGE
-from attnlab.site.pages import bindings, citations, practice
+from attnlab.site.pages import bindings, citations, practice, relations
 from attnlab.site.pages.blocks import HIDE, placed_blocks, shown_part
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
@@ -365,7 +365,7 @@ def chapter_markdown(source: str, path: str, docs: str) -> str:
 
     ``docs`` is the docs folder's name (a block's place is ``docs/x.md:24``). No front matter.
     """
-    text = practice.numbered(bindings.render(placed_blocks(source, f"{docs}/{path}")), path)
+    text = practice.numbered(relations.render(bindings.render(placed_blocks(source, f"{docs}/{path}"))), path)
     text = citations.linked(text, path)
     front = FRONT_MATTER.match(text)
     return text[front.end():] if front else text

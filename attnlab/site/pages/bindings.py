@@ -43,14 +43,23 @@ from attnlab.text import fmt
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
 _NESTED = rf"\[(?:{_TEXT}|\[{_TEXT}*\])*\]"
+EXPRESSION = rf"(?:{_TEXT}|{_NESTED})+?"
+"""A Python expression in prose: its brackets (two levels deep) balance, and it crosses no blank line."""
 _QUOTED_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _QUOTED = rf"{_QUOTED_NUMBER}%?|\[{_QUOTED_NUMBER}(?:, {_QUOTED_NUMBER})*\]"
 BINDING = re.compile(
-    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>(?:{_TEXT}|{_NESTED})+?)\s*\]\]"
+    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>{EXPRESSION})\s*\]\]"
 )
 """``[[quoted = expression]]``, the quote a number (``0.576``, ``-3``, ``57.6%``) or a vector
 (``[1, 0.5]``); the expression's own brackets (two levels deep) must balance, so ``weights[2]]]``
 closes after ``weights[2]``."""
+RELATION = re.compile(
+    r"(?<!\\)\[\[[ \t]*(?P<words>[^\s\[\]=?0-9-](?:[^\[\]=?\n]|\n(?![ \t]*\n))*?)"
+    rf"[ \t]+\?\s+(?P<condition>{EXPRESSION})\s*\]\]"
+)
+"""``[[words ? condition]]``, a relation (:mod:`attnlab.site.pages.relations`): the words (no brackets, ``=``
+or ``?``, not starting with a digit or sign, so no binding reads as one) and the condition, a Python
+expression whose brackets balance. The scan reads the words and skips the condition."""
 VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
 """A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
 
@@ -250,6 +259,12 @@ def _blank_match(match: re.Match[str]) -> str:
     return _blank(match.group(0))
 
 
+def _words_only(match: re.Match[str]) -> str:
+    """A relation as the scan reads it: its words in place, its brackets and condition blanked."""
+    whole, start, end = match.group(0), match.start("words") - match.start(), match.end("words") - match.start()
+    return _blank(whole[:start]) + match["words"] + _blank(whole[end:])
+
+
 def _blank_list_markers(text: str) -> str:
     """``text`` with the markers of ordered-list items blanked, and only those.
 
@@ -274,7 +289,7 @@ def _blank_list_markers(text: str) -> str:
 def _visible(markdown: str) -> str:
     """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept)."""
     return _blank_list_markers("".join(
-        MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
+        MARKUP.sub(_blank_match, RELATION.sub(_words_only, BINDING.sub(_blank_match, text))) if prose else _blank(text)
         for prose, _, text in chunks(markdown)))
 
 
@@ -341,7 +356,7 @@ def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[
 def unbound(markdown: str, page: str) -> list[str]:
     """One message per number or vector in ``page``'s prose that is neither bound nor declared.
 
-    Code, front matter, bindings and :data:`MARKUP` are blanked first;
+    Code, front matter, bindings, relations' conditions and :data:`MARKUP` are blanked first;
     inline and display math stay in. A number matches a literal when its
     text, sign and percent sign included, equals the declared text; a
     vector is one item, matched whole (its numbers do not match numbers).

@@ -74,7 +74,7 @@ def test_an_unbalanced_formula_stops_the_page_naming_it(tmp_path: Path) -> None:
 def test_the_provenance_line_ends_the_page_and_stays_out_of_headings(tmp_path: Path) -> None:
     html = convert(tmp_path, "# A title\n\nText.\n")
     assert '<h1 id="a-title">A title</h1>' in html
-    assert html.rstrip().endswith("</p>") and html.count('class="attn-provenance"') == 1
+    assert html.rstrip().endswith("</details>") and html.count('class="attn-provenance"') == 1
 
 
 def test_a_failing_block_stops_the_page_naming_its_line_and_error(tmp_path: Path) -> None:

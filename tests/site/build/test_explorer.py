@@ -171,18 +171,6 @@ def test_without_javascript_the_reader_is_told_so() -> None:
     assert "<noscript><p>The explorer needs JavaScript." in widget("explorer.md")
 
 
-def test_the_explorer_opens_on_the_head_whose_queries_weigh_the_other_words_most() -> None:
-    p = PREPARED[1]
-    chosen = explorer.opening(p)
-    found = explorer.other_words(p)
-    assert found[chosen["layer"], chosen["head"]] == found.max() == chosen["share"]
-    w = explorer.weights(p)[chosen["layer"], chosen["head"]]
-    n = len(explorer.encoding(p).tokens)  # one sentence alone: every token real, [CLS] first and [SEP] last
-    by_hand = np.mean([sum(w[q, k] for k in range(1, n - 1) if k != q) for q in range(n)])
-    assert abs(by_hand - chosen["share"]) < 1e-12
-    assert explorer.sentence_data(p.key)["opening"] == chosen
-
-
 def test_every_prepared_sentence_has_a_hint_and_an_answer_computed_from_its_numbers() -> None:
     for p in PREPARED:
         assert p.hint and explorer.answer(p) and explorer.sentence_data(p.key)["answer"] == explorer.answer(p)
