@@ -34,19 +34,21 @@ class Source:
     title: str
     venue: str
     year: int
-    arxiv: str
+    arxiv: str = ""
     pages: str = ""
+    address: str = ""
+    """Where a work without an arXiv number is read (a repository, a model card): its URL."""
 
     @property
     def url(self) -> str:
-        """The arXiv abstract page."""
-        return f"https://arxiv.org/abs/{self.arxiv}"
+        """The arXiv abstract page, or the address of a work that has no arXiv number."""
+        return f"https://arxiv.org/abs/{self.arxiv}" if self.arxiv else self.address
 
     def reference(self) -> str:
         """The full reference as one line of plain text."""
         pages = f", pp. {self.pages}" if self.pages else ""
-        return (f"{', '.join(self.authors)}. {self.title}. {self.venue}, {self.year}{pages}. "
-                f"arXiv:{self.arxiv}.")
+        where = f"arXiv:{self.arxiv}" if self.arxiv else self.address
+        return f"{', '.join(self.authors)}. {self.title}. {self.venue}, {self.year}{pages}. {where}."
 
 
 @dataclass(frozen=True)
