@@ -20,9 +20,9 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # What only the tests use: PyTorch (CPU) and transformers for the peer check of attnlab.bert,
-# Zensical for the second-builder comparison, ruff and mypy.
+# ruff and mypy.
 $(CHECKS): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[peer,zensical,lint]"
+	$(BIN)/python -m pip install --quiet -e ".[peer,lint]"
 	touch $@
 
 # Chromium for tests/browser (the venv is needed only for Playwright's own download).
@@ -44,7 +44,7 @@ serve: $(STAMP)
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict
 
-# Everything: lint and types, then every test (the strict build, Zensical, PyTorch, Chromium, Node).
+# Everything: lint and types, then every test (the strict build, PyTorch, Chromium, Node).
 test: $(STAMP) $(CHECKS) browser node
 	$(BIN)/ruff check attnlab tests benchmarks
 	$(BIN)/mypy

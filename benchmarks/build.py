@@ -56,8 +56,6 @@ from tests.sites import CONFIG, read_config, write_config  # noqa: E402
 CLEAN_TARGET_RATIO = 8.0
 AGAIN_TARGET_RATIO = 5.0
 PAGE_TARGET_KB = 500.0
-GUIDE_ONLY_EXTENSIONS = {"attnlab.site.pages.extension"}
-"""Markdown extensions that are the guide's machinery, not Material's: left out of the bare build."""
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
 FONTS = {".woff2", ".woff", ".ttf", ".otf"}
 
@@ -138,12 +136,11 @@ def extension_name(entry: str | dict) -> str:
 def bare_config(folder: Path) -> Path:
     """A config in ``folder`` building the guide's docs with Material alone: no plugins or execution.
 
-    The guide's Markdown extensions are kept, but for its own (``attnlab.site.pages.extension``) and
-    SuperFences' executed fences.
+    The guide's Markdown extensions are kept, but for SuperFences' executed fences.
     """
     guide = read_config()
     extensions = [extension_name(entry) if extension_name(entry) == "pymdownx.superfences" else entry
-                  for entry in guide["markdown_extensions"] if extension_name(entry) not in GUIDE_ONLY_EXTENSIONS]
+                  for entry in guide["markdown_extensions"]]
     folder.mkdir(parents=True)
     return write_config(folder, {
         "site_name": guide["site_name"], "docs_dir": str(ROOT / guide["docs_dir"]), "nav": guide["nav"],

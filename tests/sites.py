@@ -81,7 +81,7 @@ def write_config(root: Path, config: dict) -> Path:
 def docs_copy(tmp_path: Path) -> Path:
     """A copy of the guide's sources (config, docs, theme overrides) to change; returns its root.
 
-    The copy builds exactly as the guide does (the plugin and the extension are installed packages).
+    The copy builds exactly as the guide does (the plugin is an installed package).
     """
     root = tmp_path / "guide"
     shutil.copytree(DOCS, root / "docs")
@@ -91,7 +91,7 @@ def docs_copy(tmp_path: Path) -> Path:
 
 
 def one_page_site(tmp_path: Path, markdown: str, *extensions: str | dict, guide: bool = False) -> Path:
-    """A site of one page, ``docs/index.md``, converted with the guide's extension and plugin; returns its config.
+    """A site of one page, ``docs/index.md``, converted with the guide's plugin; returns its config.
 
     Math is on (arithmatex, as in the guide); ``extensions`` are added before the guide's own.
     ``guide=True`` converts the page with every Markdown setting of the guide instead
@@ -107,6 +107,6 @@ def one_page_site(tmp_path: Path, markdown: str, *extensions: str | dict, guide:
         # the plugins a page of prose and code blocks needs: the guide's and markdown-exec's
         config["plugins"] = [p for p in config["plugins"] if p == "attnlab" or "markdown-exec" in p]
         return write_config(tmp_path, config)
-    extensions_used = [{"pymdownx.arithmatex": {"generic": True}}, *extensions, "attnlab.site.pages.extension"]
+    extensions_used = [{"pymdownx.arithmatex": {"generic": True}}, *extensions]
     return write_config(tmp_path, {"site_name": "tiny", "markdown_extensions": extensions_used,
                                    "plugins": ["attnlab"]})

@@ -53,8 +53,7 @@ def test_the_site_machinery_has_no_import_cycle() -> None:
     assert [name for name in edges if reaches(name, name)] == []
 
 
-THIRD_PARTY = ("markdown", "mkdocs", "markdown_exec", "mkdocstrings", "mkdocs_autorefs", "material", "pymdownx",
-               "zensical")
+THIRD_PARTY = ("markdown", "mkdocs", "markdown_exec", "mkdocstrings", "mkdocs_autorefs", "material", "pymdownx")
 """The libraries the guide builds with: their objects and classes are used, never changed."""
 
 

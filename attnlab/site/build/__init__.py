@@ -1,6 +1,5 @@
 """The site-level work of a build: what the site publishes beside its pages, the offline zip last.
 
 :func:`~attnlab.site.build.publish.publish` is the one post-build pass. MkDocs
-runs it through the guide's plugin (:mod:`~attnlab.site.build.plugin`);
-after ``zensical build`` it is the command ``python -m attnlab.site.build``.
+runs it through the guide's plugin (:mod:`~attnlab.site.build.plugin`).
 """

@@ -1,17 +1,12 @@
 """The guide's MkDocs plugin, ``plugins: - attnlab`` in ``mkdocs.yml`` (entry point ``attnlab``).
 
-Shaped like Material's ``OfflinePlugin``: it does nothing to a page's text,
-which is the Markdown extension's (:mod:`attnlab.site.pages`), and does the
-site-level work once every page is written:
-
 - ``on_config`` checks ``SOURCE_DATE_EPOCH`` before MkDocs reads it (MkDocs
   itself ends in a traceback on one that is not a whole number);
-- ``on_page_markdown`` and ``on_page_content`` tell the extension which page
-  MkDocs converts (:func:`attnlab.site.pages.page.announce`); Zensical, which
-  ignores MkDocs plugins, tells it through its own context extension;
-- ``on_page_content`` applies a page's ``toc_depth`` (front matter): the
+- ``on_page_markdown`` checks and resolves each page's Markdown, and
+  ``on_page_content`` finishes its HTML (:mod:`attnlab.site.pages.convert`);
+  ``on_page_content`` also applies a page's ``toc_depth`` (front matter): the
   Reference page lists only its modules in its contents, which keeps it under
-  the first-load budget (Zensical lists every member);
+  the first-load budget;
 - ``on_post_build`` runs the post-build pass (:func:`attnlab.site.build.publish.publish`),
   after the theme's offline plugin has written the search index it packs.
 
@@ -21,9 +16,6 @@ each page then offers no download), and the theme's templates, which MkDocs
 compiles afresh for every rebuild, are compiled once per process (Jinja's
 own bytecode cache, in memory; Jinja checks each entry against the
 template's source).
-
-Zensical drops MkDocs plugins; after ``zensical build`` the same pass is the
-command ``python -m attnlab.site.build`` (:mod:`attnlab.site.build.__main__`).
 """
 
 from __future__ import annotations
@@ -42,9 +34,12 @@ from mkdocs.structure.toc import AnchorLink
 
 from attnlab.site.build.publish import publish
 from attnlab.site.pages import page as pages
+from attnlab.site.pages.convert import page_html, page_markdown
 from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.provenance import build_date
 
+FIRST = 100
+"""Before any other plugin sees a page's HTML."""
 LAST = -110
 """After every other post-build step, the theme's offline plugin (-100, it writes search/search_index.js) included."""
 
@@ -87,7 +82,7 @@ SERVING_TEMPLATES = CompiledTemplates()
 
 
 class AttnlabPlugin(BasePlugin):  # no options of its own
-    """Tells the extension each page, trims the Reference page's contents, runs the post-build pass."""
+    """Checks and finishes each page, trims the Reference page's contents, runs the post-build pass."""
 
     serving = False
     """Whether MkDocs runs as ``mkdocs serve`` (from ``on_startup``): a preview's rebuilds are kept short."""
@@ -111,21 +106,21 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
         return config
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, **kwargs: Any) -> str:
-        """Announce the page MkDocs converts next; its Markdown is left as it is."""
-        pages.announce(pages.Page(page.file.src_uri, Path(config.docs_dir), tuple(nav_pages(config.nav))))
-        return markdown
+        """The page's Markdown checked, with its numbers, citations and listings written in."""
+        return page_markdown(markdown, self.page(page, config))
 
-    def on_page_content(self, html: str, *, page: Page, **kwargs: Any) -> str:
-        """The page is converted: nothing is announced any more; apply its ``toc_depth``."""
-        pages.announce(None)
+    @event_priority(FIRST)
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, **kwargs: Any) -> str:
+        """The page's HTML finished (MathML, download lines, provenance); its ``toc_depth`` applied."""
         depth = toc_depth(page)
         if depth is not None:
             trim(page.toc, depth)
-        return html
+        return page_html(html, self.page(page, config))
 
-    def on_build_error(self, *, error: Exception, **kwargs: Any) -> None:
-        """A failed page leaves nothing announced for the next build (``mkdocs serve`` keeps the process)."""
-        pages.announce(None)
+    @staticmethod
+    def page(page: Page, config: MkDocsConfig) -> pages.Page:
+        """The guide's view of MkDocs' ``page``: its path, the docs folder and the navigation."""
+        return pages.Page(page.file.src_uri, Path(config.docs_dir), tuple(nav_pages(config.nav)))
 
     @event_priority(LAST)
     def on_post_build(self, *, config: MkDocsConfig, **kwargs: Any) -> None:

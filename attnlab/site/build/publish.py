@@ -26,8 +26,7 @@
   the exercises in Python (:mod:`~attnlab.site.build.wheel`);
 - last, the offline copy and the script stating its size (:mod:`~attnlab.site.build.offline`).
 
-:func:`publish` is the whole pass: MkDocs runs it from the guide's plugin,
-and after Zensical it is ``python -m attnlab.site.build``.
+:func:`publish` is the whole pass: MkDocs runs it from the guide's plugin.
 """
 
 from __future__ import annotations

@@ -13,9 +13,8 @@ are listed in the page's front matter ``literals:``; a vector written in
 prose is one item there, ``"[1, 0]"``, since its numbers belong together.
 :func:`unbound` reports every other number and vector left in the prose.
 
-Pure functions on a page's Markdown source: the Markdown extension
-(``attnlab.site.pages.extension``) and ``tests/test_prose_numbers.py`` both call
-them. A docs-build module: it reads front matter with PyYAML, which comes
+Pure functions on a page's Markdown source: the page pass
+(``attnlab.site.pages.convert``) calls them. A docs-build module: it reads front matter with PyYAML, which comes
 with the site's builders (the attnlab library itself needs only numpy).
 """
 

@@ -1,8 +1,7 @@
 """The guide's executed code blocks: markdown-exec runs them, and this module adds three rules.
 
 ``mkdocs.yml`` names :func:`formatter` as SuperFences' formatter for
-``python``, ``py`` and ``pycon`` blocks (Zensical reads the same setting),
-so every executed Python block passes through here on its way to
+``python``, ``py`` and ``pycon`` blocks, so every executed Python block passes through here on its way to
 markdown-exec:
 
 - **Shown code is the lesson.** Lines after a line ``#| hide`` are run but

@@ -10,7 +10,7 @@ The Claims page (``claims.md``) and the Sources page (``sources.md``) are
 written from the registry in ``attnlab.site.pages.claims`` where their source holds
 the marker line ``<!-- attnlab:claims -->`` or ``<!-- attnlab:sources -->``;
 the pages that cite each claim come from a scan of every page's Markdown.
-Pure functions of Markdown text: the extension calls them for each page.
+Pure functions of Markdown text: the plugin calls them for each page.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ print tables (:func:`attnlab.site.figures.tables.table`, ``matrix`` and
 the same table with exact values: a cell made by ``fmt`` or ``vector`` is a
 :class:`~attnlab.text.Rounded` that keeps the float it was rounded from, so
 the export comes from the arrays the table was printed from, never from its
-rounded text. When the page is finished, the extension calls
+rounded text. When the page is finished, the plugin calls
 :func:`resolve`: each marker becomes a compact control of two download links to
 ``exports/<page>-<n>.csv`` and ``.json``, which carries the table's data
 until the post-build pass writes those files and takes the data off the

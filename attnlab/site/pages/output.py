@@ -22,7 +22,7 @@ from html import unescape
 
 TRACEBACK = "Traceback (most recent call last)"
 BLOCK_ID = re.compile(r"<code block: id ([^>]+)>")
-"""How markdown-exec names a block in a traceback once the extension gave it an ``id`` (its place)."""
+"""How markdown-exec names a block in a traceback once the guide gave it an ``id`` (its place)."""
 SOURCE_LANGUAGES = ("python", "py", "pycon", "bash", "sh", "console", "yaml", "toml", "javascript", "js",
                     "json", "markdown", "md", "latex", "tex", "html", "css")
 """Code blocks in these languages are listings of source, not output."""

@@ -12,7 +12,7 @@ How a chapter writes them (CONTRIBUTING.md, "Practice"):
   to use ``attnlab`` in Python; its answer shows the code that does it.
 
 Every answer holds an executed code block, so it is computed while the
-site is built. The extension numbers the exercises (``### Exercise 2:
+site is built. The build numbers the exercises (``### Exercise 2:
 Title {#exercise-2}``) and writes the Exercises page, where its source
 holds ``<!-- attnlab:exercises -->``, from the chapters' own exercises, each
 linking back. :func:`problems` is what the build asks of every chapter

@@ -1,7 +1,6 @@
 """The guide's additions to the theme's pages: the storage guard, accessible names, the 404 page.
 
-They live in ``overrides/`` (a theme directory both MkDocs-Material and
-Zensical honour) and in ``docs/assets/``; in a real browser,
+They live in ``overrides/`` (the theme's ``custom_dir``) and in ``docs/assets/``; in a real browser,
 ``tests/browser/test_progress.py`` shows pages work with storage blocked and
 the axe scan shows the names are there.
 """

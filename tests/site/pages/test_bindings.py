@@ -275,7 +275,7 @@ def test_declared_literal_must_match_the_text_exactly() -> None:
     assert [m.split(": ")[1].split(" ")[0] for m in unbound(markdown, "p.md")] == ["0.50"]
 
 
-# --- the extension inside a strict build ----------------------------------------------------
+# --- inside a strict build ----------------------------------------------------
 
 
 def test_build_shows_the_quoted_number_in_place_of_the_binding(tmp_path: Path) -> None:

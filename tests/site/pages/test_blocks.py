@@ -23,7 +23,7 @@ FENCES = {"pymdownx.superfences": {"custom_fences": [
 
 
 def converted(code: str, options: str = "") -> str:
-    """One block of ``code`` with its ``options``, placed at ``docs/p.md:1`` as the extension places it."""
+    """One block of ``code`` with its ``options``, placed at ``docs/p.md:1`` as the build places it."""
     page = placed_blocks(f'```python exec="on" {options}\n{code}\n```\n', "docs/p.md")
     md = Markdown(extensions=["tables", "pymdownx.superfences", "pymdownx.arithmatex", "pymdownx.tabbed"],
                   extension_configs={**FENCES, "pymdownx.arithmatex": {"generic": True},

@@ -1,8 +1,9 @@
-"""The guide's Markdown extension on single pages: what it resolves, refuses and adds (it writes no file).
+"""The guide's page pass on single pages: what it resolves, refuses and adds (it writes no file).
 
-Pages are converted with Python-Markdown directly, the page named in the
-extension's options; ``test_build_refuses.py`` shows the same inside the
-real MkDocs build of the guide, and ``test_zensical.py`` under Zensical.
+Pages are converted in-process as the guide's plugin converts them: the
+page pass on the Markdown, Python-Markdown, the page pass on the HTML;
+``tests/site/build/test_build_refuses.py`` builds real sites only where the
+build itself must show the refusal.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from markdown import Markdown
 
 from attnlab.site.figures import explorer
 from attnlab.site.pages import blocks
-from attnlab.site.pages.extension import AttnlabExtension, PageError
-from attnlab.site.pages.page import nav_pages, page_of, zensical_nav_pages
+from attnlab.site.pages.convert import PageError, one_blas_thread, page_html, page_markdown
+from attnlab.site.pages.page import Page, nav_pages
 from attnlab.site.pages.source import FRONT_MATTER
 
 EXECUTED = {"pymdownx.superfences": {"custom_fences": [
@@ -29,14 +30,14 @@ EXECUTED = {"pymdownx.superfences": {"custom_fences": [
 
 def convert(tmp_path: Path, markdown: str, path: str = "p.md",
             extensions: tuple = ("toc", "pymdownx.superfences")) -> str:
-    """``markdown`` saved as ``docs/<path>`` and converted as a builder would (front matter stripped)."""
+    """``markdown`` saved as ``docs/<path>`` and converted as the guide's plugin does (front matter stripped)."""
     docs = tmp_path / "docs"
     docs.mkdir(exist_ok=True)
     (docs / path).write_text(markdown, encoding="utf-8")
-    guide = AttnlabExtension(page=path, docs_dir=str(docs))
-    md = Markdown(extensions=[*extensions, "pymdownx.arithmatex", guide],
+    page = Page(path, docs)
+    md = Markdown(extensions=[*extensions, "pymdownx.arithmatex"],
                   extension_configs={**EXECUTED, "pymdownx.arithmatex": {"generic": True}})
-    return md.convert(FRONT_MATTER.sub("", markdown))
+    return page_html(md.convert(page_markdown(FRONT_MATTER.sub("", markdown), page)), page)
 
 
 def test_a_binding_shows_its_number(tmp_path: Path) -> None:
@@ -112,41 +113,20 @@ def test_a_page_without_the_marker_never_builds_the_explorer(tmp_path: Path, mon
 
 
 def test_a_kind_the_guide_does_not_know_stops_the_page_naming_it(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "notes.md").write_text("---\nkind: appendix\n---\n\nNotes.\n", encoding="utf-8")
-    guide = AttnlabExtension(page="notes.md", docs_dir=str(docs))
     with pytest.raises(PageError, match=r"docs/notes\.md: front matter 'kind' must be one of chapter, page, "
                                         r"reference, got 'appendix'"):
-        Markdown(extensions=[guide]).convert("Notes.\n")
-
-
-def test_a_nested_conversion_of_the_same_page_is_left_alone(tmp_path: Path) -> None:
-    # markdown-exec converts a block's printed Markdown with a Markdown of its own, carrying the extension
-    html = convert(tmp_path, '```python exec="on"\nprint("[[not a citation]] and $x$")\n```\n')
-    assert "[[not a citation]]" in html and html.count("attn-provenance") == 1
+        convert(tmp_path, "---\nkind: appendix\n---\n\nNotes.\n", path="notes.md")
 
 
 def test_a_build_runs_numpys_matrix_products_on_one_thread() -> None:
-    AttnlabExtension()
+    one_blas_thread()
     blas = [pool for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
     assert blas and all(pool["num_threads"] == 1 for pool in blas)
-
-
-def test_without_a_builder_or_options_the_page_is_asked_for() -> None:
-    with pytest.raises(LookupError, match="list the plugin `attnlab`"):
-        page_of(Markdown(), {}, None)
 
 
 def test_mkdocs_nav_gives_paths_and_titles_in_order() -> None:
     nav = [{"Home": "index.md"}, {"Part": [{"Softmax": "softmax.md"}, {"Mixing": "mixing.md"}]}]
     assert list(nav_pages(nav)) == [("index.md", "Home"), ("softmax.md", "Softmax"), ("mixing.md", "Mixing")]
-
-
-def test_zensical_nav_gives_paths_and_titles_in_order() -> None:
-    nav = [{"title": "Home", "url": "index.md", "children": []},
-           {"title": "Part", "url": None, "children": [{"title": "Softmax", "url": "softmax.md", "children": []}]}]
-    assert list(zensical_nav_pages(nav)) == [("index.md", "Home"), ("softmax.md", "Softmax")]
 
 
 def test_the_claims_page_lists_its_claims_where_its_marker_is(tmp_path: Path) -> None:
