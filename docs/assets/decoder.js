@@ -189,7 +189,46 @@
     };
   }
 
-  var api = { fromFiles: fromFiles, mulberry32: mulberry32, readSafetensors: readSafetensors };
+  function hex(buffer) {
+    return Array.prototype.map.call(new Uint8Array(buffer), function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+
+  /** The model from ATTNLAB_DECODER_FILES (assets/decoder-model.js): its weights' SHA-256 checked first. */
+  function fromScript(files) {
+    var binary = atob(files.safetensors), bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
+    var subtle = root.crypto && root.crypto.subtle;
+    if (!subtle) { return Promise.reject(new Error("this browser offers no SHA-256 here (crypto.subtle): the weights cannot be checked")); }
+    return subtle.digest("SHA-256", bytes).then(function (digest) {
+      if (hex(digest) !== files.sha256) { throw new Error("decoder-model.js is damaged: its weights' SHA-256 differs"); }
+      return fromFiles(bytes, files.vocabulary, files.config);
+    });
+  }
+
+  var here = root.document && root.document.currentScript ? root.document.currentScript.src : "";
+  var loading = null;
+
+  /** Load the page's model once (a script element beside this one: works from file://); a promise of the model. */
+  function load() {
+    if (!loading) {
+      loading = new Promise(function (resolve, reject) {
+        if (root.ATTNLAB_DECODER_FILES) { resolve(root.ATTNLAB_DECODER_FILES); return; }
+        var element = root.document.createElement("script");
+        element.src = here.replace(/decoder\.js(\?.*)?$/, "decoder-model.js");
+        element.onload = function () { resolve(root.ATTNLAB_DECODER_FILES); };
+        element.onerror = function () { loading = null; reject(new Error("assets/decoder-model.js could not be loaded")); };
+        root.document.head.appendChild(element);
+      }).then(fromScript).then(function (model) {
+        api.model = model;
+        api.forward = model.forward;
+        api.generate = model.generate;
+        return model;
+      });
+    }
+    return loading;
+  }
+
+  var api = { fromFiles: fromFiles, fromScript: fromScript, load: load, mulberry32: mulberry32, readSafetensors: readSafetensors };
   root.attnlab = root.attnlab || {};
   root.attnlab.decoder = api;
   if (typeof module === "object" && module.exports) { module.exports = api; }
