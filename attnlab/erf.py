@@ -12,7 +12,7 @@ erf⁽ᵏ⁾(c) = (2/√π)·(−1)ᵏ⁻¹·Hₖ₋₁(c)·e^(−c²). No const
 argument is never more than STEP/2 = 2⁻¹⁰ from its grid point, so the first
 term left out, past ``DEGREE``, is 2⁻⁶⁰ times its coefficient, and the
 polynomial agrees with ``math.erf`` to about one unit in the last place
-(tests/test_erf.py). It is about six times faster than ``math.erf`` per entry.
+(tests/maths/test_erf.py). It is about six times faster than ``math.erf`` per entry.
 
 Far out on the negative side, where ``gelu`` multiplies x by Φ(x) = erfc(−x/√2)/2,
 1 + erf(x) is all rounding error: ``erfcx``, the scaled complement e^(x²)·erfc(x),
@@ -41,11 +41,7 @@ DEGREE = 5
 
 
 def taylor_table(step: float = STEP, end: float = END, degree: int = DEGREE) -> np.ndarray:
-    """Taylor coefficients of erf at c = 0, step, 2·step … end: row k holds erf⁽ᵏ⁾(c) / k!.
-
-    Row 0 is ``math.erf(c)`` itself; row k ≥ 1 uses the Hermite recurrence
-    H₀ = 1, H₁ = 2c, Hₙ₊₁ = 2c·Hₙ − 2n·Hₙ₋₁.
-    """
+    """Taylor coefficients of erf at c = 0, step, 2·step … end: row k holds erf⁽ᵏ⁾(c) / k!."""
     centres = np.arange(round(end / step) + 1) * step
     table = np.zeros((degree + 1, centres.size))
     table[0] = [math.erf(c) for c in centres.tolist()]
@@ -84,7 +80,7 @@ FRACTION_FROM = 2.0
 """From here on ``erfcx`` uses the continued fraction: below it, 1 − erf(x) is at least 0.0047 and loses no more than
 1e-13."""
 FRACTION_TERMS = 60
-"""Depth of the continued fraction: at x = FRACTION_FROM it has converged to 1e-15 (tests/test_erf.py), faster
+"""Depth of the continued fraction: at x = FRACTION_FROM it has converged to 1e-15 (tests/maths/test_erf.py), faster
 beyond."""
 
 
@@ -113,13 +109,7 @@ SPLIT = 2.0**27 + 1
 
 
 def gaussian(x: Any) -> np.ndarray:
-    """e^(−x²/2) for every entry of ``x``, with x² taken exactly as the sum of two floats.
-
-    Rounding x² alone would move the exponent by up to 700·2⁻⁵³ near where
-    the result underflows, a relative error of 8e-14; the rounding error of
-    x² is recovered exactly (Dekker's product) and applied as a factor
-    instead. Beyond |x| = 40 the result underflows to 0 and is not computed.
-    """
+    """e^(−x²/2) for every entry of ``x``, with x² taken exactly as the sum of two floats."""
     size = np.minimum(np.abs(np.asarray(x, dtype=np.float64)), 40.0)
     scaled = SPLIT * size
     high = scaled - (scaled - size)

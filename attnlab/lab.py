@@ -44,8 +44,10 @@ W_Q = ((1.0, 0.0), (0.0, 1.0))
 W_K = ((1.0, 1.0), (0.0, 1.0))
 W_V = ((1.0, 0.0), (0.0, 2.0))
 
-DEFAULTS: dict[str, Any] = {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0,
-                            "scale_scores": True}
+DEFAULTS: Mapping[str, Any] = MappingProxyType({"token": "rises", "query_scale": 1.0, "causal": True,
+                                                "value_y": 2.0, "scale_scores": True})
+"""The controls' defaults, read-only like every constant of the toy: a chapter's code block runs in the
+build's process, and an edit here would reach the lab the build publishes but not the pages before it."""
 MULTIPLIERS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0)
 """The query multipliers experiment 1 compares."""
 

@@ -113,11 +113,7 @@ class EncoderBlockParams:
 
 
 def _affine(x: Any, w: Any, b: Any, w_name: str, b_name: str) -> np.ndarray:
-    """``x @ w + b``, with the bias ``b`` optional (models such as BERT have them, the toy does not).
-
-    The bias must be finite with one entry per column of ``w``; a sum beyond
-    float64 is refused naming both terms.
-    """
+    """``x @ w + b``, with the bias ``b`` optional (models such as BERT have them, the toy does not)."""
     product = project(x, w, w_name)
     if b is None:
         return product
@@ -212,7 +208,7 @@ def gelu(x: Any) -> np.ndarray:
     is reproduced to float precision. numpy has no erf; ``attnlab.erf``
     computes it for the whole array, as exact as ``math.erf``. Where x is
     below −2√2, 1 + erf(x/√2) would be mostly rounding error (and 0 from
-    x ≈ −8.3 on, so that ``gelu(-10)`` gave −0.0): there Φ(x) is
+    x ≈ −8.3 on, so that ``gelu(-10)`` gave a negative zero): there Φ(x) is
     erfcx(−x/√2)·e^(−x²/2)/2, accurate to 1e-12 relative down to where the
     result leaves the normal floats (x ≈ −37.6), and then as close as a
     subnormal float can be.

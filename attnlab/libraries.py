@@ -19,7 +19,7 @@ Libraries choose otherwise, and not all alike:
 
 Each function reproduces one of those behaviours exactly, in numpy, so the
 guide can show their numbers while it is built with numpy alone;
-``tests/test_library_edges.py`` runs PyTorch on the same inputs and requires
+``tests/peer/test_library_edges.py`` runs PyTorch on the same inputs and requires
 the same numbers, so a PyTorch that behaves differently turns the suite red.
 """
 

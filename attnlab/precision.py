@@ -1,9 +1,11 @@
 """Where the exponential overflows in reduced precision, and why the stable softmax never does.
 
 A naive softmax exponentiates the scores as they are. In IEEE binary16
-(numpy's float16) the largest finite number is 65504, so exp(s) overflows
-once s passes ln 65504 ≈ 11.09; binary32 and bfloat16 share an exponent range
-and overflow past about 88.7, binary64 past about 709.8 (claim CL-037).
+(numpy's float16) the largest finite number is 65504, and rounding to
+nearest turns everything from 65520 (halfway to the next power of two) into
+infinity, so exp(s) overflows once s passes ln 65520 ≈ 11.09; binary32 and
+bfloat16 share an exponent range and overflow past about 88.7, binary64 past
+about 709.8 (claim CL-037).
 Subtracting the row maximum first makes every exponent at most 0, so no
 visible weight can overflow in any of them (claim CL-020). numpy has no
 bfloat16, so its largest number is written out from its format: 8 bits of
@@ -40,8 +42,13 @@ def largest(format: str) -> float:
 
 
 def exp_limit(format: str) -> float:
-    """ln of ``largest(format)``: past this argument exp(s) is beyond the format's largest number."""
-    return math.log(largest(format))
+    """Past this argument exp(s) rounds to infinity in ``format`` (rounding to nearest).
+
+    The threshold is halfway between the largest finite number and the next power of two
+    (65520 in binary16): from there on, rounding goes up to infinity.
+    """
+    fraction, exponent = math.frexp(largest(format))  # largest = fraction · 2^exponent, fraction just below 1
+    return exponent * math.log(2) + math.log((fraction + 1) / 2)  # in logs: 2^1024 is beyond float64 itself
 
 
 def _computed(scores: Any, format: str) -> np.ndarray:

@@ -8,7 +8,7 @@ slower than PyTorch's. Here the heads' projections are laid side by side once
 (``stack_heads``), so each step is one product over every head: the queries of
 all heads are ``x @ [W_Q¹ … W_Qᴴ]``, and the scores, weights and outputs carry
 a leading head axis. The steps and their order are those of ``attention``
-(the same ``scale`` and masked ``softmax``); tests/test_stacked.py checks the
+(the same ``scale`` and masked ``softmax``); tests/maths/test_stacked.py checks the
 results equal ``multi_head``'s and ``encoder_block_steps``' to 1e-12.
 """
 

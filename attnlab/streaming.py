@@ -15,12 +15,6 @@ A causal mask need not be written down either: ``causal=True`` works out
 each block's visible keys from the positions (bottom-right aligned, as
 ``attnlab.causal(n, m)``), so no n×m array exists at any point and memory
 stays O(n·block). A dense ``visible`` mask, by contrast, is itself n×m.
-
-The running sum of up to m weights of at most 1 times the values can exceed
-the largest float64 even though the output cannot (it is an average of the
-values), so the values are first divided by ``attention.headroom``'s power
-of two per column; the output is multiplied back and kept within each
-column's values by ``attention.within_range``, as ``attention`` does.
 """
 
 from __future__ import annotations
@@ -31,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.attention import checked_inputs, checked_scores, frozen, headroom, refuse_empty_rows, scale, within_range
+from attnlab.attention import checked_inputs, frozen, product, refuse_empty_rows
 from attnlab.checks import positive_int
 
 __all__ = ["BLOCK", "Step", "streaming_attention", "streaming_trace"]
@@ -46,31 +40,18 @@ class Step:
 
     ``peak`` is the largest visible scaled score so far (−∞ if none),
     ``total`` the sum of exp(scaled − peak) over visible keys so far, and
-    ``weighted`` the matching sum of exp(scaled − peak) · value / ``unit``,
-    so ``weighted * unit / total`` is the output of attention over the keys
-    seen. ``unit`` is ``attention.headroom``'s power of two per value column:
-    1 unless the column holds values near the float64 maximum, whose
-    running sum could otherwise overflow.
+    ``weighted`` the matching sum of exp(scaled − peak) · value, so
+    ``weighted / total`` is the output of attention over the keys seen.
     """
 
     keys_seen: int
     peak: np.ndarray
     total: np.ndarray
     weighted: np.ndarray
-    unit: np.ndarray
-
-
-def _block_scores(queries: np.ndarray, keys: np.ndarray, part: slice) -> np.ndarray:
-    """Scaled scores of every query against one block of keys; overflow is refused as ``attention`` does."""
-    return scale(checked_scores(queries, keys, part), keys.shape[1])
 
 
 def _fold(state: Step, scaled: np.ndarray, values: np.ndarray, visible: np.ndarray | None) -> Step:
-    """Fold one block's scaled scores, values (divided by ``state.unit``) and visible columns into the state.
-
-    ``scaled`` is overwritten (it becomes the block's exponentials), so no
-    second n×block array is made; it is freed when the caller lets go of it.
-    """
+    """Fold one block's scaled scores, values and visible columns into the state."""
     if visible is not None:
         np.copyto(scaled, -np.inf, where=~visible)
     peak = np.maximum(state.peak, scaled.max(axis=1))
@@ -78,13 +59,13 @@ def _fold(state: Step, scaled: np.ndarray, values: np.ndarray, visible: np.ndarr
     # keeps −inf − (−inf) = NaN out, and exp(−inf) = 0 leaves it empty. A gap
     # wider than float64 can hold becomes −inf, whose exp is the right 0.
     base = np.where(np.isneginf(peak), 0.0, peak)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # values near the float64 maximum are refused at the end
         rescale = np.exp(state.peak - base)
         scaled -= base[:, None]
-    weights = np.exp(scaled, out=scaled)
-    return Step(state.keys_seen + values.shape[0], peak,
-                state.total * rescale + weights.sum(axis=1),
-                state.weighted * rescale[:, None] + weights @ values, state.unit)
+        weights = np.exp(scaled, out=scaled)
+        return Step(state.keys_seen + values.shape[0], peak,
+                    state.total * rescale + weights.sum(axis=1),
+                    state.weighted * rescale[:, None] + weights @ values)
 
 
 def _causal_flag(causal: Any) -> bool:
@@ -95,11 +76,7 @@ def _causal_flag(causal: Any) -> bool:
 
 
 def _block_mask(mask: np.ndarray | None, causal: bool, n: int, m: int, part: slice) -> np.ndarray | None:
-    """The visible columns of one block: a slice of ``mask``, and the causal rule worked out from positions.
-
-    Causal visibility is bottom-right aligned, as ``attnlab.causal(n, m)``:
-    query i sees key j iff j ≤ i + m − n. Only an n×block array is made.
-    """
+    """The visible columns of one block: a slice of ``mask``, and the causal rule worked out from positions."""
     columns = None if mask is None else mask[:, part]
     if not causal:
         return columns
@@ -111,12 +88,12 @@ def _block_mask(mask: np.ndarray | None, causal: bool, n: int, m: int, part: sli
 def _running(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, mask: np.ndarray | None,
              block: int, causal: bool = False) -> Iterator[Step]:
     """Fold the keys in, ``block`` at a time, yielding the running state after each block."""
-    (n, m), unit = (queries.shape[0], keys.shape[0]), headroom(values, keys.shape[0])
-    state = Step(0, np.full(n, -np.inf), np.zeros(n), np.zeros((n, values.shape[1])), unit)
-    divided = values / unit
+    n, m = queries.shape[0], keys.shape[0]
+    state = Step(0, np.full(n, -np.inf), np.zeros(n), np.zeros((n, values.shape[1])))
     for start in range(0, m, block):
         part = slice(start, start + block)
-        state = _fold(state, _block_scores(queries, keys, part), divided[part],
+        scaled = product(queries, keys[part].T, "q", "k.T") / np.sqrt(keys.shape[1])
+        state = _fold(state, scaled, values[part],
                       _block_mask(mask, causal, n, m, part))
         yield state
 
@@ -130,7 +107,7 @@ def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1,
     in. Every array of every ``Step`` is read-only.
     """
     queries, keys, values, mask, _ = checked_inputs(q, k, v, visible)
-    return [Step(s.keys_seen, frozen(s.peak), frozen(s.total), frozen(s.weighted), frozen(s.unit))
+    return [Step(s.keys_seen, frozen(s.peak), frozen(s.total), frozen(s.weighted))
             for s in _running(queries, keys, values, mask, positive_int("block", block), _causal_flag(causal))]
 
 
@@ -139,8 +116,8 @@ def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int 
     """The output of ``attention(q, k, v, visible)``, computed ``block`` keys at a time.
 
     The arguments and their checks are those of ``attention`` (plus
-    ``block``, a positive int), and so are the errors: same type, same
-    message. Returns only the output, a new n×d_v array, or a 1-D array of
+    ``block``, a positive int), and so are the errors (a score overflow
+    names the largest |k| of its block). Returns only the output, a new n×d_v array, or a 1-D array of
     length d_v for a single 1-D query, like ``attention(...).output``. The
     largest arrays made are n×block; a ``visible`` mask is read a slice at a
     time, but it is n×m itself. ``causal=True`` applies ``causal(n, m)``
@@ -158,5 +135,7 @@ def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int 
                          _causal_flag(causal)):
         pass  # only the last state is kept; a list of every Step would hold an n×d_v sum per block
     refuse_empty_rows(~np.isneginf(last.peak))
-    output = within_range(last.weighted / last.total[:, None], last.unit, values)
+    output = last.weighted / last.total[:, None]
+    if not np.isfinite(output).all():
+        raise ValueError(f"weights @ v overflow float64: v entries are too large (largest |v| {abs(values).max():g})")
     return output[0] if single else output

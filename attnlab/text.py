@@ -52,7 +52,7 @@ class Rounded(str):
 
 
 def fmt(x: float, decimals: int = 3) -> Rounded:
-    """A real number with a fixed count of decimals (0 to ``MAX_DECIMALS``); never prints "-0.000".
+    """A real number with a fixed count of decimals (0 to ``MAX_DECIMALS``); never a negative zero.
 
     Every digit is exact, however large the number (1e21 is written out, not
     as 1e+21). A value that is not finite is refused, naming ``x``: no page

@@ -1,9 +1,17 @@
-"""Benchmark the page's own model: loading its weights, and every head of a 32-piece sentence.
+"""Benchmark the page's own model: loading its weights, and every head of a sentence, beside ONNX Runtime Web.
 
 Run ``.venv/bin/python benchmarks/model_js.py``. It writes the model's files
 (``attnlab.site.build.model_files``) into a temporary folder and prints:
 
 - the download: every model file's bytes (target ≤ 50 MB);
+- the forward pass beside the peer, in one Chromium page served from
+  127.0.0.1, one thread each, at 32 and 128 word pieces: minilm.js (every
+  head's weights, sizes and vectors) against ONNX Runtime Web's wasm backend
+  (npm ``onnxruntime-web``, pinned in ``package-lock.json``) on the same
+  float16-rounded weights, exported to ONNX from transformers' BertModel
+  with the ``peer`` extra (hidden states and every attention map out): the
+  median of interleaved runs, the ratio (target ≤ 2×), and the largest
+  difference between the two's attention weights;
 - Chromium, from ``file://``: loading and checking the weights (each file by a
   ``<script>`` element, its SHA-256 checked, the float16 numbers decoded;
   target ≤ 3 s), then tokens and every head of a sentence of 32 word pieces,
@@ -13,7 +21,9 @@ Run ``.venv/bin/python benchmarks/model_js.py``. It writes the model's files
 - the explorer's own page (``--site DIR`` to use a built site, otherwise one is
   built now), from ``file://``: the load button to the model ready, a 32-piece
   sentence through ``attnlab.model.encode`` (in the page's worker), and the
-  longest task the page's main thread ran meanwhile (target ≤ 200 ms).
+  longest task the page's main thread ran meanwhile (target ≤ 200 ms); then
+  end to end, a 128-piece sentence typed and submitted until every head is
+  shown (target ≤ 500 ms).
 
 The first Chromium figures come from a minimal page of the benchmark's own
 that loads the weights on its main thread. This prints figures and asserts
@@ -23,11 +33,14 @@ nothing, so it is not a test.
 from __future__ import annotations
 
 import argparse
+import functools
+import http.server
 import json
 import shutil
 import statistics
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,50 +51,27 @@ from playwright.sync_api import sync_playwright  # noqa: E402 (after the path se
 
 from attnlab.site.build.model_files import FOLDER  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: E402
-from tests.model_js import ASSETS, generated_sentences, node_runner, write_model_files  # noqa: E402
+from tests.model_js import generated_sentences, node_runner, write_bare_page, write_model_files  # noqa: E402
 from tests.sites import CONFIG, build  # noqa: E402
 
 LOAD_TARGET_S, ENCODE_TARGET_S, DOWNLOAD_TARGET_MB, TASK_TARGET_MS = 3.0, 1.0, 50.0, 200.0
+PEER_RATIO_TARGET, END_TO_END_TARGET_MS = 2.0, 500.0
 PIECES = 32
+PEER_PIECES = (32, 128)
 REPEATS = 5
-
-PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>minilm.js benchmark</title>
-<script src="wordpiece.js"></script><script src="minilm.js"></script>
-<script>
-function insert(src) {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = src;
-    script.onload = () => { script.remove(); resolve(); };
-    script.onerror = () => reject(new Error(src + " is missing"));
-    document.head.appendChild(script);
-  });
-}
-async function loadModel(folder) {
-  await insert(folder + "manifest.js");
-  const manifest = globalThis.ATTNLAB_MODEL_MANIFEST;
-  const checked = {};
-  for (const entry of manifest.files) {
-    await insert(folder + entry.name);
-    checked[entry.name] = await attnlab.minilm.checkFile(entry, globalThis.ATTNLAB_MODEL_FILES[entry.name]);
-    delete globalThis.ATTNLAB_MODEL_FILES[entry.name];
-  }
-  return attnlab.minilm.build(manifest, checked);
-}
-</script></html>
-"""
-"""A page that loads the model's files one <script> at a time and checks each before building the model."""
+ORT = ROOT / "node_modules" / "onnxruntime-web" / "dist"
+ORT_FILES = ("ort.wasm.min.js", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm")
 
 TIME_IN_PAGE = """async ([folder, text, repeats]) => {
     const start = performance.now();
     const model = await loadModel(folder);
     const loaded = performance.now();
-    const first = attnlab.minilm.encode(model, text);
+    const first = attnlab.minilm.run(model, text);
     const encoded = performance.now();
     const again = [];
     for (let r = 0; r < repeats; r += 1) {
         const t = performance.now();
-        attnlab.minilm.encode(model, text);
+        attnlab.minilm.run(model, text);
         again.push(performance.now() - t);
     }
     return { load: loaded - start, first: encoded - loaded, again, pieces: first.tokens.length };
@@ -92,11 +82,11 @@ const [text, repeats] = stdin();
 const start = performance.now();
 loadModel().then(model => {
   const loaded = performance.now();
-  const first = minilm.encode(model, text);
+  const first = minilm.run(model, text);
   const encoded = performance.now();
   const again = [];
   for (let r = 0; r < repeats; r += 1) {
-    const t = performance.now(); minilm.encode(model, text); again.push(performance.now() - t);
+    const t = performance.now(); minilm.run(model, text); again.push(performance.now() - t);
   }
   process.stdout.write(JSON.stringify({
     load: loaded - start, first: encoded - loaded, again, pieces: first.tokens.length }));
@@ -121,20 +111,118 @@ def sentence_of(pieces: int) -> str:
 
 def in_chromium(folder: Path, text: str) -> dict:
     """Load the model and encode ``text`` in Chromium from file://; the page's own timings in ms."""
-    (folder / "index.html").write_text(PAGE, encoding="utf-8")
-    for script in ("wordpiece.js", "minilm.js"):
-        shutil.copy(ASSETS / script, folder / script)
+    index = write_bare_page(folder)
     with sync_playwright() as playwright:
         executable = chromium_executable(playwright.chromium.executable_path)
         browser = playwright.chromium.launch(headless=True, args=CHROMIUM_ARGS, executable_path=executable)
         page = browser.new_page()
-        page.goto((folder / "index.html").as_uri())
+        page.goto(index.as_uri())
         timings = page.evaluate(TIME_IN_PAGE, [FOLDER + "/", text, REPEATS])
         browser.close()
     return timings
 
 
-TIME_EXPLORER = """async ([text, repeats]) => {
+def export_onnx(path: Path) -> None:
+    """transformers' BertModel on the float16-rounded weights, exported to ONNX: ids in; hidden states and every
+    layer's attention maps (batch × layer × head × n × n) out."""
+    import torch
+    from transformers import BertModel
+
+    from attnlab import bert
+
+    model = BertModel.from_pretrained(str(bert.model_dir()), attn_implementation="eager").eval()
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.copy_(parameter.half().float())
+
+    class Maps(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = model
+
+        def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            out = self.bert(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
+                            token_type_ids=torch.zeros_like(input_ids), output_attentions=True)
+            return out.last_hidden_state, torch.stack(out.attentions, 1)
+
+    torch.onnx.export(Maps(), (torch.tensor([[101, 7427, 7170, 102]]),), str(path), input_names=["input_ids"],
+                      output_names=["hidden", "attentions"], opset_version=17, dynamo=False,
+                      dynamic_axes={"input_ids": {1: "n"}, "hidden": {1: "n"}, "attentions": {3: "n", 4: "n"}})
+
+
+TIME_PEER = """async ([folder, texts, repeats]) => {
+    const model = await loadModel(folder);
+    await insert("ort.wasm.min.js");
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.wasmPaths = new URL(".", location.href).href;
+    const session = await ort.InferenceSession.create("minilm.onnx", { executionProviders: ["wasm"] });
+    const rows = [];
+    for (const text of texts) {
+        const ours = attnlab.minilm.run(model, text);
+        const n = ours.tokens.length;
+        const ids = new ort.Tensor("int64", BigInt64Array.from(ours.ids, BigInt), [1, n]);
+        const theirs = await session.run({ input_ids: ids });
+        const maps = theirs.attentions.data;
+        let differ = 0;
+        for (let i = 0; i < maps.length; i += 1) { differ = Math.max(differ, Math.abs(maps[i] - ours.attentions[i])); }
+        const project = [], peer = [];
+        for (let r = 0; r < repeats; r += 1) {
+            let t = performance.now();
+            attnlab.minilm.run(model, text);
+            project.push(performance.now() - t);
+            t = performance.now();
+            await session.run({ input_ids: ids });
+            peer.push(performance.now() - t);
+        }
+        rows.push({ pieces: n, project, peer, differ, simd: model.kernel.simd });
+    }
+    return rows;
+}"""
+"""Loads both models in one page, then per text: the largest difference of their attention weights, and the
+project's and the peer's forward times, interleaved."""
+
+
+def against_peer(folder: Path, texts: list[str]) -> list[dict]:
+    """minilm.js and ONNX Runtime Web side by side in Chromium, served from 127.0.0.1; each text's timings in ms."""
+    write_model_files(folder)
+    index = write_bare_page(folder)
+    for name in ORT_FILES:
+        shutil.copy(ORT / name, folder / name)
+    export_onnx(folder / "minilm.onnx")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            """Say nothing per request."""
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as playwright:
+            executable = chromium_executable(playwright.chromium.executable_path)
+            browser = playwright.chromium.launch(headless=True, args=CHROMIUM_ARGS, executable_path=executable)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{server.server_address[1]}/{index.name}")
+            rows: list[dict] = page.evaluate(TIME_PEER, [FOLDER + "/", texts, 2 * REPEATS + 1])
+            browser.close()
+    finally:
+        server.shutdown()
+    return rows
+
+
+def report_peer(rows: list[dict]) -> None:
+    """Print the project's and the peer's medians, their ratio against the target, and how far apart they are."""
+    print("forward pass in Chromium, one thread, median of interleaved runs (project: minilm.js, "
+          f"{'WebAssembly SIMD' if rows[0]['simd'] else 'plain JavaScript'}; peer: ONNX Runtime Web, wasm):")
+    print("  pieces   project     peer    ratio   largest weight difference")
+    for row in rows:
+        project, peer = statistics.median(row["project"]), statistics.median(row["peer"])
+        ratio = project / peer
+        verdict = "meets" if ratio <= PEER_RATIO_TARGET else "MISSES"
+        print(f"  {row['pieces']:6d} {project:7.1f} ms {peer:7.1f} ms {ratio:6.2f}×  {row['differ']:.1e}   "
+              f"({verdict} ≤ {PEER_RATIO_TARGET}×)")
+
+
+TIME_EXPLORER = """async ([text, long, repeats]) => {
     const tasks = [];
     new PerformanceObserver(list => list.getEntries().forEach(e => tasks.push(e.duration)))
       .observe({ type: "longtask" });
@@ -154,12 +242,24 @@ TIME_EXPLORER = """async ([text, repeats]) => {
         again.push(performance.now() - t);
     }
     await new Promise(resolve => setTimeout(resolve, 100));  // let the observer report the last tasks
-    return { load: loaded - start, first: encoded - loaded, again, pieces: first.tokens.length,
-             longest: Math.max(0, ...tasks) };
+    const longest = Math.max(0, ...tasks);
+    const shown = [];
+    own.querySelector('[data-testid="own-text"]').value = long;
+    for (let r = 0; r < repeats; r += 1) {
+        const t = performance.now();
+        const done = new Promise(resolve => new MutationObserver((_, watcher) => {
+            if (own.getAttribute("data-model-state") === "shown") { watcher.disconnect(); resolve(); }
+        }).observe(own, { attributes: true }));
+        own.querySelector('[data-testid="own-form"]').requestSubmit();
+        await done;
+        await new Promise(requestAnimationFrame);  // the page painted
+        shown.push(performance.now() - t);
+    }
+    return { load: loaded - start, first: encoded - loaded, again, pieces: first.tokens.length, longest, shown };
 }"""
 
 
-def in_explorer(site: Path, text: str) -> dict:
+def in_explorer(site: Path, text: str, long: str) -> dict:
     """The explorer's own page from file://: load through its button, encode in its worker; timings in ms."""
     write_model_files(site)
     with sync_playwright() as playwright:
@@ -168,7 +268,7 @@ def in_explorer(site: Path, text: str) -> dict:
         page = browser.new_page()
         page.goto((site / "explorer.html").as_uri())
         page.locator(".attnlab-explorer[data-sentence]").wait_for()
-        timings = page.evaluate(TIME_EXPLORER, [text, REPEATS])
+        timings = page.evaluate(TIME_EXPLORER, [text, long, REPEATS])
         browser.close()
     return timings
 
@@ -189,6 +289,10 @@ def report(where: str, timings: dict) -> None:
             f"({verdict(longest, TASK_TARGET_MS)} ≤ {TASK_TARGET_MS:.0f} ms; "
             "0: none over 50 ms)"
         )
+    if "shown" in timings:
+        shown = statistics.median(timings["shown"])
+        print(f"  {max(PEER_PIECES)} pieces typed, submitted, every head shown (median of {REPEATS})  {shown:6.0f} ms  "
+              f"({'meets' if shown <= END_TO_END_TARGET_MS else 'MISSES'} ≤ {END_TO_END_TARGET_MS:.0f} ms)")
 
 
 def main() -> None:
@@ -204,6 +308,7 @@ def main() -> None:
         print(f"model download: {size / 1e6:.1f} MB in {len(list(model.iterdir()))} files "
               f"({'meets' if size / 1e6 <= DOWNLOAD_TARGET_MB else 'MISSES'} ≤ {DOWNLOAD_TARGET_MB} MB)")
         print(f"sentence ({PIECES} pieces): {text}")
+        report_peer(against_peer(Path(scratch) / "peer", [sentence_of(p) for p in PEER_PIECES]))
         report("Chromium, file://", in_chromium(folder, text))
         report("Node", json.loads(node_runner(TIME_IN_NODE, model, stdin=json.dumps([text, REPEATS]))))
         site = Path(scratch) / "site"
@@ -213,7 +318,8 @@ def main() -> None:
             built = build(CONFIG, site)
             if built.returncode:
                 sys.exit(f"mkdocs build --strict failed:\n{built.stdout}{built.stderr}")
-        report("Chromium, the explorer page from file:// (the work in its worker)", in_explorer(site, text))
+        report("Chromium, the explorer page from file:// (the work in its worker)",
+               in_explorer(site, text, sentence_of(max(PEER_PIECES))))
 
 
 if __name__ == "__main__":

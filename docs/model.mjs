@@ -17,6 +17,8 @@ import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const SCRIPTS = ["lab-data.js", "attnlab.js", "contrasts.js"];
+/** Whether Node runs this file itself (`node model.mjs`), not a script importing it. */
+const RUN = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 
 /** Run the site's classic scripts with `globalThis` bound to a fresh object; return that object. */
 function load(names) {
@@ -27,15 +29,31 @@ function load(names) {
     try {
       source = readFileSync(url, "utf8");
     } catch (error) {
-      throw new Error(`model.mjs needs ${fileURLToPath(url)} (${error.code}): run it from a built site ` +
-                      "(mkdocs build) or the unzipped offline copy, where the build has written it");
+      const message = `model.mjs needs ${fileURLToPath(url)} (${error.code}): run it from a built site ` +
+                      "(mkdocs build) or the unzipped offline copy (attention-lab-<version>.zip on the guide's " +
+                      "home page), where the build has written it";
+      if (RUN) {  // one line, no stack trace
+        process.stderr.write(`node model.mjs: ${message}\n`);
+        process.exit(2);
+      }
+      throw new Error(message);
     }
     new Function("globalThis", "exports", `${source}\n//# sourceURL=${url}`)(scope, undefined);
   }
   return scope;
 }
 
+/** `value` frozen all the way down: the data shared by every call cannot be changed by a caller. */
+function frozen(value) {
+  if (value && typeof value === "object") {
+    Object.values(value).forEach(frozen);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 const site = load(SCRIPTS);
+["ATTNLAB_TOY", "ATTNLAB_CONTRASTS", "ATTNLAB_WE002"].forEach((name) => frozen(site[name]));
 const lab = site.attnlab;
 
 /** The toy under the given controls (camelCase names, snake_case aliases): the numbers of
@@ -45,7 +63,7 @@ export const compute = (controls) => lab.compute(controls);
 export const controls = (given) => lab.controls(given);
 /** A number with fixed decimals, rounded as Python's attnlab.text.fmt rounds it. */
 export const fmt = lab.fmt;
-/** The toy's constants, from attnlab.lab.toy_data(). */
+/** The toy's constants, from attnlab.lab.toy_data() (frozen, as are the contrasts and WE-002's inputs). */
 export const toy = lab.toy();
 /** The brief's contrasts, [{key, title, controls}], from attnlab.__main__.CONTRASTS. */
 export const contrasts = site.ATTNLAB_CONTRASTS;
@@ -125,7 +143,7 @@ function emit(text) {
   process.stdout.write(text);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+if (RUN) {
   let text;
   try {
     text = main(process.argv.slice(2));

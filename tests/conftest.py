@@ -9,7 +9,8 @@ the fixtures a test uses, never from a list kept by hand:
 - ``browser``: every test under ``browser/``;
 - ``peer``: every test under ``peer/`` (it needs the ``peer`` extra, PyTorch);
 - ``slow``: those, and any test that builds the whole guide (it uses the
-  ``built_site``, ``offline_copy`` or ``guide_copy`` fixture), so ``-m "not slow"``
+  ``built_site``, ``offline_copy`` or ``guide_copy`` fixture) or runs the mutation
+  audit (``audit``), so ``-m "not slow"``
   (``make test-fast``) builds no whole guide, starts no browser and imports no PyTorch.
 """
 
@@ -18,14 +19,16 @@ from __future__ import annotations
 import os
 import subprocess
 import zipfile
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from mutation_audit import Mutation, outcome
 from sites import CONFIG, DOCS, ROOT, build, docs_copy
 
-from attnlab.site.build.offline import archive_name
+from attnlab.site.pages.published import archive_name
 
 __all__ = ["DOCS", "ROOT", "build_site"]
 
@@ -41,8 +44,9 @@ if not os.environ.get("SOURCE_DATE_EPOCH"):
 
 FOLDER_MARKERS = {"browser": ("browser", "slow"), "peer": ("peer", "slow")}
 """Markers every test in a folder (below ``tests/``) gets."""
-SLOW_FIXTURES = {"built_site", "offline_copy", "guide_copy"}
-"""Fixtures that build the whole guide: a test using one is slow wherever it lives."""
+SLOW_FIXTURES = {"built_site", "offline_copy", "guide_copy", "audit"}
+"""Fixtures that build the whole guide (or, for ``audit``, a changed copy's chapters): a test using one is slow
+wherever it lives."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
@@ -77,6 +81,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def guide_copy(tmp_path: Path) -> Path:
     """A copy of the guide's sources to change and build (``sites.docs_copy``); returns its root."""
     return docs_copy(tmp_path)
+
+
+@pytest.fixture
+def audit() -> Callable[[Mutation], str]:
+    """One run of the mutation audit (``mutation_audit.outcome``): a copy of the guide changed, rebound, rebuilt."""
+    return outcome
 
 
 @pytest.fixture(scope="session")

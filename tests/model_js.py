@@ -2,7 +2,7 @@
 
 ``write_model_files`` writes what ``attnlab.site.build.model_files.files`` returns
 into a folder; ``node_runner`` runs a script under Node after a prelude that
-loads ``docs/assets/wordpiece.js`` and ``minilm.js`` and can load a folder of
+loads ``docs/assets/wordpiece.js`` and ``minilm.js`` (which requires ``kernel.js``) and can load a folder of
 model files as a browser's ``<script>`` elements would (each file decoded by
 its byte-order mark; a file that is missing or does not parse leaves
 nothing). ``reference`` is what ``attnlab.bert`` computes for one sentence on
@@ -13,6 +13,7 @@ parity test adds to the explorer's prepared ones.
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -46,12 +47,55 @@ function loadModel() {
   if (manifest && Array.isArray(manifest.files)) {
     manifest.files.forEach(entry => runClassicScript(path.join(modelDir, entry.name)));
   }
-  return minilm.assemble(manifest, globalThis.ATTNLAB_MODEL_FILES);
+  const options = { plain: process.env.ATTNLAB_KERNEL === "plain" };
+  return minilm.assemble(manifest, globalThis.ATTNLAB_MODEL_FILES, null, options);
 }
 const stdin = () => JSON.parse(fs.readFileSync(0, "utf8"));
 const fail = error => { process.stdout.write(JSON.stringify({ error: error.name + ": " + error.message })); };
 """
 """Defines runClassicScript(file), loadModel() (a promise of the checked model), stdin() and fail(error)."""
+
+
+BARE_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>minilm.js on its own</title>
+<script src="wordpiece.js"></script><script src="kernel.js"></script><script src="minilm.js"></script>
+<script>
+function insert(src) {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = src;
+    script.onload = () => { script.remove(); resolve(); };
+    script.onerror = () => reject(new Error(src + " is missing"));
+    document.head.appendChild(script);
+  });
+}
+async function loadChecked(folder) {
+  await insert(folder + "manifest.js");
+  const manifest = globalThis.ATTNLAB_MODEL_MANIFEST;
+  const checked = {};
+  for (const entry of manifest.files) {
+    await insert(folder + entry.name);
+    checked[entry.name] = await attnlab.minilm.checkFile(entry, globalThis.ATTNLAB_MODEL_FILES[entry.name]);
+    delete globalThis.ATTNLAB_MODEL_FILES[entry.name];
+  }
+  return { manifest, checked };
+}
+async function loadModel(folder, options) {
+  const { manifest, checked } = await loadChecked(folder);
+  return attnlab.minilm.build(manifest, checked, options);
+}
+</script></html>
+"""
+"""A page that loads the model's files one <script> at a time on its main thread: loadChecked(folder) gives
+{manifest, checked} (every file checked), loadModel(folder, options) the model minilm.build makes of them."""
+
+
+def write_bare_page(folder: Path) -> Path:
+    """BARE_PAGE and the scripts it needs, written into ``folder`` (beside the model's files); returns the page."""
+    page = folder / "index.html"
+    page.write_text(BARE_PAGE, encoding="utf-8")
+    for script in ("wordpiece.js", "kernel.js", "minilm.js"):
+        shutil.copy(ASSETS / script, folder / script)
+    return page
 
 
 def write_model_files(destination: Path) -> Path:
@@ -63,13 +107,15 @@ def write_model_files(destination: Path) -> Path:
     return destination / FOLDER
 
 
-def node_runner(script: str, model_dir: Path, stdin: str = "", timeout: float = 600) -> str:
-    """Run PRELUDE + ``script`` under Node with the model folder ``model_dir``; what it printed."""
+def node_runner(script: str, model_dir: Path, stdin: str = "", timeout: float = 600, kernel: str = "simd") -> str:
+    """Run PRELUDE + ``script`` under Node with the model folder ``model_dir``; what it printed. ``kernel``: "simd"
+    (kernel.js's WebAssembly path) or "plain" (its JavaScript path) for the model loadModel() builds."""
     executable = shutil.which("node")
     assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
     finished = subprocess.run(
         [executable, "-e", PRELUDE + script, str(ASSETS / "minilm.js"), str(ASSETS / "wordpiece.js"), str(model_dir)],
-        input=stdin, capture_output=True, text=True, timeout=timeout, check=False)
+        input=stdin, capture_output=True, text=True, timeout=timeout, check=False,
+        env={**os.environ, "ATTNLAB_KERNEL": kernel})
     assert finished.returncode == 0, finished.stderr
     return finished.stdout
 
@@ -129,10 +175,9 @@ loadModel().then(model => {
   const out = [];
   const chunks = [];
   for (const text of stdin()) {
-    const e = minilm.encode(model, text);
-    const flat = [e.attentions, e.sizes, e.outputs, e.scores].map(x => x.flat(3));
-    out.push({ tokens: e.tokens, ids: e.ids, n: e.tokens.length });
-    chunks.push(Float64Array.from([].concat(...flat)));
+    const e = minilm.run(model, text);
+    out.push({ tokens: e.tokens, ids: e.ids, n: e.tokens.length, simd: model.kernel.simd });
+    chunks.push(...[e.attentions, e.sizes, e.outputs, e.scores]);
   }
   fs.writeFileSync(process.env.ATTNLAB_OUT, Buffer.concat(chunks.map(c => Buffer.from(c.buffer))));
   process.stdout.write(JSON.stringify(out));
@@ -141,10 +186,11 @@ loadModel().then(model => {
 """Reads a list of sentences; writes each one's weights, sizes, outputs and scores (float64) to $ATTNLAB_OUT."""
 
 
-def encode_in_node(sentences: list[str], model_dir: Path, out: Path) -> list[dict[str, Any]]:
-    """Every sentence through minilm.js: per sentence its tokens, ids and the arrays ``Reference`` holds."""
+def encode_in_node(sentences: list[str], model_dir: Path, out: Path, kernel: str = "simd") -> list[dict[str, Any]]:
+    """Every sentence through minilm.js (on ``kernel``, as node_runner's): per sentence its tokens, ids, whether the
+    kernel ran WebAssembly SIMD, and the arrays ``Reference`` holds."""
     script = f"process.env.ATTNLAB_OUT = {json.dumps(str(out))};\n" + ENCODE
-    listed = json.loads(node_runner(script, model_dir, stdin=json.dumps(sentences)))
+    listed = json.loads(node_runner(script, model_dir, stdin=json.dumps(sentences), kernel=kernel))
     assert not isinstance(listed, dict), listed
     numbers = np.fromfile(out, dtype="<f8")
     model = bert.load_model(precision="float16")
@@ -157,6 +203,6 @@ def encode_in_node(sentences: list[str], model_dir: Path, out: Path) -> list[dic
             size = layers * heads * n * last
             arrays[name] = numbers[at:at + size].reshape(layers, heads, n, last)
             at += size
-        results.append({"tokens": tuple(entry["tokens"]), "ids": entry["ids"], **arrays})
+        results.append({"tokens": tuple(entry["tokens"]), "ids": entry["ids"], "simd": entry["simd"], **arrays})
     assert at == numbers.size, "minilm.js wrote more numbers than its tokens account for"
     return results

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,15 +43,49 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def test_the_site_machinery_has_no_import_cycle() -> None:
+LAYERS = ("pages", "figures", "build")
+"""``attnlab.site``'s subpackages, lowest first: each imports only from those before it (and itself)."""
+
+
+def layer(module: str) -> int:
+    """Where an ``attnlab.site`` module sits in :data:`LAYERS` (its package's own ``__init__`` too)."""
+    return LAYERS.index(module.split(".")[2])
+
+
+def upward_imports(site: dict[str, set[str]]) -> list[str]:
+    """Each ``importer -> imported`` in ``site`` (a module's imports, by name) going up :data:`LAYERS`."""
+    return sorted(f"{name} -> {found}" for name, imports in site.items() if name.count(".") > 2
+                  for found in imports if found.count(".") > 2 and found in site and layer(found) > layer(name))
+
+
+def test_the_site_machinery_imports_one_way_pages_then_figures_then_build() -> None:
     site = {module_name(p): imported_modules(p) for p in (PACKAGE / "site").rglob("*.py")}
-    assert len(site) > 20
-    edges = {name: {m for m in found if m in site} for name, found in site.items()}
+    assert {name.split(".")[2] for name in site if name.count(".") > 2} == set(LAYERS)
+    assert upward_imports(site) == []
 
-    def reaches(start: str, goal: str, seen: frozenset[str] = frozenset()) -> bool:
-        return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})) for nxt in edges[start])
 
-    assert [name for name in edges if reaches(name, name)] == []
+def test_an_upward_import_is_found() -> None:
+    site = {"attnlab.site.pages.a": {"attnlab.site.build.b"}, "attnlab.site.build.b": {"attnlab.site.pages.a"}}
+    assert upward_imports(site) == ["attnlab.site.pages.a -> attnlab.site.build.b"]
+
+
+PATH = re.compile(r"(?<![\w/.-])((?:attnlab|tests|docs|benchmarks|scripts|overrides|\.ci)/[\w./-]*\w/?)")
+"""A path into the repository's folders as prose names it (placeholders such as ``docs/<page>.md`` are not)."""
+
+
+def missing_paths(text: str) -> list[str]:
+    """The repository paths ``text`` names that do not exist."""
+    return sorted({p for p in PATH.findall(text) if not (ROOT / p).exists()})
+
+
+def test_readme_and_contributing_name_only_paths_that_exist() -> None:
+    named = {name: missing_paths((ROOT / name).read_text(encoding="utf-8"))
+             for name in ("README.md", "CONTRIBUTING.md")}
+    assert named == {"README.md": [], "CONTRIBUTING.md": []}
+
+
+def test_a_path_that_does_not_exist_is_found() -> None:
+    assert missing_paths("See `tests/site/gone.py`, tests/sites.py and docs/<page>.md.") == ["tests/site/gone.py"]
 
 
 THIRD_PARTY = ("markdown", "mkdocs", "markdown_exec", "mkdocstrings", "mkdocs_autorefs", "material", "pymdownx")
@@ -100,15 +135,12 @@ def test_no_file_assigns_to_an_attribute_of_a_library_the_guide_builds_with() ->
 
 
 def test_the_patch_scan_finds_a_patch(tmp_path: Path) -> None:
-    probe = ROOT / "attnlab" / "site" / "_probe_for_the_layout_test.py"
+    probe = tmp_path / "probe.py"
     probe.write_text("import markdown_exec\nfrom mkdocs.structure.pages import Page\n"
                      "markdown_exec.MarkdownConverter.counter += 1\nPage.render = None\nsetattr(Page, 'x', 1)\n",
                      encoding="utf-8")
-    try:
-        assert [line.split(": ", 1)[1] for line in patches(probe)] == [
-            "assigns markdown_exec.MarkdownConverter.counter", "assigns Page.render", "calls setattr on Page"]
-    finally:
-        probe.unlink()
+    assert [line.split(": ", 1)[1] for line in patches(probe)] == [
+        "assigns markdown_exec.MarkdownConverter.counter", "assigns Page.render", "calls setattr on Page"]
 
 
 CALL_STACK = ("_getframe", "currentframe", "inspect.stack", "f_back", "f_code")

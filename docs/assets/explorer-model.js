@@ -8,10 +8,12 @@
  * Nothing of the model is fetched before load() is called. The page's main thread only inserts
  * one <script> element per model file (assets/model/, listed by its manifest.js; scripts load from
  * disk and from a server alike, where fetch() does not) and hands each file's string, as 16-bit
- * code units, to a worker. The worker, built from a Blob of wordpiece.js's and minilm.js's own
- * source (new Worker("file.js") is refused on file://, a Blob is not), checks every file's
- * SHA-256 against the manifest, builds the model and runs it: the page keeps answering the reader
- * while it computes. A missing, truncated or damaged file stops the load with a message naming it.
+ * code units, to a worker. The worker, built from a Blob of wordpiece.js's, kernel.js's and
+ * minilm.js's own source (new Worker("file.js") is refused on file://, a Blob is not), checks every
+ * file's SHA-256 against the manifest, builds the model and runs it: the page keeps answering the
+ * reader while it computes. Each result comes back as flat Float64Arrays whose buffers the worker
+ * transfers (no copy); the page indexes them through minilm.js's nested views. A missing, truncated
+ * or damaged file stops the load with a message naming it.
  *
  * Classic script, no dependencies. MIT licence.
  */
@@ -71,12 +73,13 @@
         chain.then(function () {
           model = minilm.build(message.manifest, checked);
           checked = null;
-          minilm.encode(model, "The model is ready.");  // compiles the arithmetic before the reader's first sentence
+          minilm.run(model, "The model is ready.");  // compiles the arithmetic before the reader's first sentence
           scope.postMessage({ type: "ready" });
         }).catch(failed);
       } else if (message.type === "encode") {
         try {
-          scope.postMessage({ type: "encoded", id: message.id, result: minilm.encode(model, message.text) });
+          var result = minilm.run(model, message.text);
+          scope.postMessage({ type: "encoded", id: message.id, result: result }, minilm.buffers(result));
         } catch (error) {
           scope.postMessage({ type: "refused", id: message.id, name: error.name, message: error.message });
         }
@@ -101,10 +104,11 @@
     return frame.contentWindow.Worker;
   }
 
-  /** A worker running wordpiece.js, minilm.js and workerMain, from a Blob of their source; the Blob's address
+  /** A worker running wordpiece.js, kernel.js, minilm.js and workerMain, from a Blob of their source; the Blob's address
    *  is kept until the worker has answered (revoked at once, the worker might not have read it yet). */
   function startWorker(job) {
-    var parts = [root.attnlab.wordpiece.install, root.attnlab.minilm.install, workerMain].map(function (install) {
+    var parts = [root.attnlab.wordpiece.install, root.attnlab.kernel.install, root.attnlab.minilm.install,
+                 workerMain].map(function (install) {
       return "(" + install.toString() + ")(self);\n";
     });
     var url = URL.createObjectURL(new Blob(parts, { type: "text/javascript" }));
@@ -142,6 +146,7 @@
       });
     };
     return insertScript(where.scripts + "wordpiece.js", "wordpiece.js")
+      .then(function () { return insertScript(where.scripts + "kernel.js", "kernel.js"); })
       .then(function () { return insertScript(where.scripts + "minilm.js", "minilm.js"); })
       .then(function () { return insertScript(where.model + "manifest.js", "manifest.js"); })
       .then(function () {
@@ -189,7 +194,7 @@
       else if (m.type === "encoded" || m.type === "refused") {
         var request = self.requests[m.id];
         delete self.requests[m.id];
-        if (m.type === "encoded") { request.resolve(m.result); }
+        if (m.type === "encoded") { request.resolve(root.attnlab.minilm.nested(m.result)); }
         else { request.reject(Object.assign(new Error(m.message), { name: m.name })); }
       }
     };
@@ -237,12 +242,15 @@
 
   /** The sentence through the loaded model, in the worker: a promise of minilm.js's result. */
   function encode(text) {
+    if (typeof text !== "string") {
+      return Promise.reject(new TypeError("encode takes the sentence as a string, got " + String(text)));
+    }
     var job = current;
     if (!job || !job.done) { return Promise.reject(new Error("the model is not loaded: call attnlab.model.load() first")); }
     var id = job.next++;
     return new Promise(function (resolve, reject) {
       job.requests[id] = { resolve: resolve, reject: reject };
-      job.worker.postMessage({ type: "encode", id: id, text: String(text) });
+      job.worker.postMessage({ type: "encode", id: id, text: text });
     });
   }
 

@@ -1,4 +1,4 @@
-/* Attention Lab: the explorer of all-MiniLM-L6-v2 (markup printed by attnlab.site.figures.explorer.widget).
+/* Attention Lab: the explorer of all-MiniLM-L6-v2 (markup printed by attnlab.site.build.explorer.widget).
  *
  * Each prepared sentence's numbers are in its own file, assets/explorer/<key>.js, a classic
  * script that sets globalThis.ATTNLAB_EXPLORER[key]. A file is loaded only when its sentence is
@@ -60,6 +60,12 @@
 
   function quoted(token) { return "\u201c" + token + "\u201d"; }
 
+  /** x with a fixed count of decimals, never a negative zero ("-0.000" is written 0.000). */
+  function fixed(x, places) {
+    var text = x.toFixed(places);
+    return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+  }
+
   /* ---- data: one script per sentence, inserted on demand ---------------- */
 
   function registry() {
@@ -101,6 +107,56 @@
     return Math.max(1e-12, values.reduce(function (a, b) { return Math.max(a, b); }, 0));
   }
 
+  /* ---- the story: where a word looks beyond its neighbours ------------------ */
+
+  /** The real tokens that are words: neither [CLS], [SEP] nor padding. */
+  function words(data) {
+    var found = [];
+    data.tokens.forEach(function (token, i) {
+      if (data.real[i] && token !== "[CLS]" && token !== "[SEP]") { found.push(i); }
+    });
+    return found;
+  }
+
+  /** In head number `at` (layer-major), the word that `query` weighs most among the words at least two places
+   *  from it: {key, weight} (the first such key on a tie; key -1 when the sentence has no such word). */
+  function farthestLook(data, at, query, candidates) {
+    var n = data.tokens.length;
+    var best = { key: -1, weight: -1 };
+    candidates.forEach(function (key) {
+      var w = data.weights[at][query * n + key];
+      if (Math.abs(key - query) >= 2 && w > best.weight) { best = { key: key, weight: w }; }
+    });
+    return { key: best.key, weight: best.weight / data.scales.weights };
+  }
+
+  /** Every head, for one word: {layer, head, key, weight}, by the largest weight the word gives to one other word
+   *  at least two places away, largest first (ties in the order of the heads). */
+  function wordHeads(data, query) {
+    var candidates = words(data);
+    var heads = [];
+    for (var at = 0; at < data.layers * data.heads; at += 1) {
+      var look = farthestLook(data, at, query, candidates);
+      heads.push({ layer: Math.floor(at / data.heads), head: at % data.heads, key: look.key, weight: look.weight });
+    }
+    return heads.sort(function (a, b) { return b.weight - a.weight || a.layer - b.layer || a.head - b.head; });
+  }
+
+  /** Where the explorer opens: of every head and word, the largest weight one word gives another word at least
+   *  two places away, {layer, head, query, key, weight} (the first word and head on a tie). A head that mostly
+   *  looks at the previous token, or at [CLS] and [SEP], never wins: what it weighs is left out. */
+  function opening(data) {
+    var best = null;
+    words(data).forEach(function (query) {
+      var top = wordHeads(data, query)[0];
+      if (!best || top.weight > best.weight) { best = Object.assign({ query: query }, top); }
+    });
+    return best;
+  }
+
+  globalThis.attnlab = globalThis.attnlab || {};
+  globalThis.attnlab.explorerStory = { words: words, wordHeads: wordHeads, opening: opening };
+
   /* ---- one explorer ---------------------------------------------------- */
 
   function Explorer(root) {
@@ -120,6 +176,8 @@
     this.modelLegend = root.querySelector(".explorer-model-legend");
     this.neuron = root.querySelector(".explorer-neuron");
     this.topHeads = root.querySelector(".explorer-top");
+    this.wordsBox = root.querySelector(".explorer-words");
+    this.code = root.querySelector(".explorer-code code");
     this.scales = JSON.parse(root.getAttribute("data-scales"));
     this.data = null;
     this.cell = { query: 0, key: 0 };
@@ -161,26 +219,32 @@
     loadSentence(this.base, key).then(function (data) {
       if (request !== self.request) { return; }  // the reader has chosen another sentence since
       self.data = data;
-      self.cell = { query: 0, key: 0 };
+      var start = opening(data);
+      start = start && start.key >= 0 ? start : null;
+      self.cell = start ? { query: start.query, key: start.key } : { query: 0, key: 0 };
+      self.marked = Boolean(start);
       self.query = null;
-      self.showLookFor(data);
+      self.showLookFor(data, start);
       self.render();
+      self.renderWords(start ? start.query : null);
     }, function (error) {
       if (request !== self.request) { return; }
       self.status.textContent = "The numbers of this sentence could not be loaded (" + error.message + ").";
     });
   };
 
-  /** The sentence's question, the head it opens on and why, a hint, and the answer folded away. */
-  Explorer.prototype.showLookFor = function (data) {
+  /** The sentence's question, the head it opens on (`start`, from opening()) and why, a hint, and the answer
+   *  folded away. */
+  Explorer.prototype.showLookFor = function (data, start) {
     var parts = [element("p", {}, data.lookFor)];
-    if (data.opening) {
-      this.layerSelect.value = String(data.opening.layer);
-      this.headSelect.value = String(data.opening.head);
-      parts.push(element("p", { "data-testid": "opening" }, "Opened on layer " + (data.opening.layer + 1) + ", head " +
-        (data.opening.head + 1) + ": of the " + data.layers * data.heads + " heads, its queries give the most weight " +
-        "to the other words (" + Math.round(100 * data.opening.share) + "% on average) rather than to [CLS], [SEP] " +
-        "or themselves."));
+    if (start) {
+      this.layerSelect.value = String(start.layer);
+      this.headSelect.value = String(start.head);
+      parts.push(element("p", { "data-testid": "opening" }, "Opened on layer " + (start.layer + 1) + ", head " +
+        (start.head + 1) + ", where " + quoted(data.tokens[start.query]) + " gives " + quoted(data.tokens[start.key]) +
+        " " + fixed(start.weight, decimals(data, "weights")) + " of its weight: of all " + data.layers * data.heads +
+        " heads and every word, the most one word gives another word two or more places away (not [CLS], [SEP] " +
+        "or a neighbour)."));
     }
     if (data.hint) { parts.push(element("p", { "data-testid": "hint" }, "Hint: " + data.hint)); }
     if (data.answer) {
@@ -192,15 +256,62 @@
     this.lookFor.replaceChildren.apply(this.lookFor, parts);
   };
 
+  /** Ask for a word, and list the heads where the chosen word (`query`, or null for none yet) gives one other
+   *  word, two or more places away, the most weight: each a button showing that head and pair. */
+  Explorer.prototype.renderWords = function (query) {
+    var self = this;
+    var data = this.data;
+    if (!this.wordsBox) { return; }
+    var group = element("div", { class: "explorer-word-list", role: "group", "aria-labelledby": "explorer-words-title" });
+    words(data).forEach(function (i) {
+      var button = element("button", { type: "button", class: "explorer-word", "aria-pressed": String(i === query),
+        "data-testid": "word-" + i }, data.tokens[i]);
+      button.addEventListener("click", function () { self.pickWord(i); });
+      group.appendChild(button);
+    });
+    var parts = [element("p", { id: "explorer-words-title", class: "explorer-words-title" },
+      "Pick a word to see which heads look from it to another word:"), group];
+    if (query !== null) {
+      var heads = wordHeads(data, query).filter(function (h) { return h.key >= 0; }).slice(0, LISTED);
+      var list = element("ol", { class: "explorer-top-list", "data-testid": "word-heads" });
+      heads.forEach(function (h) {
+        var button = element("button", { type: "button", class: "explorer-top-head",
+          "data-testid": "word-head-" + h.layer + "-" + h.head },
+          "layer " + (h.layer + 1) + ", head " + (h.head + 1) + ": " + quoted(data.tokens[h.key]) + " " +
+          fixed(h.weight, decimals(data, "weights")));
+        button.addEventListener("click", function () { self.pick(h.layer, h.head, false, { query: query, key: h.key }); });
+        list.appendChild(element("li")).appendChild(button);
+      });
+      parts.push(heads.length
+        ? element("p", {}, "The " + heads.length + " heads where " + quoted(data.tokens[query]) +
+            " gives one word two or more places away the most weight:")
+        : element("p", {}, "No word is two or more places from " + quoted(data.tokens[query]) + "."));
+      if (heads.length) { parts.push(list); }
+    }
+    this.wordsBox.replaceChildren.apply(this.wordsBox, parts);
+  };
+
+  /** Choose a word: list its heads, and show the first of them with the word's pair marked on the map. */
+  Explorer.prototype.pickWord = function (query) {
+    this.renderWords(query);
+    var top = wordHeads(this.data, query)[0];
+    if (top.key >= 0) {
+      this.cell = { query: query, key: top.key };
+      this.marked = true;
+      this.pick(top.layer, top.head, false);
+    }
+    this.wordsBox.querySelector('[data-testid="word-' + query + '"]').focus();
+  };
+
   Explorer.prototype.render = function () {
     if (!this.data) { return; }
     var s = this.state();
     var data = this.data;
     this.root.setAttribute("data-sentence", data.key);
     this.status.textContent = "Layer " + (s.layer + 1) + ", head " + (s.head + 1) + " of " +
-      quoted(data.batch[0]) + ", " + data.tokens.length + " tokens (in the code: enc.layers[" + s.layer +
-      "].heads[" + s.head + "]).";
-    if (s.view === "map") { this.renderMap(s); } else { this.renderLines(s); }
+      quoted(data.batch[0]) + ", " + data.tokens.length + " tokens.";
+    if (this.code) { this.code.textContent = "bert.encode(sentence)[0].layers[" + s.layer + "].heads[" + s.head + "]"; }
+    if (s.view === "lines") { this.renderLines(s); } else { this.renderMap(s); }
     this.renderLegend(s);
     this.updateModelView(s);
   };
@@ -225,33 +336,46 @@
     var where = "Query " + (query + 1) + " " + quoted(data.tokens[query]) + ", key " + (key + 1) + " " +
       quoted(data.tokens[key]) + ": ";
     if (!data.real[key]) { return where + "a padding key, blocked (weight 0)."; }
-    return where + "weight " + w.toFixed(decimals(data, "weights")) + ", contribution size " +
-      size.toFixed(decimals(data, "sizes")) + ".";
+    return where + "weight " + fixed(w, decimals(data, "weights")) + ", contribution size " +
+      fixed(size, decimals(data, "sizes")) + ".";
   };
 
   /* ---- heat map --------------------------------------------------------- */
 
+  /** The chosen head as a grid: a table whose cells are coloured squares (the number hidden from sight, read
+   *  on hover, on focus and by a screen reader), sized to fit the column; or, as "numbers", the same table with
+   *  its digits shown, in a box that scrolls sideways when it is wider than the column. */
   Explorer.prototype.renderMap = function (s) {
     var self = this;
     var data = this.data;
     var shown = this.chosen(s);
     var n = shown.n;
-    var table = element("table", { class: "attn-map explorer-map", role: "grid", "data-testid": "map" });
+    var places = decimals(data, s.measure);
+    var digits = s.view === "numbers";
+    var table = element("table", { class: "attn-map explorer-map" + (digits ? "" : " explorer-squares"), role: "grid",
+      "data-testid": "map", style: "--n:" + n });
     table.appendChild(element("caption", {}, this.caption(s)));
     var head = element("tr");
-    head.appendChild(element("td", { class: "corner" }, "query \\ key"));
-    data.tokens.forEach(function (token) { head.appendChild(element("th", { scope: "col" }, token)); });
+    head.appendChild(element("td", { class: "corner" }, digits ? "query \\ key" : ""));
+    data.tokens.forEach(function (token) { head.appendChild(element("th", { scope: "col", title: token }, token)); });
     table.appendChild(element("thead")).appendChild(head);
     var body = table.appendChild(element("tbody"));
     data.tokens.forEach(function (token, i) {
       var row = element("tr", data.real[i] ? {} : { class: "explorer-padding-row" });
-      row.appendChild(element("th", { scope: "row" }, token));
-      data.tokens.forEach(function (_, j) {
+      row.appendChild(element("th", { scope: "row", title: token }, token));
+      data.tokens.forEach(function (key, j) {
         var v = shown.values[i * n + j];
-        var cell = data.real[j]
-          ? element("td", { style: "--w:" + (v / shown.top).toFixed(4), "data-testid": "cell-" + i + "-" + j }, v.toFixed(decimals(data, s.measure)))
-          : element("td", { class: "blocked", "data-testid": "cell-" + i + "-" + j }, "blocked");
-        cell.setAttribute("tabindex", i === self.cell.query && j === self.cell.key ? "0" : "-1");
+        var text = data.real[j] ? fixed(v, places) : "blocked";
+        var cell = element("td", data.real[j] ? { style: "--w:" + (v / shown.top).toFixed(4) } : { class: "blocked" });
+        cell.setAttribute("data-testid", "cell-" + i + "-" + j);
+        cell.setAttribute("title", quoted(token) + " \u2192 " + quoted(key) + ": " + text);
+        cell.appendChild(element("span", digits ? {} : { class: "explorer-value" }, text));
+        var chosen = i === self.cell.query && j === self.cell.key;
+        cell.setAttribute("tabindex", chosen ? "0" : "-1");
+        if (chosen && self.marked) {
+          cell.classList.add("explorer-chosen-cell");
+          cell.setAttribute("aria-selected", "true");
+        }
         cell.setAttribute("data-query", i);
         cell.setAttribute("data-key", j);
         row.appendChild(cell);
@@ -269,7 +393,8 @@
     });
     this.view.replaceChildren(this.scrollBox(table, this.caption(s)));
     watchBoxes();
-    this.readout.textContent = "Move through the map with the arrow keys, or click a cell, to read both numbers of a " +
+    this.readout.textContent = (digits ? "" : "Each square\u2019s shade is its number: hover over it, or ") +
+      (digits ? "Move" : "move") + " through the map with the arrow keys or click a cell, to read both numbers of a " +
       "pair and see how its weight is made.";
     if (this.data.exact || (this.neuron && !this.neuron.hidden)) { this.renderNeuron(s, this.cell.query, this.cell.key); }
   };
@@ -292,6 +417,7 @@
 
   Explorer.prototype.focusCell = function (s, query, key, move) {
     this.cell = { query: query, key: key };
+    this.marked = true;
     var cells = this.view.querySelectorAll("td[data-query]");
     var n = this.data.tokens.length;
     Array.prototype.forEach.call(cells, function (cell, index) {
@@ -322,7 +448,7 @@
     var list = element("ol", { class: "explorer-top-list" });
     heads.slice(0, LISTED).forEach(function (h) {
       var button = element("button", { type: "button", class: "explorer-top-head", "data-testid": "top-head-" + h.layer + "-" + h.head },
-        "layer " + (h.layer + 1) + ", head " + (h.head + 1) + ": " + h.weight.toFixed(decimals(data, "weights")));
+        "layer " + (h.layer + 1) + ", head " + (h.head + 1) + ": " + fixed(h.weight, decimals(data, "weights")));
       button.addEventListener("click", function () { self.pick(h.layer, h.head, false, { query: query, key: key }); });
       list.appendChild(element("li")).appendChild(button);
     });
@@ -370,7 +496,7 @@
       var item = element("div", { role: "listitem", "data-testid": "line-key-" + i }, token);
       if (self.query !== null) {
         var v = shown.values[self.query * n + i];
-        item.appendChild(element("span", { class: "explorer-line-value" }, data.real[i] ? v.toFixed(decimals(data, s.measure)) : "blocked"));
+        item.appendChild(element("span", { class: "explorer-line-value" }, data.real[i] ? fixed(v, decimals(data, s.measure)) : "blocked"));
       }
       keys.appendChild(item);
     });
@@ -400,9 +526,10 @@
     var top = darkest(s.measure, values);
     var text = s.measure === "weights"
       ? "Shade: the weight, from 0 (white) to 1 (darkest)."
-      : "Shade: the contribution size, from 0 (white) to " + top.toFixed(decimals(data, s.measure)) + ", this head\u2019s largest (darkest).";
-    this.legend.replaceChildren(element("span", { class: "explorer-legend-end" }, "0"), ramp(shade),
-      element("span", { class: "explorer-legend-end" }, top.toFixed(decimals(data, s.measure))), element("span", { class: "explorer-legend-text" }, text));
+      : "Shade: the contribution size, from 0 (white) to " + fixed(top, decimals(data, s.measure)) + ", this head\u2019s largest (darkest).";
+    var full = function (t) { return mixed(PALETTE.rampRgb, Math.max(0, Math.min(1, t))); };
+    this.legend.replaceChildren(element("span", { class: "explorer-legend-end" }, "0"), ramp(s.view === "map" ? full : shade),
+      element("span", { class: "explorer-legend-end" }, fixed(top, decimals(data, s.measure))), element("span", { class: "explorer-legend-text" }, text));
   };
 
   /* ---- every head at once ------------------------------------------------ */
@@ -452,7 +579,7 @@
     this.headSelect.value = String(head);
     this.render();
     if (focus) { this.thumbs[layer * this.heads + head].focus(); }
-    if (cell && this.state().view === "map") {
+    if (cell && this.state().view !== "lines") {
       this.focusCell(this.state(), cell.query, cell.key, true);
       this.view.scrollIntoView({ block: "nearest" });
     }
@@ -527,6 +654,7 @@
     var status = part("model-status");
     var form = part("own-form");
     var text = part("own-text");
+    var run = part("own-run");
     var stage = function (name) { own.setAttribute("data-model-state", name); };
     loadButton.addEventListener("click", function () {
       loadButton.hidden = true;
@@ -543,9 +671,13 @@
         stage("ready");
         cancelButton.hidden = true;
         progress.parentNode.hidden = true;
-        form.hidden = false;
-        status.textContent = "The model is ready: type a sentence and choose \u201cShow every head\u201d.";
+        run.hidden = false;
         text.focus();
+        if (text.value.trim()) {
+          form.requestSubmit();
+        } else {
+          status.textContent = "The model is ready: type a sentence and choose \u201cShow every head\u201d.";
+        }
       }, function (error) {
         stage("failed");
         cancelButton.hidden = true;
@@ -557,6 +689,7 @@
     cancelButton.addEventListener("click", function () { globalThis.attnlab.model.cancel(); });
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      if (!globalThis.attnlab.model.loaded()) { loadButton.click(); return; }
       var sentence = text.value;
       stage("computing");
       status.textContent = "Computing every head of your sentence\u2026";
@@ -568,8 +701,9 @@
         self.sentence.value = "own";
         self.choose("own");
         stage("shown");
-        status.textContent = "Your sentence gives " + result.tokens.length + " word pieces; every head is shown.";
-        self.view.scrollIntoView({ block: "nearest" });
+        status.textContent = "Your sentence gives " + result.tokens.length + " word pieces; every head is shown. " +
+          "Pick a word to see which heads look from it to another word.";
+        self.wordsBox.scrollIntoView({ block: "nearest" });
       }, function (error) {
         stage("refused");
         status.textContent = error.message;
@@ -643,36 +777,66 @@
     });
   };
 
+  var NEURON_ROWS = 8;
+
+  /** A number beside a bar drawn from the middle of its cell: right for a positive x, left for a negative one, as
+   *  long as |x| / largest allows. */
+  function barCell(x, largest) {
+    var cell = element("td");
+    var bar = element("span", { class: "explorer-bar" + (x < 0 ? " explorer-bar-negative" : ""), "aria-hidden": "true" });
+    bar.appendChild(element("span", { style: "width:" + (50 * Math.abs(x) / Math.max(largest, 1e-12)).toFixed(2) + "%" }));
+    cell.appendChild(element("span", { class: "explorer-bar-number" }, fixed(x, 3)));
+    cell.appendChild(bar);
+    return cell;
+  }
+
   Explorer.prototype.drawNeuron = function (s, query, key, pair) {
+    var self = this;
     var tokens = this.data.tokens;
     var real = this.data.real;
     var d = pair.q.length;
     var weight = pair.weights[key];
-    var fixed = function (x) { return x.toFixed(3); };
+    var products = Array.from(pair.q, function (x, c) { return x * pair.k[c]; });  // the model's are typed arrays
+    var order = products.map(function (_, c) { return c; })
+      .sort(function (a, b) { return Math.abs(products[b]) - Math.abs(products[a]) || a - b; });
+    var all = Boolean(this.neuronAll);
+    var rowsShown = all ? order : order.slice(0, NEURON_ROWS);
+    var largest = function (values) { return values.reduce(function (m, x) { return Math.max(m, Math.abs(x)); }, 0); };
+    var scale = { q: largest(pair.q), k: largest(pair.k), p: largest(products) };
+    var partial = rowsShown.reduce(function (sum, c) { return sum + products[c]; }, 0);
     var table = element("table", { class: "explorer-neuron-table", "data-testid": "neuron-vectors" });
     table.appendChild(element("caption", {}, "Query " + quoted(tokens[query]) + " and key " + quoted(tokens[key]) +
-      ", coordinate by coordinate (d\u2096 = " + d + ")"));
+      (all ? ": all " + d + " coordinates" : ": the " + NEURON_ROWS + " of " + d + " coordinates") +
+      ", largest |q\u2218k| first"));
     var head = element("tr");
-    ["coordinate", "query q", "key k", "q \u00d7 k", "value v", "weight \u00d7 v"].forEach(function (title) {
+    ["coordinate", "query q", "key k", "q\u2218k"].forEach(function (title) {
       head.appendChild(element("th", { scope: "col" }, title));
     });
     table.appendChild(element("thead")).appendChild(head);
     var body = table.appendChild(element("tbody"));
-    for (var c = 0; c < d; c += 1) {
+    rowsShown.forEach(function (c) {
       var row = element("tr");
       row.appendChild(element("th", { scope: "row" }, String(c + 1)));
-      [pair.q[c], pair.k[c], pair.q[c] * pair.k[c], pair.v[c], weight * pair.v[c]].forEach(function (x) {
-        row.appendChild(element("td", {}, fixed(x)));
-      });
+      row.appendChild(barCell(pair.q[c], scale.q));
+      row.appendChild(barCell(pair.k[c], scale.k));
+      row.appendChild(barCell(products[c], scale.p));
       body.appendChild(row);
-    }
+    });
+    var toggle = element("button", { type: "button", class: "explorer-top-head", "aria-expanded": String(all),
+      "data-testid": "neuron-all" }, all ? "Show the top " + NEURON_ROWS : "Show all " + d);
+    toggle.addEventListener("click", function () {
+      self.neuronAll = !all;
+      self.drawNeuron(s, query, key, pair);
+      self.neuron.querySelector('[data-testid="neuron-all"]').focus();
+    });
     var steps = element("ol", { class: "explorer-neuron-steps" });
-    [["neuron-sum", "Sum of the products, the raw score q \u00b7 k: " + fixed(pair.score) + "."],
-     ["neuron-scaled", "Divided by \u221a" + d + " = " + Math.sqrt(d).toFixed(3) + ": the scaled score " + fixed(pair.scaled[key]) + "."],
+    [["neuron-sum", "Sum of the products, the raw score q \u00b7 k: " + fixed(pair.score, 3) +
+      (all ? "." : " (the " + NEURON_ROWS + " coordinates shown give " + fixed(partial, 3) + " of it).")],
+     ["neuron-scaled", "Divided by \u221a" + d + " = " + fixed(Math.sqrt(d), 3) + ": the scaled score " + fixed(pair.scaled[key], 3) + "."],
      ["neuron-weight", "The softmax of the query\u2019s row of scaled scores (below) gives key " + quoted(tokens[key]) +
-      " the weight " + fixed(weight) + "."],
-     ["neuron-size", "What the key adds through this head, weight \u00d7 v W\u1d3c\u2095, has the length " + pair.size.toFixed(pair.sizeDecimals) +
-      " (the contribution size): the weight times " + fixed(pair.length) + ", the length of v W\u1d3c\u2095."]
+      " the weight " + fixed(weight, 3) + "."],
+     ["neuron-size", "What the key adds through this head, weight \u00d7 v W\u1d3c\u2095, has the length " + fixed(pair.size, pair.sizeDecimals) +
+      " (the contribution size): the weight times " + fixed(pair.length, 3) + ", the length of v W\u1d3c\u2095."]
     ].forEach(function (line) { steps.appendChild(element("li", { "data-testid": line[0] }, line[1])); });
     var softmax = element("table", { class: "explorer-neuron-table", "data-testid": "neuron-row" });
     softmax.appendChild(element("caption", {}, "The softmax row of query " + quoted(tokens[query])));
@@ -683,14 +847,16 @@
     tokens.forEach(function (token, j) {
       var line = element("tr", j === key ? { class: "explorer-neuron-chosen" } : {});
       line.appendChild(element("th", { scope: "row" }, token));
-      line.appendChild(element("td", {}, real[j] ? fixed(pair.scaled[j]) : "blocked"));
-      line.appendChild(element("td", {}, real[j] ? fixed(pair.weights[j]) : "0"));
+      line.appendChild(element("td", {}, real[j] ? fixed(pair.scaled[j], 3) : "blocked"));
+      line.appendChild(element("td", {}, real[j] ? fixed(pair.weights[j], 3) : "0"));
       rows.appendChild(line);
     });
     this.neuron.replaceChildren(
       element("h4", {}, "Neuron view: layer " + (s.layer + 1) + ", head " + (s.head + 1) + ", query " +
         quoted(tokens[query]) + ", key " + quoted(tokens[key])),
-      steps, this.scrollBox(table, "The query and key vectors"), this.scrollBox(softmax, "The softmax row"));
+      this.scrollBox(table, "The query and key vectors"), element("p", { class: "explorer-neuron-more" }), steps,
+      this.scrollBox(softmax, "The softmax row"));
+    this.neuron.querySelector(".explorer-neuron-more").appendChild(toggle);
     this.neuron.hidden = false;
     watchBoxes();
   };

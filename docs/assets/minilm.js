@@ -10,23 +10,29 @@
  *   query row, the output Σ_j α_ij v_j;
  *   and the size of what each key adds to each query's output through each
  *   head, ‖α_ij f(x_j)‖ with f(x_j) = v_j W_O^h (attnlab.contributions).
- * The weights are held as float32 (each float16 exactly); every sum runs in
- * JavaScript's float64, so the numbers agree with Python's float64 ones to
- * rounding error (tests/test_model_js_node.py checks 1e-5 on the weights).
+ * The weights are held as float32 (each float16 exactly) in a kernel.js
+ * kernel, whose matrix products (the linear layers, and v_j W_O^h) run in
+ * float32, in WebAssembly SIMD where the browser has it; the attention itself
+ * (scores, softmax, weighted sums, sizes), layer norms and GELU run in
+ * JavaScript's float64. The numbers agree with Python's float64 ones within
+ * the explorer's tolerances (tests/node/test_model_js_node.py checks 1e-5 on
+ * the weights and 1e-4 relative on the sizes, on both kernel paths).
  *
  * Nothing is used before it is checked: assemble() compares every model
  * file's string with the length and SHA-256 the manifest lists, and names
  * the file that is missing, truncated or damaged.
  *
- * Needs wordpiece.js (loaded first, or required under Node). A classic
- * script: install is self-contained, so a worker can be built from its
- * source. MIT licence, like the rest of the code.
+ * Needs wordpiece.js and kernel.js (loaded first, or required under Node).
+ * A classic script: install is self-contained, so a worker can be built from
+ * its source. MIT licence, like the rest of the code.
  */
 (function install(root) {
   "use strict";
 
   var wordpiece = (root.attnlab && root.attnlab.wordpiece) ||
     (typeof require === "function" ? require("./wordpiece.js") : null);
+  var kernels = (root.attnlab && root.attnlab.kernel) ||
+    (typeof require === "function" ? require("./kernel.js") : null);
 
   /** A model file that cannot be used: missing, truncated or not the bytes the manifest lists. */
   function ModelFileError(message) {
@@ -118,10 +124,12 @@
     });
   }
 
-  /** The model from its manifest and every file's checked contents ({name: Uint16Array or tokenizer data}). */
-  function build(manifest, checked) {
+  /** The model from its manifest and every file's checked contents ({name: Uint16Array or tokenizer data}), its
+   *  weights held by a kernel.js kernel (options.plain: its plain JavaScript path, even where WebAssembly SIMD runs). */
+  function build(manifest, checked, options) {
     var table = halfTable();
-    var values = new Float32Array(manifest.values);
+    var kernel = kernels.create(manifest.values, options);
+    var values = kernel.weights;
     var tokenizerData = null;
     manifest.files.forEach(function (entry) {
       var content = checked[entry.name];
@@ -133,12 +141,13 @@
       var size = t.shape.reduce(function (a, b) { return a * b; }, 1);
       tensors[t.name] = values.subarray(t.offset, t.offset + size);
     });
-    return { config: manifest.config, tensors: tensors, tokenizer: wordpiece.tokenizer(tokenizerData), manifest: manifest };
+    return { config: manifest.config, tensors: tensors, tokenizer: wordpiece.tokenizer(tokenizerData), manifest: manifest,
+             kernel: kernel };
   }
 
-  /** Check every file the manifest lists (files: {name: string}, as the scripts left them), then build the model.
-   *  onFile(entry), if given, is called after each file is checked. */
-  function assemble(manifest, files, onFile) {
+  /** Check every file the manifest lists (files: {name: string}, as the scripts left them), then build the model
+   *  (options as build's). onFile(entry), if given, is called after each file is checked. */
+  function assemble(manifest, files, onFile, options) {
     if (!manifest || !Array.isArray(manifest.files) || !Array.isArray(manifest.tensors)) {
       return Promise.reject(ModelFileError("the model's manifest.js did not load, or is not a manifest" + AGAIN));
     }
@@ -150,19 +159,17 @@
           if (onFile) { onFile(entry); }
         });
       });
-    }, Promise.resolve()).then(function () { return build(manifest, checked); });
+    }, Promise.resolve()).then(function () { return build(manifest, checked, options); });
   }
 
   // the arithmetic ---------------------------------------------------------
 
   var SQRT_PI = Math.sqrt(Math.PI);
 
-  /** erf(x), within 1e-15 of Python's math.erf: below |x| = 1 the series
-   *  erf(x) = (2/√π) e^(−x²) Σ 2ⁿ x^(2n+1) / (1·3·5·…·(2n+1)), whose terms are all positive (nothing cancels);
-   *  from 1 on, 1 − erfc(x) with erfc's continued fraction, evaluated by Lentz's method. */
-  function erf(x) {
-    var a = Math.abs(x);
-    if (!(a < 6)) { return a === a ? (x < 0 ? -1 : 1) : NaN; }  // 1 − erf(6) ≈ 2e-17 rounds to 1
+  /** erf(a) for a ≥ 0 the slow way, within 1e-15 of Python's math.erf: below 1 the series
+   *  erf(a) = (2/√π) e^(−a²) Σ 2ⁿ a^(2n+1) / (1·3·5·…·(2n+1)), whose terms are all positive (nothing cancels);
+   *  from 1 on, 1 − erfc(a) with erfc's continued fraction, evaluated by Lentz's method. It fills erf's table. */
+  function erfSeries(a) {
     var gauss = Math.exp(-a * a);
     if (a < 1) {
       var term = a;
@@ -171,7 +178,7 @@
         term *= 2 * a * a / (2 * n + 1);
         sum += term;
       }
-      return (x < 0 ? -2 : 2) / SQRT_PI * gauss * sum;
+      return 2 / SQRT_PI * gauss * sum;
     }
     // erfc(a) = e^(−a²)/√π · 1/(a + (1/2)/(a + 1/(a + (3/2)/(a + …))))
     var f = a;
@@ -184,45 +191,53 @@
       f *= delta;
       if (Math.abs(delta - 1) < 1e-17) { break; }
     }
-    var erfc = gauss / SQRT_PI / f;
-    return x < 0 ? erfc - 1 : 1 - erfc;
+    return 1 - gauss / SQRT_PI / f;
+  }
+
+  var STEP = 32;    // erf's table: a node every 1/32 from 0 to 6
+  var DEGREE = 13;  // terms of each node's Taylor polynomial: the first left out is below 1e-17 (|h| ≤ 1/64)
+  var erfTable = null;
+  /** For each node x: erf(x), then the Taylor coefficients of erf(x + h) − erf(x) in h from h¹ on,
+   *  (2/√π) e^(−x²) (−1)ⁿ Hₙ(x) / (n + 1)!, Hₙ the Hermite polynomials (H₀ = 1, H₁ = 2x, Hₙ₊₁ = 2x Hₙ − 2n Hₙ₋₁). */
+  function erfNodes() {
+    if (!erfTable) {
+      erfTable = new Float64Array((6 * STEP + 1) * (DEGREE + 1));
+      for (var m = 0; m <= 6 * STEP; m += 1) {
+        var x = m / STEP;
+        var at = m * (DEGREE + 1);
+        var scale = 2 / SQRT_PI * Math.exp(-x * x);
+        var before = 0;
+        var hermite = 1;
+        erfTable[at] = erfSeries(x);
+        for (var n = 0; n < DEGREE; n += 1) {
+          scale /= n + 1;
+          erfTable[at + n + 1] = (n % 2 ? -1 : 1) * hermite * scale;
+          var next = 2 * x * hermite - 2 * n * before;
+          before = hermite;
+          hermite = next;
+        }
+      }
+    }
+    return erfTable;
+  }
+
+  /** erf(x), within 1e-15 of Python's math.erf (tests/node/test_model_js_node.py measures the largest
+   *  difference): the nearest node's Taylor polynomial, |h| ≤ 1/64; beyond 6, ±1 (1 − erf(6) ≈ 2e-17). */
+  function erf(x) {
+    var a = Math.abs(x);
+    if (!(a < 6)) { return a === a ? (x < 0 ? -1 : 1) : NaN; }
+    var table = erfTable || erfNodes();
+    var m = Math.round(a * STEP);
+    var h = a - m / STEP;
+    var at = m * (DEGREE + 1);
+    var sum = table[at + DEGREE];
+    for (var n = DEGREE - 1; n >= 1; n -= 1) { sum = sum * h + table[at + n]; }
+    var value = table[at] + sum * h;
+    return x < 0 ? -value : value;
   }
 
   /** x · Φ(x) = x (1 + erf(x/√2)) / 2, BERT's activation, exact form. */
   function gelu(x) { return 0.5 * x * (1 + erf(x / Math.SQRT2)); }
-
-  /** rows (n × width) times the stored matrix weight (out × width, as PyTorch keeps W) plus bias: n × out.
-   *  Four rows and two outputs per pass over the weights, so each number read is used several times; past the
-   *  last row (or output) the last one is computed again and not stored. */
-  function linear(rows, n, width, weight, bias, out) {
-    var result = new Float64Array(n * out);
-    for (var o = 0; o < out; o += 2) {
-      var pair = o + 1 < out;
-      var u0 = o * width;
-      var u1 = pair ? u0 + width : u0;
-      for (var i = 0; i < n; i += 4) {
-        var r0 = i * width;
-        var r1 = Math.min(i + 1, n - 1) * width;
-        var r2 = Math.min(i + 2, n - 1) * width;
-        var r3 = Math.min(i + 3, n - 1) * width;
-        var a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
-        for (var k = 0; k < width; k += 1) {
-          var wa = weight[u0 + k];
-          var wb = weight[u1 + k];
-          var x0 = rows[r0 + k], x1 = rows[r1 + k], x2 = rows[r2 + k], x3 = rows[r3 + k];
-          a0 += x0 * wa; a1 += x1 * wa; a2 += x2 * wa; a3 += x3 * wa;
-          b0 += x0 * wb; b1 += x1 * wb; b2 += x2 * wb; b3 += x3 * wb;
-        }
-        var at = i * out + o;
-        result[at] = a0 + bias[o];
-        if (pair) { result[at + 1] = b0 + bias[o + 1]; }
-        if (i + 1 < n) { result[at + out] = a1 + bias[o]; if (pair) { result[at + out + 1] = b1 + bias[o + 1]; } }
-        if (i + 2 < n) { result[at + 2 * out] = a2 + bias[o]; if (pair) { result[at + 2 * out + 1] = b2 + bias[o + 1]; } }
-        if (i + 3 < n) { result[at + 3 * out] = a3 + bias[o]; if (pair) { result[at + 3 * out + 1] = b3 + bias[o + 1]; } }
-      }
-    }
-    return result;
-  }
 
   /** Layer norm of each row of rows (n × width), in place: gain · (x − mean) / √(var + eps) + bias. */
   function layerNorm(rows, n, width, gain, bias, eps) {
@@ -239,116 +254,91 @@
     return rows;
   }
 
-  /** Column block h (d wide) of rows (n × width) as n rows of plain numbers. */
-  function headRows(rows, n, width, h, d) {
-    var out = [];
-    for (var i = 0; i < n; i += 1) { out.push(Array.from(rows.subarray(i * width + h * d, i * width + (h + 1) * d))); }
-    return out;
+  /** rows (n × width) through the stored linear layer `name` (weight out × width, as PyTorch keeps W; bias): n × out. */
+  function dense(model, name, rows, n, width, out) {
+    return model.kernel.linear({ x: rows, n: n, k: width, weight: model.tensors[name + ".weight"], out: out,
+                                 bias: model.tensors[name + ".bias"] });
   }
 
-  /** Columns start … start + d − 1 of rows (n × width), as an n × d block of their own. */
-  function block(rows, n, width, start, d) {
-    var out = new Float64Array(n * d);
-    for (var i = 0; i < n; i += 1) { out.set(rows.subarray(i * width + start, i * width + start + d), i * d); }
-    return out;
+  /** Columns c0 … c0 + d − 1 of rows (n × width) into block (n × d) at offset at. */
+  function copyColumns(rows, n, width, c0, d, block, at) {
+    for (var i = 0; i < n; i += 1) { block.set(rows.subarray(i * width + c0, i * width + c0 + d), at + i * d); }
   }
 
-  /** W_O^h of layer l, kept as a stored linear layer (width × d): the d columns of W_O that head h's output meets. */
-  function outputRows(model, l, h) {
-    var kept = model.outputRows || (model.outputRows = {});
-    var key = l + "/" + h;
-    if (!kept[key]) {
-      var width = model.config.hidden;
-      var d = width / model.config.heads;
-      kept[key] = new Float32Array(block(model.tensors["encoder.layer." + l + ".attention.output.dense.weight"],
-                                         width, width, h * d, d));
+  /** The shape and empty arrays of a sentence's result (n pieces): flat, [layer][head][query][key] in that order. */
+  function emptyResult(config, n) {
+    var layers = config.layers, heads = config.heads, d = config.hidden / config.heads;
+    var grid = function (last) { return new Float64Array(layers * heads * n * last); };
+    return { shape: { layers: layers, heads: heads, n: n, d: d },
+             attentions: grid(n), sizes: grid(n), scores: grid(n), scaled: grid(n),
+             outputs: grid(d), queries: grid(d), keys: grid(d), values: grid(d), lengths: grid(1) };
+  }
+
+  /** Head h of layer l on its queries, keys and values (already in result): scores, weights, sizes and outputs;
+   *  the output rows also go into concat's columns. */
+  function head(model, l, h, n, result, concat) {
+    var width = model.config.hidden;
+    var d = result.shape.d;
+    var at = (l * result.shape.heads + h) * n;  // the head's first row
+    var Q = result.queries, K = result.keys, V = result.values, sqrtD = Math.sqrt(d);
+    // ‖f(x_j)‖ = ‖v_j W_O^h‖: the head's value rows through the d columns of W_O its output meets
+    var f = model.kernel.linear({ x: V.subarray(at * d, (at + n) * d), n: n, k: d, out: width, wStride: width,
+                                  weight: model.tensors["encoder.layer." + l + ".attention.output.dense.weight"].subarray(h * d) });
+    for (var j = 0; j < n; j += 1) {
+      var total = 0;
+      for (var o = j * width; o < (j + 1) * width; o += 1) { total += f[o] * f[o]; }
+      result.lengths[at + j] = Math.sqrt(total);
     }
-    return kept[key];
+    for (var i = 0; i < n; i += 1) {
+      var row = (at + i) * n;
+      var q = (at + i) * d;
+      var peak = -Infinity;
+      for (j = 0; j < n; j += 1) {
+        var key = (at + j) * d;
+        var s = 0;
+        for (var c = 0; c < d; c += 1) { s += Q[q + c] * K[key + c]; }
+        result.scores[row + j] = s;
+        result.scaled[row + j] = s / sqrtD;
+        if (s / sqrtD > peak) { peak = s / sqrtD; }
+      }
+      var sum = 0;
+      for (j = 0; j < n; j += 1) { sum += (result.attentions[row + j] = Math.exp(result.scaled[row + j] - peak)); }
+      for (j = 0; j < n; j += 1) {
+        var weight = result.attentions[row + j] /= sum;
+        result.sizes[row + j] = weight * result.lengths[at + j];
+        for (c = 0; c < d; c += 1) { result.outputs[q + c] += weight * V[(at + j) * d + c]; }
+      }
+      concat.set(result.outputs.subarray(q, q + d), i * width + h * d);
+    }
   }
 
-  var noBias = {};
-  /** A bias of zeros, width wide. */
-  function zeros(width) { return noBias[width] || (noBias[width] = new Float32Array(width)); }
-
-  /** Layer l's attention on x: every head's weights, outputs and contribution sizes, and the block's output. */
-  function layer(model, l, x, n) {
+  /** Layer l on x (n × width): every head into result, and the block's output. */
+  function layer(model, l, x, n, result) {
     var config = model.config;
     var width = config.hidden;
     var heads = config.heads;
-    var d = width / heads;
-    var p = function (name) { return model.tensors["encoder.layer." + l + "." + name]; };
-    var q = linear(x, n, width, p("attention.self.query.weight"), p("attention.self.query.bias"), width);
-    var k = linear(x, n, width, p("attention.self.key.weight"), p("attention.self.key.bias"), width);
-    var v = linear(x, n, width, p("attention.self.value.weight"), p("attention.self.value.bias"), width);
-    var wO = p("attention.output.dense.weight");
+    var d = result.shape.d;
+    var name = function (part) { return "encoder.layer." + l + "." + part; };
+    var projections = { queries: "query", keys: "key", values: "value" };
+    Object.keys(projections).forEach(function (kind) {
+      var rows = dense(model, name("attention.self." + projections[kind]), x, n, width, width);
+      for (var h = 0; h < heads; h += 1) { copyColumns(rows, n, width, h * d, d, result[kind], (l * heads + h) * n * d); }
+    });
     var concat = new Float64Array(n * width);
-    var record = { weights: [], sizes: [], scores: [], scaled: [], outputs: [], lengths: [],
-                   queries: [], keys: [], values: [] };
-    var sqrtD = Math.sqrt(d);
-    for (var h = 0; h < heads; h += 1) {
-      var c0 = h * d;
-      // ‖f(x_j)‖ = ‖v_j W_O^h‖: head h's value rows through the rows of W_O its output columns meet
-      var values = block(v, n, width, c0, d);
-      var f = linear(values, n, d, outputRows(model, l, h), zeros(width), width);
-      var lengths = new Float64Array(n);
-      for (var j = 0; j < n; j += 1) {
-        var total = 0;
-        for (var o = 0; o < width; o += 1) { total += f[j * width + o] * f[j * width + o]; }
-        lengths[j] = Math.sqrt(total);
-      }
-      var weights = [];
-      var sizes = [];
-      var scores = [];
-      var scaleds = [];
-      for (var i = 0; i < n; i += 1) {
-        var raw = new Float64Array(n);
-        var scaled = new Float64Array(n);
-        var peak = -Infinity;
-        for (j = 0; j < n; j += 1) {
-          var s = 0;
-          for (var c = 0; c < d; c += 1) { s += q[i * width + c0 + c] * k[j * width + c0 + c]; }
-          raw[j] = s;
-          scaled[j] = s / sqrtD;
-          if (scaled[j] > peak) { peak = scaled[j]; }
-        }
-        var row = new Float64Array(n);
-        var sum = 0;
-        for (j = 0; j < n; j += 1) { row[j] = Math.exp(scaled[j] - peak); sum += row[j]; }
-        var size = new Array(n);
-        for (j = 0; j < n; j += 1) { row[j] /= sum; size[j] = row[j] * lengths[j]; }
-        for (c = 0; c < d; c += 1) {
-          var mixed = 0;
-          for (j = 0; j < n; j += 1) { mixed += row[j] * v[j * width + c0 + c]; }
-          concat[i * width + c0 + c] = mixed;
-        }
-        weights.push(Array.from(row));
-        sizes.push(size);
-        scores.push(Array.from(raw));
-        scaleds.push(Array.from(scaled));
-      }
-      record.weights.push(weights);
-      record.sizes.push(sizes);
-      record.scores.push(scores);
-      record.scaled.push(scaleds);
-      record.outputs.push(headRows(concat, n, width, h, d));
-      record.lengths.push(Array.from(lengths));
-      record.queries.push(headRows(q, n, width, h, d));
-      record.keys.push(headRows(k, n, width, h, d));
-      record.values.push(headRows(v, n, width, h, d));
-    }
-    var mid = linear(concat, n, width, wO, p("attention.output.dense.bias"), width);
+    for (var h = 0; h < heads; h += 1) { head(model, l, h, n, result, concat); }
+    var mid = dense(model, name("attention.output.dense"), concat, n, width, width);
     for (var e = 0; e < n * width; e += 1) { mid[e] += x[e]; }
-    layerNorm(mid, n, width, p("attention.output.LayerNorm.weight"), p("attention.output.LayerNorm.bias"), config.eps);
-    var inner = linear(mid, n, width, p("intermediate.dense.weight"), p("intermediate.dense.bias"), config.intermediate);
+    layerNorm(mid, n, width, model.tensors[name("attention.output.LayerNorm.weight")],
+              model.tensors[name("attention.output.LayerNorm.bias")], config.eps);
+    var inner = dense(model, name("intermediate.dense"), mid, n, width, config.intermediate);
     for (e = 0; e < inner.length; e += 1) { inner[e] = gelu(inner[e]); }
-    var out = linear(inner, n, config.intermediate, p("output.dense.weight"), p("output.dense.bias"), width);
+    var out = dense(model, name("output.dense"), inner, n, config.intermediate, width);
     for (e = 0; e < n * width; e += 1) { out[e] += mid[e]; }
-    layerNorm(out, n, width, p("output.LayerNorm.weight"), p("output.LayerNorm.bias"), config.eps);
-    record.output = out;
-    return record;
+    return layerNorm(out, n, width, model.tensors[name("output.LayerNorm.weight")],
+                     model.tensors[name("output.LayerNorm.bias")], config.eps);
   }
 
-  /** Token ids through the model: per layer (from 0) and head, everything the explorer shows. */
+  /** Token ids through the model: emptyResult's arrays filled, and hidden (the last layer's rows, n × width). */
   function forward(model, ids) {
     var config = model.config;
     var t = model.tensors;
@@ -364,12 +354,8 @@
       }
     }
     layerNorm(x, n, width, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], config.eps);
-    var result = { weights: [], sizes: [], scores: [], scaled: [], outputs: [], lengths: [], queries: [], keys: [], values: [] };
-    for (var l = 0; l < config.layers; l += 1) {
-      var record = layer(model, l, x, n);
-      Object.keys(result).forEach(function (name) { result[name].push(record[name]); });
-      x = record.output;
-    }
+    var result = emptyResult(config, n);
+    for (var l = 0; l < config.layers; l += 1) { x = layer(model, l, x, n, result); }
     result.hidden = x;
     return result;
   }
@@ -389,19 +375,57 @@
     return split;
   }
 
-  /** A sentence through the model: {tokens, ids, attentions[layer][head][query][key], sizes (‖α_ij f(x_j)‖ alike),
-   *  outputs[layer][head][query] (the head's output row), scores (q·k) and scaled (q·k/√d_k) alike, queries, keys and values
-   *  [layer][head][token], lengths[layer][head][key] (‖f(x_j)‖), hidden (the last layer's rows, flat)}. */
-  function encode(model, text) {
+  var GRIDS = ["attentions", "sizes", "scores", "scaled", "outputs", "queries", "keys", "values", "lengths"];
+
+  /** A sentence through the model, flat: {tokens, ids, shape {layers, heads, n, d}, attentions, sizes (‖α_ij f(x_j)‖),
+   *  scores (q·k), scaled (q·k/√d_k), each a Float64Array [layer][head][query][key]; outputs (the heads' output rows),
+   *  queries, keys and values, [layer][head][token][d]; lengths [layer][head][key] (‖f(x_j)‖); hidden (the last
+   *  layer's rows)}. buffers(result) lists what a worker can transfer. */
+  function run(model, text) {
     var split = pieces(model, text);
-    var run = forward(model, split.ids);
-    return { tokens: split.tokens, ids: split.ids, attentions: run.weights, sizes: run.sizes, outputs: run.outputs,
-             scores: run.scores, scaled: run.scaled, queries: run.queries, keys: run.keys, values: run.values,
-             lengths: run.lengths, hidden: run.hidden };
+    var result = forward(model, split.ids);
+    result.tokens = split.tokens;
+    result.ids = split.ids;
+    return result;
   }
 
-  var api = { assemble: assemble, checkFile: checkFile, codeUnits: codeUnits, build: build, encode: encode, pieces: pieces,
-              forward: forward, erf: erf, gelu: gelu, halfValue: halfValue, install: install };
+  /** The ArrayBuffers of run's result, for postMessage's transfer list. */
+  function buffers(result) {
+    return GRIDS.concat(["hidden"]).map(function (name) { return result[name].buffer; });
+  }
+
+  /** run's result indexed as nested lists: attentions[layer][head][query] is a view of the flat array's row (no copy),
+   *  and so for every grid; lengths[layer][head] is a view of n numbers. */
+  function nested(result) {
+    var shape = result.shape;
+    var out = { tokens: result.tokens, ids: result.ids, hidden: result.hidden };
+    GRIDS.forEach(function (name) {
+      var flat = result[name];
+      var row = flat.length / (shape.layers * shape.heads * shape.n);  // n, d or 1
+      var last = name === "lengths" ? shape.n : row;
+      var rows = name === "lengths" ? 1 : shape.n;
+      out[name] = [];
+      for (var l = 0; l < shape.layers; l += 1) {
+        var heads = [];
+        for (var h = 0; h < shape.heads; h += 1) {
+          var at = (l * shape.heads + h) * shape.n * row;
+          if (rows === 1) { heads.push(flat.subarray(at, at + last)); continue; }
+          var grid = [];
+          for (var i = 0; i < rows; i += 1) { grid.push(flat.subarray(at + i * last, at + (i + 1) * last)); }
+          heads.push(grid);
+        }
+        out[name].push(heads);
+      }
+    });
+    return out;
+  }
+
+  /** A sentence through the model, nested: run's result as nested(run(model, text)) gives it. */
+  function encode(model, text) { return nested(run(model, text)); }
+
+  var api = { assemble: assemble, checkFile: checkFile, codeUnits: codeUnits, build: build, run: run, buffers: buffers,
+              nested: nested, encode: encode, pieces: pieces, erf: erf, gelu: gelu, halfValue: halfValue,
+              install: install };
   root.attnlab = root.attnlab || {};
   root.attnlab.minilm = api;
   if (typeof module === "object" && module.exports) { module.exports = api; }

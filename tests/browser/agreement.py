@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from attnlab.lab import TOKENS
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.pages.sliders import SLIDER_RANGES
 
 TOLERANCE = 1e-12
 """Largest difference allowed between a JS number and Python's (absolute, or relative for large ones)."""

@@ -1,7 +1,7 @@
 """The explorer of all-MiniLM-L6-v2 in Chromium: its numbers are attnlab's, by mouse and by keyboard,
 from a server and from disk, loading a sentence's data only when it is chosen, on a desktop and a phone.
 
-Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.figures.explorer``) to the
+Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.build.explorer``) to the
 precision the data files ship: half of one stored step, 1/SCALES[measure].
 """
 
@@ -13,8 +13,8 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from attnlab.site.figures import explorer
-from attnlab.site.figures.explorer import PREPARED, SCALES, prepared
+from attnlab.site.build import explorer
+from attnlab.site.build.explorer import PREPARED, SCALES, prepared
 
 from .axe import serious_violations
 from .labpage import watch
@@ -137,6 +137,7 @@ def test_the_controls_work_from_the_keyboard(page: Page, site_url: str, viewport
     page.keyboard.press("ArrowDown")
     expect(root).to_have_attribute("data-sentence", PREPARED[1].key)
     root.get_by_test_id("layer").focus()
+    page.keyboard.press("Home")  # from layer 1, whichever head the sentence opened on
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     root.get_by_test_id("head").focus()
@@ -158,20 +159,24 @@ def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(
     root.get_by_test_id("view-map").focus()
     page.keyboard.press("Tab")  # the folded answer to the sentence's question comes first
     expect(root.get_by_test_id("answer").locator("summary")).to_be_focused()
+    root.get_by_test_id("words").locator("button").last.focus()  # then the words and their heads
     page.keyboard.press("Tab")
     box = root.get_by_test_id("view").locator(".explorer-scroll")
     if box.evaluate("b => b.scrollWidth > b.clientWidth + 1"):  # a box that scrolls is a tab stop of its own
         expect(box).to_be_focused()
         page.keyboard.press("Tab")
-    expect(root.get_by_test_id("cell-0-0")).to_be_focused()
+    start = root.get_by_test_id("map").locator('td[tabindex="0"]')  # the opening's pair: one tab stop
+    expect(start).to_be_focused()
+    query = int(start.get_attribute("data-query"))
     for key in ("ArrowRight", "ArrowRight", "ArrowDown", "End"):
         page.keyboard.press(key)
-    n = len(explorer.encoding(prepared("pronoun")).tokens)
-    expect(root.get_by_test_id(f"cell-1-{n - 1}")).to_be_focused()
+    tokens = explorer.encoding(prepared("pronoun")).tokens
+    n = len(tokens)
+    expect(root.get_by_test_id(f"cell-{query + 1}-{n - 1}")).to_be_focused()
     readout = root.get_by_test_id("readout").inner_text()
-    assert readout.startswith(f"Query 2 “the”, key {n} “[SEP]”: weight ")
+    assert readout.startswith(f"Query {query + 2} “{tokens[query + 1]}”, key {n} “[SEP]”: weight ")
     found = float(re.search(r"weight (\d+\.\d+)", readout).group(1))
-    assert abs(found - attnlab_value("pronoun", "weights", 4, 1, 1, n - 1)) <= SHIPPED["weights"]
+    assert abs(found - attnlab_value("pronoun", "weights", 4, 1, query + 1, n - 1)) <= SHIPPED["weights"]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
@@ -211,8 +216,9 @@ def test_a_query_of_the_lines_view_is_chosen_with_enter(page: Page, site_url: st
     root = open_explorer(page, site_url)
     root.get_by_test_id("view-map").focus()
     page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
     expect(root.get_by_test_id("view-lines")).to_be_checked()
-    page.keyboard.press("Tab")  # past the folded answer to the sentence's question
+    root.get_by_test_id("words").locator("button").last.focus()  # past the question, the words and their heads
     page.keyboard.press("Tab")
     expect(root.get_by_test_id("line-query-0")).to_be_focused()
     page.keyboard.press("Enter")
@@ -240,6 +246,7 @@ def test_a_wide_map_on_a_phone_scrolls_in_its_box_with_a_cue_until_its_end(page:
     page.set_viewport_size(PHONE)
     root = open_explorer(page, site_url)
     show(root, "repeated", 0, 0)
+    root.get_by_test_id("view-numbers").check()  # the squares fit; the numbers scroll
     box = root.get_by_test_id("view").locator(".explorer-scroll")
     expect(box).to_have_class(re.compile(r"\battnlab-more-right\b"))
     expect(root.get_by_test_id("view").locator(".attnlab-scroll-hint")).to_be_visible()
@@ -297,6 +304,7 @@ def test_a_wide_map_on_a_phone_shows_one_scroll_cue(page: Page, site_url: str, k
     page.set_viewport_size(PHONE)
     root = open_explorer(page, site_url)
     show(root, key, 0, 0)
+    root.get_by_test_id("view-numbers").check()  # the squares fit; the numbers scroll
     hints = root.get_by_test_id("view").locator(".attnlab-scroll-hint")
     expect(hints.first).to_be_visible()
     assert hints.count() == 1

@@ -8,20 +8,71 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attnlab import bert
-from attnlab.site.figures import explorer
-from attnlab.site.figures.explorer import PREPARED
+from attnlab.site.build import explorer
+from attnlab.site.build.explorer import PREPARED, SCALES
 
 from .test_explorer import DESKTOP, open_explorer
 
 pytestmark = pytest.mark.browser
 
 
-def test_it_opens_on_the_computed_head_and_gives_the_reason(page: Page, file_url: str) -> None:
+def word_heads(key: str, query: int) -> list[tuple[float, int, int]]:
+    """Every head for one word of a prepared sentence, from its data file: (weight, head number, key) of the largest
+    weight the word gives one other word two or more places away, largest first, ties in the order of the heads;
+    none where no word is that far from it."""
+    data = explorer.sentence_data(key)
+    n = len(data["tokens"])
+    words = [i for i, t in enumerate(data["tokens"]) if data["real"][i] and t not in ("[CLS]", "[SEP]")]
+    far = [k for k in words if abs(k - query) >= 2]
+    looks = []
+    for at, head in enumerate(data["weights"] if far else []):
+        row = [head[query * n + k] for k in far]
+        looks.append((max(row) / SCALES["weights"], at, far[row.index(max(row))]))
+    return sorted(looks, key=lambda look: (-look[0], look[1]))
+
+
+def story(key: str) -> tuple[int, float, int, int]:
+    """(query, weight, head number, key) where the explorer opens: the word and head of the largest such weight."""
+    data = explorer.sentence_data(key)
+    words = [i for i, t in enumerate(data["tokens"]) if data["real"][i] and t not in ("[CLS]", "[SEP]")]
+    tops = [(query, *word_heads(key, query)[0]) for query in words if word_heads(key, query)]
+    return max(tops, key=lambda top: (top[1], -tops.index(top)))
+
+
+@pytest.mark.parametrize("p", PREPARED, ids=[p.key for p in PREPARED])
+def test_it_opens_on_the_head_where_a_word_gives_a_distant_word_the_most_weight(page: Page, file_url: str,
+                                                                               p: explorer.Prepared) -> None:
     root = open_explorer(page, file_url)
-    chosen = explorer.opening(PREPARED[0])
-    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {chosen['layer'] + 1}, head {chosen['head'] + 1} of")
-    expect(root.get_by_test_id("look-for")).to_contain_text(
-        f"{round(100 * chosen['share'])}% on average) rather than to [CLS], [SEP] or themselves")
+    root.get_by_test_id("sentence").select_option(value=p.key)
+    expect(root).to_have_attribute("data-sentence", p.key)
+    query, weight, at, key = story(p.key)
+    tokens = explorer.sentence_data(p.key)["tokens"]
+    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {at // 12 + 1}, head {at % 12 + 1} of")
+    expect(root.get_by_test_id("opening")).to_contain_text(
+        f"where “{tokens[query]}” gives “{tokens[key]}” {weight:.3f}")
+    expect(root.get_by_test_id(f"word-{query}")).to_have_attribute("aria-pressed", "true")
+    expect(root.get_by_test_id(f"cell-{query}-{key}")).to_have_class("explorer-chosen-cell")
+
+
+def test_picking_a_word_lists_its_heads_at_once_and_shows_the_first(page: Page, file_url: str) -> None:
+    root = open_explorer(page, file_url)
+    p = PREPARED[1]
+    root.get_by_test_id("sentence").select_option(value=p.key)
+    expect(root).to_have_attribute("data-sentence", p.key)
+    tokens = explorer.sentence_data(p.key)["tokens"]
+    it = tokens.index("it")
+    root.get_by_test_id(f"word-{it}").click()
+    heads = word_heads(p.key, it)[:5]
+    listed = root.get_by_test_id("word-heads").locator("button")
+    expect(listed).to_have_text([f"layer {at // 12 + 1}, head {at % 12 + 1}: “{tokens[key]}” {weight:.3f}"
+                                 for weight, at, key in heads])
+    _, at, key = heads[0]
+    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {at // 12 + 1}, head {at % 12 + 1} of")
+    expect(root.get_by_test_id(f"cell-{it}-{key}")).to_have_class("explorer-chosen-cell")
+    listed.nth(2).click()
+    _, at, key = heads[2]
+    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {at // 12 + 1}, head {at % 12 + 1} of")
+    expect(root.get_by_test_id(f"cell-{it}-{key}")).to_be_focused()
 
 
 def test_a_chosen_cell_is_marked_and_lists_the_heads_weighing_its_pair_most(page: Page, file_url: str) -> None:
@@ -75,8 +126,10 @@ def test_a_prepared_sentences_neuron_view_shows_attnlabs_vectors_score_and_weigh
     expect(neuron.get_by_test_id("neuron-scaled")).to_contain_text(f"{attention.scaled[query, key]:.3f}")
     expect(neuron.get_by_test_id("neuron-weight")).to_contain_text(f"{attention.weights[query, key]:.3f}")
     q, k, _ = bert.head_inputs(enc, 3, 6)
-    cells = neuron.get_by_test_id("neuron-vectors").locator("tbody tr").first.locator("td").all_inner_texts()
-    assert [float(c) for c in cells[:2]] == pytest.approx([q[query, 0], k[key, 0]], abs=5e-4)
+    row = neuron.get_by_test_id("neuron-vectors").locator("tbody tr").first
+    coordinate = int(row.locator("th").inner_text()) - 1
+    cells = row.locator("td").all_inner_texts()
+    assert [float(c) for c in cells[:2]] == pytest.approx([q[query, coordinate], k[key, coordinate]], abs=5e-4)
     assert neuron.get_by_test_id("neuron-row").locator("tbody tr").count() == len(enc.tokens)
 
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from attnlab.lab import TOKENS, compute
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt
 
 from .labpage import as_shown, open_lab, rendered, set_controls

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from attnlab.lab import TOKENS, X, compute
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt
 
 from .labpage import READ_LAB, as_shown, open_lab, rendered, set_controls

@@ -13,8 +13,8 @@ from playwright.sync_api import Page, expect
 
 from attnlab.cost import readable_bytes
 from attnlab.lab import compute
-from attnlab.site.build.offline import archive_name
 from attnlab.site.figures.widgets import CHECKLIST
+from attnlab.site.pages.published import archive_name
 
 from .labpage import as_shown, open_lab, rendered, set_controls, watch
 from .pages import SITE_PAGES

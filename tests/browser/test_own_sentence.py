@@ -22,7 +22,7 @@ from model_js import reference, write_model_files
 from playwright.sync_api import Locator, Page, expect
 
 from attnlab.site.build import model_files
-from attnlab.site.figures.explorer import SCALES
+from attnlab.site.build.explorer import SCALES
 
 from .axe import serious_violations
 from .labpage import watch
@@ -138,7 +138,7 @@ def test_a_damaged_weights_file_gives_its_message_and_no_map(page: Page, damaged
     own = load_model(root, "failed")
     expect(own.get_by_test_id("model-status")).to_contain_text(
         "weights-3.js is not the file the manifest lists (its SHA-256 differs)")
-    expect(own.get_by_test_id("own-form")).to_be_hidden()
+    expect(own.get_by_test_id("own-run")).to_be_hidden()
     expect(own.get_by_test_id("model-load")).to_be_visible()
     assert root.get_by_test_id("sentence").locator('option[value="own"]').count() == 0
 
@@ -223,4 +223,4 @@ def test_a_copy_without_the_models_files_says_which_file_is_missing_and_how_to_g
     expect(own.get_by_test_id("model-status")).to_contain_text(
         f"weights-2.js is missing: the model's files belong in assets/model/ beside the guide's pages (in a copy "
         f"on disk, unzip {model_files.archive_name()} where you unzipped the guide)")
-    expect(own.get_by_test_id("own-form")).to_be_hidden()
+    expect(own.get_by_test_id("own-run")).to_be_hidden()

@@ -33,7 +33,7 @@ from attnlab.bert import (
 )
 from attnlab.contributions import contribution_sizes, output_rows
 from attnlab.layers import gelu
-from attnlab.site.figures.explorer import PREPARED
+from attnlab.site.build.explorer import PREPARED
 
 SQRT2 = math.sqrt(2.0)
 CONFIG = {

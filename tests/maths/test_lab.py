@@ -100,8 +100,17 @@ def test_changing_a_toy_matrix_entry_breaks_the_baseline(
 
 @pytest.mark.parametrize("key", sorted(DEFAULTS))
 def test_changing_a_control_default_breaks_the_baseline(monkeypatch: pytest.MonkeyPatch, key: str) -> None:
-    monkeypatch.setitem(lab.DEFAULTS, key, changed_default(key))
+    monkeypatch.setattr(lab, "DEFAULTS", {**lab.DEFAULTS, key: changed_default(key)})
     assert baseline_mismatches() != []
+
+
+def test_the_toys_defaults_and_the_companions_contrasts_are_read_only() -> None:
+    from attnlab.__main__ import CONTRASTS
+    from attnlab.site.pages.sliders import SLIDER_RANGES
+
+    for mapping in (lab.DEFAULTS, SLIDER_RANGES, CONTRASTS, *(given for _, given in CONTRASTS.values())):
+        with pytest.raises(TypeError):
+            mapping["value_y"] = 3.0  # type: ignore[index]
 
 
 @pytest.mark.parametrize("function", [compute, controls])

@@ -18,9 +18,18 @@ from attnlab.precision import (
 )
 
 
-def test_binary16_overflows_past_ln_65504() -> None:
-    assert largest("float16") == 65504 and math.isclose(exp_limit("float16"), math.log(65504))
+def test_binary16_overflows_past_ln_65520_where_rounding_to_nearest_reaches_infinity() -> None:
+    assert largest("float16") == 65504 and math.isclose(exp_limit("float16"), math.log(65520))
     assert round(exp_limit("float16"), 2) == 11.09
+
+
+@pytest.mark.parametrize("format", ["float16", "float32"])
+def test_a_value_just_below_the_threshold_rounds_to_the_largest_number_and_just_above_to_infinity(format: str) -> None:
+    threshold = math.exp(exp_limit(format))
+    kind = np.float16 if format == "float16" else np.float32
+    below, above = threshold * (1 - 1e-12), threshold * (1 + 1e-12)
+    with np.errstate(over="ignore"):
+        assert kind(below) == largest(format) and np.isinf(kind(above))
 
 
 def test_the_limits_of_the_wider_formats() -> None:

@@ -131,21 +131,11 @@ def test_trace_rescales_the_running_sum_when_the_maximum_rises() -> None:
     assert totals == pytest.approx(expected, rel=1e-15)
 
 
-def test_trace_steps_cannot_be_edited() -> None:
+def test_trace_steps_are_read_only() -> None:
     step = streaming_trace([1.0, 0.0], np.eye(2), np.ones((2, 3)))[0]
-    for array in (step.peak, step.total, step.weighted, step.unit):
-        with pytest.raises(ValueError, match="cannot set WRITEABLE flag"):
-            array.flags.writeable = True
-
-
-def test_trace_divides_no_column_of_ordinary_values() -> None:
-    step = streaming_trace([1.0, 0.0], np.eye(2), [[1e300, -2.0], [0.5, 3.0]])[-1]
-    assert step.unit.tolist() == [1.0, 1.0]
-
-
-def test_trace_divides_a_column_near_the_float64_maximum_so_its_running_sum_stays_finite() -> None:
-    last = streaming_trace([0.0], [[0.0]] * 3, [[1.7e308, 1.0]] * 3)[-1]
-    assert np.isfinite(last.weighted).all() and last.unit[0] > 1.0 and last.unit[1] == 1.0
+    for array in (step.peak, step.total, step.weighted):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0
 
 
 def test_trace_counts_keys_seen_block_by_block() -> None:
@@ -238,17 +228,6 @@ def test_streaming_never_allocates_an_n_by_m_array(masked: bool) -> None:
 def test_the_memory_measure_sees_the_n_by_m_arrays_of_naive_attention() -> None:
     q, k, v, visible = memory_inputs()
     assert traced_peak(attention, q, k, v, visible) > N * M * 8
-
-
-@pytest.mark.parametrize("block", [1, 2, 3])
-def test_equal_values_near_the_float64_maximum_give_that_value_not_infinity(block: int) -> None:
-    assert streaming_attention([0.0], [[0.0], [0.0]], [[1e308], [1e308]], block=block).tolist() == [1e308]
-
-
-@pytest.mark.parametrize("block", [1, 2, 4])
-def test_opposite_values_near_the_float64_maximum_cancel_as_in_attention(block: int) -> None:
-    k, v = [[0.0]] * 4, [[1e308], [1e308], [-1e308], [-1e308]]
-    assert streaming_attention([0.0], k, v, block=block).tolist() == attention([0.0], k, v).output.tolist() == [0.0]
 
 
 def test_scores_further_apart_than_float64_can_hold_give_no_warning() -> None:

@@ -31,6 +31,7 @@ from sites import DOCS, ROOT
 
 from attnlab.__main__ import CONTRASTS
 from attnlab.lab import compute
+from attnlab.site.build.publish import lab_files
 
 
 def node(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -171,11 +172,31 @@ def test_a_c_locale_changes_nothing_node_writes_utf_8(built_site: Path) -> None:
     assert (done.returncode, done.stderr, done.stdout.decode()) == (0, b"", companion())
 
 
-def test_outside_a_built_site_it_names_the_file_it_needs(tmp_path: Path) -> None:
+def test_outside_a_built_site_it_names_the_file_it_needs_in_one_line(tmp_path: Path) -> None:
     shutil.copy(DOCS / "model.mjs", tmp_path / "model.mjs")
     done = node("model.mjs", cwd=tmp_path)
-    assert done.returncode != 0
-    assert f"model.mjs needs {tmp_path / 'assets' / 'lab-data.js'}" in done.stderr and "mkdocs build" in done.stderr
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"node model.mjs: model.mjs needs {tmp_path / 'assets' / 'lab-data.js'}")
+    assert "mkdocs build" in done.stderr and "offline copy" in done.stderr and done.stderr.count("\n") == 1
+
+
+def beside_its_scripts(folder: Path) -> Path:
+    """``model.mjs`` in ``folder`` with the three scripts it reads, as the build writes them; returns ``folder``."""
+    (folder / "assets").mkdir(parents=True)
+    shutil.copy(DOCS / "model.mjs", folder / "model.mjs")
+    shutil.copy(DOCS / "assets" / "attnlab.js", folder / "assets" / "attnlab.js")
+    for name, text in lab_files().items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_the_toy_it_exports_cannot_be_changed_under_compute(tmp_path: Path) -> None:
+    site = beside_its_scripts(tmp_path / "site")
+    script = (f"import {{ toy, contrasts, compute }} from {json.dumps((site / 'model.mjs').as_uri())};\n"
+              "try { toy.w_v[0][0] = NaN; contrasts[0].controls.token = 'grid'; } catch (e) {}\n"
+              "process.stdout.write(JSON.stringify([compute({}).output, contrasts[0].controls]));\n")
+    done = node("--input-type=module", "-e", script, cwd=tmp_path)
+    assert json.loads(done.stdout) == [list(compute().output), {}], done.stderr
 
 
 @pytest.mark.parametrize("maths", ["Math.", "exp(", "sqrt", "reduce("])

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from attnlab.bert import Encoding, encode, load_model, tokenize
-from attnlab.site.figures.explorer import PREPARED
+from attnlab.site.build.explorer import PREPARED
 
 SENTENCES = [
     "grid load rises",

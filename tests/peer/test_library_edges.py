@@ -1,5 +1,6 @@
 """Measured claims re-checked against PyTorch: CL-040 (the edges of masking, against ``attnlab.libraries``),
-CL-037's formats, CL-015's epsilon and CL-031's GELU as transformers reads it.
+CL-037's formats, CL-015's epsilon, CL-031's GELU as transformers reads it, the two masks transformers
+builds for BERT (eager, sdpa), what a library softmax does in float16, and CL-051 (RoPE's pairings).
 
 CL-040 is a measured claim about torch 2.13.0 (CPU), the version the
 ``peer`` extra pins. The Masking chapter's box "What libraries do" shows
@@ -156,3 +157,86 @@ def test_transformers_reads_gelu_as_the_exact_erf_form_that_attnlab_computes(tor
     assert np.abs(theirs - gelu(x)).max() < 1e-12
     tanh_form = 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
     assert np.abs(theirs - tanh_form).max() > 1e-4  # the approximation is measurably not what is used
+
+
+def tiny_bert(torch: ModuleType, implementation: str | None) -> tuple[object, dict[str, object]]:
+    """A one-layer BERT of random weights (nothing downloaded) with ``implementation`` or transformers' default,
+    and what its first self-attention receives as mask and gives as output on a batch whose second
+    sentence has every key masked."""
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(vocab_size=20, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=16, max_position_embeddings=8)
+    if implementation is not None:
+        config._attn_implementation = implementation
+    torch.manual_seed(0)
+    model = BertModel(config).eval()
+    seen: dict[str, object] = {}
+    attention_layer = model.encoder.layer[0].attention.self
+    attention_layer.register_forward_pre_hook(lambda _, args, kwargs: seen.update(mask=kwargs["attention_mask"]),
+                                              with_kwargs=True)
+    attention_layer.register_forward_hook(lambda _, args, out: seen.update(context=out[0]))
+    with torch.no_grad():
+        result = model(input_ids=torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]]),
+                       attention_mask=torch.tensor([[1, 1, 1, 0], [0, 0, 0, 0]]),
+                       output_attentions=implementation == "eager")
+    seen["attentions"] = result.attentions
+    return model, seen
+
+
+def test_transformers_bert_defaults_to_sdpa_whose_boolean_mask_gives_a_fully_masked_row_zeros(
+        torch: ModuleType) -> None:
+    """Backs the Masking chapter's "What libraries do": the default path (CL-040's zeros)."""
+    model, seen = tiny_bert(torch, None)
+    assert model.config._attn_implementation == "sdpa"
+    assert seen["mask"].dtype == torch.bool and not seen["mask"][1].any()
+    assert (seen["context"][1] == 0).all() and (seen["context"][0] != 0).any()
+
+
+def test_transformers_eager_bert_masks_with_the_dtype_minimum_so_a_fully_masked_row_weighs_keys_equally(
+        torch: ModuleType) -> None:
+    _, seen = tiny_bert(torch, "eager")
+    assert seen["mask"].dtype == torch.float32 and (seen["mask"][1] == torch.finfo(torch.float32).min).all()
+    weights = seen["attentions"][0][1].numpy()
+    assert np.allclose(weights, 0.25, rtol=0, atol=1e-7)  # every key of the masked sentence, all alike
+
+
+def test_torch_softmax_in_float16_is_finite_where_exp_alone_overflows(torch: ModuleType) -> None:
+    """The Softmax chapter's row of the real model in half precision: the library subtracts the maximum."""
+    row = torch.tensor([23.72, 7.82, 2.33], dtype=torch.float16)
+    assert torch.isinf(torch.exp(row)).any()
+    weights = torch.softmax(row, dim=-1)
+    assert torch.isfinite(weights).all() and weights.dtype == torch.float16 and weights[0] == 1
+
+
+def test_in_float16_the_scores_themselves_overflow_before_any_softmax(torch: ModuleType) -> None:
+    q = torch.full((1, 64), 40.0, dtype=torch.float16)  # 64 · 40² = 102400 > 65504
+    assert torch.isinf(q @ q.T).all() and torch.isfinite(q.float() @ q.float().T).all()
+
+
+def test_llamas_rope_pairs_coordinate_i_with_i_plus_half_the_width(torch: ModuleType) -> None:
+    """CL-051: transformers' Llama (rotate_half) is attnlab's adjacent-pair rotation on interleaved columns."""
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
+
+    from attnlab.relative import rotate
+
+    d, positions = 8, np.arange(5)
+    x = RNG.standard_normal((5, d))
+    rope = LlamaRotaryEmbedding(config=LlamaConfig(hidden_size=2 * d, num_attention_heads=2, num_key_value_heads=2))
+    rows = torch.from_numpy(x)[None, None]
+    cos, sin = rope(rows, torch.from_numpy(positions)[None])
+    theirs = apply_rotary_pos_emb(rows, rows, cos.double(), sin.double())[0][0, 0].numpy()
+    pairs = np.ravel(np.column_stack([np.arange(d // 2), np.arange(d // 2) + d // 2]))  # 0, 4, 1, 5, …
+    ours = np.empty_like(x)
+    ours[:, pairs] = rotate(x[:, pairs], positions)
+    assert np.abs(theirs - ours).max() < 1e-6  # transformers computes cos and sin in float32
+    assert np.abs(theirs - rotate(x, positions)).max() > 0.1  # not the (2i, 2i+1) pairing of S17
+
+
+def test_gpt_neox_rotates_only_a_fraction_of_each_heads_coordinates() -> None:
+    """CL-051: the configuration's rotary fraction (rotary_pct, read into rope_parameters)."""
+    from transformers import GPTNeoXConfig
+
+    assert GPTNeoXConfig().rope_parameters["partial_rotary_factor"] == 0.25
+    assert GPTNeoXConfig(rotary_pct=0.5).rope_parameters["partial_rotary_factor"] == 0.5

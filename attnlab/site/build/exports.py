@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,14 @@ from typing import Any
 import numpy as np
 
 import attnlab
-from attnlab.site.pages.exports import DATA
+from attnlab.site.pages.exports import DATA, FOLDER
 
 NOTE = ("Full precision: each number is the float64 that attnlab computed, written with the fewest digits that "
         "read back exactly. The page shows the same numbers rounded.")
 """What every JSON export says about its numbers."""
+SAFE_NAME = re.compile(rf"{FOLDER}/\w[\w.-]*")
+"""An export's file name without its suffix, as :func:`attnlab.site.pages.exports.resolve` writes it: the
+page's HTML could be given another (``../../x``), and the pass must not write outside ``exports/``."""
 
 
 def csv_text(table: dict[str, Any]) -> str:
@@ -49,12 +53,18 @@ def json_text(table: dict[str, Any], page_url: str) -> str:
 
 
 def taken_out(html: str, page_url: str) -> tuple[str, dict[str, str]]:
-    """``html`` of the page at ``page_url`` without its tables' data, and the files that data makes."""
+    """``html`` of the page at ``page_url`` without its tables' data, and the files that data makes.
+
+    Raises ``ValueError`` naming the page for a file name outside ``exports/``.
+    """
     files: dict[str, str] = {}
 
     def take(match: Any) -> str:
         table = json.loads(unescape(match.group("data")))
         base = unescape(match.group("file"))
+        if not SAFE_NAME.fullmatch(base):
+            raise ValueError(f"{page_url}: a table's download names {base!r} as its file: exports are written "
+                             f"as {FOLDER}/<name> (letters, digits, '.', '_', '-'), inside the site")
         files[f"{base}.csv"], files[f"{base}.json"] = csv_text(table), json_text(table, page_url)
         return f'<p class="attnlab-export"{match.group("rest")}>'
 

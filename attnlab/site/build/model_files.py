@@ -29,6 +29,13 @@ it beside the copy drops the files into the copy's ``assets/model/``.
 Each script adds its string to ``globalThis.ATTNLAB_MODEL_FILES[name]``; a
 ``<script>`` element loads it from disk (``file://``) and from a server alike,
 where ``fetch()`` does not.
+
+Why the site carries the files twice (44 MB each): the page loads the model
+as separate ``<script>`` files, the one way that works from ``file://`` too,
+so a served site needs ``assets/model/``; the offline copy leaves them out to
+stay small, and its reader fetches one file, the zip, instead of a dozen.
+Publishing only the zip would need a second way of loading in the page (fetch
+the zip and read its stored entries, served sites only); not done yet.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ import numpy as np
 from attnlab import __version__, bert
 from attnlab.cost import readable_bytes
 from attnlab.site.build import offline, tokenizer_file
+from attnlab.site.pages import published
 
 FOLDER = offline.MODEL_FOLDER
 """Where the model's files go, inside the site."""
@@ -171,7 +179,7 @@ def readme(weights_sha256: str, size: str) -> str:
 
 def archive_name(version: str = __version__) -> str:
     """The model's download: ``attention-lab-0.1.0-model.zip``."""
-    return offline.archive_name(version).removesuffix(".zip") + "-model.zip"
+    return published.archive_name(version).removesuffix(".zip") + "-model.zip"
 
 
 def archive(date: str, directory: Path | None = None) -> bytes:
@@ -179,7 +187,7 @@ def archive(date: str, directory: Path | None = None) -> bytes:
 
     Stored, not compressed: deflate takes seconds and saves under a tenth of the weights' bytes.
     """
-    return offline.zipped(files(directory), offline.archive_name(), date, compress=False)
+    return offline.zipped(files(directory), published.archive_name(), date, compress=False)
 
 
 def files(directory: Path | None = None) -> dict[str, bytes]:

@@ -18,7 +18,9 @@ The answers are a notebook of their own, not collapsed cells: a collapsed
 cell is a Jupyter setting (``metadata.jupyter.source_hidden``) that other
 viewers ignore, so the answer would sit in plain view under its question,
 while a second file stays folded in every viewer. Every block of the guide
-imports what it needs, so both notebooks run top to bottom on their own.
+imports what it needs, so both notebooks run top to bottom on their own: the
+pass runs each one's code cells in order before writing it
+(:func:`run_in_order`), so shown code that needs a hidden line stops the build.
 
 A notebook needs ``attnlab`` in its kernel: its first cell says how to
 install the wheel the site carries (:mod:`~attnlab.site.build.wheel`), and
@@ -31,20 +33,24 @@ execution counts or timestamps: the same chapter gives the same bytes.
 
 from __future__ import annotations
 
+import io
 import json
 import posixpath
 import re
 import textwrap
 from collections.abc import Iterator, Mapping
+from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import attnlab
 from attnlab.bert import MODEL_PACKAGE
-from attnlab.site.build.wheel import wheel_name
-from attnlab.site.pages import bindings, citations, practice
+from attnlab.site.pages import bindings, citations, practice, relations
 from attnlab.site.pages.blocks import HIDE, placed_blocks, shown_part
+from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.guide import Guide
+from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.running import NOTEBOOKS, answers_path, notebook_path
 from attnlab.site.pages.source import FRONT_MATTER, sub_prose
 
@@ -359,7 +365,7 @@ def chapter_markdown(source: str, path: str, docs: str) -> str:
 
     ``docs`` is the docs folder's name (a block's place is ``docs/x.md:24``). No front matter.
     """
-    text = practice.numbered(bindings.render(placed_blocks(source, f"{docs}/{path}")), path)
+    text = practice.numbered(relations.render(bindings.render(placed_blocks(source, f"{docs}/{path}"))), path)
     text = citations.linked(text, path)
     front = FRONT_MATTER.match(text)
     return text[front.end():] if front else text
@@ -442,11 +448,35 @@ def notebook_json(cells: list[Cell]) -> str:
     return json.dumps(data, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
 
 
+def run_in_order(name: str, cells: list[Cell]) -> None:
+    """Run the code cells of the notebook ``name`` in order, in one fresh namespace, as its kernel will.
+
+    Raises ``ValueError`` naming the notebook and the block a failing cell
+    shows: a line the code needs may be hidden from the page (``#| hide``),
+    so the notebook, which holds the shown lines only, would fail where the page did not.
+    """
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    for cell in cells:
+        if cell.kind != "code" or not cell.source.strip():
+            continue
+        where = cell.place or "an exercise's answer"
+        try:
+            with guarded(where, f"{name}'s cell"), redirect_stdout(io.StringIO()):
+                exec(compile(cell.source, f"<{where}>", "exec"), namespace)  # noqa: S102 - the guide's code
+        except PageError as error:
+            raise ValueError(str(error)) from None
+        except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the cell)
+            raise ValueError(f"{where}: {name} fails on this block's shown code, run on its own as the notebook "
+                             f"runs it: {type(error).__name__}: {error} (does it need a line after #| hide?)"
+                             ) from None
+
+
 def chapter_notebooks(path: str, source: str, title: str, docs: str = "docs") -> Iterator[tuple[str, str]]:
-    """The two notebook files of the chapter ``path``: (path in the site, JSON)."""
-    chapter, answers = notebook_cells(source, path, title, docs)
-    yield notebook_path(path), notebook_json(chapter)
-    yield answers_path(path), notebook_json(answers)
+    """The two notebook files of the chapter ``path``: (path in the site, JSON), each checked to run
+    (:func:`run_in_order`)."""
+    for name, cells in zip((notebook_path(path), answers_path(path)), notebook_cells(source, path, title, docs)):
+        run_in_order(name, cells)
+        yield name, notebook_json(cells)
 
 
 def published(guide: Guide, docs: Path) -> Mapping[str, str]:

@@ -30,14 +30,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import attnlab
 from attnlab.cost import readable_bytes
-from attnlab.site.build.wheel import wheel_name
 from attnlab.site.build.zips import dated_zip
 from attnlab.site.pages.provenance import build_date
+from attnlab.site.pages.published import GUIDE, archive_name, wheel_name
 
-GUIDE = "attention-lab"
-"""The guide's name in file names and storage keys."""
 UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
 """What a safe entry name never holds: a backslash, a control character, a ``.`` or ``..`` part."""
 
@@ -62,11 +59,6 @@ numbers are in exports/, as CSV and JSON at full precision.
 Prose CC0-1.0, code MIT; third-party files keep their own licences beside
 them (see licenses.html).
 """
-
-
-def archive_name(version: str = attnlab.__version__) -> str:
-    """The archive's file name: ``attention-lab-0.1.0.zip``."""
-    return f"{GUIDE}-{version}.zip"
 
 
 def download_data(name: str, size: int | None) -> str:

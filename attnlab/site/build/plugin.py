@@ -3,7 +3,7 @@
 - ``on_config`` checks ``SOURCE_DATE_EPOCH`` before MkDocs reads it (MkDocs
   itself ends in a traceback on one that is not a whole number);
 - ``on_page_markdown`` checks and resolves each page's Markdown, and
-  ``on_page_content`` finishes its HTML (:mod:`attnlab.site.pages.convert`);
+  ``on_page_content`` finishes its HTML (:mod:`attnlab.site.build.convert`);
   ``on_page_content`` also applies a page's ``toc_depth`` (front matter): the
   Reference page lists only its modules in its contents, which keeps it under
   the first-load budget;
@@ -32,9 +32,9 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
+from attnlab.site.build.convert import page_html, page_markdown
 from attnlab.site.build.publish import publish
 from attnlab.site.pages import page as pages
-from attnlab.site.pages.convert import page_html, page_markdown
 from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.provenance import build_date
 
@@ -116,6 +116,13 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
         if depth is not None:
             trim(page.toc, depth)
         return page_html(html, self.page(page, config))
+
+    def on_serve(self, server: Any, **kwargs: Any) -> Any:
+        """After the first build of ``mkdocs serve``: say where to look and how a saved page comes back."""
+        print(f"\nAttention Lab is ready: open {server.url}\n"
+              "Save a page under docs/ and the page open in the browser is rebuilt and reloads by itself "
+              "(Ctrl-C stops the server).\n", flush=True)
+        return server
 
     @staticmethod
     def page(page: Page, config: MkDocsConfig) -> pages.Page:

@@ -20,7 +20,7 @@
   the pages that cite it; ``sources.bib``: every source as BibTeX;
 - ``exports/``: each table's CSV and JSON, taken off its page (:mod:`~attnlab.site.build.exports`);
 - ``assets/explorer/``: the explorer's data, where a page shows the explorer
-  (:mod:`attnlab.site.figures.explorer`), and there too ``assets/model/``, the
+  (:mod:`attnlab.site.build.explorer`), and there too ``assets/model/``, the
   model the explorer runs for a reader's own sentence, with its own zip beside
   the offline copy's (:mod:`~attnlab.site.build.model_files`);
 - ``notebooks/``: each chapter as a Jupyter notebook, and its answers
@@ -44,15 +44,15 @@ from attnlab import decoder
 from attnlab.__main__ import CONTRASTS, we002_heading
 from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
-from attnlab.site.build import mathfont, model_files, notebooks, offline, wheel
+from attnlab.site.build import explorer, mathfont, model_files, notebooks, offline, wheel
 from attnlab.site.build.exports import exported
-from attnlab.site.build.offline import GUIDE
-from attnlab.site.figures import explorer, palette
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.figures import palette
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.citations import cited_on
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.provenance import build_date
+from attnlab.site.pages.published import GUIDE
+from attnlab.site.pages.sliders import SLIDER_RANGES
 
 
 def page_url(path: str) -> str:
@@ -75,7 +75,7 @@ def lab_data() -> str:
 
 def contrasts() -> str:
     """The companion's data: its contrasts, each key with its title and controls in order, and WE-002's inputs."""
-    data = [{"key": key, "title": title, "controls": controls} for key, (title, controls) in CONTRASTS.items()]
+    data = [{"key": key, "title": title, "controls": dict(controls)} for key, (title, controls) in CONTRASTS.items()]
     example = {"heading": we002_heading(), "query": list(WE002_QUERY), "keys": [list(k) for k in WE002_KEYS],
                "values": [list(v) for v in WE002_VALUES]}
     return (script("ATTNLAB_CONTRASTS", data, "attnlab.__main__ and attnlab.examples")
@@ -89,6 +89,31 @@ def decoder_model() -> str:
             "vocabulary": decoder.load().vocabulary, "sha256": hashlib.sha256(weights).hexdigest(),
             "safetensors": base64.b64encode(weights).decode("ascii")}
     return script("ATTNLAB_DECODER_FILES", data, "attnlab/data/decoder")
+
+
+def lab_files() -> dict[str, str]:
+    """The files that hand the toy to the browser lab and to ``model.mjs``, by path inside the site."""
+    return {"assets/contrasts.js": contrasts(), "assets/lab-data.js": lab_data()}
+
+
+BEFORE_THE_PAGES = lab_files()
+"""The toy's files as computed when the build loads its plugin, before any page's code runs."""
+
+
+def unchanged_lab_files() -> dict[str, str]:
+    """:func:`lab_files`, refused if a page's code changed the toy while the pages were built.
+
+    The toy's constants are read-only, but a code block runs in the build's
+    process and could still rebind one (``attnlab.lab.W_V = ...``): the pages
+    after it and the lab would then disagree with the pages before it.
+    """
+    files = lab_files()
+    changed = [name for name, text in files.items() if text != BEFORE_THE_PAGES[name]]
+    if changed:
+        raise ValueError(f"{', '.join(changed)}: the toy's data changed while the pages were built (a code block "
+                         "rebound a constant of attnlab.lab or attnlab.__main__?); the lab would disagree with "
+                         "the pages")
+    return files
 
 
 def guide_data(guide: Guide) -> str:
@@ -107,10 +132,9 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
     guide = Guide.read(docs, nav)
     urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in cited_on(guide.sources).items()}
     files = {
-        "assets/contrasts.js": contrasts(),
+        **unchanged_lab_files(),
         "assets/decoder-model.js": decoder_model(),
         "assets/guide-data.js": guide_data(guide),
-        "assets/lab-data.js": lab_data(),
         "assets/palette.css": palette.css(),
         "assets/palette.js": palette.js(),
         "claims.json": registry.as_json(urls),

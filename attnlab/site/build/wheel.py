@@ -40,13 +40,10 @@ from pathlib import Path
 import attnlab
 from attnlab.site.build.zips import dated_zip
 from attnlab.site.pages.provenance import build_date
+from attnlab.site.pages.published import NAME, TAG, wheel_name
 
-NAME = "attnlab"
-"""The distribution's name, and its import name."""
 LEFT_OUT = "site"
 """The subpackage of ``attnlab`` the wheel leaves out: the guide's build machinery."""
-TAG = "py3-none-any"
-"""Pure Python, any interpreter the package supports, any platform."""
 GENERATOR = "attnlab.site.build.wheel"
 COPIED = ("Summary", "License-Expression", "Requires-Python")
 """The installed metadata's fields the wheel's METADATA carries as they are."""
@@ -57,11 +54,6 @@ DATA = "data"
 """PEP 561's marker: the package carries type hints."""
 EXTRA = re.compile(r"\bextra\s*==")
 """A requirement's marker that ties it to an extra."""
-
-
-def wheel_name(version: str = attnlab.__version__) -> str:
-    """The wheel's file name: ``attnlab-0.1.0-py3-none-any.whl``."""
-    return f"{NAME}-{version}-{TAG}.whl"
 
 
 def modules(package: Path) -> dict[str, bytes]:

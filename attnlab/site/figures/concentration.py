@@ -14,7 +14,7 @@ import numpy as np
 
 from attnlab.lab import MULTIPLIERS, TOKENS, compute
 from attnlab.site.figures.plot import Line, chart_svg, linear_axis
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt
 
 SAMPLES = 17

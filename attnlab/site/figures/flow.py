@@ -443,7 +443,7 @@ def stack(ident: str, centre: float, top: float, steps: Sequence[str], repeat: A
 
 
 def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, ident: str, caption: str,
-               pooling: str = "") -> str:
+               pooling: str = "", embedding_norm: bool = False) -> str:
     """The whole Transformer: embeddings and positions, N blocks, then the prediction; encoder beside decoder.
 
     ``sizes`` names the blocks per stack (``N``), the heads, the row width, the
@@ -451,7 +451,9 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
     or as one model's numbers (and ``positions``, how many it has rows for).
     With ``decoder=False`` the encoder stands alone and ends in ``pooling``
     (what the model makes of its last rows), as a sentence encoder such as
-    MiniLM does. The figure carries the sizes and the shape of every
+    MiniLM does; such a model's ``token_types`` (how many rows its token-type
+    table has) joins the embedding's label, and ``embedding_norm`` draws the
+    layer norm BERT applies to the embedded rows. The figure carries the sizes and the shape of every
     labelled arrow, in those sizes.
     """
     needed = set(SYMBOLS) - (set() if decoder else {"target"})
@@ -478,13 +480,20 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
                 + text(centre + 6, top + gap / 2 + font / 2 - 2, shape_text(shape), font, fill=MUTED))
 
     def column(centre: float, top: float, label: str, embed: str, name: str, rows: Any) -> float:
-        """The tokens, their embedding and the arrow into the stack; returns the stack's top."""
+        """The tokens, their embedding (and its layer norm) and the arrow into the stack; returns the stack's top."""
         parts.append(text(centre, top + font, label, font, anchor="middle"))
         parts.append(step(centre, top + font + 8, embed))
-        parts.append(shaped(centre, top + font + 8 + BOX_HEIGHT, name, [rows, d]))
-        return top + font + 8 + BOX_HEIGHT + gap
+        top += font + 8 + BOX_HEIGHT
+        if embedding_norm:
+            parts.append(shaped(centre, top, "embedded rows", [rows, d]))
+            parts.append(step(centre, top + gap, "layer norm"))
+            top += gap + BOX_HEIGHT
+        parts.append(shaped(centre, top, name, [rows, d]))
+        return top + gap
 
     embed = "embed + positions" if "positions" not in sizes else f"embed + positions (up to {sizes['positions']})"
+    if "token_types" in sizes:
+        embed += f" + token type (of {sizes['token_types']})"
     enc_top = column(enc_x, 4, "source tokens" if decoder else f"tokens, from a vocabulary of {vocabulary}",
                      embed, "source rows", n_src)
     drawn, enc_bottom, _ = stack(ident, enc_x, enc_top, ENCODER, sizes["N"], f"encoder block, {sizes['heads']} heads",
@@ -523,7 +532,9 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
         last = enc_bottom + gap + BOX_HEIGHT
         parts.append(shaped(enc_x, last, "sentence vector", [1, d]))
         parts.append(text(enc_x, last + gap + font + 2, "one sentence vector", font, anchor="middle"))
-        desc = (f"The tokens are embedded with their positions ({shape_text([n_src, d])}) and pass through "
+        embedded = ("embedded with their positions and token type, then layer-normalised" if embedding_norm
+                    else "embedded with their positions")
+        desc = (f"The tokens are {embedded} ({shape_text([n_src, d])}) and pass through "
                 f"{sizes['N']} encoder blocks, each {sizes['heads']} heads of self-attention and a feed-forward "
                 f"network, each followed by a residual addition and a layer norm; then {pooling} gives one "
                 f"sentence vector ({shape_text([1, d])}).")

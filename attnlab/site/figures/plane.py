@@ -7,7 +7,7 @@ weight, written beside it; a blocked value is drawn hollow and takes no share.
 
 The placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) are
 repeated in ``docs/assets/value-plane.js``, which moves the lab's live plane;
-``tests/test_value_plane_js.py`` runs both on the same results and requires the
+``tests/node/test_value_plane_js.py`` runs both on the same results and requires the
 same pixels. Everything else the live plane shows (axes, ticks, labels) is
 drawn here once and shipped in the lab's markup (:func:`live_plane`).
 """
@@ -22,8 +22,8 @@ from typing import Any
 from attnlab.lab import TOKENS, LabResult, compute
 from attnlab.site.figures.palette import INK, MUTED, PAPER
 from attnlab.site.figures.plot import ticks_within
-from attnlab.site.figures.sliders import SLIDER_RANGES
 from attnlab.site.figures.svg import LAB_COLUMN, carried, figure, grid, min_font, num, svg_image, text
+from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt, vector
 
 PANEL_WIDTH, PANEL_HEIGHT = 226, 236

@@ -14,9 +14,9 @@ from html import escape
 from typing import Any
 
 from attnlab.lab import controls
-from attnlab.site.build.offline import archive_name
 from attnlab.site.figures.plane import live_plane
 from attnlab.site.pages.mathml import with_math
+from attnlab.site.pages.published import archive_name
 
 CHECKLIST: tuple[str, ...] = (
     "Shapes fit: queries and keys share $d_k$; keys and values share $m$ rows",

@@ -1,4 +1,4 @@
-"""Per-page text work: ``attnlab.site.pages.convert`` and what it checks.
+"""Per-page text work: ``attnlab.site.build.convert`` and what it checks.
 
 Every module here reads or rewrites one page's text; none writes a file.
 """

@@ -14,18 +14,19 @@ prose is one item there, ``"[1, 0]"``, since its numbers belong together.
 :func:`unbound` reports every other number and vector left in the prose.
 
 Pure functions on a page's Markdown source: the page pass
-(``attnlab.site.pages.convert``) calls them. A docs-build module: it reads front matter with PyYAML, which comes
+(``attnlab.site.build.convert``) calls them. A docs-build module: it reads front matter with PyYAML, which comes
 with the site's builders (the attnlab library itself needs only numpy).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import math
 import pkgutil
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 import numpy as np
@@ -33,21 +34,32 @@ import numpy as np
 import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
-from attnlab.site.figures import sliders
+from attnlab.site.pages import sliders
+from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
 from attnlab.text import fmt
 
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
 _NESTED = rf"\[(?:{_TEXT}|\[{_TEXT}*\])*\]"
+EXPRESSION = rf"(?:{_TEXT}|{_NESTED})+?"
+"""A Python expression in prose: its brackets (two levels deep) balance, and it crosses no blank line."""
 _QUOTED_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _QUOTED = rf"{_QUOTED_NUMBER}%?|\[{_QUOTED_NUMBER}(?:, {_QUOTED_NUMBER})*\]"
 BINDING = re.compile(
-    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>(?:{_TEXT}|{_NESTED})+?)\s*\]\]"
+    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>{EXPRESSION})\s*\]\]"
 )
 """``[[quoted = expression]]``, the quote a number (``0.576``, ``-3``, ``57.6%``) or a vector
 (``[1, 0.5]``); the expression's own brackets (two levels deep) must balance, so ``weights[2]]]``
 closes after ``weights[2]``."""
+RELATION = re.compile(
+    r"(?<!\\)\[\[[ \t]*(?P<words>[^\s\[\]=?0-9-](?:[^\[\]=?\n]|\n(?![ \t]*\n))*?)"
+    rf"[ \t]+\?\s+(?P<condition>{EXPRESSION})\s*\]\]"
+)
+"""``[[words ? condition]]``, a relation (:mod:`attnlab.site.pages.relations`): the words (no brackets, ``=``
+or ``?``, not starting with a digit or sign, so no binding reads as one) and the condition, a Python
+expression whose brackets balance. The scan reads the words and skips the condition."""
 VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
 """A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
 
@@ -135,7 +147,7 @@ def namespace() -> dict[str, Any]:
 
     attnlab's public names (``attention``, ``softmax``, ``we002`` …),
     ``compute`` and ``toy_data`` (the toy LAB-001), ``np`` and ``math``,
-    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.figures.sliders`), and
+    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.pages.sliders`), and
     every attnlab module by its short name (``lab``, ``layers``, ``render``
     …) unless a public name already has it. A module that fails to import
     only breaks the bindings that use it.
@@ -180,9 +192,12 @@ def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
 
 
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
-    """One message per binding in ``page`` that fails or disagrees with its quote.
+    """One message per binding in ``page`` that fails or disagrees with its quote, and per literal that
+    looks like one of its numbers (:func:`lookalike_literals`).
 
-    A ``[[`` that is not a complete binding is :mod:`attnlab.site.pages.forms`' to report.
+    A ``[[`` that is not a complete binding is :mod:`attnlab.site.pages.forms`' to report. An expression
+    that ends the process or runs past the time limit stops the page at once (``PageError``,
+    :mod:`attnlab.site.pages.guard`).
 
     ``cache`` maps an expression to its value (or its error), so an
     expression quoted twice is evaluated once; by default every call
@@ -195,7 +210,10 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
         if binding.expression not in cache:
             names = namespace() if names is None else names
             try:
-                cache[binding.expression] = evaluate(binding.expression, names)
+                with guarded(f"{page}:{binding.line}", f"[[{binding.quoted} = {binding.expression}]]"):
+                    cache[binding.expression] = evaluate(binding.expression, names)
+            except PageError:
+                raise
             except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
                 cache[binding.expression] = error
         value = cache[binding.expression]
@@ -206,7 +224,7 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
         elif binding.shown(value) != binding.quoted:
             problems.append(f"{where}: quoted {binding.quoted} but {binding.expression} "
                             f"gives {binding.shown(value)}")
-    return problems
+    return problems + lookalike_literals(markdown, page, namespace() if names is None else names)
 
 
 def vector_text(entries: list[str]) -> str:
@@ -239,6 +257,12 @@ def _blank_match(match: re.Match[str]) -> str:
     return _blank(match.group(0))
 
 
+def _words_only(match: re.Match[str]) -> str:
+    """A relation as the scan reads it: its words in place, its brackets and condition blanked."""
+    whole, start, end = match.group(0), match.start("words") - match.start(), match.end("words") - match.start()
+    return _blank(whole[:start]) + match["words"] + _blank(whole[end:])
+
+
 def _blank_list_markers(text: str) -> str:
     """``text`` with the markers of ordered-list items blanked, and only those.
 
@@ -260,18 +284,83 @@ def _blank_list_markers(text: str) -> str:
     return "\n".join(lines)
 
 
+def _visible(markdown: str) -> str:
+    """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept)."""
+    return _blank_list_markers("".join(
+        MARKUP.sub(_blank_match, RELATION.sub(_words_only, BINDING.sub(_blank_match, text))) if prose else _blank(text)
+        for prose, _, text in chunks(markdown)))
+
+
+def _numbers_in(value: Any, depth: int = 0) -> Iterator[np.ndarray]:
+    """The real numbers inside ``value`` (a number, array, sequence, mapping or dataclass, a few levels deep)."""
+    if depth > 4 or isinstance(value, (bool, np.bool_, str)):
+        return
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        yield np.array([float(value)])
+    elif isinstance(value, np.ndarray):
+        if value.dtype.kind in "iuf":
+            yield value.ravel().astype(float)
+    else:
+        if isinstance(value, Mapping):
+            value = list(value.values())
+        elif is_dataclass(value) and not isinstance(value, type):
+            value = [getattr(value, f.name) for f in fields(value)]
+        if isinstance(value, (list, tuple)):
+            for item in value:
+                yield from _numbers_in(item, depth + 1)
+
+
+def computed_numbers(expression: str, names: dict[str, Any]) -> Iterator[np.ndarray]:
+    """Every number that ``expression`` and each call inside it computes (``compute().scores[0]`` gives all of
+    ``compute()``'s fields too); a call that fails gives none."""
+    tree = ast.parse(expression, mode="eval")
+    for node in [tree.body, *(n for n in ast.walk(tree) if isinstance(n, ast.Call))]:
+        try:
+            value = eval(compile(ast.Expression(node), "<binding>", "eval"), dict(names))  # noqa: S307 - docs/
+        except Exception:  # noqa: BLE001, S112 (the binding itself reports its failure)
+            continue
+        yield from _numbers_in(value)
+
+
+LOOKS_COMPUTED = 3
+"""Decimals from which a declared literal looks like a computed number: the guide shows those to 3."""
+
+
+def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[str]:
+    """One message per literal of ``LOOKS_COMPUTED`` decimals or more, written in ``page``'s prose, that agrees
+    to all but its last decimal with a number the page's bindings compute: a typed number that should be
+    bound (the literal "0.577" beside ``compute()``, whose weight is 0.57598, ships a wrong number).
+    """
+    precise = {text: float(text.replace("\u2212", "-")) for text in literals(markdown, page)
+               if re.fullmatch(rf"[-\u2212]?[0-9]+\.[0-9]{{{LOOKS_COMPUTED},}}", text)}
+    if not precise:
+        return []
+    scanned = VECTOR.sub(_blank_match, _visible(markdown))
+    written = {m.group(0): m.start() for m in reversed(list(NUMBER.finditer(scanned)))}  # the first place of each
+    found = []
+    for binding in bindings(markdown):
+        for values in computed_numbers(binding.expression, names):
+            for text, literal in list(precise.items()):
+                places = decimals(text) - 1
+                near = values[np.round(values, places) == np.round(literal, places)]
+                if near.size and text in written:
+                    found.append((written[text], f"{page}:{line_of(markdown, written[text])}: {text} is declared a "
+                                  f"literal, but {binding.expression} (line {binding.line}) computes "
+                                  f"{float(near[0])!r}: bind it ([[{fmt(float(near[0]), decimals(text))} = ...]])"))
+                    del precise[text]
+    return [message for _, message in sorted(found)]
+
+
 def unbound(markdown: str, page: str) -> list[str]:
     """One message per number or vector in ``page``'s prose that is neither bound nor declared.
 
-    Code, front matter, bindings and :data:`MARKUP` are blanked first;
+    Code, front matter, bindings, relations' conditions and :data:`MARKUP` are blanked first;
     inline and display math stay in. A number matches a literal when its
     text, sign and percent sign included, equals the declared text; a
     vector is one item, matched whole (its numbers do not match numbers).
     """
     declared = literals(markdown, page)
-    visible = _blank_list_markers("".join(
-        MARKUP.sub(_blank_match, BINDING.sub(_blank_match, text)) if prose else _blank(text)
-        for prose, _, text in chunks(markdown)))
+    visible = _visible(markdown)
     found = []
     for m in VECTOR.finditer(visible):
         shown = vector_text(m.group(0).strip("[] \t").split(","))

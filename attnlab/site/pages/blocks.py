@@ -9,10 +9,9 @@ markdown-exec:
   lines are never shown. A block keeps its display helpers (tables,
   figures) out of the reader's sight this way, while the code above them,
   the maths, is what the page shows.
-- **A block cannot end the build quietly.** markdown-exec catches
-  ``Exception`` only: ``exit()``, ``sys.exit()``, ``SystemExit`` or
-  ``KeyboardInterrupt`` raised in a block would stop the build with no
-  page written and no error. Here they stop it with the block's place.
+- **A block can neither end nor hang the build** (:mod:`attnlab.site.pages.guard`):
+  ``exit()``, ``os._exit(0)``, any ``BaseException`` or a block running past
+  the time limit stops the build with the block's place.
 - **What a block prints holds numbers only.** A block's output is checked
   on its own, inline code and formulas included, for a NaN, an infinity or
   a traceback (:mod:`attnlab.site.pages.output`); the shown source is not.
@@ -40,6 +39,7 @@ from markupsafe import Markup
 
 from attnlab.site.pages import output
 from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.guard import guarded
 
 EXEC_FENCE = re.compile(r"^(?P<head>[ \t]*(?:`{3,}|~{3,})[ \t]*[\w-]+\b[^\n`]*\bexec=[^\n]*?)[ \t]*$", re.M)
 """The opening line of a fenced block that markdown-exec runs."""
@@ -91,20 +91,16 @@ def formatter(source: str, language: str, css_class: str, options: dict[str, Any
 
     Raises ``PageError`` naming the block's place when it uses ``session=``
     (each block of the guide imports what it needs), when it ends the
-    process, or when its output shows a non-number or a traceback.
+    process or runs too long, or when its output shows a non-number or a traceback.
     """
     place = options.get("id") or "a code block"
     if options.get("session"):
         raise PageError(f"{place}: session= is not used in this guide: each block imports what it needs")
     location = options.get("source", "")
     composed = language in COMPOSED and location not in ("", "console")
-    try:
+    with guarded(place, "a code block"):
         result = markdown_exec.formatter(source, language, css_class, {**options, "source": ""} if composed
                                          else options, md, **extra)
-    except (SystemExit, KeyboardInterrupt) as stop:
-        status = f" ({stop.code})" if isinstance(stop, SystemExit) and stop.code is not None else ""
-        raise PageError(f"{place}: a code block raised {type(stop).__name__}{status}: "
-                        "it would end the build with no page") from None
     problems = output.problems(str(result), place, block=True)
     if problems:
         raise PageError("\n".join(problems))

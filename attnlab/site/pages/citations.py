@@ -2,7 +2,7 @@
 
 In a chapter's prose ``[[CL-005]]`` (also ``[[LAB-001]]``, ``[[WE-002]]``,
 or several IDs separated by commas) becomes a link to the claim on the
-Claims page, with the claim's statement as its tooltip (its ``$…$``
+Claims page, drawn as a small superscript marker, with the claim's statement as its tooltip (its ``$…$``
 formulas written out as plain text, since a tooltip cannot hold MathML). Code is left alone,
 and so are number bindings such as ``[[0.576 = expr]]``.
 
@@ -27,6 +27,8 @@ from attnlab.site.pages.source import chunks, line_of, sub_prose
 ID = r"(?:CL|LAB|WE)-\d{3}"
 CITATION = re.compile(rf"(?<!\\)\[\[({ID}(?:\s*,\s*{ID})*)\]\]")
 """``[[CL-005]]`` or ``[[CL-001, CL-007]]``; not after a backslash, which would leave link Markdown on the page."""
+MARKED = re.compile(rf"[ \t]*{CITATION.pattern}")
+"""A citation with the spaces before it, which its superscript marker does without."""
 CLAIMS_PAGE = "claims.md"
 SOURCES_PAGE = "sources.md"
 CLAIMS_MARKER = "<!-- attnlab:claims -->"
@@ -78,15 +80,16 @@ def cite(claim_id: str, page: str) -> str:
     """The Markdown link that a citation of ``claim_id`` on ``page`` becomes."""
     statement = plain_statement(registry.claim(claim_id).statement).replace('"', "'")
     target = _relative(CLAIMS_PAGE, page)
-    return f'[{claim_id}]({target}#{claim_id.lower()} "{statement}"){{.attn-cite}}'
+    return f'[{claim_id}]({target}#{claim_id.lower()} "{statement}"){{.attn-cite data-claim="{claim_id}"}}'
 
 
 def linked(markdown: str, page: str) -> str:
-    """``markdown`` with every citation in prose replaced by links to the claims."""
+    """``markdown`` with every citation in prose replaced by links to the claims, drawn as superscript markers
+    (``attnlab.css``: the ID is the link's text and shows on hover and focus)."""
     def replace(match: re.Match[str]) -> str:
-        return ", ".join(cite(claim_id, page) for claim_id in re.findall(ID, match.group(1)))
+        return "".join(cite(claim_id, page) for claim_id in re.findall(ID, match.group(1)))
 
-    return sub_prose(CITATION, replace, markdown)
+    return sub_prose(MARKED, replace, markdown)
 
 
 def _page_links(paths: Sequence[str], page: str, titles: Mapping[str, str]) -> str:

@@ -9,13 +9,16 @@ kind, locator and what it rests on, and publishes the registry as
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
+from attnlab import examples, lab
 from attnlab.site.pages.mathml import plain_statement
+from attnlab.text import given_vector
 
 KINDS: tuple[str, ...] = ("source", "derived", "toy", "measured")
 """A source says it; a derived claim follows by algebra; a toy claim is this guide's stipulation;
@@ -65,14 +68,57 @@ class Claim:
     """For a measured claim, the test files that re-check it against the software or files it names."""
 
 
+TOY = re.compile(r"\{toy:(\w+)\}")
+"""``{toy:W_V}`` in a statement: a constant of the toy, written from the code (:func:`toy_values`)."""
+ROOT = re.compile(r"√([0-9]+)")
+
+
+def _given(rows: Sequence[Sequence[float]] | Sequence[float], *, nested: bool = False) -> str:
+    """Inputs as typed, roots as math.
+
+    Rows as ``[1, 0], [0, 1] and [1, 1]``, a matrix (``nested``) as ``[[1, 0], [0, 2]]``, a vector with
+    a root as ``$[\\sqrt{2}, 0]$``.
+    """
+    if nested:
+        text = "[" + ", ".join(str(given_vector(row)) for row in rows) + "]"
+    elif isinstance(rows[0], Sequence):
+        *first, last = (str(given_vector(row)) for row in rows)
+        text = f"{', '.join(first)} and {last}"
+    else:
+        text = str(given_vector(rows))
+    return "$" + ROOT.sub(r"\\sqrt{\1}", text) + "$" if "√" in text else text
+
+
+def toy_values() -> dict[str, str]:
+    """What a statement's ``{toy:NAME}`` stands for, from the toy's constants as they are now."""
+    *first, last = lab.TOKENS
+    return {"tokens": f"{', '.join(first)} and {last}", "states": _given(lab.X),
+            "W_Q": _given(lab.W_Q, nested=True), "W_K": _given(lab.W_K, nested=True),
+            "W_V": _given(lab.W_V, nested=True), "root_d_k": "$\\sqrt{" + str(len(lab.W_K[0])) + "}$",
+            "we002_query": _given(examples.WE002_QUERY), "we002_keys": _given(examples.WE002_KEYS),
+            "we002_values": _given(examples.WE002_VALUES)}
+
+
+def filled(statement: str, values: Mapping[str, str]) -> str:
+    """``statement`` with each ``{toy:NAME}`` written out; ``KeyError`` naming an unknown NAME."""
+    def value(match: re.Match[str]) -> str:
+        if match[1] not in values:
+            raise KeyError(f"claims.toml: unknown {{toy:{match[1]}}}; known names: {', '.join(values)}")
+        return values[match[1]]
+
+    return TOY.sub(value, statement)
+
+
 @cache
 def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
     """Read and check the TOML once; every accessor shares the result."""
     text = files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
+    toy = toy_values()
     found_claims = tuple(
-        Claim(**{**entry, **{field: tuple(entry.get(field, ())) for field in ("sources", "rests_on", "checked_by")}})
+        Claim(**{**entry, "statement": filled(entry["statement"], toy),
+                 **{field: tuple(entry.get(field, ())) for field in ("sources", "rests_on", "checked_by")}})
         for entry in data["claim"]
     )
     _check(found_claims, found_sources)
@@ -87,6 +133,9 @@ def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> No
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:
             raise ValueError(f"claims.toml: duplicate IDs {duplicates}")
+    for s in found_sources:
+        if bool(s.arxiv) == bool(s.address):
+            raise ValueError(f"claims.toml: source {s.id} needs an arXiv number or, lacking one, an address")
     for c in found_claims:
         if c.kind not in KINDS:
             raise ValueError(f"claims.toml: {c.id} has kind {c.kind!r}, expected one of {KINDS}")
@@ -106,12 +155,12 @@ def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> No
 
 
 def claims() -> tuple[Claim, ...]:
-    """Every registered claim, in registry order (CL-001 … CL-042, LAB-001, WE-002)."""
+    """Every registered claim, in registry order (CL-001 … CL-051, LAB-001, WE-002)."""
     return _registry()[0]
 
 
 def sources() -> tuple[Source, ...]:
-    """Every registered source, S1 … S19."""
+    """Every registered source, S1 … S24."""
     return _registry()[1]
 
 
@@ -153,9 +202,9 @@ def resting_on(source_id: str) -> tuple[Claim, ...]:
 
 
 def _bib_name(author: str) -> str:
-    """``"A. N. Gomez"`` becomes ``"Gomez, A. N."``."""
-    given, family = author.rsplit(" ", 1)
-    return f"{family}, {given}"
+    """``"A. N. Gomez"`` becomes ``"Gomez, A. N."``; a name without initials (a project) is kept whole, braced."""
+    given, _, family = author.rpartition(" ")
+    return f"{family}, {given}" if given.endswith(".") else f"{{{author}}}"
 
 
 def bibtex() -> str:
@@ -169,7 +218,7 @@ def bibtex() -> str:
             "year": str(s.year),
             "pages": s.pages.replace("–", "--"),
             "eprint": s.arxiv,
-            "archivePrefix": "arXiv",
+            "archivePrefix": "arXiv" if s.arxiv else "",
             "url": s.url,
         }
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)

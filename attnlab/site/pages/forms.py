@@ -1,4 +1,4 @@
-"""Double brackets in prose are a claim citation or a number binding, and nothing else.
+"""Double brackets in prose are a claim citation, a number binding or a relation, and nothing else.
 
 ``[[CL-005]]`` and ``[[0.576 = compute().weights[2]]]`` are replaced before
 a reader sees them. Anything else that opens with ``[[`` in prose, such as
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from attnlab.site.pages.bindings import BINDING
+from attnlab.site.pages.bindings import BINDING, RELATION
 from attnlab.site.pages.citations import CITATION
 from attnlab.site.pages.source import chunks, line_of
 
@@ -30,12 +30,13 @@ def malformed(markdown: str, page: str) -> list[str]:
     for prose, offset, text in chunks(markdown):
         if not prose:
             continue
-        left = CITATION.sub(_blank, BINDING.sub(_blank, text))
+        left = CITATION.sub(_blank, RELATION.sub(_blank, BINDING.sub(_blank, text)))
         for match in OPEN.finditer(left):
             shown = match.group(0).split("]]")[0] + ("]]" if "]]" in match.group(0) else "")
             problems.append(
                 f"{page}:{line_of(markdown, offset + match.start())}: {shown!r} is neither a claim citation "
                 "nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- with three digits, no spaces) "
-                "or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced)"
+                "or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced) "
+                "or [[words ? condition]] (a relation)"
             )
     return problems

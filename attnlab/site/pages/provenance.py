@@ -4,7 +4,7 @@ It names the ``attnlab`` and numpy versions that computed the page's numbers
 and the build date (UTC; ``SOURCE_DATE_EPOCH`` is honoured for reproducible
 builds), so a citation of the guide can say exactly what it cites. It is
 part of the page's content, so every builder shows it and a printed page
-keeps it.
+keeps it; folded, so that it does not interrupt the reading.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def build_date() -> str:
 
 
 def provenance() -> str:
-    """The provenance line as HTML."""
+    """The provenance line as HTML, folded under a small "About these numbers" so it stays out of the reading."""
     text = (f"Numbers computed by attnlab {attnlab.__version__} with numpy {numpy.__version__}"
             f" · built {build_date()} (UTC)")
-    return f'<p class="attn-provenance">{escape(text)}</p>'
+    return f'<details class="attn-provenance"><summary>About these numbers</summary><p>{escape(text)}</p></details>'

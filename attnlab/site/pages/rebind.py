@@ -9,7 +9,9 @@ percentage as one), and each change is printed as
 ``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``.
 An expression that fails is reported and its quote left alone (exit status
 1); ``--check`` prints what would change and writes nothing (exit status 1
-when anything would).
+when anything would). A relation whose condition went false
+(:mod:`attnlab.site.pages.relations`) cannot be rewritten from code: it is
+named (exit status 1), for its author to rewrite.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnlab.cli import Parser, run
+from attnlab.site.pages import relations
 from attnlab.site.pages.bindings import bindings, evaluate, namespace
 
 
@@ -72,11 +75,12 @@ def rebind(paths: Sequence[Path], check_only: bool) -> int:
             continue
         markdown = path.read_text(encoding="utf-8")
         result = rebound(markdown, path.as_posix())
-        for failure in result.failures:
+        false = relations.check(result.markdown, path.as_posix())
+        for failure in (*result.failures, *false):
             print(failure, file=sys.stderr)
         for change in result.changes:
             print(change)
-        if result.failures or (check_only and result.changes):
+        if result.failures or false or (check_only and result.changes):
             status = 1
         if result.changes and not check_only:
             path.write_text(result.markdown, encoding="utf-8")

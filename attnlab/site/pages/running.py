@@ -21,8 +21,8 @@ from __future__ import annotations
 import posixpath
 from html import escape
 
-from attnlab.site.build.wheel import wheel_name
 from attnlab.site.pages import practice
+from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.source import chunks, line_of
 
 NOTEBOOKS = "notebooks"

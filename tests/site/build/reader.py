@@ -86,7 +86,7 @@ def reader_environment() -> dict[str, str]:
     """The tests' environment as the reader's Python gets it: none of pip's settings (no ``PIP_*`` variable,
     no configuration file), and numpy's matrix products on one thread.
 
-    The build computes every page on one BLAS thread (``attnlab.site.pages.convert``):
+    The build computes every page on one BLAS thread (``attnlab.site.build.convert``):
     with several, a product sums in another order, and a number at the
     level of rounding (the cost chapter's difference of about 2e-16) comes out in another last digit.
     """

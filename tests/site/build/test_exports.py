@@ -112,6 +112,15 @@ def test_tables_are_numbered_in_page_order() -> None:
     assert json.loads(files["exports/mixing-2.json"])["rows"] == [[2.0]]
 
 
+@pytest.mark.parametrize("name", ["../../../ESCAPED", "/tmp/ESCAPED", "exports/../../ESCAPED", "ESCAPED"])
+def test_a_download_naming_a_file_outside_the_exports_folder_is_refused_naming_the_page(name: str) -> None:
+    html = export.resolve(markdown.markdown(table(["a"], [[fmt(1)]]), extensions=["tables", "md_in_html"]),
+                          "mixing.md")
+    changed = html.replace('data-export-file="exports/mixing-1"', f'data-export-file="{name}"')
+    with pytest.raises(ValueError, match=rf"^mixing\.html: a table's download names '{re.escape(name)}' as its"):
+        taken_out(changed, "mixing.html")
+
+
 def test_a_page_in_a_folder_links_up_to_the_exports() -> None:
     html, files = built(table(["a"], [[fmt(1)]]), page="more/page.md")
     assert 'href="../exports/more-page-1.csv"' in html and "exports/more-page-1.csv" in files

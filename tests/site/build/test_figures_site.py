@@ -41,7 +41,7 @@ from attnlab.cost import cost
 from attnlab.lab import MULTIPLIERS, TOKENS, W_K, W_Q, W_V, X, compute
 from attnlab.layers import init_encoder_block
 from attnlab.site.figures.plane import lab_frame
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.pages.sliders import SLIDER_RANGES
 
 FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="([^"]+)" data-figure="([^"]+)" '
                     r'data-values="([^"]*)">(.*?)</figure>', re.S)
@@ -172,7 +172,8 @@ def symbolic_run(size: dict[str, int]) -> dict[str, tuple[int, ...]]:
 def model_run(sentence: str) -> dict[str, tuple[int, ...]]:
     """Shapes from MiniLM itself, through attnlab.bert."""
     enc = bert.encode(sentence)[0]
-    return {"source rows": enc.hidden[0].shape, "encoder output": enc.hidden[-1].shape,
+    return {"embedded rows": enc.hidden[0].shape, "source rows": enc.hidden[0].shape,
+            "encoder output": enc.hidden[-1].shape,
             "sentence vector": (1, *bert.sentence_vector(enc).shape)}
 
 
@@ -183,7 +184,8 @@ def model_flow(v: dict[str, Any]) -> None:
         model = bert.load_model()
         assert numbers == {"N": len(model.blocks), "heads": model.n_heads, "d_model": model.embeddings.word.shape[1],
                            "vocabulary": model.embeddings.word.shape[0],
-                           "positions": model.embeddings.position.shape[0]}
+                           "positions": model.embeddings.position.shape[0],
+                           "token_types": model.embeddings.token_type.shape[0]}
     binding = {sizes[name]: TEST_SIZES[name] for name in sizes if name not in numbers}
     actual = model_run("The grid load rises every evening.") if not v["decoder"] else symbolic_run(
         {**TEST_SIZES, **numbers})

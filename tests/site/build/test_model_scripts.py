@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from attnlab import bert
-from attnlab.site.build import model_files, offline
+from attnlab.site.build import model_files
 from attnlab.site.build.model_files import FOLDER, checked_revision, files, tensor_names, utf16_literal
+from attnlab.site.pages.published import archive_name
 
 pytestmark = pytest.mark.slow
 
@@ -131,8 +132,8 @@ def test_the_models_archive_drops_its_files_into_the_guides_copy_and_is_the_same
         shipped: dict[str, bytes]) -> None:
     data = model_files.archive("2024-05-06")
     assert data == model_files.archive("2024-05-06")
-    assert model_files.archive_name() == offline.archive_name().removesuffix(".zip") + "-model.zip"
+    assert model_files.archive_name() == archive_name().removesuffix(".zip") + "-model.zip"
     with zipfile.ZipFile(io.BytesIO(data)) as zipped:
-        folder = offline.archive_name().removesuffix(".zip")
+        folder = archive_name().removesuffix(".zip")
         assert {info.filename: zipped.read(info) for info in zipped.infolist()} == {
             f"{folder}/{FOLDER}/{name}": content for name, content in shipped.items()}

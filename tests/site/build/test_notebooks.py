@@ -20,11 +20,10 @@ from sites import DOCS, read_config
 
 import attnlab
 from attnlab.site.build import notebooks
-from attnlab.site.build.offline import archive_name
-from attnlab.site.build.wheel import wheel_name
 from attnlab.site.pages.blocks import shown_part
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.published import archive_name, wheel_name
 from attnlab.site.pages.running import answers_path, notebook_path
 
 GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
@@ -287,3 +286,18 @@ def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks(built_site:
 def test_the_notebooks_name_the_guides_version(built_site: Path) -> None:
     cell = nbformat.read(built_site / notebook_path(GUIDE.chapters[0]), as_version=4).cells[0]
     assert f"of Attention Lab {attnlab.__version__}" in cell.source
+
+
+def test_a_shown_line_needing_a_hidden_one_stops_the_notebook_naming_the_block() -> None:
+    source = CHAPTER.replace('r = compute()\nprint(r.weights[2])\n#| hide\n',
+                             '#| hide\nsecret = compute().output\n#| show\nprint(secret[0])\n#| hide\n')
+    place = f"docs/small.md:{line_of(SHOWN)}"
+    with pytest.raises(ValueError, match=rf"^{re.escape(place)}: notebooks/small\.ipynb fails on this block's "
+                                         r"shown code, run on its own as the notebook runs it: NameError"):
+        notebook_files(source)
+
+
+def test_a_shown_line_ending_the_process_stops_the_notebook_naming_the_block() -> None:
+    source = CHAPTER.replace("r = compute()\n", "import os\nos._exit(0)\n")
+    with pytest.raises(ValueError, match=rf"^docs/small\.md:{line_of(SHOWN)}: notebooks/small\.ipynb's cell called"):
+        notebook_files(source)

@@ -22,9 +22,9 @@ from test_site import pages
 import attnlab
 from attnlab.cost import readable_bytes
 from attnlab.site.build import model_files, offline
-from attnlab.site.build.wheel import wheel_name
+from attnlab.site.pages.published import archive_name, wheel_name
 
-NAME = offline.archive_name()
+NAME = archive_name()
 FOLDER = NAME.removesuffix(".zip")
 
 
@@ -60,7 +60,7 @@ def download_data(script: str) -> dict:
 
 
 def test_the_archive_is_named_for_the_guide_and_its_version() -> None:
-    assert offline.archive_name("2.3.4") == "attention-lab-2.3.4.zip"
+    assert archive_name("2.3.4") == "attention-lab-2.3.4.zip"
     assert NAME == f"attention-lab-{attnlab.__version__}.zip"
 
 

@@ -7,9 +7,12 @@ from types import SimpleNamespace
 
 import pytest
 from jinja2 import DictLoader, Environment
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 
-from attnlab.site.build.offline import DATA, archive_name
+from attnlab.site.build.offline import DATA
 from attnlab.site.build.plugin import AttnlabPlugin, CompiledTemplates
+from attnlab.site.pages.published import archive_name
 
 
 def rendered(cache: CompiledTemplates, source: str, monkeypatch: pytest.MonkeyPatch | None = None) -> str:
@@ -18,6 +21,14 @@ def rendered(cache: CompiledTemplates, source: str, monkeypatch: pytest.MonkeyPa
     if monkeypatch is not None:
         monkeypatch.setattr(env, "compile", lambda *args, **kwargs: pytest.fail("compiled again"))
     return env.get_template("page.html").render(word="kept")
+
+
+def test_a_source_date_epoch_that_is_not_a_whole_number_of_seconds_is_refused_before_the_build(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for epoch in ("yesterday", "-5", "1.5"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+        with pytest.raises(PluginError, match="SOURCE_DATE_EPOCH must be a whole number of seconds"):
+            AttnlabPlugin().on_config(MkDocsConfig())
 
 
 def test_a_template_is_compiled_once_per_process_across_environments(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -59,3 +70,14 @@ def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_doe
         plugin = AttnlabPlugin()
         plugin.on_startup(command=command, dirty=False)
         assert isinstance(plugin.on_env(Environment()).bytecode_cache, expected)
+
+
+def test_a_toy_constant_rebound_while_the_pages_were_built_stops_the_lab_files(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from attnlab import lab
+    from attnlab.site.build.publish import unchanged_lab_files
+
+    assert unchanged_lab_files()
+    monkeypatch.setattr(lab, "W_V", ((1.0, 0.0), (0.0, 3.0)))
+    with pytest.raises(ValueError, match=r"^assets/lab-data\.js: the toy's data changed while the pages were built"):
+        unchanged_lab_files()

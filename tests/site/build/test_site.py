@@ -309,8 +309,9 @@ def test_search_index_is_inlined_for_file_urls(built_site: Path) -> None:
 
 
 def test_every_page_names_the_versions_that_computed_it(built_site: Path) -> None:
-    line = re.compile(rf'<p class="attn-provenance">Numbers computed by attnlab {re.escape(attnlab.__version__)} '
-                      rf'with numpy {re.escape(numpy.__version__)} · built \d{{4}}-\d{{2}}-\d{{2}} \(UTC\)</p>')
+    line = re.compile(rf'<details class="attn-provenance"><summary>About these numbers</summary><p>Numbers computed by '
+                      rf'attnlab {re.escape(attnlab.__version__)} with numpy {re.escape(numpy.__version__)} · '
+                      rf'built \d{{4}}-\d{{2}}-\d{{2}} \(UTC\)</p></details>')
     missing = [p.name for p in pages(built_site)
                if p.name != "404.html" and not line.search(p.read_text(encoding="utf-8"))]
     assert missing == []

@@ -24,6 +24,7 @@ from sites import ROOT
 
 import attnlab
 from attnlab.site.build import wheel
+from attnlab.site.pages.published import wheel_name
 
 VERSION = attnlab.__version__
 INFO = f"attnlab-{VERSION}.dist-info"
@@ -42,8 +43,8 @@ def entries(data: bytes) -> dict[str, bytes]:
 
 
 def test_the_wheel_is_named_for_a_pure_python_package_of_its_version() -> None:
-    assert wheel.wheel_name("2.3.4") == "attnlab-2.3.4-py3-none-any.whl"
-    assert wheel.wheel_name() == f"attnlab-{VERSION}-py3-none-any.whl"
+    assert wheel_name("2.3.4") == "attnlab-2.3.4-py3-none-any.whl"
+    assert wheel_name() == f"attnlab-{VERSION}-py3-none-any.whl"
 
 
 def test_it_holds_every_module_of_the_maths_and_nothing_of_the_site() -> None:
@@ -156,5 +157,5 @@ def test_an_installed_version_other_than_the_packages_is_refused(monkeypatch: py
 def test_writing_puts_the_wheel_into_the_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714953600")  # 2024-05-06
     target = wheel.write(tmp_path)
-    assert target == tmp_path / wheel.wheel_name()
+    assert target == tmp_path / wheel_name()
     assert target.read_bytes() == built("2024-05-06")

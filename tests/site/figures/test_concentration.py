@@ -9,7 +9,7 @@ import numpy as np
 
 from attnlab.lab import MULTIPLIERS, TOKENS, compute
 from attnlab.site.figures.concentration import SAMPLES, concentration_chart, sweep, ties
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.pages.sliders import SLIDER_RANGES
 
 SVG = "{http://www.w3.org/2000/svg}"
 

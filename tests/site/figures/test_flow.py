@@ -230,6 +230,15 @@ def test_the_whole_model_draws_a_real_models_numbers_when_given() -> None:
     assert "cross-attention" not in shown and "softmax" not in shown
 
 
+def test_a_bert_encoder_shows_its_token_type_row_and_the_layer_norm_of_its_embeddings() -> None:
+    sizes = {"N": 6, "heads": 12, "d_model": 384, "source": "n", "vocabulary": 30522, "positions": 512,
+             "token_types": 2}
+    html = model_flow(sizes, decoder=False, pooling="mean", embedding_norm=True, ident="w", caption="c")
+    assert {"embed + positions (up to 512) + token type (of 2)", "layer norm"} <= set(texts_of(html))
+    assert json.loads(ElementTree.fromstring(html).get("data-values"))["shapes"]["embedded rows"] == ["n", 384]
+    assert "layer norm" not in texts_of(model_flow(sizes, decoder=False, pooling="mean", ident="w", caption="c"))
+
+
 def test_the_whole_model_keeps_its_text_readable_on_a_phone() -> None:
     assert MODEL_FONT == min_font(MODEL_WIDTH) and smallest_font(model_flow(ident="w", caption="c")) >= MIN_TEXT
 

@@ -62,7 +62,6 @@ def test_fmt_refuses_a_value_that_is_not_finite_naming_x(x: float, text: str) ->
 @pytest.mark.parametrize(("x", "error", "text"), [
     ("1", TypeError, "x must be a real number, got '1'"), (None, TypeError, "x must be a real number, got None"),
     (True, TypeError, "x must be a real number, got True"),
-    (10**400, ValueError, "x must be finite in float64, got an integer of 401 digits"),
 ])
 def test_fmt_refuses_what_is_not_a_real_number_naming_x(x: Any, error: type, text: str) -> None:
     with pytest.raises(error, match=f"^{re.escape(text)}$"):

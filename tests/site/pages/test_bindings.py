@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ import attnlab.lab
 import attnlab.site.pages.bindings
 from attnlab.lab import compute
 from attnlab.site.pages.bindings import Binding, bindings, check, literals, render, unbound
+from attnlab.site.pages.errors import PageError
 from attnlab.text import fmt
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))
@@ -293,16 +295,14 @@ def test_strict_build_fails_on_a_mismatch_naming_file_and_line(tmp_path: Path) -
 # --- the real chapters ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
-def test_chapter_prose_has_no_unbound_undeclared_number(path: Path) -> None:
-    problems = unbound(path.read_text(encoding="utf-8"), page_name(path))
+def test_no_page_has_a_prose_number_unbound_and_undeclared() -> None:
+    problems = [p for path in PAGES for p in unbound(path.read_text(encoding="utf-8"), page_name(path))]
     assert not problems, "bind these numbers or declare them in literals:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
-def test_chapter_bindings_match_their_expressions(path: Path) -> None:
-    problems = check(path.read_text(encoding="utf-8"), page_name(path))
-    assert not problems, "\n".join(problems)
+def test_every_pages_bindings_match_their_expressions() -> None:
+    problems = [p for path in PAGES for p in check(path.read_text(encoding="utf-8"), page_name(path))]
+    assert len(PAGES) > 10 and not problems, "\n".join(problems)
 
 
 # --- proof that it bites (issue 4, item 3) --------------------------------------------------
@@ -358,3 +358,28 @@ def test_removed_binding_is_reported_by_the_scan() -> None:
             missed.append(f"{name}:{first.line}: unbinding {first.quoted} went unnoticed")
     assert tried, "every bound number in docs/ is also a declared literal, so removing a binding cannot show"
     assert not missed, "\n".join(missed)
+
+
+@pytest.mark.parametrize("expression, named", [
+    ("exit()", "raised SystemExit"),
+    ("__import__('sys').exit(0)", "raised SystemExit (0)"),
+    ("__import__('os')._exit(0)", "called os._exit(0)"),
+])
+def test_a_binding_that_would_end_the_build_stops_it_naming_its_place(expression: str, named: str) -> None:
+    with pytest.raises(PageError, match="^" + re.escape(f"p.md:2: [[0 = {expression}]] {named}: it would end")):
+        check(f"Intro.\n[[0 = {expression}]]\n", "p.md")
+
+
+@pytest.mark.parametrize("typed", ["0.577", "0.576", "0.5761"])
+def test_a_literal_agreeing_with_a_computed_number_to_all_but_its_last_decimal_is_refused_naming_its_line(
+        typed: str) -> None:
+    page = f'---\nliterals: ["{typed}"]\n---\n\nScaled [[1.414 = compute().scaled[0]]].\nThe weight is {typed}.\n'
+    [message] = check(page, "p.md")
+    assert message.startswith(f"p.md:6: {typed} is declared a literal, but compute().scaled[0] (line 5) computes "
+                              f"{compute().weights[2]!r}")
+
+
+@pytest.mark.parametrize("typed", ["0.590", "0.25", "0.6"])
+def test_a_literal_disagreeing_before_its_last_decimal_or_of_fewer_decimals_stays_a_literal(typed: str) -> None:
+    page = f'---\nliterals: ["{typed}"]\n---\n\nScaled [[1.414 = compute().scaled[0]]].\nThe weight is {typed}.\n'
+    assert check(page, "p.md") == []

@@ -8,6 +8,7 @@ MkDocs build.
 
 from __future__ import annotations
 
+import os
 import re
 
 import markdown_exec
@@ -81,10 +82,33 @@ def test_a_comment_in_shown_code_may_speak_of_infinity() -> None:
     ("import sys\nsys.exit(0)", "SystemExit (0)"),
     ("raise SystemExit(3)", "SystemExit (3)"),
     ("raise KeyboardInterrupt", "KeyboardInterrupt"),
+    ("raise GeneratorExit", "GeneratorExit"),
+    ("class Stop(BaseException): pass\nraise Stop", "Stop"),
 ])
 def test_a_block_that_would_end_the_build_stops_it_naming_its_place(code: str, named: str) -> None:
     with pytest.raises(PageError, match=rf"^docs/p\.md:1: a code block raised {re.escape(named)}: it would end"):
         converted(code)
+
+
+def test_a_block_calling_os_exit_stops_the_build_naming_its_place_and_the_process_lives_on() -> None:
+    with pytest.raises(PageError, match=r"^docs/p\.md:1: a code block called os\._exit\(0\): it would end"):
+        converted("import os\nos._exit(0)")
+    assert os._exit.__module__ == "posix"
+
+
+def test_a_block_running_past_the_time_limit_stops_the_build_naming_its_place(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ATTNLAB_BLOCK_SECONDS", "0.2")
+    with pytest.raises(PageError, match=r"^docs/p\.md:1: a code block ran longer than 0\.2 s \(ATTNLAB_BLOCK_SECONDS"):
+        converted("import time\ntime.sleep(10**6)")
+
+
+@pytest.mark.parametrize("given", ["soon", "0", "-1", "nan"])
+def test_a_time_limit_that_is_not_a_positive_number_stops_the_build_saying_so(
+        monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    monkeypatch.setenv("ATTNLAB_BLOCK_SECONDS", given)
+    with pytest.raises(PageError, match=r"^ATTNLAB_BLOCK_SECONDS must be a number of seconds above 0"):
+        converted("print(1)")
 
 
 def test_a_block_that_raises_stops_the_page_naming_its_place_and_error() -> None:

@@ -1,10 +1,11 @@
 """The claims and sources registry, its completeness against the brief, and citations in the chapters.
 
-The brief (``shared/BRIEF.md`` beside the repository, with its second
-edition ``shared/BRIEF-2.md``) is the contract: every claim and source the two
-list must be registered with the same kind, locator and arXiv number, a row
-of the second edition replacing the first's row of the same ID (its
-"Corrected" table). A clone without the brief skips that cross-check and says
+The brief (``shared/BRIEF.md`` beside the repository, with its second and
+third editions ``shared/BRIEF-2.md`` and ``shared/BRIEF-3.md``) is the
+contract: every claim and source they list must be registered with the same
+kind, locator and arXiv number (a source without one: the same URL), a row
+of a later edition replacing an earlier row of the same ID (its "Corrected"
+table). A clone without the brief skips that cross-check and says
 why; CI sets ``ATTNLAB_REQUIRE_BRIEF=1`` (in ``.ci/run``), so there a missing
 file of either edition fails. ``ATTNLAB_SHARED`` names another folder holding
 them (a git worktree sits elsewhere than the clone). The docs tests scan every
@@ -29,8 +30,8 @@ from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import INLINE_MATH
 
 SHARED = Path(os.environ.get("ATTNLAB_SHARED", ROOT.parent / "shared"))
-BRIEFS = (SHARED / "BRIEF.md", SHARED / "BRIEF-2.md")
-"""The brief and its second edition, in the order their rows apply: a later row replaces an earlier one."""
+BRIEFS = (SHARED / "BRIEF.md", SHARED / "BRIEF-2.md", SHARED / "BRIEF-3.md")
+"""The brief and its later editions, in the order their rows apply: a later row replaces an earlier one."""
 REQUIRE_BRIEF = "ATTNLAB_REQUIRE_BRIEF"
 """Set to 1 (CI does, in ``.ci/run``) to make a missing brief an error instead of a skip."""
 IDS = [c.id for c in registry.claims()]
@@ -38,6 +39,8 @@ GUIDE_CLAIMS = {"LAB-001", "WE-002", "CL-030"}
 """Claims the guide registers beyond the brief's tables: its two worked examples, and the
 norm-based view of attention (S9) that the explorer of the real model uses."""
 CLAIM_ROW = re.compile(r"^\| (CL-\d{3}) \| (\w+) \| .* \| (.*?) \|$", re.MULTILINE)
+VERIFY = re.compile(r"\s*\((?:verify)\b[^)]*\)")
+"""A brief's note "(verify …)" beside a locator: the registry holds the locator once verified, without it."""
 SOURCE_ITEM = re.compile(r"^- (S\d+) — (.*?)(?=^- |^#|\Z)", re.MULTILINE | re.DOTALL)
 
 
@@ -57,17 +60,18 @@ def brief_claims(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, tuple[str, str]
     for path in briefs:
         rows = CLAIM_ROW.findall(brief(path))
         assert rows, f"no claims table found in {path}"
-        found.update((claim_id, (kind, locator)) for claim_id, kind, locator in rows)
+        found.update((claim_id, (kind, VERIFY.sub("", locator))) for claim_id, kind, locator in rows)
     return found
 
 
 def brief_sources(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, str]:
-    """Source ID → arXiv number from the briefs' sources lists."""
+    """Source ID → arXiv number, or the URL of a source without one, from the briefs' sources lists."""
     found: dict[str, str] = {}
     for path in briefs:
         items = SOURCE_ITEM.findall(brief(path))
         assert items, f"no sources list found in {path}"
-        found.update((source_id, re.search(r"arXiv:(\d{4}\.\d{4,5})", text).group(1)) for source_id, text in items)
+        found.update((source_id, (re.search(r"arXiv:(\d{4}\.\d{4,5})", text)
+                                  or re.search(r"(https?://\S+[^\s.])", text)).group(1)) for source_id, text in items)
     return found
 
 
@@ -78,6 +82,12 @@ def test_a_missing_brief_is_an_error_where_it_is_required(tmp_path: Path, monkey
     monkeypatch.setenv(REQUIRE_BRIEF, "1")
     with pytest.raises(pytest.fail.Exception, match="ATTNLAB_REQUIRE_BRIEF=1 requires it"):
         brief(tmp_path / "BRIEF.md")
+
+
+def test_a_briefs_note_to_verify_a_locator_is_not_part_of_it(tmp_path: Path) -> None:
+    row = "| CL-049 | source | x | S15 §2 (verify the subsection: y) |\n"
+    (tmp_path / "BRIEF.md").write_text(row, encoding="utf-8")
+    assert brief_claims((tmp_path / "BRIEF.md",)) == {"CL-049": ("source", "S15 §2")}
 
 
 def test_a_missing_second_edition_fails_too_where_the_brief_is_required(tmp_path: Path,
@@ -98,11 +108,18 @@ def test_a_later_briefs_row_replaces_the_earlier_row_of_the_same_id(tmp_path: Pa
 
 
 def test_the_second_edition_corrects_ids_of_the_first_and_adds_new_ones() -> None:
-    first, second = (CLAIM_ROW.findall(brief(path)) for path in BRIEFS)
+    first, second = (CLAIM_ROW.findall(brief(path)) for path in BRIEFS[:2])
     corrected = brief(BRIEFS[1]).split("## Corrected", 1)[1].split("\n## ", 1)[0]
     assert {row[0] for row in CLAIM_ROW.findall(corrected)} == {"CL-015", "CL-017"}
     assert {"CL-015", "CL-017"} <= {row[0] for row in first}
     assert registry.claim("CL-015").locator == {i: loc for i, _, loc in second}["CL-015"]
+
+
+def test_the_third_edition_corrects_four_claims_and_adds_sources_without_arxiv_numbers() -> None:
+    corrected = brief(BRIEFS[2]).split("## Corrected", 1)[1].split("\n## ", 1)[0]
+    assert {row[0] for row in CLAIM_ROW.findall(corrected)} == {"CL-037", "CL-038", "CL-040", "CL-042"}
+    assert registry.claim("CL-042").locator == "S19 §4"
+    assert brief_sources()["S21"] == registry.source("S21").url == "https://github.com/pytorch/pytorch/pull/133882"
 
 
 def test_a_missing_brief_is_a_skip_that_says_why_in_a_plain_clone(tmp_path: Path,
@@ -131,13 +148,19 @@ def test_the_guides_own_claim_ids_are_not_in_the_brief() -> None:
     assert GUIDE_CLAIMS.isdisjoint(brief_claims())
 
 
-def test_the_registry_holds_exactly_the_sources_of_both_briefs_with_their_arxiv_numbers() -> None:
-    assert {s.id: s.arxiv for s in registry.sources()} == brief_sources()
+def test_the_registry_holds_exactly_the_sources_of_the_briefs_with_their_arxiv_numbers_or_urls() -> None:
+    assert {s.id: s.arxiv or s.url for s in registry.sources()} == brief_sources()
+
+
+def test_check_refuses_a_source_with_neither_arxiv_number_nor_address() -> None:
+    bare = registry.Source("S99", "x2020", "misc", ("A. B",), "T", "V", 2020)
+    with pytest.raises(ValueError, match="source S99 needs an arXiv number or, lacking one, an address"):
+        registry._check([], [bare])
 
 
 def test_every_measured_claim_names_a_test_file_that_exists_and_names_the_claim() -> None:
     measured = [c for c in registry.claims() if c.kind == "measured"]
-    assert {c.id for c in measured} == {"CL-031", "CL-040"}
+    assert {c.id for c in measured} == {"CL-031", "CL-040", "CL-051"}
     for c in measured:
         for path in c.checked_by:
             assert c.id in (ROOT / path).read_text(encoding="utf-8"), f"{path} does not say it checks {c.id}"
@@ -170,6 +193,25 @@ def test_the_scope_of_the_explanation_debate_is_largely_recurrent_classifiers() 
 def test_derived_claims_name_what_they_rest_on() -> None:
     derived = [c for c in registry.claims() if c.kind == "derived"]
     assert derived and all(c.rests_on for c in derived)
+
+
+def test_the_toy_claims_quote_the_toy_as_the_code_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    from attnlab import lab
+
+    raw = {entry["id"]: entry["statement"] for entry in tomllib.loads(
+        (ROOT / "attnlab/site/pages/data/claims.toml").read_text(encoding="utf-8"))["claim"]}
+    assert "{toy:W_V}" in raw["LAB-001"] and "{toy:we002_query}" in raw["WE-002"]
+    assert "$W_V$ = [[1, 0], [0, 2]]" in registry.claim("LAB-001").statement
+    assert "one query $[\\sqrt{2}, 0]$ against keys [1, 0], [0, 1] and [1, 1]" in registry.claim("WE-002").statement
+    monkeypatch.setattr(lab, "W_V", ((1.5, 0.0), (0.0, 2.0)))
+    assert "$W_V$ = [[1.5, 0], [0, 2]]" in registry.filled(raw["LAB-001"], registry.toy_values())
+
+
+def test_an_unknown_toy_name_in_a_statement_is_named() -> None:
+    with pytest.raises(KeyError, match=r"unknown \{toy:W_X\}"):
+        registry.filled("$W$ = {toy:W_X}", registry.toy_values())
 
 
 # --- lookups --------------------------------------------------------------------------------
@@ -265,6 +307,12 @@ def test_bibtex_names_authors_family_name_first() -> None:
     assert "author = {Dao, T. and Fu, D. Y. and Ermon, S. and Rudra, A. and Ré, C.}" in registry.bibtex()
 
 
+def test_bibtex_keeps_a_projects_name_whole_and_gives_a_url_without_arxiv_number() -> None:
+    entry = registry.bibtex().split("@misc{sbert2021allminilm,")[1].split("\n}")[0]
+    assert "author = {{sentence-transformers}}" in entry and "eprint" not in entry
+    assert "url = {https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2}" in entry
+
+
 def test_bibtex_writes_page_ranges_with_a_double_hyphen() -> None:
     assert "pages = {3543--3556}" in registry.bibtex()
 
@@ -305,7 +353,8 @@ def test_every_written_citation_is_found_in_order(ids: list[str]) -> None:
 def test_cite_links_to_the_claim_anchor_with_its_statement_as_title() -> None:
     statement = ("How well a query matches a key is measured by their dot product, "
                  "which is divided by √dₖ before the softmax.")
-    assert citations.cite("CL-005", "scores.md") == f'[CL-005](claims.md#cl-005 "{statement}"){{.attn-cite}}'
+    assert citations.cite("CL-005", "scores.md") == (
+        f'[CL-005](claims.md#cl-005 "{statement}"){{.attn-cite data-claim="CL-005"}}')
 
 
 def test_cite_from_a_page_in_a_folder_climbs_to_the_claims_page() -> None:
@@ -314,7 +363,12 @@ def test_cite_from_a_page_in_a_folder_climbs_to_the_claims_page() -> None:
 
 def test_a_citation_becomes_a_link_and_code_is_left_alone() -> None:
     out = citations.linked("See [[CL-005]] and `[[CL-005]]`.", "scores.md")
-    assert out.startswith("See [CL-005](claims.md#cl-005 ") and out.endswith(" and `[[CL-005]]`.")
+    assert out.startswith("See[CL-005](claims.md#cl-005 ") and out.endswith(" and `[[CL-005]]`.")
+
+
+def test_a_citation_becomes_markers_without_the_spaces_before_it() -> None:
+    out = citations.linked("Both hold\t [[CL-001, CL-007]].", "scores.md")
+    assert out == "Both hold" + citations.cite("CL-001", "scores.md") + citations.cite("CL-007", "scores.md") + "."
 
 
 def test_an_unknown_id_is_named_with_page_and_line() -> None:

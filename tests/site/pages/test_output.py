@@ -35,6 +35,12 @@ def test_a_non_finite_value_printed_as_a_text_result_is_named() -> None:
     assert len(problems(html, "p.md")) == 1
 
 
+def test_a_non_finite_value_in_an_attribute_a_reader_meets_is_named() -> None:
+    for attribute in ("title", "alt", "aria-label", "data-values"):
+        [problem] = problems(f'<span {attribute}="w = NaN">x</span>', "docs/p.md")
+        assert problem.startswith("docs/p.md: 'NaN' is not a finite number") and f"in its {attribute}" in problem
+
+
 @pytest.mark.parametrize("html", [
     '<div class="language-python highlight"><pre><code>x = float("inf")</code></pre></div>',
     "<p>numpy returns <code>nan</code> here</p>",

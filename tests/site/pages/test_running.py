@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from sites import DOCS, read_config
 
-from attnlab.site.build.wheel import wheel_name
 from attnlab.site.pages import practice, running
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.published import wheel_name
 
 GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
 WHEEL = wheel_name()

@@ -16,9 +16,9 @@ import pytest
 import threadpoolctl
 from markdown import Markdown
 
-from attnlab.site.figures import explorer
+from attnlab.site.build import explorer
+from attnlab.site.build.convert import PageError, one_blas_thread, page_html, page_markdown
 from attnlab.site.pages import blocks
-from attnlab.site.pages.convert import PageError, one_blas_thread, page_html, page_markdown
 from attnlab.site.pages.page import Page, nav_pages
 from attnlab.site.pages.source import FRONT_MATTER
 
@@ -49,9 +49,12 @@ def test_a_stale_binding_stops_the_page_naming_its_line_counted_with_front_matte
         convert(tmp_path, "---\nliterals: [1]\n---\n\nIt is [[0.334 = 1 / 3]].\n")
 
 
-def test_a_malformed_form_stops_the_page(tmp_path: Path) -> None:
-    with pytest.raises(PageError, match=r"docs/p\.md:1: '\[\[CL-05\]\]' is neither a claim citation"):
-        convert(tmp_path, "See [[CL-05]].\n")
+def test_every_problem_of_a_page_is_listed_at_once_with_its_line(tmp_path: Path) -> None:
+    with pytest.raises(PageError) as stopped:
+        convert(tmp_path, "# A page\n\nSee [[CL-05]].\n\nA weight of 0.576 typed by hand.\n")
+    first, second = str(stopped.value).splitlines()
+    assert first.startswith("docs/p.md:3: '[[CL-05]]' is neither a claim citation")
+    assert second.startswith("docs/p.md:5: 0.576 is neither bound")
 
 
 def test_a_citation_becomes_a_link_to_its_claim(tmp_path: Path) -> None:
@@ -71,7 +74,7 @@ def test_an_unbalanced_formula_stops_the_page_naming_it(tmp_path: Path) -> None:
 def test_the_provenance_line_ends_the_page_and_stays_out_of_headings(tmp_path: Path) -> None:
     html = convert(tmp_path, "# A title\n\nText.\n")
     assert '<h1 id="a-title">A title</h1>' in html
-    assert html.rstrip().endswith("</p>") and html.count('class="attn-provenance"') == 1
+    assert html.rstrip().endswith("</details>") and html.count('class="attn-provenance"') == 1
 
 
 def test_a_failing_block_stops_the_page_naming_its_line_and_error(tmp_path: Path) -> None:
@@ -137,3 +140,9 @@ def test_the_claims_page_lists_its_claims_where_its_marker_is(tmp_path: Path) ->
 def test_a_claims_page_without_its_marker_stops(tmp_path: Path) -> None:
     with pytest.raises(PageError, match=r"docs/claims.md: the marker line <!-- attnlab:claims --> is missing"):
         convert(tmp_path, "# Claims\n", path="claims.md")
+
+
+def test_a_block_changing_the_toys_defaults_stops_the_page_naming_its_line(tmp_path: Path) -> None:
+    page = 'Intro.\n\n```python exec="on"\nimport attnlab.lab as L\nL.DEFAULTS["value_y"] = 3.0\n```\n'
+    with pytest.raises(PageError, match=r"^docs/p\.md:3: a code block raised TypeError"):
+        convert(tmp_path, page)

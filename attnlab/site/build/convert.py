@@ -31,8 +31,8 @@ import functools
 
 from threadpoolctl import threadpool_limits
 
-from attnlab.site.figures import explorer
-from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice, running
+from attnlab.site.build import explorer
+from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice, relations, running
 from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guide import Guide
@@ -45,8 +45,9 @@ __all__ = ["PageError", "page_html", "page_markdown", "problems"]
 def problems(markdown: str, page: Page, guide: Guide) -> list[str]:
     """Everything wrong with ``page``'s Markdown (front matter included), one message each, in page order."""
     name = page.name
-    return (forms.malformed(markdown, name) + bindings.check(markdown, name) + citations.unknown(markdown, name)
-            + bindings.unbound(markdown, name) + guide.requirements(page.path, markdown, name))
+    return (forms.malformed(markdown, name) + bindings.check(markdown, name) + relations.check(markdown, name)
+            + citations.unknown(markdown, name) + bindings.unbound(markdown, name)
+            + guide.requirements(page.path, markdown, name))
 
 
 def resolved(markdown: str, page: Page, guide: Guide) -> str:
@@ -54,7 +55,7 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     found = problems(markdown, page, guide)
     if found:
         raise PageError("\n".join(found))
-    markdown = bindings.render(placed_blocks(markdown, page.name))
+    markdown = relations.render(bindings.render(placed_blocks(markdown, page.name)))
     if page.path in guide.titles and guide.kind(page.path) == "chapter":
         markdown = running.with_run_lines(markdown, page.path)
     markdown = practice.numbered(markdown, page.path)
@@ -75,7 +76,8 @@ def shown_elsewhere(page: Page, path: str) -> str:
     """
     name = f"{page.docs_dir.name}/{path}"
     source = (page.docs_dir / path).read_text(encoding="utf-8")
-    return running.with_run_lines(bindings.render(placed_blocks(source, name, f"{practice.slug(path)}-")), path)
+    return running.with_run_lines(
+        relations.render(bindings.render(placed_blocks(source, name, f"{practice.slug(path)}-"))), path)
 
 
 def page_markdown(markdown: str, page: Page) -> str:

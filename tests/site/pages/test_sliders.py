@@ -7,7 +7,7 @@ import math
 import pytest
 
 from attnlab.lab import MULTIPLIERS
-from attnlab.site.figures.sliders import SLIDER_RANGES
+from attnlab.site.pages.sliders import SLIDER_RANGES
 
 
 @pytest.mark.parametrize(("name", "reachable"), [("query_scale", [0.0, 1.0]), ("value_y", [2.0, 4.0])])

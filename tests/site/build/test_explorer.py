@@ -1,4 +1,4 @@
-"""``attnlab.site.figures.explorer``: the prepared sentences, their data files and the explorer's markup.
+"""``attnlab.site.build.explorer``: the prepared sentences, their data files and the explorer's markup.
 
 The browser side (``tests/browser/test_explorer.py``) checks what the page
 shows; here the files themselves are checked against ``attnlab.bert``.
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from attnlab import bert
-from attnlab.site.figures import explorer
-from attnlab.site.figures.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
+from attnlab.site.build import explorer
+from attnlab.site.build.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
 
 KB = 1024
 FILE_LIMIT_KB = 150
@@ -169,18 +169,6 @@ def test_a_page_in_a_folder_climbs_to_the_assets() -> None:
 
 def test_without_javascript_the_reader_is_told_so() -> None:
     assert "<noscript><p>The explorer needs JavaScript." in widget("explorer.md")
-
-
-def test_the_explorer_opens_on_the_head_whose_queries_weigh_the_other_words_most() -> None:
-    p = PREPARED[1]
-    chosen = explorer.opening(p)
-    found = explorer.other_words(p)
-    assert found[chosen["layer"], chosen["head"]] == found.max() == chosen["share"]
-    w = explorer.weights(p)[chosen["layer"], chosen["head"]]
-    n = len(explorer.encoding(p).tokens)  # one sentence alone: every token real, [CLS] first and [SEP] last
-    by_hand = np.mean([sum(w[q, k] for k in range(1, n - 1) if k != q) for q in range(n)])
-    assert abs(by_hand - chosen["share"]) < 1e-12
-    assert explorer.sentence_data(p.key)["opening"] == chosen
 
 
 def test_every_prepared_sentence_has_a_hint_and_an_answer_computed_from_its_numbers() -> None:

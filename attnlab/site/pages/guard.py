@@ -1,0 +1,93 @@
+"""A page's code (an executed block, a binding's expression) can neither end nor hang the build.
+
+The build runs a page's code in its own process. markdown-exec catches
+``Exception`` only, so ``exit()``, ``sys.exit()``, ``KeyboardInterrupt`` or
+any other ``BaseException`` would end the build with no page and no error,
+``os._exit(0)`` would end it with status 0 and an empty site, and a block
+that never returns would hang it. :func:`guarded` turns each into a
+:class:`~attnlab.site.pages.errors.PageError` naming the code's place: it
+stands in for ``os._exit`` while the code runs and, in the main thread (a
+signal handler can only be set there), stops the code after
+``ATTNLAB_BLOCK_SECONDS`` seconds (default :data:`LIMIT`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+from attnlab.site.pages.errors import PageError
+
+LIMIT = 60.0
+"""How long, in seconds, one block or binding may run unless ``ATTNLAB_BLOCK_SECONDS`` says otherwise."""
+VARIABLE = "ATTNLAB_BLOCK_SECONDS"
+
+
+class _Exited(BaseException):
+    """``os._exit(status)`` called by a page's code."""
+
+
+class _OutOfTime(BaseException):
+    """A page's code ran past the time limit (a ``BaseException``, so markdown-exec lets it through)."""
+
+
+def _exit(status: int) -> NoReturn:
+    """What ``os._exit`` does while a page's code runs."""
+    raise _Exited(status)
+
+
+def _out_of_time(signum: int, frame: Any) -> NoReturn:
+    """The alarm's handler."""
+    raise _OutOfTime
+
+
+def time_limit() -> float:
+    """The limit in seconds, from ``ATTNLAB_BLOCK_SECONDS``; anything but a number above 0 stops the build."""
+    given = os.environ.get(VARIABLE, "")
+    try:
+        seconds = float(given) if given else LIMIT
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise PageError(f"{VARIABLE} must be a number of seconds above 0, got {given!r}")
+    return seconds
+
+
+@contextmanager
+def guarded(place: str, what: str) -> Iterator[None]:
+    """Run the code in the ``with`` body as ``what`` (e.g. "a code block") at ``place`` (``docs/page.md:LINE``).
+
+    Raises ``PageError`` naming both when the code ends the process, raises
+    a ``BaseException`` that is not an ``Exception``, or runs past the limit;
+    any ``Exception`` passes through unchanged.
+    """
+    seconds = time_limit()
+    timed = threading.current_thread() is threading.main_thread()
+    real_exit = os._exit
+    os._exit = _exit
+    if timed:
+        handler = signal.signal(signal.SIGALRM, _out_of_time)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except Exception:
+        raise
+    except _OutOfTime:
+        raise PageError(f"{place}: {what} ran longer than {seconds:g} s ({VARIABLE} sets the limit)") from None
+    except _Exited as stop:
+        raise PageError(f"{place}: {what} called os._exit({stop.args[0]}): it would end the build with no page"
+                        ) from None
+    except BaseException as stop:  # noqa: BLE001 (every way out of the process becomes one line)
+        status = f" ({stop.code})" if isinstance(stop, SystemExit) and stop.code is not None else ""
+        raise PageError(f"{place}: {what} raised {type(stop).__name__}{status}: it would end the build with no page"
+                        ) from None
+    finally:
+        os._exit = real_exit
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, handler)

@@ -1,0 +1,229 @@
+"""What a reader plausibly passes wrong is refused with an error naming the argument: one table per argument kind.
+
+Arrays: NaN, infinity, text, None, booleans, empty input, a wrong number of
+dimensions, ragged rows. Integers: a boolean, a float, text, a value below
+the least allowed. Numbers: text, None, a boolean, NaN, infinity. Masks:
+numbers for booleans, a wrong shape, ragged rows. Parameter bundles: None or
+a plain list. Every exported function that takes arrays is in the array table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes, arrays
+
+import attnlab
+from attnlab import EncoderBlockParams, FeedForwardParams, Head, LayerNormParams, MultiHeadParams, text
+from attnlab.checks import added, as_array, as_rows, index, same_rows, same_width, shown
+from attnlab.streaming import streaming_attention
+
+I2 = [[1.0, 0.0], [0.0, 1.0]]
+ZERO = [0.0, 0.0]
+HEADS = MultiHeadParams((Head(I2, I2, I2, ZERO, ZERO, ZERO),), I2, ZERO)
+FFN = FeedForwardParams(I2, ZERO, I2, ZERO)
+NORM = LayerNormParams([1.0, 1.0], ZERO)
+BLOCK = EncoderBlockParams(HEADS, FFN, NORM, NORM)
+
+CALLS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
+    "attention": (attnlab.attention, {"q": [[1.0, 0.0]], "k": I2, "v": I2, "visible": [[True, False]]}),
+    "streaming_attention": (streaming_attention, {"q": [[1.0, 0.0]], "k": I2, "v": I2, "block": 1}),
+    "project": (attnlab.project, {"x": I2, "w": I2, "name": "W_Q"}),
+    "scores": (attnlab.scores, {"q": [[1.0, 0.0]], "k": I2}),
+    "scale": (attnlab.scale, {"raw": [[1.0, 2.0]], "d_k": 2}),
+    "softmax": (attnlab.softmax, {"scaled": [[1.0, 2.0]], "visible": [[True, True]]}),
+    "mix": (attnlab.mix, {"weights": [[0.5, 0.5]], "v": I2}),
+    "causal": (attnlab.causal, {"n": 2, "m": 3, "offset": 1}),
+    "layer_norm": (attnlab.layer_norm, {"x": [[1.0, 3.0]], "gain": [1.0, 1.0], "bias": ZERO, "eps": 1e-5}),
+    "relu": (attnlab.relu, {"x": [[1.0, -1.0]]}),
+    "gelu": (attnlab.gelu, {"x": [[1.0, -1.0]]}),
+    "feed_forward": (attnlab.feed_forward, {"x": I2, "params": FFN}),
+    "multi_head": (attnlab.multi_head, {"x_q": I2, "x_kv": I2, "params": HEADS, "visible": [[True, True]] * 2}),
+    "cross_attention": (attnlab.cross_attention, {"decoder": I2, "encoder": I2, "params": HEADS}),
+    "encoder_block": (attnlab.encoder_block, {"x": I2, "params": BLOCK}),
+    "positional_encoding": (attnlab.positional_encoding, {"length": 3, "d_model": 4}),
+    "fmt": (text.fmt, {"x": 0.5, "decimals": 3}),
+}
+"""A valid call of each function tried: the refusals below change one argument of it."""
+
+ARRAYS = [("attention", "q"), ("attention", "k"), ("attention", "v"), ("streaming_attention", "v"),
+          ("project", "x"), ("project", "w"), ("scores", "q"), ("scale", "raw"), ("softmax", "scaled"),
+          ("mix", "weights"), ("mix", "v"), ("layer_norm", "x"), ("layer_norm", "gain"), ("relu", "x"),
+          ("gelu", "x"), ("feed_forward", "params.w1"), ("feed_forward", "params.b2"), ("multi_head", "x_kv"),
+          ("multi_head", "params.heads.0.w_q"), ("multi_head", "params.b_o"), ("cross_attention", "encoder"),
+          ("encoder_block", "params.ffn.w2"), ("encoder_block", "params.norm1.gain")]
+"""(function, path of one array among its arguments): field names, and tuple positions inside bundles."""
+
+
+def entry(bad: Any) -> Callable[[np.ndarray], Any]:
+    """A change of a valid array: its first entry replaced by ``bad``."""
+    def change(valid: np.ndarray) -> Any:
+        array = np.array(valid, dtype=object)
+        array[(0,) * array.ndim] = bad
+        return array.tolist()
+    return change
+
+
+BAD_ARRAYS: dict[str, tuple[Callable[[np.ndarray], Any], type[Exception], str]] = {
+    "NaN": (entry(math.nan), ValueError, "has a non-finite entry nan at index"),
+    "infinity": (entry(-math.inf), ValueError, "has a non-finite entry -inf at index"),
+    "text": (entry("0"), TypeError, "must hold real numbers, got dtype <U"),
+    "None": (entry(None), TypeError, "must hold real numbers, got"),
+    "booleans": (lambda valid: np.ones(np.shape(valid), bool), TypeError, "must hold real numbers, got dtype bool"),
+    "empty": (lambda valid: np.zeros((0,) * np.ndim(valid)), ValueError, "is empty"),
+    "3-D": (lambda valid: [valid], ValueError, "must be "),
+    "ragged": (lambda valid: [*np.atleast_2d(valid).tolist(), [1.0]], ValueError, ""),  # 1-D: wrong shape
+}
+
+
+def replaced(value: Any, path: list[str], change: Callable[[Any], Any]) -> Any:
+    """``value`` with the array at ``path`` (field names and tuple positions) passed through ``change``."""
+    if not path:
+        return change(value)
+    head, *rest = path
+    if isinstance(value, tuple):
+        return tuple(replaced(item, rest, change) if str(i) == head else item for i, item in enumerate(value))
+    return dataclasses.replace(value, **{head: replaced(getattr(value, head), rest, change)})
+
+
+def named(function: str, path: str) -> str:
+    """The name the error must use: the array's own, or ``project``'s name for its matrix."""
+    return CALLS[function][1]["name"] if (function, path) == ("project", "w") else path.split(".")[-1]
+
+
+def refusal(function: str, path: str, change: Callable[[Any], Any]) -> pytest.ExceptionInfo[Exception]:
+    """The error of ``function``'s valid call with the argument at ``path`` changed."""
+    call, arguments = CALLS[function]
+    head, *rest = path.split(".")
+    changed = {**arguments, head: replaced(arguments[head], rest, change)}
+    with pytest.raises((TypeError, ValueError)) as info:
+        call(**changed)
+    return info
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_ARRAYS))
+@settings(max_examples=12)
+@given(where=st.sampled_from(ARRAYS))
+def test_a_bad_array_anywhere_is_refused_naming_it(where: tuple[str, str], kind: str) -> None:
+    change, error, words = BAD_ARRAYS[kind]
+    info = refusal(*where, change)
+    assert info.type is error or kind == "ragged", info.value
+    assert str(info.value).startswith(f"{named(*where)} {words}"), info.value
+
+
+@pytest.mark.parametrize("function", sorted(CALLS))
+def test_each_call_in_the_table_succeeds_as_given(function: str) -> None:
+    call, arguments = CALLS[function]
+    call(**arguments)  # so each refusal is the changed argument's doing
+
+
+def test_every_exported_function_that_takes_arrays_is_in_the_array_table() -> None:
+    exported = {name for name in attnlab.__all__ if inspect.isfunction(getattr(attnlab, name))}
+    assert exported - {"causal", "init_encoder_block", "positional_encoding", "we002"} <= {f for f, _ in ARRAYS}
+
+
+INTEGERS = [("causal", "n", 1), ("causal", "m", 1), ("causal", "offset", None), ("scale", "d_k", 1),
+            ("streaming_attention", "block", 1), ("positional_encoding", "length", 1), ("fmt", "decimals", 0)]
+"""(function, integer argument, the least it allows or None)."""
+
+
+@pytest.mark.parametrize(("function", "argument", "least"), INTEGERS)
+@pytest.mark.parametrize("bad", [True, 2.0, "2"], ids=["a boolean", "a float", "text"])
+def test_an_integer_argument_refuses_what_is_not_an_int_naming_it(function: str, argument: str, least: int | None,
+                                                                  bad: Any) -> None:
+    info = refusal(function, argument, lambda _: bad)
+    assert info.type is TypeError and str(info.value).startswith(f"{argument} must be an integer, got "), info.value
+
+
+@pytest.mark.parametrize(("function", "argument", "least"), [case for case in INTEGERS if case[2] is not None])
+def test_an_integer_argument_refuses_a_value_below_its_least_naming_it(function: str, argument: str,
+                                                                       least: int) -> None:
+    info = refusal(function, argument, lambda _: least - 1)
+    assert str(info.value) == f"{argument} must be at least {least}, got {least - 1}" or \
+        str(info.value).startswith(f"{argument} must be from {least} to ")
+
+
+NUMBERS = [("layer_norm", "eps"), ("fmt", "x")]
+BAD_NUMBERS = {"text": ("0.5", TypeError, "must be a real number, got '0.5'"),
+               "None": (None, TypeError, "must be a real number, got None"),
+               "a boolean": (True, TypeError, "must be a real number, got True"),
+               "NaN": (math.nan, ValueError, "must be finite, got nan"),
+               "infinity": (math.inf, ValueError, "must be finite, got inf")}
+
+
+@pytest.mark.parametrize(("function", "argument"), NUMBERS)
+@pytest.mark.parametrize("kind", sorted(BAD_NUMBERS))
+def test_a_number_argument_refuses_non_numbers_and_non_finite_values_naming_it(function: str, argument: str,
+                                                                              kind: str) -> None:
+    bad, error, words = BAD_NUMBERS[kind]
+    info = refusal(function, argument, lambda _: bad)
+    assert info.type is error and str(info.value).startswith(f"{argument} {words}"), info.value
+
+
+MASKS = [("attention", "visible"), ("softmax", "visible"), ("multi_head", "visible")]
+BAD_MASKS = {"numbers": (lambda m: np.asarray(m, dtype=int), TypeError, "must be a boolean array, got dtype int"),
+             "a wrong shape": (lambda m: np.asarray(m)[:, :1], ValueError, "must have shape"),
+             "ragged": (lambda m: [*np.asarray(m).tolist(), [True]], ValueError, "is ragged"),
+             "text": (lambda _: "all", TypeError, "must be a boolean array, got dtype <U3")}
+
+
+@pytest.mark.parametrize(("function", "argument"), MASKS)
+@pytest.mark.parametrize("kind", sorted(BAD_MASKS))
+def test_a_mask_refuses_non_booleans_and_wrong_shapes_naming_it(function: str, argument: str, kind: str) -> None:
+    change, error, words = BAD_MASKS[kind]
+    info = refusal(function, argument, change)
+    assert info.type is error and str(info.value).startswith(f"{argument} {words}"), info.value
+
+
+@pytest.mark.parametrize(("function", "argument"), [("feed_forward", "params"), ("multi_head", "params"),
+                                                    ("encoder_block", "params")])
+@pytest.mark.parametrize("bad", [None, [1.0, 2.0]], ids=["None", "a list"])
+def test_a_bundle_argument_refuses_what_is_not_that_bundle_naming_it(function: str, argument: str, bad: Any) -> None:
+    info = refusal(function, argument, lambda _: bad)
+    assert info.type is TypeError and str(info.value).startswith(f"{argument} must be a "), info.value
+
+
+@given(arrays(np.float64, array_shapes(min_dims=1, max_dims=2), elements=st.floats(allow_nan=False,
+                                                                                  allow_infinity=False)))
+def test_as_array_keeps_every_finite_array_as_it_is(array: np.ndarray) -> None:
+    assert np.array_equal(as_array("a", array.tolist() if array.size else array, (1, 2)), array) or array.size == 0
+
+
+def test_as_array_turns_integers_beyond_int64_into_float64() -> None:
+    assert as_array("a", [[2**70, 1]], 2).tolist() == [[2.0**70, 1.0]]
+
+
+def test_as_rows_lifts_a_single_row_and_says_so() -> None:
+    rows, single = as_rows("q", [1.0, 2.0])
+    assert rows.shape == (1, 2) and single and not as_rows("q", [[1.0, 2.0]])[1]
+
+
+def test_same_width_and_same_rows_name_both_arguments_and_shapes() -> None:
+    a, b = np.zeros((2, 3)), np.zeros((3, 4))
+    with pytest.raises(ValueError, match=r"^q has width 3 but k has width 4: .*\(2, 3\) and \(3, 4\)"):
+        same_width("q", a, "k", b)
+    with pytest.raises(ValueError, match=r"^k has 2 rows but v has 3: .*\(2, 3\) and \(3, 4\)"):
+        same_rows("k", a, "v", b)
+
+
+def test_a_sum_beyond_float64_is_refused_naming_both_terms() -> None:
+    with pytest.raises(ValueError, match=r"^x \+ b overflow float64: .*\|x\| 1e\+308, largest \|b\| 1e\+308"):
+        added("x", np.array([1e308]), "b", np.array([1e308]))
+
+
+def test_index_refuses_a_negative_position_instead_of_counting_from_the_end() -> None:
+    with pytest.raises(ValueError, match=r"^head must be from 0 to 2, got -1$"):
+        index("head", -1, 3)
+
+
+def test_shown_writes_a_numpy_scalar_as_python_does_and_a_long_list_briefly() -> None:
+    assert shown(np.float64(2.5)) == "2.5"
+    assert shown([0.0] * 1000) == "[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, ...]"

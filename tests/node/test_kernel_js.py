@@ -1,0 +1,132 @@
+"""docs/assets/kernel.js, the page's matrix product: its WebAssembly bytes are kernel.wat's, and both of its paths
+(WebAssembly SIMD and plain JavaScript) compute y = x Wᵀ + b in exactly the float32 order kernel.wat documents.
+
+Python emulates that order with numpy's float32 operations (each rounded on its own, as IEEE single precision
+does), so every number must be equal, not close: four lanes of products, (lane 0 + lane 1) + (lane 2 + lane 3),
+the last k mod 4 products, the bias.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sites import ROOT
+
+KERNEL = ROOT / "docs" / "assets" / "kernel.js"
+
+RUNNER = """
+const kernel = require(process.argv[1]);
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const pattern = (count, seed) => Float64Array.from({ length: count }, (_, i) => ((i * seed) % 1000) / 1000 - 0.5);
+process.stdout.write(JSON.stringify(cases.map(c => {
+  const answer = {};
+  for (const path of c.paths) {
+    const weightCount = c.weight ? c.weight.length : c.out * c.wStride;
+    const k = kernel.create(weightCount + c.out, { plain: path === "plain" });
+    const inside = k.weights.subarray(0, weightCount);
+    inside.set(c.weight || pattern(weightCount, 7919));
+    const weight = c.outside ? Float32Array.from(inside) : inside;
+    const bias = c.bias ? k.weights.subarray(weightCount) : null;
+    if (bias) { bias.set(c.bias); }
+    const x = c.x ? Float64Array.from(c.x) : pattern(c.n * c.xStride, 31);
+    const y = k.linear({ x, n: c.n, k: c.k, xStride: c.xStride, weight, wStride: c.wStride, out: c.out, bias });
+    answer[path] = { y: Array.from(y), simd: k.simd };
+  }
+  return answer;
+})));
+"""
+"""Reads a list of cases; writes, for each path a case names, y = x Wᵀ + b and whether WebAssembly ran.
+
+A case without x (or weight) uses a fixed pattern both sides compute alike."""
+
+
+def pattern(count: int, seed: int) -> np.ndarray:
+    """RUNNER's pattern: ((i · seed) mod 1000) / 1000 − 0.5."""
+    return (np.arange(count) * seed % 1000) / 1000 - 0.5
+
+
+def run(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each case through kernel.js under Node."""
+    executable = shutil.which("node")
+    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
+    done = subprocess.run([executable, "-e", RUNNER, str(KERNEL)], input=json.dumps(cases), capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    answer: list[dict[str, Any]] = json.loads(done.stdout)
+    return answer
+
+
+def float32_order(case: dict[str, Any]) -> np.ndarray:
+    """y in kernel.wat's order, every operation in float32: n × out."""
+    n, k, out, xs, ws = case["n"], case["k"], case["out"], case["xStride"], case["wStride"]
+    x = np.asarray(case.get("x", pattern(n * xs, 31)), dtype=np.float64)
+    w = np.asarray(case.get("weight", pattern(out * ws, 7919)), dtype=np.float32)
+    rows = np.stack([x[i * xs:i * xs + k] for i in range(n)]).astype(np.float32)
+    weights = np.stack([w[o * ws:o * ws + k] for o in range(out)])
+    k4 = k - k % 4
+    lanes = np.zeros((n, out, 4), dtype=np.float32)
+    for c in range(0, k4, 4):
+        lanes += rows[:, None, c:c + 4] * weights[None, :, c:c + 4]
+    total = (lanes[..., 0] + lanes[..., 1]) + (lanes[..., 2] + lanes[..., 3])
+    for c in range(k4, k):
+        total += rows[:, None, c] * weights[None, :, c]
+    bias = np.asarray(case.get("bias") or np.zeros(out), dtype=np.float32)
+    return total + bias[None, :]
+
+
+def test_the_embedded_bytes_are_what_kernel_wat_compiles_to() -> None:
+    done = subprocess.run(["node", str(ROOT / "scripts" / "kernel-bytes.js"), "--check"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_sum_is_rounded_to_float32_lane_by_lane() -> None:
+    # lanes 2²⁴ and 1: 2²⁴ + 1 is not a float32 (it rounds to 2²⁴, ties to even); then the tail's 3 · 1 and the bias
+    case = {"n": 1, "k": 5, "xStride": 5, "wStride": 5, "out": 1, "x": [2.0 ** 24, 1, 0, 0, 3], "weight": [1] * 5,
+            "bias": [0.5], "paths": ["simd", "plain"]}
+    [answer] = run([case])
+    assert answer["simd"]["simd"] and not answer["plain"]["simd"]
+    assert answer["simd"]["y"] == answer["plain"]["y"] == [2.0 ** 24 + 4]  # 2²⁴ + 3 rounds to even; + 0.5 too
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_both_paths_give_the_float32_order_exactly(data: st.DataObject) -> None:
+    n, k, out = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 13)), data.draw(st.integers(1, 7))
+    x_stride, w_stride = k + data.draw(st.integers(0, 3)), k + data.draw(st.integers(0, 3))
+    number = st.floats(-4, 4, allow_nan=False)
+    case = {"n": n, "k": k, "out": out, "xStride": x_stride, "wStride": w_stride,
+            "x": data.draw(st.lists(number, min_size=n * x_stride, max_size=n * x_stride)),
+            "weight": [float(np.float32(v)) for v in data.draw(st.lists(number, min_size=out * w_stride,
+                                                                        max_size=out * w_stride))],
+            "bias": data.draw(st.none() | st.lists(number.map(lambda v: float(np.float32(v))), min_size=out,
+                                                   max_size=out)),
+            "outside": data.draw(st.booleans()), "paths": ["simd", "plain"]}
+    [answer] = run([case])
+    expected = float32_order(case).ravel().tolist()
+    assert answer["simd"]["y"] == expected
+    assert answer["plain"]["y"] == expected
+
+
+@pytest.mark.parametrize(("k", "out"), [(384, 384), (1536, 384), (32, 384)], ids=["384x384", "1536x384", "32x384"])
+def test_the_models_shapes_give_the_float32_order_on_both_paths(k: int, out: int) -> None:
+    case = {"n": 37, "k": k, "out": out, "xStride": k, "wStride": k, "bias": pattern(out, 13).tolist(),
+            "paths": ["simd", "plain"]}
+    [answer] = run([case])
+    expected = float32_order(case).ravel().tolist()
+    assert answer["simd"]["y"] == answer["plain"]["y"] == expected
+
+
+def test_rows_past_one_chunk_of_scratch_memory_are_all_computed() -> None:
+    # 4 MiB of scratch holds 511 rows of 1024 inputs and 1024 outputs: 600 rows take two chunks
+    case = {"n": 600, "k": 1024, "out": 1024, "xStride": 1024, "wStride": 1024, "paths": ["simd"]}
+    [answer] = run([case])
+    assert answer["simd"]["simd"]
+    assert answer["simd"]["y"] == float32_order(case).ravel().tolist()
