@@ -6,7 +6,8 @@ floating-point operations. An ablation in PyTorch is a hook that zeroes one
 head's slice of the input of ``attn.c_proj`` (transformers 5 ignores
 ``head_mask``). The training test re-runs the first steps of
 ``scripts/train_decoder.py`` and requires the losses the committed log holds:
-the script and the weights cannot drift apart.
+the script and the weights cannot drift apart. Re-checks the measured claims CL-052 (GPT2LMHeadModel loads the
+files and computes the same numbers) and CL-053 (rerunning the first steps gives the logged losses).
 """
 
 from __future__ import annotations

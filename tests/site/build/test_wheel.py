@@ -14,6 +14,7 @@ import csv
 import hashlib
 import io
 import re
+import shutil
 import zipfile
 from email.parser import Parser
 from importlib import metadata
@@ -142,6 +143,7 @@ def test_another_date_or_a_changed_module_gives_other_bytes(tmp_path: Path) -> N
     for path in [*PACKAGE.glob("*.py"), PACKAGE / "py.typed"]:
         copy.mkdir(exist_ok=True)
         (copy / path.name).write_bytes(path.read_bytes())
+    shutil.copytree(PACKAGE / "data", copy / "data")
     assert built(package=copy) == built()
     assert built("2024-05-07") != built()
     (copy / "lab.py").write_bytes((copy / "lab.py").read_bytes() + b"\n")
