@@ -346,7 +346,7 @@ def _largest(scores: np.ndarray) -> Head:
 
 
 @lru_cache(maxsize=2)
-def study(count: int = 100, seed: int = HELD_OUT_SEED) -> Study:
+def study(count: int = 50, seed: int = HELD_OUT_SEED) -> Study:
     """Scores, accuracy and every one-head ablation on ``repeats(count, seed)``, for the committed model."""
     model, sequences = load(), repeats(count, seed)
     embedding = model.weights["transformer.wte.weight"]                            # vocabulary × 64
