@@ -89,8 +89,10 @@ def page_markdown(markdown: str, page: Page) -> str:
     front, text = page.in_file(markdown)
     try:
         return resolved(front + text, page, Guide.read(page.docs_dir, page.nav))[len(front):]
-    except ValueError as error:
-        raise PageError(f"{page.docs_dir.name}/{error}") from error
+    except ValueError as error:  # messages name the page by its path in the docs folder, or by its place
+        message = str(error)
+        docs = f"{page.docs_dir.name}/"
+        raise PageError(message if message.startswith(docs) else docs + message) from None
 
 
 def page_html(html: str, page: Page) -> str:
