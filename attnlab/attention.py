@@ -88,6 +88,10 @@ def scale(raw: Any, d_k: int) -> np.ndarray:
     return as_array("raw", raw, (1, 2)) / math.sqrt(positive_int("d_k", d_k))
 
 
+MAX_MASK = 10**9
+"""The most entries ``causal`` builds (a gigabyte of booleans): a larger mask is a mistake, not a lesson."""
+
+
 def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarray:
     """Boolean n×m visibility: key j is visible to query i iff j ≤ i + offset.
 
@@ -98,6 +102,8 @@ def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarra
     n = positive_int("n", n)
     m = n if m is None else positive_int("m", m)
     shift = m - n if offset is None else integer("offset", offset)
+    if n * m > MAX_MASK:
+        raise ValueError(f"a {n}×{m} mask has more than {MAX_MASK:,} entries (MAX_MASK): too large to hold")
     return np.arange(m)[None, :] <= np.arange(n)[:, None] + shift
 
 

@@ -308,6 +308,12 @@ def as_sentences(sentences: str | Sequence[str]) -> tuple[str, ...]:
     batch = (sentences,) if isinstance(sentences, str) else sentences
     if not isinstance(batch, Sequence) or not batch or not all(isinstance(s, str) for s in batch):
         raise TypeError(f"sentences must be a string or a non-empty list of strings, got {shown(sentences)}")
+    for sentence in batch:
+        try:
+            sentence.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ValueError(f"the sentence {shown(sentence)} holds {sentence[error.start]!r} at {error.start}, a "
+                             "lone surrogate that is not text") from None
     return tuple(batch)
 
 
@@ -317,9 +323,10 @@ def tokenize(sentences: str | Sequence[str], model: Model | None = None) -> Toke
     model = model or load_model()
     encoded = model.tokenizer.encode_batch(list(batch))
     longest = len(encoded[0].ids)
-    limit = model.embeddings.position.shape[0]
+    limit = max_pieces(model)
     if longest > limit:
-        raise ValueError(f"sentences give {longest} tokens but the model has only {limit} positions")
+        raise ValueError(f"a sentence gives {longest} word pieces ([CLS] and [SEP] included); the model's "
+                         f"pipeline takes at most {limit} (max_pieces)")
     return Tokens(
         tokens=tuple(tuple(e.tokens) for e in encoded),
         ids=np.array([e.ids for e in encoded], dtype=np.int64),
@@ -535,8 +542,15 @@ def weights_sha256(model: Model | None = None) -> str:
 
 
 def max_pieces(model: Model | None = None) -> int:
-    """How many word pieces the model's own pipeline keeps (``sentence_bert_config.json``'s ``max_seq_length``)."""
-    config = json.loads(((model or load_model()).directory / "sentence_bert_config.json").read_text(encoding="utf-8"))
+    """How many word pieces ([CLS] and [SEP] included) the model's own pipeline keeps, the one limit on a
+    sentence here and in the explorer: ``sentence_bert_config.json``'s ``max_seq_length`` (its
+    ``tokenizer.json`` says 128, which the pipeline overrides)."""
+    return pieces_limit((model or load_model()).directory)
+
+
+def pieces_limit(directory: Path) -> int:
+    """:func:`max_pieces` of the model whose files are in ``directory``."""
+    config = json.loads((directory / "sentence_bert_config.json").read_text(encoding="utf-8"))
     return int(config["max_seq_length"])
 
 

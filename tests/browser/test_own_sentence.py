@@ -143,12 +143,12 @@ def test_a_damaged_weights_file_gives_its_message_and_no_map(page: Page, damaged
     assert root.get_by_test_id("sentence").locator('option[value="own"]').count() == 0
 
 
-def test_129_word_pieces_give_the_limit_message_and_keep_the_map(page: Page, model_site: Path) -> None:
+def test_one_piece_past_the_limit_gives_the_limit_message_and_keeps_the_map(page: Page, model_site: Path) -> None:
     root, _ = open_offline(page, model_site)
     own = load_model(root)
-    run_sentence(own, "grid " * 127, "refused")
+    run_sentence(own, "grid " * 255, "refused")
     expect(own.get_by_test_id("model-status")).to_have_text(
-        "This text gives 129 word pieces ([CLS] and [SEP] included), and the model here takes at most 128: "
+        "This text gives 257 word pieces ([CLS] and [SEP] included), and the model here takes at most 256: "
         "shorten it by 1.")
     expect(root).to_have_attribute("data-sentence", "toy-words")
 

@@ -356,3 +356,12 @@ def test_ragged_mask_is_refused_naming_visible() -> None:
 def test_project_refuses_mismatched_inner_sizes_naming_the_matrix() -> None:
     with pytest.raises(ValueError, match=r"x has width 2 but W_V has 3 rows"):
         project([[1.0, 0.0]], np.ones((3, 2)), "W_V")
+
+
+def test_causal_refuses_a_mask_past_its_stated_limit_before_allocating_it() -> None:
+    from attnlab.attention import MAX_MASK
+
+    with pytest.raises(ValueError, match=r"a 1000000000000×1000000000000 mask has more than 1,000,000,000 entries"):
+        causal(10**12)
+    with pytest.raises(ValueError, match=r"a 1×1000000001 mask"):
+        causal(1, MAX_MASK + 1)

@@ -141,9 +141,11 @@ def test_tokenize_refuses_an_empty_list() -> None:
         tokenize([])
 
 
-def test_tokenize_refuses_more_tokens_than_positions() -> None:
-    with pytest.raises(ValueError, match="602 tokens but the model has only 512 positions"):
-        tokenize("grid " * 600)
+def test_tokenize_takes_the_pipelines_limit_of_pieces_and_refuses_one_more() -> None:
+    assert len(tokenize("grid " * 254).tokens[0]) == 256 == attnlab.bert.max_pieces()
+    with pytest.raises(ValueError, match=r"gives 257 word pieces \(\[CLS\] and \[SEP\] included\); the model's "
+                                         r"pipeline takes at most 256"):
+        tokenize("grid " * 255)
 
 
 # the real model: tokens, shapes, padding ------------------------------------
@@ -450,3 +452,8 @@ def test_pair_weights_holds_every_heads_weight_for_the_pair() -> None:
 def test_strongest_head_refuses_a_word_the_sentence_lacks_naming_it() -> None:
     with pytest.raises(ValueError, match=r"key 'valve' is not a token of the sentence; its tokens are \['\[CLS\]'"):
         attnlab.bert.strongest_head(attnlab.bert.encode(PRONOUN)[0], "it", "valve")
+
+
+def test_a_lone_surrogate_is_refused_in_attnlabs_words() -> None:
+    with pytest.raises(ValueError, match=r"holds '\\ud800' at 4, a lone surrogate that is not text"):
+        tokenize("bad \ud800")

@@ -245,13 +245,14 @@ loadModel().then(model => {
 """Reads texts; writes for each the number of word pieces the model accepts, or how it refuses the text."""
 
 
-def test_129_pieces_are_refused_saying_how_many_and_128_are_taken(model_dir: Path) -> None:
-    texts = ["grid " * 126, "grid " * 127, "grid " * 400]  # [CLS] and [SEP] around 126, 127, 400 pieces
+def test_one_piece_past_pythons_limit_is_refused_saying_how_many_and_the_limit_is_taken(model_dir: Path) -> None:
+    limit = bert.max_pieces()
+    texts = ["grid " * (limit - 2), "grid " * (limit - 1), "grid " * 400]  # [CLS] and [SEP] around them
     taken, over, far = json.loads(node_runner(PIECES, model_dir, stdin=json.dumps(texts)))
-    assert taken == 128
-    assert over == ("InputError: This text gives 129 word pieces ([CLS] and [SEP] included), and the model here "
-                    "takes at most 128: shorten it by 1.")
-    assert "402 word pieces" in far and "shorten it by 274" in far
+    assert taken == limit
+    assert over == (f"InputError: This text gives {limit + 1} word pieces ([CLS] and [SEP] included), and the model "
+                    f"here takes at most {limit}: shorten it by 1.")
+    assert "402 word pieces" in far and f"shorten it by {402 - limit}" in far
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\t\n", "\u0000\u200b", "\ufffd"])

@@ -32,7 +32,18 @@ import functools
 from threadpoolctl import threadpool_limits
 
 from attnlab.site.build import explorer
-from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice, relations, running
+from attnlab.site.pages import (
+    bindings,
+    citations,
+    exports,
+    forms,
+    mathml,
+    output,
+    practice,
+    reading,
+    relations,
+    running,
+)
 from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guide import Guide
@@ -63,6 +74,8 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
         markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(page, path))
     markdown = citations.linked(markdown, page.path)
     markdown = citations.registry_page(markdown, page.path, guide.sources, guide.titles)
+    if reading.MARKER in markdown:
+        markdown = markdown.replace(reading.MARKER, reading.start_buttons(page.docs_dir))
     if explorer.MARKER in markdown:  # the widget states the model's download size: only where it is shown
         markdown = markdown.replace(explorer.MARKER, explorer.widget(page.path))
     return markdown
@@ -89,8 +102,10 @@ def page_markdown(markdown: str, page: Page) -> str:
     front, text = page.in_file(markdown)
     try:
         return resolved(front + text, page, Guide.read(page.docs_dir, page.nav))[len(front):]
-    except ValueError as error:
-        raise PageError(f"{page.docs_dir.name}/{error}") from error
+    except ValueError as error:  # messages name the page by its path in the docs folder, or by its place
+        message = str(error)
+        docs = f"{page.docs_dir.name}/"
+        raise PageError(message if message.startswith(docs) else docs + message) from None
 
 
 def page_html(html: str, page: Page) -> str:

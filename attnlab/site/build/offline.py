@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +73,21 @@ def download_data(name: str, size: int | None) -> str:
 def checked_names(files: dict[str, Any]) -> dict[str, Any]:
     """``files`` (keyed by path inside the site) unchanged, once every name is one a zip carries safely.
 
-    Raises ``ValueError`` naming the first unsafe name.
+    Raises ``ValueError`` naming the first unsafe name, a ``README.txt`` (the copy's own would replace it) or
+    two names that differ only in their Unicode normal form.
     """
+    seen: dict[str, str] = {}
     for relative in sorted(files):
         if UNSAFE.search(relative):
             raise ValueError(f"the site file {relative!r} cannot go into the offline copy: a zip entry must not "
                              "hold a backslash, a control character or a '.' or '..' part; rename its source in docs/")
+        if relative == "README.txt":
+            raise ValueError("the site file 'README.txt' cannot go into the offline copy, whose own README.txt "
+                             "says how to open it; rename its source in docs/")
+        same = seen.setdefault(unicodedata.normalize("NFC", relative), relative)
+        if same != relative:
+            raise ValueError(f"the site files {same!r} and {relative!r} are one name written two ways (Unicode "
+                             "NFC and NFD): unzipped on macOS one would replace the other; rename one in docs/")
     return files
 
 

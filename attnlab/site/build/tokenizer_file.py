@@ -29,6 +29,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from attnlab import bert
+
 SEPARATOR = "a"
 """Put between the probed code points: no step of the normaliser or the pre-tokeniser changes it."""
 SUPPORTED = {
@@ -71,9 +73,9 @@ def _specials(post: dict[str, Any]) -> tuple[str, str]:
 def settings(directory: Path) -> dict[str, Any]:
     """What tokenizer.json asks of the tokenizer, checked, in the names wordpiece.js reads.
 
-    ``vocab`` lists the word pieces in id order; ``limit`` is the file's own
-    truncation length, the most tokens ([CLS] and [SEP] included) the page
-    accepts.
+    ``vocab`` lists the word pieces in id order; ``limit`` is
+    :func:`attnlab.bert.max_pieces`, the most tokens ([CLS] and [SEP]
+    included) the page accepts, as Python does.
     """
     document = read_json(directory)
     _checked_kinds(document)
@@ -94,7 +96,7 @@ def settings(directory: Path) -> dict[str, Any]:
         "added": [token["content"] for token in document["added_tokens"]],
         "cls": cls,
         "sep": sep,
-        "limit": document["truncation"]["max_length"],
+        "limit": bert.pieces_limit(directory),
         "vocab": [token for token, _ in by_id],
     }
 

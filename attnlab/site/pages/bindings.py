@@ -34,11 +34,12 @@ import numpy as np
 import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
-from attnlab.site.pages import sliders
+from attnlab.site.pages import sliders, trained
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
+from attnlab.site.pages.output import NON_NUMBER
 from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
-from attnlab.text import fmt
+from attnlab.text import MAX_DECIMALS, fmt
 
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
 """One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
@@ -63,14 +64,14 @@ expression whose brackets balance. The scan reads the words and skips the condit
 VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
 """A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
 
-NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?[0-9]+(?:\.[0-9]+)*%?")
+NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?(?:[0-9]+(?:\.[0-9]+)*|\.[0-9]+)%?")
 """A number as the scanner sees it: digits with an optional sign (- or −), decimals and percent sign.
 
 Digits glued to a name are part of the name, not a number: after a letter,
 digit, ``_`` or ``.`` (``S1``, ``W_1``, ``h1``, ``float64``, ``v1.2``),
 after an upper-case word and a hyphen (``CL-001``, ``WE-002``, ``GPT-2``)
 and in a braced subscript (``x_{12}``). Dotted runs are one number
-(``3.2.1``); ``2D`` and ``3rd`` count as ``2`` and ``3``.
+(``3.2.1``); ``2D`` and ``3rd`` count as ``2`` and ``3``; ``.577`` counts, leading point and all.
 """
 
 MARKUP = re.compile(
@@ -147,12 +148,14 @@ def namespace() -> dict[str, Any]:
 
     attnlab's public names (``attention``, ``softmax``, ``we002`` …),
     ``compute`` and ``toy_data`` (the toy LAB-001), ``np`` and ``math``,
-    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.pages.sliders`), and
+    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.pages.sliders`), ``trained`` (the head Home
+    shows, on Home's sentence: :mod:`attnlab.site.pages.trained`), and
     every attnlab module by its short name (``lab``, ``layers``, ``render``
     …) unless a public name already has it. A module that fails to import
     only breaks the bindings that use it.
     """
-    names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data, "sliders": sliders}
+    names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data, "sliders": sliders,
+                             "trained": trained}
     names.update({name: getattr(attnlab, name) for name in attnlab.__all__})
     for module in pkgutil.iter_modules(attnlab.__path__):
         if module.ispkg or module.name in SKIPPED_MODULES or module.name in names:
@@ -221,6 +224,9 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
         if isinstance(value, Exception):
             problems.append(f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
                             f"{type(value).__name__}: {value} (names in scope: attnlab.site.pages.bindings.namespace)")
+        elif max(map(decimals, binding.entries)) > MAX_DECIMALS:
+            problems.append(f"{where}: [[{binding.quoted} = ...]] quotes more than {MAX_DECIMALS} decimals, "
+                            "more than a float64 holds")
         elif binding.shown(value) != binding.quoted:
             problems.append(f"{where}: quoted {binding.quoted} but {binding.expression} "
                             f"gives {binding.shown(value)}")
@@ -284,10 +290,27 @@ def _blank_list_markers(text: str) -> str:
     return "\n".join(lines)
 
 
+TOOLTIP = re.compile(r"""\btitle=(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
+"""A tooltip in an HTML tag or an attribute list (``<abbr title="…">``, ``{: title="…" }``): a reader sees it."""
+NUMBER_SPAN = re.compile(r"`+ ?[-\u2212]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)%? ?`+")
+"""An inline code span holding only a number (`` `0.577` ``): prose set in code, not code."""
+
+
+def _markup_blanked(match: re.Match[str]) -> str:
+    """A piece of :data:`MARKUP` blanked but for the text of its tooltips."""
+    kept = list(_blank(match.group(0)))
+    for tip in TOOLTIP.finditer(match.group(0)):
+        group = "double" if tip.group("double") is not None else "single"
+        kept[tip.start(group):tip.end(group)] = tip.group(group)
+    return "".join(kept)
+
+
 def _visible(markdown: str) -> str:
-    """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept)."""
+    """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept):
+    tooltips and code spans holding only a number stay."""
     return _blank_list_markers("".join(
-        MARKUP.sub(_blank_match, RELATION.sub(_words_only, BINDING.sub(_blank_match, text))) if prose else _blank(text)
+        MARKUP.sub(_markup_blanked, RELATION.sub(_words_only, BINDING.sub(_blank_match, text))) if prose
+        else text.replace("`", " ") if NUMBER_SPAN.fullmatch(text) else _blank(text)
         for prose, _, text in chunks(markdown)))
 
 
@@ -351,6 +374,27 @@ def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[
     return [message for _, message in sorted(found)]
 
 
+SHOWN_META = ("title", "description")
+"""Front matter a reader sees (the browser's tab, a search result's line), where no binding can go."""
+
+
+def _unbound_in_front_matter(markdown: str, page: str, declared: set[str]) -> list[tuple[int, str]]:
+    """``(offset, message)`` for each non-number, or number not declared, in the front matter's :data:`SHOWN_META`."""
+    meta = front_matter(markdown, page)
+    found = []
+    for key in SHOWN_META:
+        text = meta.get(key)
+        if not isinstance(text, str):
+            continue
+        at = max(markdown.find(f"\n{key}:") + 1, 0)
+        where = f"{page}:{line_of(markdown, at)}: the front matter's {key}"
+        found += [(at, f"{where} shows {m.group(0)!r}, which is not a finite number")
+                  for m in NON_NUMBER.finditer(text)]
+        found += [(at, f"{where} shows {m.group(0)}, which no binding can compute there: declare it in the "
+                       "literals or leave it out") for m in NUMBER.finditer(text) if m.group(0) not in declared]
+    return found
+
+
 def unbound(markdown: str, page: str) -> list[str]:
     """One message per number or vector in ``page``'s prose that is neither bound nor declared.
 
@@ -368,6 +412,7 @@ def unbound(markdown: str, page: str) -> list[str]:
             found.append((m.start(), f"{page}:{line_of(visible, m.start())}: the vector {shown} is neither "
                                      f"bound ([[{shown} = expression]]) nor declared in the front matter's literals"))
     scalars = VECTOR.sub(_blank_match, visible)
+    found += _unbound_in_front_matter(markdown, page, declared)
     found += [(m.start(), f"{page}:{line_of(scalars, m.start())}: {m.group(0)} is neither bound "
                           f"([[{m.group(0)} = expression]]) nor declared in the front matter's literals")
               for m in NUMBER.finditer(scalars) if m.group(0) not in declared]

@@ -43,7 +43,7 @@ def kind_of(markdown: str, page: str) -> str:
     Raises ``ValueError`` naming the page for a kind that is not in :data:`KINDS`.
     """
     kind = front_matter(markdown, page).get("kind", DEFAULT_KIND)
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"{page}: front matter 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
     return kind
 

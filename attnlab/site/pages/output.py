@@ -35,8 +35,10 @@ UNCHECKED_IN_BLOCK = re.compile(SOURCE_LISTINGS, re.S)
 """What a block's check skips: a block's printed inline code is a result."""
 NON_NUMBER = re.compile(r"(?<![\w.+\-\u2212\\])[+\-\u2212]?(?:nan|NaN|NAN|inf|Inf|INF|Infinity)(?![\w])")
 """How Python, numpy and JavaScript print a value that is not a finite number (``\\infty`` is a symbol)."""
-ATTRIBUTES = re.compile(r"""\s(title|alt|aria-label|aria-description|data-values)=(?:"([^"]*)"|'([^']*)')""")
-"""Attributes whose text a reader meets (a tooltip, a description) or a figure carries as its numbers."""
+ATTRIBUTES = re.compile(r"""\s(title|alt|aria-label|aria-description|aria-valuetext|aria-valuenow|value|placeholder"""
+                        r"""|data-values?)=(?:"([^"]*)"|'([^']*)')""")
+"""Attributes whose text a reader meets (a tooltip, a description, a field's value or hint, what a screen reader
+says of a slider) or a figure carries as its numbers."""
 
 
 def visible_text(html: str, between: str = "") -> str:

@@ -7,9 +7,11 @@ command rewrites them in place: each quote becomes what its expression
 gives now, at the decimals it was written with (a vector entry by entry, a
 percentage as one), and each change is printed as
 ``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``.
-An expression that fails is reported and its quote left alone (exit status
-1); ``--check`` prints what would change and writes nothing (exit status 1
-when anything would). A relation whose condition went false
+An expression that fails (or would end the command), a quote of more
+decimals than a float64 holds or a file that is not UTF-8 is reported and
+left alone (exit status 1), the other quotes rewritten; line endings stay as
+they are. ``--check`` prints what would change and writes nothing (exit
+status 1 when anything would). A relation whose condition went false
 (:mod:`attnlab.site.pages.relations`) cannot be rewritten from code: it is
 named (exit status 1), for its author to rewrite.
 """
@@ -23,7 +25,10 @@ from pathlib import Path
 
 from attnlab.cli import Parser, run
 from attnlab.site.pages import relations
-from attnlab.site.pages.bindings import bindings, evaluate, namespace
+from attnlab.site.pages.bindings import bindings, decimals, evaluate, namespace
+from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.guard import guarded
+from attnlab.text import MAX_DECIMALS
 
 
 @dataclass(frozen=True)
@@ -40,11 +45,19 @@ def rebound(markdown: str, page: str) -> Rebound:
     names = namespace()
     parts, changes, failures, position = [], [], [], 0
     for binding in bindings(markdown):
+        where = f"{page}:{binding.line}"
+        if max(map(decimals, binding.entries)) > MAX_DECIMALS:
+            failures.append(f"{where}: {binding.quoted} has more than {MAX_DECIMALS} decimals, more than a float64 "
+                            "holds")
+            continue
         try:
-            value = evaluate(binding.expression, names)
+            with guarded(where, f"[[{binding.quoted} = {binding.expression}]]"):
+                value = evaluate(binding.expression, names)
+        except PageError as error:  # it would end the command, or runs past the time limit
+            failures.append(str(error))
+            continue
         except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
-            failures.append(f"{page}:{binding.line}: {binding.expression} cannot be evaluated: "
-                            f"{type(error).__name__}: {error}")
+            failures.append(f"{where}: {binding.expression} cannot be evaluated: {type(error).__name__}: {error}")
             continue
         shown = binding.shown(value)
         if shown == binding.quoted:
@@ -73,7 +86,13 @@ def rebind(paths: Sequence[Path], check_only: bool) -> int:
             print(f"rebind: error: no Markdown file at {path}", file=sys.stderr)
             status = 1
             continue
-        markdown = path.read_text(encoding="utf-8")
+        try:
+            with path.open(encoding="utf-8", newline="") as file:  # line endings kept as they are (CRLF too)
+                markdown = file.read()
+        except UnicodeDecodeError as error:
+            print(f"rebind: error: {path} is not UTF-8 text (byte {error.start})", file=sys.stderr)
+            status = 1
+            continue
         result = rebound(markdown, path.as_posix())
         false = relations.check(result.markdown, path.as_posix())
         for failure in (*result.failures, *false):
@@ -83,7 +102,8 @@ def rebind(paths: Sequence[Path], check_only: bool) -> int:
         if result.failures or false or (check_only and result.changes):
             status = 1
         if result.changes and not check_only:
-            path.write_text(result.markdown, encoding="utf-8")
+            with path.open("w", encoding="utf-8", newline="") as file:
+                file.write(result.markdown)
     return status
 
 

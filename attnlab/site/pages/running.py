@@ -7,7 +7,7 @@ every time with the wheel's real file name, never typed:
 
 - Home and Notes print :func:`install` (a code block calls it): the one
   line that installs ``attnlab`` from the guide's folder, with no network
-  when the Python has numpy, its only dependency;
+  when the Python has numpy 2 or newer, its only dependency;
 - each chapter's ``## Exercises`` section opens with a line linking its
   notebook and its answers (:func:`section_line`);
 - each exercise "(in Python)" ends its question with the install line (:func:`python_line`).
@@ -27,7 +27,8 @@ from attnlab.site.pages.source import chunks, line_of
 
 NOTEBOOKS = "notebooks"
 """The folder of the site that holds the notebooks."""
-DEPENDENCY = "numpy is its only dependency"
+DEPENDENCY = "numpy 2 or newer is its only dependency"
+"""What the wheel needs (``pyproject.toml``: ``numpy>=2``); a Python with numpy 1 fetches numpy 2."""
 
 
 def notebook_path(page: str) -> str:
@@ -62,7 +63,7 @@ def install(page: str = "index.md") -> str:
     return (
         f"The guide's folder holds the package itself, {link(page, wheel, wheel)} (the offline copy "
         f"has it too). In that folder, with Python 3.11 or newer:\n\n```bash\n{install_command()}\n```\n\n"
-        f"Then `import attnlab` works in that Python; {DEPENDENCY}, so where that Python already has numpy "
+        f"Then `import attnlab` works in that Python; {DEPENDENCY}, so where that Python already has numpy 2 "
         "the line needs no network. Every chapter is also a Jupyter notebook, "
         f"in the folder `{NOTEBOOKS}/` and linked from "
         "the chapter's exercises, with the answers in a notebook of their own."

@@ -23,7 +23,8 @@ DIRECTIVE = re.compile(r"^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 def front_matter(markdown: str, page: str) -> dict[str, Any]:
     """The page's front matter with every value as written (strings, lists of strings); ``{}`` without one.
 
-    Raises ``ValueError`` naming ``page`` when it is not a YAML mapping.
+    Raises ``ValueError`` naming ``page`` (and the line, counted in the file) when it is not a YAML mapping
+    that MkDocs' safe loader reads.
     """
     front = FRONT_MATTER.match(markdown)
     if not front:
@@ -31,7 +32,10 @@ def front_matter(markdown: str, page: str) -> dict[str, Any]:
     try:
         meta = _parsed(front.group(0))
     except yaml.YAMLError as error:
-        raise ValueError(f"{page}: front matter is not valid YAML: {error}") from error
+        mark = getattr(error, "problem_mark", None)
+        where = f"{page}:{mark.line + 2}" if mark else page  # the YAML's first line is the file's second
+        problem = getattr(error, "problem", None) or str(error).split("\n")[0]
+        raise ValueError(f"{where}: front matter is not YAML that MkDocs reads: {problem}") from None
     if not isinstance(meta, dict):
         raise ValueError(f"{page}: front matter must be a mapping of names to values, got {meta!r}")
     return dict(meta)
@@ -44,7 +48,9 @@ def _parsed(front: str) -> Any:
     Every page's kind is read on every page's conversion (the Exercises and Claims pages, and what a
     page must have, depend on all of them), and PyYAML is slow; the same text gives the same values.
     """
-    return yaml.load("\n".join(front.splitlines()[1:-1]), Loader=yaml.BaseLoader) or {}  # noqa: S506 (strings only)
+    text = "\n".join(front.splitlines()[1:-1])
+    yaml.safe_load(text)  # what MkDocs reads: it would silently drop a front matter it cannot (a !!python tag)
+    return yaml.load(text, Loader=yaml.BaseLoader) or {}  # noqa: S506 (strings only)
 NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
 
 

@@ -147,3 +147,22 @@ def test_a_block_changing_the_toys_defaults_stops_the_page_naming_its_line(tmp_p
     page = 'Intro.\n\n```python exec="on"\nimport attnlab.lab as L\nL.DEFAULTS["value_y"] = 3.0\n```\n'
     with pytest.raises(PageError, match=r"^docs/p\.md:3: a code block raised TypeError"):
         convert(tmp_path, page)
+
+
+@pytest.mark.parametrize(("front", "message"), [
+    ("kind: [chapter]\n", "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got ['chapter']"),
+    ("kind: !!python/name:os.system reference\n", "docs/p.md:2: front matter is not YAML that MkDocs reads: could not "
+                                                  "determine a constructor for the tag"),
+    ("kind: reference\nliterals: [1\n", "docs/p.md:3: front matter is not YAML that MkDocs reads: expected ','"),
+])
+def test_a_front_matter_mkdocs_cannot_read_or_a_kind_that_is_not_one_stops_the_page_in_one_line(
+        tmp_path: Path, front: str, message: str) -> None:
+    with pytest.raises(PageError, match="^" + re.escape(message)) as stopped:
+        convert(tmp_path, f"---\n{front}---\n\n# A\n\nText.\n")
+    assert "\n" not in str(stopped.value)
+
+
+def test_a_quote_of_more_decimals_than_a_float_holds_stops_the_page_naming_its_line(tmp_path: Path) -> None:
+    quote = "0.000000000000000000001"
+    with pytest.raises(PageError, match=rf"^docs/p\.md:5: \[\[{quote} = \.\.\.\]\] quotes more than 20"):
+        convert(tmp_path, f"---\nkind: reference\n---\n\nIt is [[{quote} = 1e-21]].\n")

@@ -101,6 +101,16 @@ def test_a_file_a_zip_would_carry_unsafely_is_refused_naming_it(name: str) -> No
         offline.checked_names(files)
 
 
+@pytest.mark.parametrize(("names", "message"), [
+    (["README.txt"], "the site file 'README.txt' cannot go into the offline copy, whose own README.txt"),
+    (["caf\u00e9.html", "cafe\u0301.html"], "are one name written two ways (Unicode NFC and NFD)"),
+])
+def test_a_readme_of_the_sites_own_or_one_name_written_two_ways_is_refused_naming_it(names: list[str],
+                                                                                     message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        offline.checked_names({"index.html": b"<h1>Home</h1>", **dict.fromkeys(names, b"x")})
+
+
 def test_the_copy_says_it_is_the_offline_copy(tmp_path: Path) -> None:
     data = archive(small_site(tmp_path))
     script = zipfile.ZipFile(BytesIO(data)).read(f"{FOLDER}/{offline.DATA}").decode()

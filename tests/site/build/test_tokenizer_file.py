@@ -26,6 +26,7 @@ def changed_copy(tmp_path: Path, change: Any) -> Path:
     document = json.loads((bert.model_dir() / "tokenizer.json").read_text(encoding="utf-8"))
     change(document)
     (tmp_path / "tokenizer.json").write_text(json.dumps(document), encoding="utf-8")
+    shutil.copy(bert.model_dir() / "sentence_bert_config.json", tmp_path / "sentence_bert_config.json")
     return tmp_path
 
 
@@ -46,7 +47,7 @@ def test_the_markers_and_the_limit_come_from_tokenizer_json() -> None:
     found = settings(bert.model_dir())
     document = tokenizer_file.read_json(bert.model_dir())
     assert (found["cls"], found["sep"]) == ("[CLS]", "[SEP]")
-    assert found["limit"] == document["truncation"]["max_length"]
+    assert found["limit"] == bert.max_pieces() != document["truncation"]["max_length"]  # the pipeline's, not 128
     assert found["added"] == [t["content"] for t in document["added_tokens"]]
 
 
@@ -138,6 +139,7 @@ def test_the_probe_refuses_a_character_that_becomes_the_separator() -> None:
         tokenizer_file._after_each("aaaa", ["x"])
 
 
-def test_settings_need_only_tokenizer_json(tmp_path: Path) -> None:
-    shutil.copy(bert.model_dir() / "tokenizer.json", tmp_path / "tokenizer.json")
+def test_settings_need_only_tokenizer_json_and_the_pipelines_limit(tmp_path: Path) -> None:
+    for name in ("tokenizer.json", "sentence_bert_config.json"):
+        shutil.copy(bert.model_dir() / name, tmp_path / name)
     assert settings(tmp_path) == settings(bert.model_dir())

@@ -215,7 +215,7 @@ def test_a_bound_vector_is_not_scanned() -> None:
 
 
 def test_front_matter_that_is_not_yaml_is_refused_naming_the_page() -> None:
-    with pytest.raises(ValueError, match=r"p.md: front matter is not valid YAML"):
+    with pytest.raises(ValueError, match=r"p.md:\d+: front matter is not YAML that MkDocs reads"):
         literals("---\nliterals: [1, 2\n---\n", "p.md")
 
 
@@ -383,3 +383,32 @@ def test_a_literal_agreeing_with_a_computed_number_to_all_but_its_last_decimal_i
 def test_a_literal_disagreeing_before_its_last_decimal_or_of_fewer_decimals_stays_a_literal(typed: str) -> None:
     page = f'---\nliterals: ["{typed}"]\n---\n\nScaled [[1.414 = compute().scaled[0]]].\nThe weight is {typed}.\n'
     assert check(page, "p.md") == []
+
+
+@pytest.mark.parametrize(("meta", "message"), [
+    ("title: Weights of 0.577", "p.md:3: the front matter's title shows 0.577, which no binding can compute there"),
+    ("description: The weight is NaN", "p.md:3: the front matter's description shows 'NaN', which is not a finite"),
+])
+def test_a_number_or_non_number_in_the_shown_front_matter_is_named_with_its_line(meta: str, message: str) -> None:
+    assert [m for m in unbound(f"---\nliterals: [1]\n{meta}\n---\n\nText.\n", "p.md") if m.startswith(message)]
+
+
+def test_a_declared_number_in_the_title_is_fine() -> None:
+    assert unbound("---\nliterals: [2]\ntitle: Attention in 2 steps\n---\n\nText.\n", "p.md") == []
+
+
+@pytest.mark.parametrize(("prose", "line", "number"), [
+    ("The weight is .577 here.", 5, ".577"),
+    ('The <abbr title="weight 0.577">weight</abbr> here.', 5, "0.577"),
+    ('The weight here.\n{: title="0.577" }', 6, "0.577"),
+    ("The weight is `0.577` here.", 5, "0.577"),
+])
+def test_a_typed_number_in_a_tooltip_a_code_span_or_without_its_zero_is_named(prose: str, line: int,
+                                                                              number: str) -> None:
+    assert unbound(f"---\nliterals: []\n---\n\n{prose}\n", "p.md") == [
+        f"p.md:{line}: {number} is neither bound ([[{number} = expression]]) nor declared in the front matter's "
+        "literals"]
+
+
+def test_a_code_span_of_code_with_digits_is_not_a_number() -> None:
+    assert unbound("---\nliterals: []\n---\n\nCall `softmax(x, 2)` and `float64`.\n", "p.md") == []

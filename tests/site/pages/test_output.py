@@ -50,3 +50,10 @@ def test_a_non_finite_value_in_an_attribute_a_reader_meets_is_named() -> None:
 ])
 def test_source_code_inline_code_words_and_formulas_are_not_results(html: str) -> None:
     assert problems(html, "p.md") == []
+
+
+@pytest.mark.parametrize("attribute", ["title", "value", "placeholder", "aria-valuetext", "aria-valuenow",
+                                       "data-value", "data-values"])
+def test_a_non_finite_value_in_an_attribute_a_reader_sees_or_hears_is_named(attribute: str) -> None:
+    [problem] = problems(f'<p><input type="range" {attribute}="NaN"> A slider.</p>', "docs/p.md")
+    assert problem.startswith("docs/p.md: 'NaN' is not a finite number") and f"in its {attribute}" in problem

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from sites import DOCS, read_config
+from sites import DOCS, ROOT, read_config
 
 from attnlab.site.pages import practice, running
 from attnlab.site.pages.guide import Guide
@@ -100,7 +100,8 @@ def test_home_and_notes_say_where_the_wheel_is_and_that_numpy_is_its_only_depend
     text = running.install("notes.md")
     assert f'<a href="{WHEEL}" download>{WHEEL}</a>' in text
     assert f"```bash\npip install {WHEEL}\n```" in text
-    assert "numpy is its only dependency, so where that Python already has numpy the line needs no network" in text
+    assert ("numpy 2 or newer is its only dependency, so where that Python already has numpy 2 the line needs no "
+            "network") in text
 
 
 # --- the built site ----------------------------------------------------------------------------------------
@@ -122,3 +123,11 @@ def test_every_exercise_in_python_shows_the_install_line(built_site: Path, path:
     by_anchor = {re.match(r'<h3 class="attn-exercise" id="(exercise-\d+)"', part)[1]: part for part in parts[1:]}
     assert [anchor for anchor in python if f"<code>pip install {WHEEL}</code>" not in by_anchor[anchor]] == []
     assert html.count(f"<code>pip install {WHEEL}</code>") == len(python) > 0
+
+
+def test_the_install_lines_state_the_numpy_the_wheel_requires() -> None:
+    import tomllib
+
+    [requirement] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert requirement == "numpy>=2"
+    assert "numpy 2 or newer is its only dependency" in running.install() and "has numpy 2 " in running.install()
