@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -11,7 +10,6 @@ import pytest
 from jinja2 import DictLoader, Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from sites import DOCS
 
 from attnlab.site.build import publish
 from attnlab.site.build.offline import DATA
@@ -54,8 +52,6 @@ def built(tmp_path: Path) -> SimpleNamespace:
     (tmp_path / "docs" / "index.md").write_text("---\nkind: reference\n---\n\n# Home\n", encoding="utf-8")
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text("<h1>Home</h1>", encoding="utf-8")
-    (tmp_path / "site" / "assets").mkdir()  # copied by MkDocs from docs/assets; the figures' downloads read it
-    shutil.copy(DOCS / "assets" / "attnlab.css", tmp_path / "site" / "assets")
     return SimpleNamespace(site_dir=str(tmp_path / "site"), docs_dir=str(tmp_path / "docs"),
                            nav=[{"Home": "index.md"}])
 
