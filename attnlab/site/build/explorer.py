@@ -385,7 +385,7 @@ def own_sentence(up: str) -> str:
     """The explorer's part for a reader's own sentence: the button that loads the model (its size said), a
     progress bar, a cancel, a status line, the link to the model's own zip for a copy on disk, and the sentence
     box, which appears once the model is in."""
-    size = readable_bytes(model_files.download_bytes())
+    size = readable_bytes(model_files.DOWNLOAD_BYTES)
     return (
         f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
         f'data-scripts="{up}assets/" data-model-archive="{model_files.archive_name()}">'
