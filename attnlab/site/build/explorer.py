@@ -265,12 +265,14 @@ def steps(values: np.ndarray, scale: int) -> list[int]:
     return np.rint(np.asarray(values) * scale).astype(np.int64).ravel().tolist()
 
 
+@cache
 def vectors(key: str, layer: int) -> dict[str, Any]:
     """What the neuron view shows of one layer of a prepared sentence, in whole 1/``VECTOR_SCALE`` steps.
 
     ``queries``, ``keys`` and ``values`` are n × (heads · d) row-major (head h's
     columns h·d … h·d + d − 1), ``scores`` the raw q·k of each head (n × n), and
-    ``lengths`` each head's ‖v_j W_O^h‖ per key.
+    ``lengths`` each head's ‖v_j W_O^h‖ per key. Made once per process (the
+    notes page lists the files, and the post-build pass writes them).
     """
     enc = encoding(prepared(key))
     q, k, v = bert.layer_inputs(enc, layer)

@@ -86,6 +86,15 @@ def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vector
     assert sorted(published()) == sorted(expected)
 
 
+def test_the_data_files_are_computed_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = published()
+    def refuse(*_: object) -> None:
+        raise AssertionError("a data file was computed again")
+    for name in ("encode", "layer_inputs", "value_lengths", "contributions"):
+        monkeypatch.setattr(bert, name, refuse)
+    assert published() == first
+
+
 def test_a_layers_vectors_are_the_heads_queries_keys_values_scores_and_value_lengths() -> None:
     p = PREPARED[1]
     enc = explorer.encoding(p)
