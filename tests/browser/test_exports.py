@@ -1,4 +1,5 @@
-"""A reader downloads a weight map's numbers and gets attnlab's, to the last bit, from a server and from disk."""
+"""A reader opens a page's download control and gets a weight map's numbers as attnlab computes them, to the last
+bit, from a server and from disk; the control opens and works from the keyboard on a phone."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Download, Page, expect
+from playwright.sync_api import Download, Locator, Page, expect
 
 from attnlab import causal
 from attnlab.lab import TOKENS, compute
@@ -17,13 +18,20 @@ MAP_CAPTION = "Causal attention weights of the toy"
 """The weight map on masking.html whose download the tests take."""
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+def entry(page: Page) -> Locator:
+    """The line of masking.html's download control that lists the causal weight map."""
+    return page.locator("details.attnlab-downloads li", has_text=MAP_CAPTION)
+
+
 def download(page: Page, base: str, kind: str) -> Download:
-    """Open masking.html under ``base`` and click the ``kind`` link (CSV or JSON) under the causal weight map."""
+    """Open masking.html under ``base`` and its download control, and click the weight map's ``kind`` link."""
     page.goto(base + "masking.html")
-    weights = page.locator("table.attn-map", has=page.locator("caption", has_text=MAP_CAPTION))
-    link = weights.locator("xpath=following::p[contains(@class, 'attnlab-export')][1]").get_by_role("link", name=kind)
+    page.locator("details.attnlab-downloads > summary").click()
     with page.expect_download() as started:
-        link.click()
+        entry(page).get_by_role("link", name=re.compile(f"^{kind} of table")).click()
     return started.value
 
 
@@ -45,14 +53,33 @@ def read_csv(path: Path) -> list[list[float | str]]:
     return [[row[0], *map(cell, row[1:])] for row in rows[1:]]
 
 
+def test_the_control_opens_and_downloads_from_the_keyboard_on_a_phone(page: Page, site_url: str) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(site_url + "masking.html")
+    control = page.locator("details.attnlab-downloads")
+    expect(control).to_have_count(1)
+    control.locator("summary").focus()
+    page.keyboard.press("Enter")
+    expect(control).to_have_attribute("open", "")
+    first = control.get_by_role("link").first
+    page.keyboard.press("Tab")
+    expect(first).to_be_focused()
+    expect(first).to_be_in_viewport()
+    box = control.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    with page.expect_download() as started:
+        page.keyboard.press("Enter")
+    assert started.value.suggested_filename == "masking-1.csv"
+
+
 def test_each_download_link_is_named_by_what_it_downloads(page: Page, site_url: str) -> None:
     page.goto(site_url + "masking.html")
-    weights = page.locator("table.attn-map", has=page.locator("caption", has_text=MAP_CAPTION))
-    control = weights.locator("xpath=following::p[contains(@class, 'attnlab-export')][1]")
+    page.locator("details.attnlab-downloads > summary").click()
     for kind in ("CSV", "JSON"):
-        expect(control.get_by_role("link", name=kind)).to_have_accessible_name(f"{kind} of this table, every digit")
-    expect(control).to_have_attribute("title", re.compile("page rounds"))
-    assert "Full precision (the page rounds)" not in page.locator("article").inner_text()
+        name = re.compile(f"^{kind} of table \\d+$")
+        expect(entry(page).get_by_role("link", name=kind)).to_have_accessible_name(name)
+    expect(page.locator("details.attnlab-downloads")).to_have_attribute("title", re.compile("page rounds"))
 
 
 @pytest.mark.parametrize("base", ["site_url", "file_url"])

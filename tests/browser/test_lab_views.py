@@ -110,3 +110,22 @@ def test_on_a_desktop_the_steps_stay_a_table_that_fits(page: Page, site_url: str
     steps = lab.locator(".attnlab-steps")
     assert steps.evaluate("t => getComputedStyle(t).display") == "table"
     assert steps.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+
+
+IN_VIEW = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+
+
+@pytest.mark.parametrize(("path", "pictures"), [("lab.html", ("weight-map", "plane")),
+                                                 ("experiments.html", ("weight-map",))])
+def test_on_a_desktop_the_pictures_stay_in_view_beside_a_moving_slider(page: Page, site_url: str, path: str,
+                                                                        pictures: tuple[str, ...]) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    lab = open_lab(page, site_url, path)
+    slider = lab.get_by_test_id("query-scale")
+    # the reader brings the controls to the top of the screen, under the theme's header
+    slider.evaluate("el => { el.closest('form').scrollIntoView({block: 'start'}); scrollBy(0, -60); }")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    beside = [lab.get_by_test_id(name).evaluate("el => el.getBoundingClientRect().left") for name in pictures]
+    assert all(left > slider.evaluate("el => el.getBoundingClientRect().right") for left in beside)
+    assert all(lab.get_by_test_id(name).evaluate(IN_VIEW) for name in (*pictures, "query-scale"))

@@ -17,8 +17,8 @@ import pytest
 from model_js import generated_sentences, reference, write_bare_page, write_model_files
 from playwright.sync_api import Browser
 
+from attnlab.site.build.explorer import PREPARED
 from attnlab.site.build.model_files import FOLDER
-from attnlab.site.figures.explorer import PREPARED
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

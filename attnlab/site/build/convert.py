@@ -19,8 +19,8 @@ Sources pages get their listings.
 
 After conversion, on the page's HTML: a page that would show a NaN, an
 infinity or a traceback is refused (:mod:`~attnlab.site.pages.output`),
-formulas become MathML (:mod:`~attnlab.site.pages.mathml`), each generated
-table gets its download line (:mod:`~attnlab.site.pages.exports`) and the
+formulas become MathML (:mod:`~attnlab.site.pages.mathml`), the page gets one
+download control for its tables and figures (:mod:`~attnlab.site.pages.exports`) and the
 provenance line is added at its foot. Any problem raises ``PageError``,
 which stops the build.
 """
@@ -32,7 +32,18 @@ import functools
 from threadpoolctl import threadpool_limits
 
 from attnlab.site.build import explorer
-from attnlab.site.pages import bindings, citations, exports, forms, mathml, output, practice, relations, running
+from attnlab.site.pages import (
+    bindings,
+    citations,
+    exports,
+    forms,
+    mathml,
+    output,
+    practice,
+    reading,
+    relations,
+    running,
+)
 from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guide import Guide
@@ -63,6 +74,8 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
         markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(page, path))
     markdown = citations.linked(markdown, page.path)
     markdown = citations.registry_page(markdown, page.path, guide.sources, guide.titles)
+    if reading.MARKER in markdown:
+        markdown = markdown.replace(reading.MARKER, reading.start_buttons(page.docs_dir))
     if explorer.MARKER in markdown:  # the widget states the model's download size: only where it is shown
         markdown = markdown.replace(explorer.MARKER, explorer.widget(page.path))
     return markdown
@@ -96,7 +109,7 @@ def page_markdown(markdown: str, page: Page) -> str:
 
 
 def page_html(html: str, page: Page) -> str:
-    """The page's HTML with MathML in place of TeX, download lines under its tables and the provenance line.
+    """The page's HTML with MathML in place of TeX, its download control and the provenance line.
 
     Raises ``PageError`` on anything unshowable.
     """

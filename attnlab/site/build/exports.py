@@ -1,9 +1,10 @@
-"""The tables' downloads: each download line a page carries becomes two files, and leaves the page lighter.
+"""A page's downloads become files: each table two (CSV, JSON), each figure a standalone SVG.
 
-A page's download line (:func:`attnlab.site.pages.exports.links`) carries its
-table, exact values and all, until the build is done. This pass reads it out
-of every built page, writes ``exports/<page>-<n>.csv`` and ``.json``, and takes
-the data off the page, which then weighs what it shows.
+A page's download control (:func:`attnlab.site.pages.exports.resolve`) carries
+each table, exact values and all, and names each figure, until the build is
+done. This pass reads it out of every built page, writes
+``exports/<page>-<n>.csv`` and ``.json`` and ``exports/<page>-figure-<n>.svg``,
+and takes the data off the page, which then weighs what it shows.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 import numpy as np
 
 import attnlab
+from attnlab.site.figures.palette import NAMED, PAPER
+from attnlab.site.figures.svg import num
 from attnlab.site.pages.exports import DATA, FOLDER
 
 NOTE = ("Full precision: each number is the float64 that attnlab computed, written with the fewest digits that "
@@ -52,31 +55,71 @@ def json_text(table: dict[str, Any], page_url: str) -> str:
     return "{\n" + "\n".join(fields) + f'\n "rows": [\n{rows}\n ]\n}}\n'
 
 
-def taken_out(html: str, page_url: str) -> tuple[str, dict[str, str]]:
-    """``html`` of the page at ``page_url`` without its tables' data, and the files that data makes.
+FIGURE_RULES = re.compile(r"^\.attnlab-plane-[^{]*\{[^}]*\}", re.M)
+"""The stylesheet's rules for marks drawn inside figures by class (the value plane's, shared with the lab)."""
+PICTURE = re.compile(r'<svg [^>]*?width="(?P<width>[\d.]+)" height="(?P<height>[\d.]+)".*?</svg>', re.S)
+GAP = 16
+"""Space between a figure's pictures, side by side in its file."""
+FONT = "Helvetica, Arial, sans-serif"
 
-    Raises ``ValueError`` naming the page for a file name outside ``exports/``.
+
+def figure_style(stylesheet: str) -> str:
+    """The rules of ``stylesheet`` that style figures' marks, the palette's colours written in for its names."""
+    rules = "\n".join(FIGURE_RULES.findall(stylesheet))
+    return re.sub(r"var\(--attnlab-([\w-]+)\)", lambda m: NAMED[m.group(1)], rules)
+
+
+def standalone(kind: str, values: str, content: str, style: str) -> str:
+    """A figure's pictures (its ``content``) as one SVG file, side by side on paper, with ``style`` inside.
+
+    ``kind`` and ``values`` (escaped JSON) are the page's ``data-figure`` and ``data-values``, kept.
+    """
+    pictures, x, height = [], 0.0, 0.0
+    for picture in PICTURE.finditer(content):
+        pictures.append(picture.group(0).replace("<svg ", f'<svg x="{num(x)}" ', 1))
+        x, height = x + float(picture.group("width")) + GAP, max(height, float(picture.group("height")))
+    width = num(x - GAP)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {num(height)}" width="{width}" '
+            f'height="{num(height)}" font-family="{FONT}" data-figure="{kind}" data-values="{values}">'
+            f'<style>{style}</style><rect width="100%" height="100%" fill="{PAPER}"/>{"".join(pictures)}</svg>\n')
+
+
+def taken_out(html: str, page_url: str, style: str = "") -> tuple[str, dict[str, str]]:
+    """``html`` of the page at ``page_url`` without its tables' data, and the files its download control names.
+
+    ``style`` goes into each figure's file (:func:`figure_style`). Raises
+    ``ValueError`` naming the page for a file name outside ``exports/`` or a figure not on the page.
     """
     files: dict[str, str] = {}
 
     def take(match: Any) -> str:
-        table = json.loads(unescape(match.group("data")))
         base = unescape(match.group("file"))
         if not SAFE_NAME.fullmatch(base):
-            raise ValueError(f"{page_url}: a table's download names {base!r} as its file: exports are written "
+            raise ValueError(f"{page_url}: a download names {base!r} as its file: exports are written "
                              f"as {FOLDER}/<name> (letters, digits, '.', '_', '-'), inside the site")
-        files[f"{base}.csv"], files[f"{base}.json"] = csv_text(table), json_text(table, page_url)
-        return f'<p class="attnlab-export"{match.group("rest")}>'
+        if match.group("data") is not None:
+            table = json.loads(unescape(match.group("data")))
+            files[f"{base}.csv"], files[f"{base}.json"] = csv_text(table), json_text(table, page_url)
+            return "<li>"
+        shown = re.search(rf'<figure [^>]*id="{re.escape(match.group("figure"))}" data-figure="(?P<kind>[^"]*)" '
+                          r'data-values="(?P<values>[^"]*)">(?P<content>.*?)<figcaption>', html, re.S)
+        if shown is None:
+            raise ValueError(f"{page_url}: the download control names figure {match.group('figure')!r}, "
+                             "which is not on the page")
+        files[f"{base}.svg"] = standalone(shown["kind"], shown["values"], shown["content"], style)
+        return "<li>"
 
     return DATA.sub(take, html), files
 
 
 def exported(site: Path) -> dict[str, str]:
-    """Take every table's data off the built pages of ``site`` (rewriting them); the export files it makes."""
+    """Take every table's data off the built pages of ``site`` (rewriting them); the files their controls name."""
     files: dict[str, str] = {}
+    style = figure_style((site / "assets" / "attnlab.css").read_text(encoding="utf-8"))
     for path in sorted(site.rglob("*.html")):
         html = path.read_text(encoding="utf-8")
-        lighter, found = taken_out(html, path.relative_to(site).as_posix())
+        lighter, found = taken_out(html, path.relative_to(site).as_posix(), style)
         if found:
             path.write_text(lighter, encoding="utf-8")
             files.update(found)

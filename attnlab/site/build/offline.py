@@ -55,7 +55,7 @@ attnlab, the package that computed every number (numpy is its only
 dependency); each chapter is a Jupyter notebook in notebooks/, its answers
 beside it. With Node.js, run `node model.mjs` here: it prints the lab's
 baseline and the contrasts, as `python -m attnlab` does. Each table's
-numbers are in exports/, as CSV and JSON at full precision.
+numbers are in exports/, as CSV and JSON at full precision, and each figure as SVG.
 
 Prose CC0-1.0, code MIT; third-party files keep their own licences beside
 them (see licenses.html).

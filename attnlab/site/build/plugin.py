@@ -111,7 +111,7 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
 
     @event_priority(FIRST)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, **kwargs: Any) -> str:
-        """The page's HTML finished (MathML, download lines, provenance); its ``toc_depth`` applied."""
+        """The page's HTML finished (MathML, download control, provenance); its ``toc_depth`` applied."""
         depth = toc_depth(page)
         if depth is not None:
             trim(page.toc, depth)

@@ -13,9 +13,13 @@
   (:mod:`attnlab.site.figures.palette`) as CSS custom properties, which every
   page loads before ``attnlab.css``, and as ``globalThis.ATTNLAB_PALETTE`` for
   the explorer's script;
+- ``assets/decoder-model.js``: the small decoder's committed files (``attnlab/data/decoder``) for the page's
+  ``decoder.js``: ``globalThis.ATTNLAB_DECODER_FILES``, the weights as base64 with their SHA-256, loaded by the
+  chapter on a click (a script element, so ``file://`` works);
 - ``claims.json``: every claim with kind, statement, locator, sources and
   the pages that cite it; ``sources.bib``: every source as BibTeX;
-- ``exports/``: each table's CSV and JSON, taken off its page (:mod:`~attnlab.site.build.exports`);
+- ``exports/``: each table's CSV and JSON and each figure's SVG, taken off its page
+  (:mod:`~attnlab.site.build.exports`);
 - ``assets/explorer/``: the explorer's data, where a page shows the explorer
   (:mod:`attnlab.site.build.explorer`), and there too ``assets/model/``, the
   model the explorer runs for a reader's own sentence, with its own zip beside
@@ -31,10 +35,13 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from pathlib import Path
 
 import attnlab
+from attnlab import decoder
 from attnlab.__main__ import CONTRASTS, we002_heading
 from attnlab.examples import WE002_KEYS, WE002_QUERY, WE002_VALUES
 from attnlab.lab import toy_data
@@ -74,6 +81,15 @@ def contrasts() -> str:
                "values": [list(v) for v in WE002_VALUES]}
     return (script("ATTNLAB_CONTRASTS", data, "attnlab.__main__ and attnlab.examples")
             + f"globalThis.ATTNLAB_WE002 = {json.dumps(example, indent=1, allow_nan=False)};\n")
+
+
+def decoder_model() -> str:
+    """The small decoder's files as one script: config, vocabulary, the safetensors bytes (base64) and their SHA-256."""
+    weights = (decoder.DIRECTORY / "model.safetensors").read_bytes()
+    data = {"config": json.loads((decoder.DIRECTORY / "config.json").read_text(encoding="utf-8")),
+            "vocabulary": decoder.load().vocabulary, "sha256": hashlib.sha256(weights).hexdigest(),
+            "safetensors": base64.b64encode(weights).decode("ascii")}
+    return script("ATTNLAB_DECODER_FILES", data, "attnlab/data/decoder")
 
 
 def lab_files() -> dict[str, str]:
@@ -118,6 +134,7 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
     urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in cited_on(guide.sources).items()}
     files = {
         **unchanged_lab_files(),
+        "assets/decoder-model.js": decoder_model(),
         "assets/guide-data.js": guide_data(guide),
         "assets/palette.css": palette.css(),
         "assets/palette.js": palette.js(),

@@ -49,6 +49,8 @@ COPIED = ("Summary", "License-Expression", "Requires-Python")
 """The installed metadata's fields the wheel's METADATA carries as they are."""
 LICENCE = "LICENSE"
 TYPED = "py.typed"
+DATA = "data"
+"""The package's data folder: the small decoder's files, which the wheel carries."""
 """PEP 561's marker: the package carries type hints."""
 EXTRA = re.compile(r"\bextra\s*==")
 """A requirement's marker that ties it to an extra."""
@@ -57,12 +59,14 @@ EXTRA = re.compile(r"\bextra\s*==")
 def modules(package: Path) -> dict[str, bytes]:
     """Every module of the package folder ``package`` but those under ``site/``, by path in the wheel, sorted.
 
-    Only ``.py`` files go in (no ``__pycache__``), and the ``py.typed`` marker
-    that tells type checkers the package has type hints: the maths has no data files.
+    Only ``.py`` files go in (no ``__pycache__``), the ``py.typed`` marker
+    that tells type checkers the package has type hints, and the files under ``data/``
+    (the small decoder that ``attnlab.decoder.load()`` reads).
     """
     found = {f"{NAME}/{path.relative_to(package).as_posix()}": path.read_bytes()
-             for path in package.rglob("*") if (path.suffix == ".py" or path.name == TYPED) and path.is_file()
-             and path.relative_to(package).parts[0] != LEFT_OUT and "__pycache__" not in path.parts}
+             for path in package.rglob("*")
+             if (path.suffix == ".py" or path.name == TYPED or path.relative_to(package).parts[0] == DATA)
+             and path.is_file() and path.relative_to(package).parts[0] != LEFT_OUT and "__pycache__" not in path.parts}
     return dict(sorted(found.items()))
 
 

@@ -21,12 +21,13 @@ import numpy as np
 
 from attnlab.checks import as_array
 from attnlab.site.figures.palette import INK, SERIES
-from attnlab.site.figures.svg import DASHES, background, figure, grid, min_font, num, svg_image, text
+from attnlab.site.figures.svg import DASHES, LAB_COLUMN, background, figure, grid, min_font, num, svg_image, text
 
 WIDTH, PLOT_HEIGHT = 400, 220
 LEFT, RIGHT, TOP = 64, 14, 12
 """Chart width, plotting-area height and the margins left, right and above it (SVG units)."""
-TICK_FONT = min_font(WIDTH)
+TICK_FONT = min_font(WIDTH, LAB_COLUMN)
+"""Ticks read at 11 px in a box narrower than the column (a chart may sit in a folded "Going deeper" box)."""
 LABEL_FONT = TICK_FONT + 1
 LEGEND_ROW = 22
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")

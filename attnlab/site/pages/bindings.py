@@ -34,7 +34,7 @@ import numpy as np
 import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
-from attnlab.site.pages import sliders
+from attnlab.site.pages import sliders, trained
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.output import NON_NUMBER
@@ -148,12 +148,14 @@ def namespace() -> dict[str, Any]:
 
     attnlab's public names (``attention``, ``softmax``, ``we002`` …),
     ``compute`` and ``toy_data`` (the toy LAB-001), ``np`` and ``math``,
-    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.pages.sliders`), and
+    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.pages.sliders`), ``trained`` (the head Home
+    shows, on Home's sentence: :mod:`attnlab.site.pages.trained`), and
     every attnlab module by its short name (``lab``, ``layers``, ``render``
     …) unless a public name already has it. A module that fails to import
     only breaks the bindings that use it.
     """
-    names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data, "sliders": sliders}
+    names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data, "sliders": sliders,
+                             "trained": trained}
     names.update({name: getattr(attnlab, name) for name in attnlab.__all__})
     for module in pkgutil.iter_modules(attnlab.__path__):
         if module.ispkg or module.name in SKIPPED_MODULES or module.name in names:

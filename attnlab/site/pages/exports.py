@@ -1,4 +1,4 @@
-"""Numbers to take away: each generated table and weight map downloads as CSV and JSON at full precision.
+"""Numbers and pictures to take away: one download control per page, for every table and figure on it.
 
 A page shows its numbers rounded (:mod:`attnlab.text`). The renderers that
 print tables (:func:`attnlab.site.figures.tables.table`, ``matrix`` and
@@ -6,13 +6,13 @@ print tables (:func:`attnlab.site.figures.tables.table`, ``matrix`` and
 the same table with exact values: a cell made by ``fmt`` or ``vector`` is a
 :class:`~attnlab.text.Rounded` that keeps the float it was rounded from, so
 the export comes from the arrays the table was printed from, never from its
-rounded text. When the page is finished, the plugin calls
-:func:`resolve`: each marker becomes a compact control of two download links to
-``exports/<page>-<n>.csv`` and ``.json``, which carries the table's data
-until the post-build pass writes those files and takes the data off the
-page (:mod:`attnlab.site.build.exports`). Plain ``<a download>`` links to
-files work from a server and from ``file://`` alike and cost a page nothing
-until they are clicked.
+rounded text. When the page is finished, the plugin calls :func:`resolve`:
+the markers leave the tables, and the page ends with one folded control
+listing each table (CSV and JSON) and each figure (SVG). Its entries carry the
+tables' data, and name the figures, until the post-build pass writes the files
+under ``exports/`` and takes the data off the page
+(:mod:`attnlab.site.build.exports`). Plain ``<a download>`` links work from a
+server and from ``file://`` alike and cost a page nothing until clicked.
 """
 
 from __future__ import annotations
@@ -82,46 +82,64 @@ def marker(columns: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str =
     return f'<div class="attnlab-export" data-export="{escape(json.dumps(data), quote=True)}" hidden></div>'
 
 
-DATA = re.compile(r'<p class="attnlab-export" data-export="(?P<data>[^"]*)" data-export-file="(?P<file>[^"]*)"'
-                  r'(?P<rest>[^>]*)>')
-"""A download line still carrying its table, as :func:`links` writes it and the post-build pass reads it."""
-
-
-WHAT = "of this table, every digit"
-"""What each download link holds, said to a screen reader after the link's visible name (CSV, JSON)."""
-WHY = "The page rounds; the file has every digit"
+FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="(?P<ident>[^"]*)"[^>]*>.*?'
+                    r"<figcaption>(?P<caption>.*?)</figcaption></figure>", re.S)
+"""A figure as :func:`attnlab.site.figures.svg.figure` writes it (on one line, its caption last)."""
+PARTS = re.compile(f"{MARKER.pattern}|{FIGURE.pattern}", re.S)
+DATA = re.compile(r'<li (?:data-export="(?P<data>[^"]*)"|data-export-figure="(?P<figure>[^"]*)") '
+                  r'data-export-file="(?P<file>[^"]*)">')
+"""An entry of the page's download control still carrying its table (or naming its figure), as :func:`resolve`
+writes it and the post-build pass reads it."""
+HEADER_CELL = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.S)
+WHY = "The page rounds; the CSV and JSON files have every digit"
 """The control's tooltip."""
 
 
-def links(csv_href: str, json_href: str, data: str, file: str) -> str:
-    """The control under a table that downloads it, carrying the table (escaped JSON) to be published as ``file``.
+def shown_header(html: str, end: int) -> str:
+    """The header cells, as the page shows them (formulas drawn), of the last table in ``html`` before ``end``."""
+    start = html.rfind("<thead", 0, end)
+    return ", ".join(HEADER_CELL.findall(html, start, html.find("</thead>", start))) if start >= 0 else ""
 
-    Compact, so it stays out of the reading line: an arrow and the two
-    formats' names, with one tooltip. Each link's accessible name says what
-    it downloads ("CSV of this table, every digit"), its visible name first.
-    """
-    def link(href: str, kind: str) -> str:
-        return f'<a href="{escape(href)}" download>{kind}<span class="attnlab-sr"> {WHAT}</span></a>'
 
-    return (f'<p class="attnlab-export" data-export="{data}" data-export-file="{escape(file)}" title="{WHY}">'
-            f'<span aria-hidden="true">↓</span>{link(csv_href, "CSV")}{link(json_href, "JSON")}</p>')
+def entry(name: str, label: str, carries: str, base: str, here: str, kinds: Sequence[str]) -> str:
+    """One line of the control: ``name`` (HTML), then a link per file kind, each named "CSV of ``label``"."""
+    links = " ".join(f'<a href="{escape(posixpath.relpath(f"{base}.{kind}", here))}" download>{kind.upper()}'
+                     f'<span class="attnlab-sr"> of {label}</span></a>' for kind in kinds)
+    return f'<li {carries} data-export-file="{escape(base)}">{name} {links}</li>'
+
+
+def control(entries: Sequence[str], what: str) -> str:
+    """The page's one download control: folded, its summary saying what it downloads, one line per entry."""
+    return (f'<details class="attnlab-downloads" title="{WHY}"><summary>Download this page\'s {what}</summary>'
+            f'<ul>{"".join(entries)}</ul></details>\n')
 
 
 def resolve(html: str, page: str) -> str:
-    """``html`` of ``page`` (its path in ``docs/``) with every marker turned into its download line.
+    """``html`` of ``page`` (its path in ``docs/``) without its tables' markers, ending in its download control.
 
-    The files are numbered in page order: the n-th exported table of
-    ``mixing.md`` is ``exports/mixing-n.csv`` and ``exports/mixing-n.json``.
+    Tables and figures are numbered in page order, files named from the page
+    alone: the n-th table of ``mixing.md`` is ``exports/mixing-n.csv`` and
+    ``.json``, its n-th figure ``exports/mixing-figure-n.svg``. A page with
+    neither is returned as it is.
     """
     stem = page.removesuffix(".md").replace("/", "-")
     here = posixpath.dirname(page) or "."
-    count = 0
+    tables: list[str] = []
+    figures: list[str] = []
 
-    def line(match: re.Match[str]) -> str:
-        nonlocal count
-        count += 1
-        base = f"{FOLDER}/{stem}-{count}"
-        return links(posixpath.relpath(f"{base}.csv", here), posixpath.relpath(f"{base}.json", here),
-                     match.group("data"), base)
+    def take(match: re.Match[str]) -> str:
+        if match.group("data") is not None:
+            caption, n = json.loads(unescape(match.group("data")))["caption"], len(tables) + 1
+            name = escape(caption) or shown_header(match.string, match.start())
+            tables.append(entry(f"Table {n}: {name}", f"table {n}", f'data-export="{match.group("data")}"',
+                                f"{FOLDER}/{stem}-{n}", here, ("csv", "json")))
+            return ""
+        n = len(figures) + 1
+        figures.append(entry(f"Figure {n}: {match.group('caption')}", f"figure {n}",
+                             f'data-export-figure="{match.group("ident")}"', f"{FOLDER}/{stem}-figure-{n}", here,
+                             ("svg",)))
+        return match.group(0)
 
-    return MARKER.sub(line, html)
+    html = PARTS.sub(take, html)
+    what = " and ".join(kind for kind, found in (("tables", tables), ("figures", figures)) if found)
+    return html + control(tables + figures, what) if what else html

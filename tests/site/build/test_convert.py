@@ -93,11 +93,12 @@ def test_what_a_block_prints_is_not_checked_as_page_prose(tmp_path: Path) -> Non
     assert "[[CL-05]]" in html
 
 
-def test_a_pages_tables_get_download_lines_that_carry_their_data_and_no_file_is_written(tmp_path: Path) -> None:
+def test_a_pages_tables_get_a_download_control_that_carries_their_data_and_no_file_is_written(tmp_path: Path) -> None:
     block = ('```python exec="on"\nfrom attnlab.site.figures.tables import table\nfrom attnlab.text import fmt\n'
              'print(table(["w"], [[fmt(1 / 3)]]))\n```\n')
     html = convert(tmp_path, block, path="mixing.md", extensions=("tables", "pymdownx.superfences"))
-    assert 'href="exports/mixing-1.csv"' in html and 'data-export-file="exports/mixing-1"' in html
+    assert re.search(r'<details class="attnlab-downloads".*href="exports/mixing-1.csv".*</details>', html, re.S)
+    assert 'data-export-file="exports/mixing-1"' in html
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["mixing.md"]
 
 

@@ -11,8 +11,10 @@ import csv
 import io
 import json
 import re
+from html import unescape
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import markdown
 import pytest
@@ -20,12 +22,15 @@ from sites import DOCS
 from test_site import pages
 
 from attnlab.lab import TOKENS, compute
-from attnlab.site.build.exports import taken_out
+from attnlab.site.build.exports import figure_style, taken_out
+from attnlab.site.figures.palette import TINT
+from attnlab.site.figures.svg import figure, svg_image
 from attnlab.site.figures.tables import matrix, table, weight_map
 from attnlab.site.pages import exports as export
 from attnlab.text import Rounded, fmt, vector
 
 THIRD = 1 / 3
+SVG = "http://www.w3.org/2000/svg"
 
 
 def built(text: str, page: str = "mixing.md") -> tuple[str, dict[str, str]]:
@@ -70,25 +75,52 @@ def test_a_cell_that_is_not_a_finite_number_is_refused_naming_it(bad: Any) -> No
         export.exact(bad)
 
 
-# --- from renderer to links and files ----------------------------------------------------------------------
+# --- from renderer to the page's control and its files ---------------------------------------------------------
+
+CONTROL = re.compile(r'<details class="attnlab-downloads"[^>]*><summary>(?P<summary>[^<]*)</summary><ul>(?P<list>.*?)'
+                     r"</ul></details>", re.S)
 
 
-def test_a_table_is_followed_by_csv_and_json_links() -> None:
-    html, _ = built(table(["key", "weight"], [["grid", fmt(THIRD)]]))
-    assert re.search(r'</table>\s*<p class="attnlab-export"[^>]*>.*<a href="exports/mixing-1.csv" download[^>]*>CSV<'
-                     r'.*<a href="exports/mixing-1.json" download[^>]*>JSON<.*</p>', html, re.S)
+def picture(ident: str, width: int) -> str:
+    """A small picture drawn by the guide's convention."""
+    box = f'<rect class="attnlab-plane-hull" width="{width}" height="20"/>'
+    return svg_image(ident, "A box", "One box.", width, 20, box)
 
 
-def test_each_link_says_what_it_downloads_and_the_control_that_the_page_rounds() -> None:
-    html, _ = built(table(["a"], [[fmt(THIRD)]]))
-    names = re.findall(r' download>(CSV|JSON)<span class="attnlab-sr"> ([^<]*)</span></a>', html)
-    assert names == [("CSV", "of this table, every digit"), ("JSON", "of this table, every digit")]
-    assert re.search(r'<p class="attnlab-export" title="[^"]*page rounds[^"]*">', html), "the tooltip is kept"
+FIGURE = figure("two-boxes", picture("a", 30) + picture("b", 40), "Two $W_O$ boxes", kind="boxes",
+                values={"widths": [30, 40], "label": "it's"})
+STYLE = ".attnlab-plane-hull { fill: var(--attnlab-tint); }\n.other { fill: var(--attnlab-ink); }"
 
 
-def test_the_control_replaces_the_sentence_under_every_table() -> None:
-    html, _ = built(table(["a"], [[fmt(THIRD)]]))
-    assert "Full precision (the page rounds)" not in html
+def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name() -> None:
+    html, _ = built(table(["key", "weight"], [["grid", fmt(THIRD)]], caption="Weights") + "\n"
+                    + table(["$d_k$", "w"], [[fmt(1), fmt(2)]]) + "\n" + FIGURE)
+    [control] = CONTROL.finditer(html)
+    assert control["summary"] == "Download this page's tables and figures" and html.endswith("</details>\n")
+    entries = re.findall(r"<li>(.*?) <a", control["list"])
+    caption = re.search("<figcaption>(.*)</figcaption>", FIGURE)
+    assert caption and "<math" in caption[1], "the figure's caption, formulas drawn"
+    assert entries == ["Table 1: Weights", "Table 2: $d_k$, w", f"Figure 1: {caption[1]}"], "headers as shown"
+    assert re.findall(r'href="([^"]*)" download', control["list"]) == [
+        "exports/mixing-1.csv", "exports/mixing-1.json", "exports/mixing-2.csv", "exports/mixing-2.json",
+        "exports/mixing-figure-1.svg"]
+    assert "attnlab-export" not in html and "data-export" not in html, "no line under a table, no data left"
+
+
+def test_the_summary_names_only_what_the_page_has() -> None:
+    assert CONTROL.search(built(FIGURE)[0])["summary"] == "Download this page's figures"  # type: ignore[index]
+    assert CONTROL.search(built(table(["a"], [[1]]))[0])["summary"] == "Download this page's tables"  # type: ignore[index]
+
+
+def test_a_page_without_tables_or_figures_has_no_control() -> None:
+    assert built("# Words\n\nOnly words.\n") == ("<h1>Words</h1>\n<p>Only words.</p>", {})
+
+
+def test_each_link_says_what_it_downloads() -> None:
+    html, _ = built(table(["a"], [[fmt(THIRD)]]) + "\n" + FIGURE)
+    names = re.findall(r' download>(CSV|JSON|SVG)<span class="attnlab-sr"> ([^<]*)</span></a>', html)
+    assert names == [("CSV", "of table 1"), ("JSON", "of table 1"), ("SVG", "of figure 1")]
+    assert re.search(r'<details class="attnlab-downloads" title="[^"]*page rounds[^"]*">', html), "the tooltip"
 
 
 def test_the_csv_holds_the_exact_numbers_behind_the_rounded_ones() -> None:
@@ -113,28 +145,53 @@ def test_tables_are_numbered_in_page_order() -> None:
 
 
 @pytest.mark.parametrize("name", ["../../../ESCAPED", "/tmp/ESCAPED", "exports/../../ESCAPED", "ESCAPED"])
-def test_a_download_naming_a_file_outside_the_exports_folder_is_refused_naming_the_page(name: str) -> None:
-    html = export.resolve(markdown.markdown(table(["a"], [[fmt(1)]]), extensions=["tables", "md_in_html"]),
-                          "mixing.md")
-    changed = html.replace('data-export-file="exports/mixing-1"', f'data-export-file="{name}"')
-    with pytest.raises(ValueError, match=rf"^mixing\.html: a table's download names '{re.escape(name)}' as its"):
-        taken_out(changed, "mixing.html")
+@pytest.mark.parametrize("found", ['data-export-file="exports/mixing-1"', 'data-export-file="exports/mixing-figure-1"'])
+def test_a_download_naming_a_file_outside_the_exports_folder_is_refused_naming_the_page(name: str, found: str) -> None:
+    html = export.resolve(markdown.markdown(table(["a"], [[fmt(1)]]) + "\n" + FIGURE,
+                                            extensions=["tables", "md_in_html"]), "mixing.md")
+    with pytest.raises(ValueError, match=rf"^mixing\.html: a download names '{re.escape(name)}' as its"):
+        taken_out(html.replace(found, f'data-export-file="{name}"'), "mixing.html")
+
+
+def test_a_control_naming_a_figure_not_on_the_page_is_refused_naming_it() -> None:
+    html = export.resolve(FIGURE, "mixing.md").replace('data-export-figure="two-boxes"', 'data-export-figure="gone"')
+    with pytest.raises(ValueError, match=r"^mixing\.html: the download control names figure 'gone'"):
+        taken_out(html, "mixing.html")
 
 
 def test_a_page_in_a_folder_links_up_to_the_exports() -> None:
-    html, files = built(table(["a"], [[fmt(1)]]), page="more/page.md")
-    assert 'href="../exports/more-page-1.csv"' in html and "exports/more-page-1.csv" in files
+    html, files = built(table(["a"], [[fmt(1)]]) + "\n" + FIGURE, page="more/page.md")
+    assert 'href="../exports/more-page-1.csv"' in html and 'href="../exports/more-page-figure-1.svg"' in html
+    assert sorted(files) == ["exports/more-page-1.csv", "exports/more-page-1.json", "exports/more-page-figure-1.svg"]
 
 
 def test_a_marker_wrapped_by_markdown_in_a_paragraph_leaves_no_empty_paragraph() -> None:
     marker = export.marker(["a"], [[fmt(1)]]).replace(" hidden>", ' hidden="hidden">')
     html = export.resolve(f"<p>{marker}</p>", "mixing.md")
-    assert html.startswith('<p class="attnlab-export" data-export=') and "<p><p" not in html and "</p></p>" not in html
+    assert html.startswith('<details class="attnlab-downloads"')
 
 
 def test_a_marker_inside_a_sentence_keeps_the_sentence_whole() -> None:
     html = export.resolve(f"<p>Before {export.marker(['a'], [[fmt(1)]])}</p>", "mixing.md")
-    assert html.startswith("<p>Before <p") and html.endswith("</p></p>")
+    assert html.startswith("<p>Before </p><details")
+
+
+def test_a_figure_is_published_as_a_standalone_svg_with_its_numbers_and_pictures() -> None:
+    page, files = built(FIGURE)
+    root = ElementTree.fromstring(files["exports/mixing-figure-1.svg"])
+    shown = re.search(r'data-values="([^"]*)"', page)
+    assert root.tag == f"{{{SVG}}}svg" and root.get("data-figure") == "boxes"
+    assert shown and json.loads(root.get("data-values", "")) == json.loads(unescape(shown[1])) == {
+        "widths": [30, 40], "label": "it's"}
+    pictures = root.findall(f"{{{SVG}}}svg")
+    assert [(p.get("x"), p.get("width")) for p in pictures] == [("0.0", "30.0"), ("46.0", "40.0")]
+    assert (root.get("width"), root.get("height")) == ("86.0", "20.0"), "side by side, a gap between"
+
+
+def test_a_figure_file_styles_its_marks_with_the_palettes_colours() -> None:
+    _, files = taken_out(export.resolve(FIGURE, "mixing.md"), "mixing.html", figure_style(STYLE))
+    style = ElementTree.fromstring(files["exports/mixing-figure-1.svg"]).find(f"{{{SVG}}}style")
+    assert style is not None and style.text == f".attnlab-plane-hull {{ fill: {TINT}; }}"
 
 
 def test_a_matrix_exports_its_exact_entries_under_its_labels() -> None:
@@ -167,24 +224,54 @@ def hand_written_tables(page: str) -> int:
     return len(TABLE_LINE.findall(CODE.sub("", source)))
 
 
-def test_every_generated_table_on_every_page_offers_its_numbers(built_site: Path) -> None:
-    missing = {}
+FIGURE_ON_PAGE = re.compile(r'<figure class="attnlab-figure[^"]*" id="[^"]*" data-figure="(?P<kind>[^"]*)" '
+                            r'data-values="(?P<values>[^"]*)">(?P<content>.*?)<figcaption>', re.S)
+
+
+def test_every_page_lists_each_generated_table_and_figure_in_one_control(built_site: Path) -> None:
+    wrong = {}
     for page in pages(built_site):
         html = page.read_text(encoding="utf-8")
         tables = len(re.findall(r'<table>|<table class="attn-map[ "]', html)) - len(DOCSTRING_TABLE.findall(html))
-        exported = len(re.findall(r'</table>\s*(?:</div>\s*)?<p class="attnlab-export"[ >]', html))
-        if page.name != "404.html" and tables - exported != hand_written_tables(page.name):
-            missing[page.name] = (tables, exported)
-    assert missing == {}
+        tables -= hand_written_tables(page.name) if page.name != "404.html" else 0
+        figures = len(FIGURE_ON_PAGE.findall(html))
+        controls = [c["list"] for c in CONTROL.finditer(html)]
+        listed = [(c.count("<li>Table "), c.count("<li>Figure ")) for c in controls]
+        if listed != ([(tables, figures)] if tables or figures else []):
+            wrong[page.name] = (tables, figures, listed)
+    assert wrong == {}
 
 
-def test_no_export_marker_is_left_on_any_page(built_site: Path) -> None:
-    assert [p.name for p in pages(built_site) if "data-export=" in p.read_text(encoding="utf-8")] == []
+def test_no_export_data_nor_download_line_is_left_on_any_page(built_site: Path) -> None:
+    left = [p.name for p in pages(built_site) if re.search("data-export|attnlab-export", p.read_text(encoding="utf-8"))]
+    assert left == []
+
+
+def test_the_controls_link_exactly_the_published_files(built_site: Path) -> None:
+    linked = {(page.parent / href).resolve() for page in pages(built_site)
+              for control in CONTROL.finditer(page.read_text(encoding="utf-8"))
+              for href in re.findall(r'href="([^"]*)" download', control["list"])}
+    assert linked == set((built_site / "exports").resolve().iterdir())
+
+
+def test_every_figure_is_published_standalone_with_the_numbers_it_carries_on_its_page(built_site: Path) -> None:
+    wrong = {}
+    for page in pages(built_site):
+        for n, shown in enumerate(FIGURE_ON_PAGE.finditer(page.read_text(encoding="utf-8")), start=1):
+            name = f"{page.stem}-figure-{n}.svg"
+            root = ElementTree.parse(built_site / "exports" / name).getroot()
+            found = (root.tag, root.get("data-figure"), json.loads(root.get("data-values", "null")),
+                     len(root.findall(f"{{{SVG}}}svg")))
+            if found != (f"{{{SVG}}}svg", shown["kind"], json.loads(unescape(shown["values"])),
+                         shown["content"].count("<svg ")):
+                wrong[name] = found
+    assert wrong == {}
 
 
 ROUNDED_IN_TEXT = re.compile(r"(?<![§.\d])(?:\d{1,3}(?:,\d{3})+|-?\d+\.\d+)(?![.\d])")
 """A number with a decimal point or thousands separators inside text: what a rounded number looks like.
-Section locators (§3.2.1, "§§3.1, 3.4") are text and are left out."""
+Source locators (§3.2.1, "§§3.1, 3.4", 'S20, changelog "2.1"') are text and are left out."""
+LOCATOR = re.compile(r"§|^S\d+\b")
 
 
 def test_every_exported_number_is_a_number_not_rounded_text(built_site: Path) -> None:
@@ -192,7 +279,7 @@ def test_every_exported_number_is_a_number_not_rounded_text(built_site: Path) ->
     for path in sorted((built_site / "exports").glob("*.json")):
         rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
         found = [cell for row in rows for cell in row[1:]  # the first column labels the rows
-                 if isinstance(cell, str) and "§" not in cell and ROUNDED_IN_TEXT.search(cell)]
+                 if isinstance(cell, str) and not LOCATOR.search(cell) and ROUNDED_IN_TEXT.search(cell)]
         if found:
             rounded[path.name] = found
     assert rounded == {}

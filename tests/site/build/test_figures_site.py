@@ -288,15 +288,58 @@ def head_grid(v: dict[str, Any], body: str) -> None:
     assert all(0 <= layer < v["layers"] and 0 <= head < v["heads"] for layer, head in v["outlined"])
 
 
+def attention_lines(v: dict[str, Any], body: str) -> None:
+    """Each sentence's head is the one the stated search finds; its weights, and the lines drawn, are that head's."""
+    for k, shown in enumerate(v["sentences"]):
+        enc = bert.encode(shown["text"])[0]
+        tokens = list(enc.tokens)
+        query, key = tokens[shown["query"]], tokens[shown["key"]]
+        assert shown["tokens"] == tokens and (shown["layer"], shown["head"]) == bert.strongest_head(enc, query, key)
+        weights = enc.layers[shown["layer"]].heads[shown["head"]].weights
+        close(shown["weights"], weights, f"sentence {k}'s weights")
+        panel = body.split(f'data-sentence="{k}"')[-1]
+        drawn = [float(w) for w in re.findall(r'<line [^>]*data-weight="([^"]+)"', panel.split("</svg>")[0])]
+        close(drawn, weights[shown["query"]], f"sentence {k}'s lines, from “{query}”")
+
+
+def trained_step(v: dict[str, Any]) -> None:
+    """One step of Home's head for its pronoun, recomputed from the model's queries, keys and values."""
+    enc = bert.encode(v["sentence"])[0]
+    assert (v["layer"], v["head"]) == bert.strongest_head(enc, "it", "pump") and enc.tokens[v["query"]] == "it"
+    q, k, vals = bert.head_inputs(enc, v["layer"], v["head"])
+    visible = causal(len(enc.tokens)) if v["step"] == "masked" else np.ones((len(enc.tokens),) * 2, bool)
+    r = attention(q, k, vals, visible)
+    i = v["query"]
+    assert v["visible"] == visible[i].tolist()
+    expected = {"scores": r.scaled[i], "weights": r.weights[i], "masked": r.weights[i],
+                "mixing": np.linalg.norm(r.weights[i][:, None] * vals, axis=1)}[v["step"]]
+    close(v["values"], expected, f"the {v['step']} of “it”", rtol=1e-6)
+
+
+def dot_plane(v: dict[str, Any]) -> None:
+    """The toy's `rises` query and keys; scores, cosines and the feet of the projections from numpy."""
+    r = compute("rises")
+    assert (v["query"], v["keys"], v["tokens"]) == (list(r.query), [list(k) for k in r.keys], list(TOKENS))
+    q, keys = np.array(r.query), np.array(r.keys)
+    close(v["scores"], r.scores, "the scores")
+    close(v["cosines"], [k @ q / np.hypot(*k) / np.hypot(*q) for k in keys], "the cosines")
+    feet = np.array(v["feet"])
+    close(np.cross(feet, q), np.zeros(len(keys)), "each foot on the query's line")
+    close((keys - feet) @ q, np.zeros(len(keys)), "each drop at a right angle to the query")
+
+
 CHECKERS: dict[str, Callable[..., None]] = {
     "head-flow": toy_head, "masked-scores": masked_scores, "heads-flow": heads_flow, "block-flow": block_flow,
     "model-flow": model_flow, "shifted-targets": shifted_targets, "softmax-steps": softmax_steps,
     "saturation": saturation, "weights-and-sizes": weights_and_sizes, "value-plane": value_plane,
     "concentration": concentration, "score-spread": score_spread, "position-encoding": position_encoding,
-    "cost-growth": cost_growth, "head-grid": head_grid,
+    "cost-growth": cost_growth, "head-grid": head_grid, "attention-lines": attention_lines,
+    "trained-step": trained_step, "dot-plane": dot_plane,
 }
 """What each kind of figure must agree with; a checker that reads the picture itself also takes its markup."""
-READS_THE_PICTURE = {"head-grid"}
+READS_THE_PICTURE = {"head-grid", "attention-lines"}
+INTERACTIVE = {"attention-lines"}
+"""Kinds whose pictures hold controls (the lines view's words): a group, since an image's parts are not controls."""
 
 
 # --- the tests --------------------------------------------------------------------------------------
@@ -336,7 +379,8 @@ def test_every_picture_is_in_a_figure_and_every_figure_is_found(built_site: Path
 
 def test_every_picture_is_an_image_named_and_described_by_elements_it_holds(found: list[Found]) -> None:
     for f in found:
-        pictures = re.findall(r'<svg role="img" aria-labelledby="([^"]+)" aria-describedby="([^"]+)"', f.body)
+        role = "group" if f.kind in INTERACTIVE else "img"
+        pictures = re.findall(f'<svg [^>]*role="{role}" aria-labelledby="([^"]+)" aria-describedby="([^"]+)"', f.body)
         assert pictures and len(pictures) == f.body.count("<svg"), f.ident
         for title, desc in pictures:
             assert re.search(f'<title id="{title}">[^<]+</title><desc id="{desc}">[^<]+</desc>', f.body), f.ident
@@ -353,7 +397,8 @@ def test_home_and_every_chapter_show_a_figure(built_site: Path, found: list[Foun
 def test_the_diagrams_of_the_whole_picture_are_where_the_chapters_need_them(found: list[Found]) -> None:
     kinds = {(f.page, f.kind) for f in found}
     assert {("heads.html", "heads-flow"), ("decoder.html", "model-flow"), ("decoder.html", "shifted-targets"),
-            ("index.html", "model-flow"), ("real-model.html", "model-flow")} <= kinds
+            ("block.html", "model-flow"), ("real-model.html", "model-flow"),
+            ("index.html", "attention-lines"), ("rows.html", "attention-lines")} <= kinds
     decoder = next(f for f in found if (f.page, f.kind) == ("decoder.html", "model-flow"))
     real = next(f for f in found if (f.page, f.kind) == ("real-model.html", "model-flow"))
     assert decoder.values["decoder"] and not real.values["decoder"]

@@ -422,7 +422,7 @@ def test_toc_depth_two_keeps_h2_entries_and_drops_h3() -> None:
 def test_toc_depth_that_is_not_a_heading_level_stops_the_build() -> None:
     page = SimpleNamespace(meta={"toc_depth": 7}, toc=toc_tree(), file=SimpleNamespace(src_uri="reference.md"))
     with pytest.raises(PluginError, match=r"reference.md: toc_depth must be a heading level 1-6, got 7"):
-        plugin.AttnlabPlugin().on_page_content("", page=page)
+        plugin.AttnlabPlugin().on_page_content("", page=page, config=SimpleNamespace(docs_dir="docs", nav=[]))
 
 
 def test_reference_contents_list_modules_not_members(built_site: Path) -> None:

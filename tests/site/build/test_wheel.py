@@ -14,6 +14,7 @@ import csv
 import hashlib
 import io
 import re
+import shutil
 import zipfile
 from email.parser import Parser
 from importlib import metadata
@@ -50,19 +51,21 @@ def test_the_wheel_is_named_for_a_pure_python_package_of_its_version() -> None:
 def test_it_holds_every_module_of_the_maths_and_nothing_of_the_site() -> None:
     names = [n for n in entries(built()) if not n.startswith(INFO)]
     expected = sorted(f"attnlab/{p.relative_to(ROOT / 'attnlab').as_posix()}"
-                      for p in [*(ROOT / "attnlab").glob("*.py"), ROOT / "attnlab" / "py.typed"])
+                      for p in [*(ROOT / "attnlab").glob("*.py"), ROOT / "attnlab" / "py.typed",
+                                *(ROOT / "attnlab" / "data").rglob("*.*")])
     assert names == expected
     assert "attnlab/lab.py" in names and not [n for n in names if n.startswith("attnlab/site")]
 
 
-def test_only_python_modules_outside_site_and_caches_are_taken(tmp_path: Path) -> None:
+def test_only_python_modules_and_data_outside_site_and_caches_are_taken(tmp_path: Path) -> None:
     package = tmp_path / "attnlab"
     for name in ("__init__.py", "lab.py", "py.typed", "sub/__init__.py", "site/__init__.py", "site/pages/x.py",
-                 "site/py.typed", "__pycache__/lab.cpython-311.pyc", "notes.txt"):
+                 "site/py.typed", "__pycache__/lab.cpython-311.pyc", "notes.txt", "data/decoder/config.json",
+                 "site/data/x.json"):
         (package / name).parent.mkdir(parents=True, exist_ok=True)
         (package / name).write_text("x = 1\n", encoding="utf-8")
-    assert list(wheel.modules(package)) == ["attnlab/__init__.py", "attnlab/lab.py", "attnlab/py.typed",
-                                            "attnlab/sub/__init__.py"]
+    assert list(wheel.modules(package)) == ["attnlab/__init__.py", "attnlab/data/decoder/config.json",
+                                            "attnlab/lab.py", "attnlab/py.typed", "attnlab/sub/__init__.py"]
 
 
 def test_the_modules_are_the_running_packages_bytes() -> None:
@@ -140,6 +143,7 @@ def test_another_date_or_a_changed_module_gives_other_bytes(tmp_path: Path) -> N
     for path in [*PACKAGE.glob("*.py"), PACKAGE / "py.typed"]:
         copy.mkdir(exist_ok=True)
         (copy / path.name).write_bytes(path.read_bytes())
+    shutil.copytree(PACKAGE / "data", copy / "data")
     assert built(package=copy) == built()
     assert built("2024-05-07") != built()
     (copy / "lab.py").write_bytes((copy / "lab.py").read_bytes() + b"\n")

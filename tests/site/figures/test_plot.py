@@ -27,7 +27,7 @@ from attnlab.site.figures.plot import (
     nice_step,
     ticks_within,
 )
-from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
+from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT
 
 SVG = "{http://www.w3.org/2000/svg}"
 LINES = {"squares": ([1, 10, 100], [1, 100, 10_000]), "linear": ([1, 10, 100], [5, 50, 500])}
@@ -104,10 +104,10 @@ def test_a_band_is_drawn_between_its_lows_and_highs_with_a_legend_swatch() -> No
     assert "spread" in texts(svg)
 
 
-def test_no_text_is_smaller_than_eleven_pixels_in_a_phone_column() -> None:
+def test_no_text_is_smaller_than_eleven_pixels_in_a_box_on_a_phone() -> None:
     sizes = [float(t.get("font-size")) for t in chart().iter(f"{SVG}text")]
-    assert min(sizes) * min(1.0, PHONE_COLUMN / WIDTH) >= MIN_TEXT
-    assert (TICK_FONT, LABEL_FONT) == (13, 14)
+    assert min(sizes) * min(1.0, LAB_COLUMN / WIDTH) >= MIN_TEXT
+    assert (TICK_FONT, LABEL_FONT) == (14, 15)
 
 
 def test_chart_fetches_nothing_from_elsewhere() -> None:

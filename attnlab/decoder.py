@@ -1,0 +1,367 @@
+"""A small trained decoder, read entirely: GPT-2's architecture at 2 layers, 4 heads, width 64.
+
+The model was trained by ``scripts/train_decoder.py`` to continue a
+repeated stretch of random letters; its files (Hugging Face layout and the
+training log) ship in ``attnlab/data/decoder/``. Everything here is numpy:
+the weights are read from ``model.safetensors`` by a reader of its
+documented format (``read_safetensors``), and each head runs through
+``attnlab.attention``.
+
+One pass over a text, ``forward``, and one generation step, ``step``, are
+the same function, ``extend``: it appends new tokens to a ``Cache`` (every
+layer's keys and values so far) and computes only the new positions, whose
+queries see the cached keys and their own. A whole text is ``extend`` of an
+empty cache; generating adds one token at a time and recomputes nothing.
+
+GPT-2's block (Pre-LN): x + attention(LN₁(x)), then x + MLP(LN₂(x)), then
+a final LN and the logits against the token embeddings (tied).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from attnlab.attention import attention, causal, frozen
+from attnlab.layers import layer_norm
+
+__all__ = [
+    "DIRECTORY",
+    "HELD_OUT_SEED",
+    "Cache",
+    "Decoder",
+    "Generation",
+    "Pass",
+    "Repeat",
+    "Study",
+    "accuracy",
+    "empty_cache",
+    "gelu_tanh",
+    "load",
+    "mulberry32",
+    "pick",
+    "read_safetensors",
+    "repeats",
+    "study",
+    "training_log",
+]
+
+DIRECTORY = Path(__file__).parent / "data" / "decoder"
+"""The committed model: config.json, model.safetensors, vocab.json, training-log.json."""
+DTYPES = {"F32": "<f4", "F64": "<f8", "F16": "<f2"}
+"""safetensors' dtype names → numpy's (little-endian, as the format stores them)."""
+HELD_OUT_SEED = 2026
+"""The seed of the chapter's held-out sequences (``repeats(count, HELD_OUT_SEED)``), none of them seen in training."""
+Head = tuple[int, int]
+"""(layer, head), both counted from 0."""
+
+
+def read_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """Every tensor of a ``.safetensors`` file as float64: 8 bytes of header length, a JSON header, the data."""
+    data = path.read_bytes()
+    length = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8:8 + length])
+    header.pop("__metadata__", None)
+    tensors = {}
+    for name, entry in header.items():
+        start, end = entry["data_offsets"]
+        raw = np.frombuffer(data[8 + length + start:8 + length + end], DTYPES[entry["dtype"]])
+        tensors[name] = raw.astype(np.float64).reshape(entry["shape"])
+    return tensors
+
+
+def gelu_tanh(x: np.ndarray) -> np.ndarray:
+    """GPT-2's activation (``gelu_new``): x · (1 + tanh(√(2/π) · (x + 0.044715 x³))) / 2."""
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+@dataclass(frozen=True)
+class Cache:
+    """What generation keeps: per layer, every head's keys and values so far (heads × positions × 16)."""
+
+    keys: tuple[np.ndarray, ...]
+    values: tuple[np.ndarray, ...]
+
+    @property
+    def length(self) -> int:
+        """How many positions are cached."""
+        return int(self.keys[0].shape[1])
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The new positions of one ``extend``: T new tokens after ``start`` cached ones.
+
+    ``attentions[layer][head][query][key]`` (layers × heads × T × (start + T)), ``writes[layer][head]``
+    (T × 64): what each head adds to the residual stream (its output through its rows of c_proj, the
+    shared bias left out), ``logits`` (T × vocabulary), ``cache``: the cache after these positions.
+    """
+
+    tokens: tuple[str, ...]
+    ids: np.ndarray
+    logits: np.ndarray
+    attentions: np.ndarray
+    writes: np.ndarray
+    cache: Cache
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """softmax of each position's logits: the next token's distribution (T × vocabulary)."""
+        shifted = np.exp(self.logits - self.logits.max(axis=-1, keepdims=True))
+        return shifted / shifted.sum(axis=-1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class Generation:
+    """``text``: the generated continuation; ``probabilities``: the distribution each step drew from."""
+
+    text: str
+    ids: np.ndarray
+    probabilities: np.ndarray
+
+
+def mulberry32(seed: int) -> Iterable[float]:
+    """The sampler's random numbers in [0, 1): Mulberry32, 32-bit integer steps, the same in the page's JavaScript.
+
+    state += 0x6D2B79F5; t = (state ^ state >>> 15) · (state | 1); t ^= t + (t ^ t >>> 7) · (t | 61);
+    the number is (t ^ t >>> 14) / 2³², every product and sum taken mod 2³².
+    """
+    state = seed & 0xFFFFFFFF
+    while True:
+        state = (state + 0x6D2B79F5) & 0xFFFFFFFF
+        t = ((state ^ (state >> 15)) * (state | 1)) & 0xFFFFFFFF
+        t ^= (t + ((t ^ (t >> 7)) * (t | 61) & 0xFFFFFFFF)) & 0xFFFFFFFF
+        yield ((t ^ (t >> 14)) & 0xFFFFFFFF) / 2 ** 32
+
+
+def pick(logits: np.ndarray, temperature: float, draw: float) -> tuple[int, np.ndarray]:
+    """The next id and the distribution it came from: softmax(logits / T), then the first id whose
+    cumulative probability exceeds ``draw``; at T = 0 the most probable id (the lowest on a tie)."""
+    if temperature < 0 or not math.isfinite(temperature):
+        raise ValueError(f"temperature must be a finite number ≥ 0, got {temperature}")
+    if temperature == 0:
+        chosen = int(np.argmax(logits))
+        return chosen, np.eye(len(logits))[chosen]
+    scaled = logits / temperature
+    shifted = np.exp(scaled - scaled.max())
+    probabilities = shifted / shifted.sum()
+    chosen = int(np.searchsorted(np.cumsum(probabilities), draw, side="right"))
+    return min(chosen, len(logits) - 1), probabilities
+
+
+@dataclass(frozen=True)
+class Decoder:
+    """The loaded model: its settings, vocabulary and weights (float64, named as in the file)."""
+
+    vocabulary: str
+    layers: int
+    heads: int
+    width: int
+    context: int
+    eps: float
+    weights: dict[str, np.ndarray]
+
+    @property
+    def head_width(self) -> int:
+        """Each head's query, key and value width: width / heads."""
+        return self.width // self.heads
+
+    def encode(self, text: str) -> np.ndarray:
+        """The ids of ``text``, one character a token; a character outside the vocabulary is refused."""
+        for place, character in enumerate(text):
+            if character not in self.vocabulary:
+                raise ValueError(f"character {character!r} at position {place} is not in the decoder's "
+                                 f"vocabulary {self.vocabulary!r}")
+        return np.array([self.vocabulary.index(c) for c in text], dtype=np.int64)
+
+    def extend(self, cache: Cache, ids: np.ndarray, ablate: Collection[Head] = ()) -> Pass:
+        """Run the new tokens ``ids`` after the ``cache.length`` cached ones.
+
+        ``ablate``: the (layer, head) pairs whose output is zeroed before c_proj.
+        """
+        start, count = cache.length, len(ids)
+        if count == 0 or start + count > self.context:
+            raise ValueError(f"{start} cached and {count} new tokens: the decoder takes 1 to {self.context} in all")
+        w, d = self.weights, self.head_width
+        x = w["transformer.wte.weight"][ids] + w["transformer.wpe.weight"][start:start + count]    # T × 64
+        visible = causal(count, start + count)                                                    # T × (start + T)
+        keys, values, maps, writes = [], [], [], []
+        for layer in range(self.layers):
+            name = f"transformer.h.{layer}."
+            h = layer_norm(x, w[name + "ln_1.weight"], w[name + "ln_1.bias"], self.eps)
+            qkv = h @ w[name + "attn.c_attn.weight"] + w[name + "attn.c_attn.bias"]               # T × 192
+            q, k, v = (qkv[:, i * self.width:(i + 1) * self.width].reshape(count, self.heads, d).transpose(1, 0, 2)
+                       for i in range(3))                                                         # heads × T × 16
+            keys.append(np.concatenate([cache.keys[layer], k], axis=1))         # heads × (start+T) × 16
+            values.append(np.concatenate([cache.values[layer], v], axis=1))
+            heads = [attention(q[i], keys[-1][i], values[-1][i], visible) for i in range(self.heads)]
+            out = np.stack([a.output * ((layer, i) not in ablate) for i, a in enumerate(heads)])  # heads×T×16
+            rows = w[name + "attn.c_proj.weight"].reshape(self.heads, d, self.width)              # heads × 16 × 64
+            write = np.einsum("htd,hdw->htw", out, rows)                                          # heads × T × 64
+            x = x + write.sum(axis=0) + w[name + "attn.c_proj.bias"]
+            h = layer_norm(x, w[name + "ln_2.weight"], w[name + "ln_2.bias"], self.eps)
+            hidden = gelu_tanh(h @ w[name + "mlp.c_fc.weight"] + w[name + "mlp.c_fc.bias"])       # T × 256
+            x = x + hidden @ w[name + "mlp.c_proj.weight"] + w[name + "mlp.c_proj.bias"]
+            maps.append([a.weights for a in heads])
+            writes.append(write)
+        final = layer_norm(x, w["transformer.ln_f.weight"], w["transformer.ln_f.bias"], self.eps)
+        return Pass(tuple(self.vocabulary[i] for i in ids), frozen(np.asarray(ids)),
+                    frozen(final @ w["transformer.wte.weight"].T), frozen(np.array(maps)), frozen(np.array(writes)),
+                    Cache(tuple(keys), tuple(values)))
+
+    def forward(self, text: str, ablate: Collection[Head] = ()) -> Pass:
+        """Every position of ``text`` at once (an empty cache extended by the whole text)."""
+        return self.extend(empty_cache(self), self.encode(text), ablate)
+
+    def step(self, cache: Cache, token: int, ablate: Collection[Head] = ()) -> Pass:
+        """One generation step: the token ``token`` after the cached ones, nothing earlier recomputed."""
+        return self.extend(cache, np.array([token]), ablate)
+
+    def generate(self, prompt: str, steps: int, temperature: float = 0.0, seed: int = 0,
+                 ablate: Collection[Head] = ()) -> Generation:
+        """Continue ``prompt`` by ``steps`` tokens, each drawn at ``temperature`` with ``mulberry32(seed)``.
+
+        The prompt runs once; each step then runs only its new token against the cache.
+        """
+        if steps < 1 or len(prompt) + steps - 1 > self.context:
+            raise ValueError(f"a prompt of {len(prompt)} and {steps} steps do not fit the context of {self.context}"
+                             " (steps must be ≥ 1)")
+        draws = iter(mulberry32(seed))
+        current = self.forward(prompt, ablate)
+        chosen, distributions = [], []
+        for step in range(steps):
+            token, probabilities = pick(current.logits[-1], temperature, next(draws))
+            chosen.append(token)
+            distributions.append(probabilities)
+            if step + 1 < steps:
+                current = self.step(current.cache, token, ablate)
+        return Generation("".join(self.vocabulary[i] for i in chosen), frozen(np.array(chosen)),
+                          frozen(np.array(distributions)))
+
+
+def empty_cache(model: Decoder) -> Cache:
+    """A cache holding no position yet."""
+    nothing = np.zeros((model.heads, 0, model.head_width))
+    return Cache((nothing,) * model.layers, (nothing,) * model.layers)
+
+
+@lru_cache(maxsize=4)
+def load(directory: Path = DIRECTORY) -> Decoder:
+    """The decoder in ``directory`` (Hugging Face layout: config.json, model.safetensors, vocab.json)."""
+    config = json.loads((directory / "config.json").read_text())
+    ids = json.loads((directory / "vocab.json").read_text())
+    vocabulary = "".join(sorted(ids, key=ids.get))
+    return Decoder(vocabulary, config["n_layer"], config["n_head"], config["n_embd"], config["n_positions"],
+                   config["layer_norm_epsilon"], read_safetensors(directory / "model.safetensors"))
+
+
+def training_log(directory: Path = DIRECTORY) -> dict[str, Any]:
+    """The committed run's log: its settings, the loss at every step, [step, held-out accuracy] pairs, its times."""
+    log: dict[str, Any] = json.loads((directory / "training-log.json").read_text())
+    return log
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A held-out sequence: random letters in which ``text[start:start + length]`` repeats right after itself."""
+
+    text: str
+    start: int
+    length: int
+
+    @property
+    def predictable(self) -> range:
+        """Positions whose next token the first copy gives: the second copy's, its first token's prediction excluded."""
+        second = self.start + self.length
+        return range(second, second + self.length - 1)
+
+
+def repeats(count: int, seed: int, length: int = 64, segment: tuple[int, int] = (8, 32)) -> tuple[Repeat, ...]:
+    """``count`` sequences built as the training data is (prefix, segment, the segment again, filler).
+
+    Drawn with numpy's generator from ``seed``, not PyTorch's: none is a training sequence.
+    """
+    rng = np.random.default_rng(seed)
+    made = []
+    for _ in range(count):
+        letters = [chr(ord("a") + i) for i in rng.integers(0, 26, length)]
+        size = int(rng.integers(segment[0], segment[1] + 1))
+        start = int(rng.integers(0, length - 2 * size + 1))
+        letters[start + size:start + 2 * size] = letters[start:start + size]
+        made.append(Repeat("".join(letters), start, size))
+    return tuple(made)
+
+
+def accuracy(model: Decoder, sequences: Iterable[Repeat], ablate: Collection[Head] = ()) -> float:
+    """Share of the predictable positions (second copies) where the most probable next token is the right one."""
+    right = total = 0
+    for sequence in sequences:
+        run = model.forward(sequence.text, ablate)
+        for position in sequence.predictable:
+            right += int(np.argmax(run.logits[position])) == model.vocabulary.index(sequence.text[position + 1])
+            total += 1
+    return right / total
+
+
+
+@dataclass(frozen=True)
+class Study:
+    """The chapter's measurements on held-out repeats, each layers × heads but ``accuracy``.
+
+    ``previous_token``: mean weight on the key just before the query (every query but the first).
+    ``prefix_matching``: Olsson et al.'s prefix matching, measured: mean weight, from a query in the
+    second copy, on the key that followed the same token in the first copy (the token to come next).
+    ``copying``: how far the head's write, read straight through the output embedding (the final layer
+    norm left out), raises the right next token's logit above the mean logit, at the predictable positions.
+    ``accuracy``: greedy accuracy on the predictable positions; ``ablated``: the same with one head removed.
+    """
+
+    previous_token: np.ndarray
+    prefix_matching: np.ndarray
+    copying: np.ndarray
+    accuracy: float
+    ablated: np.ndarray
+
+    @property
+    def previous_token_head(self) -> Head:
+        """The head with the highest previous-token score."""
+        return _largest(self.previous_token)
+
+    @property
+    def induction_head(self) -> Head:
+        """The head with the highest prefix-matching score."""
+        return _largest(self.prefix_matching)
+
+
+def _largest(scores: np.ndarray) -> Head:
+    layer, head = np.unravel_index(np.argmax(scores), scores.shape)
+    return int(layer), int(head)
+
+
+@lru_cache(maxsize=2)
+def study(count: int = 50, seed: int = HELD_OUT_SEED) -> Study:
+    """Scores, accuracy and every one-head ablation on ``repeats(count, seed)``, for the committed model."""
+    model, sequences = load(), repeats(count, seed)
+    embedding = model.weights["transformer.wte.weight"]                            # vocabulary × 64
+    previous: list[np.ndarray] = []
+    prefix: list[np.ndarray] = []
+    copying: list[np.ndarray] = []
+    for s in sequences:
+        run = model.forward(s.text)
+        previous.append(np.diagonal(run.attentions, offset=-1, axis1=2, axis2=3).mean(axis=-1))
+        second = range(s.start + s.length, s.start + 2 * s.length)
+        prefix.extend(run.attentions[:, :, query, query - s.length + 1] for query in second)
+        for position in s.predictable:
+            logits = run.writes[:, :, position] @ embedding.T                     # layers × heads × vocabulary
+            copying.append(logits[:, :, model.vocabulary.index(s.text[position + 1])] - logits.mean(axis=-1))
+    ablated = np.array([[accuracy(model, sequences, {(layer, head)}) for head in range(model.heads)]
+                        for layer in range(model.layers)])
+    return Study(frozen(np.mean(previous, axis=0)), frozen(np.mean(prefix, axis=0)), frozen(np.mean(copying, axis=0)),
+                 accuracy(model, sequences), frozen(ablated))

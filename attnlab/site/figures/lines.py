@@ -1,0 +1,107 @@
+"""The lines view: one trained head of all-MiniLM-L6-v2 on a real sentence, drawn as lines between words.
+
+The words stand in two columns, the same sentence twice: on the left the
+queries, on the right the keys. From the chosen query a line runs to every
+key, thicker and darker the more weight the key gets, with the weight written
+beside the key (the layout of BertViz's head view). The sentences and the
+head shown for each, found by a stated search, are
+:mod:`attnlab.site.pages.trained`'s; a line under the picture says which
+head and why.
+
+Everything is computed at build time by :mod:`attnlab.bert`; the figure
+carries each sentence's tokens, head and whole weight matrix in
+``data-values`` (:func:`attnlab.site.figures.svg.figure`), and
+``docs/assets/lines.js`` (``globalThis.attnlab.lines``) redraws the lines from
+those numbers when the reader picks another word, by click, tap or arrow keys.
+Without JavaScript the picture stays on the pronoun.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from attnlab.site.figures.palette import DEEP, INK, MUTED
+from attnlab.site.figures.svg import figure, min_font, num, text
+from attnlab.site.pages.trained import SENTENCES, Sentence, shown
+
+SCRIPT = "assets/lines.js"
+"""The script that makes the view respond, relative to a page (pages sit at the site's root)."""
+ROW, WIDTH, TOP = 20, 360, 6
+"""Height of one word's row, the picture's width, the space above the first row (SVG units = CSS px)."""
+QUERY_END, LINE_START, LINE_END, KEY_START = 116, 124, 226, 234
+"""Where the query words end, where the lines run, where the key words start."""
+STROKE = (0.75, 7.0)
+"""A line's width: the first number plus the second times its weight (the script reads both from the figure)."""
+OPACITY = (0.12, 0.88)
+"""A line's opacity, the same way: faint lines stay visible, weight 1 is opaque."""
+
+
+def head_line(data: dict[str, Any]) -> str:
+    """The line saying which head is shown and why."""
+    q, k = data["tokens"][data["query"]], data["tokens"][data["key"]]
+    return (f"Layer {data['layer'] + 1}, head {data['head'] + 1} of {data['heads']}: the head where “{q}” gives "
+            f"“{k}” the most weight, found by searching them all.")
+
+
+def link(x2: float, y1: float, y2: float, key: int, weight: float) -> str:
+    """One line from the query's row to key ``key``'s row, its width and opacity by ``weight``."""
+    return (f'<line x1="{LINE_START}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" data-key="{key}" '
+            f'data-weight="{weight!r}" stroke-width="{STROKE[0] + STROKE[1] * weight:.2f}" '
+            f'stroke-opacity="{OPACITY[0] + OPACITY[1] * weight:.2f}"/>')
+
+
+def row_y(i: int) -> float:
+    """The baseline-centre of row ``i``."""
+    return TOP + ROW * i + ROW / 2
+
+
+def picture(ident: str, data: dict[str, Any]) -> str:
+    """The two columns of words and the lines from the sentence's pronoun, as an ``<svg>``."""
+    tokens, query, weights = data["tokens"], data["query"], data["weights"]
+    font = min_font(WIDTH)
+    height = TOP * 2 + ROW * len(tokens)
+    lines = "".join(link(LINE_END, row_y(query), row_y(j), j, w) for j, w in enumerate(weights[query]))
+    queries = "".join(
+        text(QUERY_END, row_y(i) + font * 0.35, token, font, anchor="end", bold=i == query,
+             extra=f' role="radio" aria-checked="{str(i == query).lower()}" tabindex="{0 if i == query else -1}" '
+                   f'data-query="{i}" data-y="{num(row_y(i))}" class="lines-query"')
+        for i, token in enumerate(tokens))
+    keys = "".join(text(KEY_START, row_y(j) + font * 0.35, token, font) for j, token in enumerate(tokens))
+    shares = "".join(text(WIDTH - 6, row_y(j) + font * 0.35, f"{w:.3f}", font, anchor="end", fill=MUTED,
+                          extra=f' data-share="{j}"') for j, w in enumerate(weights[query]))
+    sentence = escape(data["text"])
+    # a group, not an image: an image's parts are not controls, and the words on the left are
+    return (f'<svg viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" fill="{INK}" role="group" '
+            f'aria-labelledby="{ident}-title" aria-describedby="{ident}-desc" xmlns="http://www.w3.org/2000/svg">'
+            f'<title id="{ident}-title">{sentence} One head\'s weights, as lines</title>'
+            f'<desc id="{ident}-desc">The sentence’s words twice, queries on the left and keys on the right; a '
+            f'line from the chosen query to each key, as thick as its weight, the weight beside the key.</desc>'
+            f'<g class="lines-links" stroke="{DEEP}" aria-hidden="true">{lines}</g>'
+            f'<g role="radiogroup" aria-label="The word that looks (the query): arrow keys choose">{queries}</g>'
+            f'<g aria-hidden="true">{keys}{shares}</g></svg>')
+
+
+def lines_view(ident: str, sentences: tuple[Sentence, ...] = SENTENCES,
+               caption: str = "Choose a word on the left (click, tap or arrow keys): the thicker a line, "
+                              "the more weight; each word's weights add up to one.") -> str:
+    """The lines view of ``sentences`` (the first shown; a button for each where there are several).
+
+    It loads :data:`SCRIPT`, which finds every such figure on the page.
+    """
+    if not sentences:
+        raise ValueError("the lines view needs at least one sentence")
+    drawn = [shown(s) for s in sentences]
+    buttons = ""
+    if len(sentences) > 1:
+        buttons = ('<div class="lines-sentences" role="group" aria-label="Sentence">' + "".join(
+            f'<button type="button" class="md-button" data-sentence="{k}" aria-pressed="{str(k == 0).lower()}">'
+            f'“it” and {escape(s.label)}</button>' for k, s in enumerate(sentences)) + "</div>")
+    panels = "".join(
+        f'<div class="lines-panel" data-sentence="{k}"{"" if k == 0 else " hidden"}>'
+        f'{picture(f"{ident}-{k}", data)}<p class="lines-head">{escape(head_line(data))}</p></div>'
+        for k, data in enumerate(drawn))
+    values = {"sentences": drawn, "stroke": list(STROKE), "opacity": list(OPACITY)}
+    return (figure(ident, buttons + panels + '<p class="lines-readout" aria-live="polite"></p>', caption,
+                   kind="attention-lines", values=values).rstrip("\n")
+            + f'<script src="{SCRIPT}"></script>\n')

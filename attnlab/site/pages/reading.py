@@ -1,0 +1,75 @@
+"""How long the main path takes to read, from the words of its chapters' main line.
+
+A chapter's main line is what a reader reads straight through: its prose
+outside folded boxes (``???`` and ``???+``, the "Going deeper" asides and
+the answers), outside code blocks and before its exercises, which are
+practice rather than reading. Home states the path's reading time computed
+here from the chapters' Markdown; ``tests/site/build/test_reading.py``
+counts the same main line on the built pages, holds each chapter to
+:data:`MAX_WORDS` and Home's time to those counts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from attnlab.site.pages.source import FENCE, FRONT_MATTER
+
+PATH: tuple[str, ...] = ("rows.md", "scores.md", "softmax.md", "mixing.md", "masking.md")
+"""The chapters of the half-hour path, in reading order."""
+MAX_WORDS = 1000
+"""The most words a path chapter's main line may hold."""
+WORDS_PER_MINUTE = 150
+"""A careful reading speed for prose with formulas and figures to look at (plain prose reads faster)."""
+ROUND_TO = 5
+"""Reading times are stated in whole multiples of this many minutes, rounded up."""
+
+WORD = re.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
+"""A word: letters or digits, with inner apostrophes, hyphens, points or commas (``don't``, ``0.568``, ``1,000``)."""
+CITATION = re.compile(r"\[\[(?:CL|LAB|WE|EX)-\d+\]\]")
+BINDING = re.compile(r"\[\[(.+?) = .+?\]\]", re.S)
+LINK_TARGET = re.compile(r"\]\([^)]*\)|\{[^}\n]*\}")
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+FOLDED = re.compile(r"^([ \t]*)\?\?\?\+?[^\n]*\n(?:(?:\1[ \t]+[^\n]*)?\n)*", re.M)
+"""A folded box: its ``???`` line and every line indented deeper than it (blank lines included)."""
+
+
+def main_line(markdown: str) -> str:
+    """The text of a chapter's main line: ``markdown`` without front matter, code, folded boxes or exercises."""
+    text = FRONT_MATTER.sub("", markdown, count=1)
+    text = text.split("\n## Exercises\n", 1)[0] + "\n"
+    text = FENCE.sub("", text)
+    text = FOLDED.sub("", text)
+    text = COMMENT.sub("", CITATION.sub("", text))
+    return LINK_TARGET.sub("]", BINDING.sub(r"\1", text))
+
+
+def words(text: str) -> int:
+    """How many words ``text`` holds (:data:`WORD`)."""
+    return len(WORD.findall(text))
+
+
+def minutes(counts: list[int]) -> int:
+    """The reading time of chapters with these main-line word counts, rounded up to :data:`ROUND_TO` minutes."""
+    if not counts or min(counts) < 0:
+        raise ValueError(f"word counts must be a non-empty list of counts, got {counts}")
+    return ROUND_TO * math.ceil(sum(counts) / WORDS_PER_MINUTE / ROUND_TO)
+
+
+def path_minutes(docs: Path) -> int:
+    """The reading time of the :data:`PATH` chapters in the folder ``docs``."""
+    return minutes([words(main_line((docs / page).read_text(encoding="utf-8"))) for page in PATH])
+
+
+MARKER = "<!-- attnlab:start-path -->"
+"""The line where Home shows its two ways in: the path (with its reading time) and the explorer's sentence box."""
+OWN_SENTENCE = "explorer.md#explorer-own-title"
+"""Where "Try your own sentence" leads: the explorer's sentence box."""
+
+
+def start_buttons(docs: Path) -> str:
+    """Home's two buttons, as Markdown (so the build checks their links): the path, timed, and the explorer."""
+    return (f"[Start the {path_minutes(docs)}-minute path]({PATH[0]}){{ .md-button .md-button--primary }}\n"
+            f"[Try your own sentence]({OWN_SENTENCE}){{ .md-button }}\n{{ .attnlab-start }}")

@@ -1,0 +1,65 @@
+"""The small decoder in its chapter, from ``file://``: load, type a prompt, step, ablate, with no other host.
+
+Chromium opens the built chapter from disk, loads the model through the page's button (its digest checked),
+types a prompt and steps three tokens: the cache grows by one row per layer per step, the bars are the
+probabilities Python computes for the same text, and a head's switch starts again from the prompt with that
+head removed (the bars then match Python's ablated model). Waits are for states the page shows.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page, expect
+
+from attnlab import decoder
+
+from .axe import serious_violations
+from .labpage import watch
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PROMPT = "qwertzqwe"
+LOADS = 120_000
+"""How long Playwright waits for a state, in ms: a bound on a hung page, not a speed test."""
+
+
+def bars(page: Page) -> dict[str, float]:
+    return {row.get_attribute("data-token") or "": float(row.get_attribute("data-p") or "nan")
+            for row in page.locator(".decoder-bar").all()}
+
+
+def python_bars(text: str, ablate: frozenset[tuple[int, int]] = frozenset()) -> dict[str, float]:
+    model = decoder.load()
+    p = model.forward(text, ablate).probabilities[-1]
+    return {model.vocabulary[i]: float(p[i]) for i in np.argsort(-p)[:5]}
+
+
+def test_stepping_three_tokens_grows_the_cache_and_matches_python(page: Page, built_site: Path) -> None:
+    url = (built_site / "small-decoder.html").resolve().as_uri()
+    problems = watch(page, "file://")
+    page.goto(url)
+    page.locator("[data-load]").click()
+    expect(page.locator("[data-controls]")).to_be_visible(timeout=LOADS)
+    page.locator("[data-prompt]").fill(PROMPT)
+    page.locator("[data-prompt]").dispatch_event("change")
+    expect(page.locator("[data-text]")).to_have_text(PROMPT)
+    for step in range(1, 4):
+        page.locator("[data-step]").click()
+        expect(page.locator("[data-text]")).to_have_text(re.compile(f"^{PROMPT}.{{{step}}}$"))
+        rows = len(PROMPT) + step
+        expect(page.locator("[data-cache]")).to_contain_text(f"layer 0 holds {rows} rows, layer 1 holds {rows} rows")
+    text = page.locator("[data-text]").inner_text()
+    assert text == PROMPT + decoder.load().generate(PROMPT, 3).text
+    for token, p in python_bars(text).items():
+        assert bars(page)[token] == pytest.approx(p, abs=1e-6)
+    layer, head = decoder.study().induction_head
+    page.locator(f'[data-head="{layer},{head}"]').check()
+    expect(page.locator("[data-status]")).to_contain_text("Started again")
+    for token, p in python_bars(PROMPT, frozenset({(layer, head)})).items():
+        assert bars(page)[token] == pytest.approx(p, abs=1e-6)
+    assert not problems
+    assert not serious_violations(page)

@@ -1,0 +1,144 @@
+"""attnlab.decoder on its committed weights: the KV cache against recomputation, the maps, the sampler, ablation.
+
+Re-checks the measured claims CL-052 (the files give the architecture) and CL-053 (the log is the committed
+run's). The peer check against transformers' GPT2LMHeadModel
+is ``tests/peer/test_decoder_peer.py``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnlab import decoder
+
+MODEL = decoder.load()
+CACHE_TOLERANCE = 1e-12
+texts = st.text(alphabet=MODEL.vocabulary, min_size=1, max_size=MODEL.context)
+
+
+@settings(max_examples=15, deadline=None)
+@given(texts)
+def test_stepping_with_the_cache_equals_recomputing_the_prefix(text: str) -> None:
+    whole = MODEL.forward(text)
+    cache = decoder.empty_cache(MODEL)
+    for position, token in enumerate(whole.ids):
+        step = MODEL.step(cache, int(token))
+        cache = step.cache
+        assert cache.length == position + 1
+        np.testing.assert_allclose(step.logits[0], whole.logits[position], rtol=0, atol=CACHE_TOLERANCE)
+        np.testing.assert_allclose(step.attentions[:, :, 0], whole.attentions[:, :, position, :position + 1],
+                                   rtol=0, atol=CACHE_TOLERANCE)
+    for kept, recomputed in zip(cache.keys + cache.values, whole.cache.keys + whole.cache.values):
+        np.testing.assert_allclose(kept, recomputed, rtol=0, atol=CACHE_TOLERANCE)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.text(alphabet=MODEL.vocabulary, min_size=2, max_size=MODEL.context), st.data())
+def test_a_text_split_anywhere_gives_the_same_numbers(text: str, data: st.DataObject) -> None:
+    cut = data.draw(st.integers(1, len(text) - 1))
+    whole = MODEL.forward(text)
+    rest = MODEL.extend(MODEL.forward(text[:cut]).cache, MODEL.encode(text[cut:]))
+    np.testing.assert_allclose(rest.logits, whole.logits[cut:], rtol=0, atol=CACHE_TOLERANCE)
+    np.testing.assert_allclose(rest.attentions, whole.attentions[:, :, cut:], rtol=0, atol=CACHE_TOLERANCE)
+
+
+@settings(max_examples=10, deadline=None)
+@given(texts)
+def test_every_map_is_causal_and_sums_to_one(text: str) -> None:
+    maps = MODEL.forward(text).attentions                  # layers × heads × T × T
+    assert maps.shape == (MODEL.layers, MODEL.heads, len(text), len(text))
+    assert np.all(np.triu(maps, k=1) == 0)
+    np.testing.assert_allclose(maps.sum(axis=-1), 1.0, atol=1e-12)
+
+
+@settings(max_examples=10, deadline=None)
+@given(texts, st.integers(0, 1), st.integers(0, 3))
+def test_ablating_a_head_zeroes_its_write_and_leaves_earlier_maps_alone(text: str, layer: int, head: int) -> None:
+    plain, ablated = MODEL.forward(text), MODEL.forward(text, ablate={(layer, head)})
+    assert np.all(ablated.writes[layer, head] == 0)
+    np.testing.assert_array_equal(ablated.attentions[:layer + 1], plain.attentions[:layer + 1])
+    others = [i for i in range(MODEL.heads) if i != head]
+    np.testing.assert_array_equal(ablated.writes[layer, others], plain.writes[layer, others])
+
+
+def test_the_reader_agrees_with_the_safetensors_package() -> None:
+    safetensors_numpy = pytest.importorskip("safetensors.numpy")
+    stored = safetensors_numpy.load_file(str(decoder.DIRECTORY / "model.safetensors"))
+    ours = decoder.read_safetensors(decoder.DIRECTORY / "model.safetensors")
+    assert sorted(ours) == sorted(stored)
+    for name, array in stored.items():
+        np.testing.assert_array_equal(ours[name], array.astype(np.float64))
+
+
+def test_a_character_outside_the_vocabulary_is_refused_with_its_place() -> None:
+    with pytest.raises(ValueError, match=r"character 'Q' at position 2"):
+        MODEL.forward("abQ")
+
+
+def test_more_tokens_than_the_context_are_refused() -> None:
+    with pytest.raises(ValueError, match="1 to 64"):
+        MODEL.forward("a" * (MODEL.context + 1))
+    with pytest.raises(ValueError, match="do not fit"):
+        MODEL.generate("a" * MODEL.context, 2)
+
+
+def test_pick_draws_from_the_cumulative_distribution() -> None:
+    logits = np.log(np.array([1.0, 3.0]))                 # probabilities 1/4, 3/4 at T = 1
+    assert decoder.pick(logits, 1.0, 0.24)[0] == 0
+    assert decoder.pick(logits, 1.0, 0.26)[0] == 1
+    np.testing.assert_allclose(decoder.pick(logits, 1.0, 0.5)[1], [0.25, 0.75])
+    np.testing.assert_allclose(decoder.pick(logits, 2.0, 0.5)[1], [1 / (1 + 3 ** 0.5), 3 ** 0.5 / (1 + 3 ** 0.5)])
+    assert decoder.pick(np.array([2.0, 5.0, 5.0]), 0.0, 0.99)[0] == 1      # greedy: the first of the largest
+
+
+@settings(max_examples=30)
+@given(st.lists(st.floats(-5, 5), min_size=2, max_size=8).filter(lambda v: max(v) - min(v) > 1e-3),
+       st.floats(0.1, 5), st.floats(1.01, 4))
+def test_a_higher_temperature_gives_a_flatter_distribution(logits: list[float], low: float, factor: float) -> None:
+    cold = decoder.pick(np.array(logits), low, 0.5)[1]
+    warm = decoder.pick(np.array(logits), low * factor, 0.5)[1]
+    assert warm.max() <= cold.max() and warm.min() >= cold.min()
+    assert np.argmax(warm) == np.argmax(cold)
+
+
+def test_mulberry32_draws_in_the_unit_interval_and_depends_on_the_seed() -> None:
+    first = [next(iter(decoder.mulberry32(seed))) for seed in range(200)]
+    assert all(0 <= x < 1 for x in first) and len(set(first)) == 200
+    numbers = np.fromiter(decoder.mulberry32(7), float, count=20000)
+    assert abs(numbers.mean() - 0.5) < 0.01
+
+
+def test_a_seed_repeats_its_sample_and_greedy_ignores_it() -> None:
+    a = MODEL.generate("abcdefgh", 8, temperature=1.0, seed=5)
+    again = MODEL.generate("abcdefgh", 8, temperature=1.0, seed=5)
+    assert a.text == again.text and np.array_equal(a.probabilities, again.probabilities)
+    assert MODEL.generate("xyz", 5, seed=1).text == MODEL.generate("xyz", 5, seed=2).text
+    np.testing.assert_allclose(a.probabilities.sum(axis=1), 1.0)
+
+
+def test_generation_runs_each_step_on_the_cache() -> None:
+    prompt = "qwertyuiopqwer"
+    made = MODEL.generate(prompt, 5)
+    whole = MODEL.forward(prompt + made.text[:-1])
+    assert list(made.ids) == [int(np.argmax(row)) for row in whole.logits[len(prompt) - 1:]]
+
+
+def test_the_log_records_the_committed_run() -> None:
+    log = json.loads((decoder.DIRECTORY / "training-log.json").read_text())
+    assert log["vocabulary"] == MODEL.vocabulary
+    assert log["accuracy"][-1][0] == len(log["loss"]) <= log["settings"]["steps"]
+
+
+def test_the_files_give_the_architecture_cl052() -> None:
+    config = json.loads((decoder.DIRECTORY / "config.json").read_text())
+    assert (config["n_layer"], config["n_head"], config["n_embd"], config["n_inner"], config["n_positions"]) == \
+        (2, 4, 64, 256, 64)
+    assert config["activation_function"] == "gelu_new" and config["tie_word_embeddings"]
+    assert "lm_head.weight" not in MODEL.weights                     # tied: the output layer is wte
+    assert MODEL.vocabulary == " abcdefghijklmnopqrstuvwxyz.,|"
+    assert (decoder.DIRECTORY / "model.safetensors").stat().st_size < 1_000_000

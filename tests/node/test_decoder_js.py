@@ -1,0 +1,104 @@
+"""The page's decoder under Node: docs/assets/decoder.js computes as ``attnlab.decoder`` on the committed files.
+
+Logits and every attention weight within 1e-6 on generated prompts, every one-head ablation likewise, the KV
+cache's step-by-step numbers, and seeded sampling giving the same tokens and distributions as Python.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnlab import decoder
+
+SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "assets" / "decoder.js"
+MODEL = decoder.load()
+TOLERANCE = 1e-6
+RUN = """
+const fs = require("fs"), path = require("path");
+const api = require(process.argv[1]);
+const folder = process.argv[2];
+const model = api.fromFiles(new Uint8Array(fs.readFileSync(path.join(folder, "model.safetensors"))),
+  Object.entries(JSON.parse(fs.readFileSync(path.join(folder, "vocab.json"), "utf8"))).sort((a, b) => a[1] - b[1])
+    .map(e => e[0]).join(""),
+  JSON.parse(fs.readFileSync(path.join(folder, "config.json"), "utf8")));
+const jobs = JSON.parse(fs.readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(jobs.map(job => {
+  if (job.generate) {
+    const g = model.generate(job.prompt, job.generate);
+    return {text: g.text, probabilities: g.probabilities};
+  }
+  if (job.stepwise) {
+    let cache = model.emptyCache(); const logits = [], lengths = [];
+    for (const id of model.encode(job.prompt)) {
+      const s = model.step(cache, id);
+      cache = s.cache;
+      logits.push(s.logits[0]);
+      lengths.push(cache.layers.map(l => l.keys.length));
+    }
+    return {logits, lengths};
+  }
+  const r = model.forward(job.prompt, job.ablate);
+  return {logits: r.logits, attentions: r.attentions, tokens: r.tokens};
+})));
+"""
+
+pytestmark = pytest.mark.slow
+
+
+def node(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    done = subprocess.run(["node", "-e", RUN, str(SCRIPT), str(decoder.DIRECTORY)], input=json.dumps(jobs),
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+prompts = st.text(alphabet=MODEL.vocabulary, min_size=1, max_size=MODEL.context)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.lists(prompts, min_size=1, max_size=4), st.integers(0, 1), st.integers(0, 3))
+def test_logits_and_attentions_match_python(texts: list[str], layer: int, head: int) -> None:
+    jobs = [{"prompt": t, "ablate": a} for t in texts for a in ([], [[layer, head]])]
+    for job, answer in zip(jobs, node(jobs)):
+        ours = MODEL.forward(job["prompt"], ablate={tuple(p) for p in job["ablate"]})
+        assert answer["tokens"] == list(ours.tokens)
+        np.testing.assert_allclose(answer["logits"], ours.logits, rtol=0, atol=TOLERANCE)
+        for layer_maps, our_maps in zip(answer["attentions"], ours.attentions):
+            for head_rows, our_rows in zip(layer_maps, our_maps):
+                for row, our_row in zip(head_rows, our_rows):
+                    np.testing.assert_allclose(row, our_row[:len(row)], rtol=0, atol=TOLERANCE)
+
+
+def test_the_cache_grows_one_row_per_layer_per_step_and_matches_python() -> None:
+    prompt = "kqzvwkqzv"
+    [answer] = node([{"prompt": prompt, "stepwise": True}])
+    assert answer["lengths"] == [[n] * MODEL.layers for n in range(1, len(prompt) + 1)]
+    np.testing.assert_allclose(answer["logits"], MODEL.forward(prompt).logits, rtol=0, atol=TOLERANCE)
+
+
+@settings(max_examples=5, deadline=None)
+@given(prompts.filter(lambda t: len(t) <= MODEL.context - 12), st.sampled_from([0.0, 0.7, 1.0, 2.0]),
+       st.integers(0, 2 ** 32 - 1))
+def test_a_seeded_sample_gives_the_same_tokens_in_both(prompt: str, temperature: float, seed: int) -> None:
+    options = {"steps": 12, "temperature": temperature, "seed": seed}
+    [answer] = node([{"prompt": prompt, "generate": options}])
+    ours = MODEL.generate(prompt, 12, temperature=temperature, seed=seed)
+    assert answer["text"] == ours.text
+    np.testing.assert_allclose(answer["probabilities"], ours.probabilities, rtol=0, atol=TOLERANCE)
+
+
+def test_mulberry32_gives_python_s_numbers() -> None:
+    script = ("const m = require(process.argv[1]).mulberry32;"
+              "process.stdout.write(JSON.stringify([0, 1, 2 ** 32 - 1, 123456789].map(s => { const r = m(s);"
+              " return Array.from({length: 50}, r); })))")
+    done = subprocess.run(["node", "-e", script, str(SCRIPT)], capture_output=True, text=True, check=True)
+    for seed, numbers in zip([0, 1, 2 ** 32 - 1, 123456789], json.loads(done.stdout)):
+        draws = iter(decoder.mulberry32(seed))
+        assert numbers == [next(draws) for _ in range(50)]

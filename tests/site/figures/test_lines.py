@@ -1,0 +1,79 @@
+"""Home's lines view and the chapters' "same step in a trained model" charts, drawn from attnlab.bert."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import numpy as np
+import pytest
+
+from attnlab import bert
+from attnlab.site.figures import lines
+from attnlab.site.pages import trained
+
+PAGE_BUDGET_KB = 32
+"""What the lines view may add to Home and keep its first load within 500 KB."""
+
+
+def carried(html: str) -> dict:
+    return json.loads(unescape(re.search(r'data-values="([^"]*)"', html).group(1)))
+
+
+def test_the_view_draws_a_line_from_the_pronoun_to_every_key_as_wide_as_its_weight() -> None:
+    html = lines.lines_view("t", trained.SENTENCES[:1])
+    sentence = carried(html)["sentences"][0]
+    weights = np.array(sentence["weights"])[sentence["query"]]
+    drawn = re.findall(r'<line [^>]*data-key="(\d+)" data-weight="([^"]+)" stroke-width="([^"]+)" '
+                       r'stroke-opacity="([^"]+)"', html)
+    assert [int(k) for k, *_ in drawn] == list(range(len(weights)))
+    np.testing.assert_allclose([float(w) for _, w, *_ in drawn], weights, rtol=1e-15)
+    np.testing.assert_allclose([float(s) for _, _, s, _ in drawn], lines.STROKE[0] + lines.STROKE[1] * weights,
+                               atol=0.005)
+    assert sentence["tokens"][sentence["query"]] == "it" and sentence["tokens"][sentence["key"]] == "pump"
+
+
+def test_the_head_shown_is_the_searched_one_and_its_line_says_so() -> None:
+    shown = trained.shown(trained.SENTENCES[0])
+    enc = bert.encode(trained.SENTENCES[0].text)[0]
+    assert (shown["layer"], shown["head"]) == bert.strongest_head(enc, "it", "pump")
+    assert lines.head_line(shown).startswith(f"Layer {shown['layer'] + 1}, head {shown['head'] + 1} of 72:")
+
+
+def test_one_word_of_each_sentence_is_chosen_and_takes_the_tab_stop() -> None:
+    html = lines.lines_view("t")
+    assert html.count('aria-checked="true"') == html.count('tabindex="0"') == len(trained.SENTENCES)
+    assert html.count('class="lines-panel"') == len(trained.SENTENCES) and html.count(" hidden>") == 1
+
+
+def test_the_view_needs_a_sentence() -> None:
+    with pytest.raises(ValueError, match="at least one sentence"):
+        lines.lines_view("t", ())
+
+
+def test_the_view_fits_homes_budget() -> None:
+    assert len(lines.lines_view("home-lines").encode("utf-8")) <= PAGE_BUDGET_KB * 1024
+
+
+def test_a_causal_mask_blocks_the_keys_after_the_query_and_renormalises_the_rest() -> None:
+    weights, visible = trained.step_values("masked")
+    i = trained.position()
+    assert visible == [j <= i for j in range(len(visible))]
+    full = trained.head().weights[i]
+    np.testing.assert_allclose(weights[:i + 1], full[:i + 1] / full[:i + 1].sum(), rtol=1e-12)
+
+
+def test_the_mixing_chart_adds_up_to_the_output() -> None:
+    # the weighted values' lengths bound the output's length (triangle inequality), and each is weight × ‖v‖
+    sizes, _ = trained.step_values("mixing")
+    enc, layer, head = trained.found()
+    v = bert.head_inputs(enc, layer, head)[2]
+    i = trained.position()
+    np.testing.assert_allclose(sizes, trained.head().weights[i] * np.linalg.norm(v, axis=1), rtol=1e-12)
+    assert np.linalg.norm(trained.head().output[i]) <= sum(sizes)
+
+
+def test_an_unknown_step_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="'softmax'"):
+        trained.step_values("softmax")
