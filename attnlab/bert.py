@@ -243,13 +243,24 @@ def read_tensors(directory: Path, precision: str = "float32") -> dict[str, np.nd
 
     With ``"float16"`` each entry is the half-precision number nearest the
     stored float32, so ``array.astype(np.float16)`` gives it back exactly.
+    The arrays are read-only: the last folder and precision asked are kept
+    (a build reads the rounded weights for the model and for the page's files).
     """
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    return dict(_read_tensors(Path(directory).resolve(), precision))
+
+
+@lru_cache(maxsize=1)
+def _read_tensors(directory: Path, precision: str) -> dict[str, np.ndarray]:
+    """``read_tensors`` for a resolved folder and a known precision."""
     safetensors_numpy = _require("safetensors.numpy", "read the model weights")
     stored = safetensors_numpy.load_file(str(directory / "model.safetensors"))
-    return {name: rounded(name, array, precision) for name, array in stored.items()
-            if np.issubdtype(array.dtype, np.floating)}
+    tensors = {name: rounded(name, array, precision) for name, array in stored.items()
+               if np.issubdtype(array.dtype, np.floating)}
+    for array in tensors.values():
+        array.flags.writeable = False
+    return tensors
 
 
 def read_weights(directory: Path, config: dict[str, Any],

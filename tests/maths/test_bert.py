@@ -352,6 +352,14 @@ def test_read_tensors_rounds_and_leaves_out_what_is_not_a_weight() -> None:
     assert all(t.dtype == np.float64 for t in tensors.values())
 
 
+def test_read_tensors_reads_the_file_once_for_a_repeated_ask_and_hands_out_read_only_arrays() -> None:
+    first = attnlab.bert.read_tensors(model_dir(), "float16")
+    again = attnlab.bert.read_tensors(model_dir(), "float16")
+    assert again is not first and all(again[name] is array for name, array in first.items())
+    with pytest.raises(ValueError, match="read-only"):
+        first["pooler.dense.bias"][0] = 1.0
+
+
 def test_a_weight_beyond_float16_is_refused_naming_its_tensor() -> None:
     with pytest.raises(ValueError, match="tensor 'big' has entries beyond the float16 range"):
         attnlab.bert.rounded("big", np.array([1.0, 70000.0], np.float32), "float16")

@@ -265,12 +265,14 @@ def steps(values: np.ndarray, scale: int) -> list[int]:
     return np.rint(np.asarray(values) * scale).astype(np.int64).ravel().tolist()
 
 
+@cache
 def vectors(key: str, layer: int) -> dict[str, Any]:
     """What the neuron view shows of one layer of a prepared sentence, in whole 1/``VECTOR_SCALE`` steps.
 
     ``queries``, ``keys`` and ``values`` are n × (heads · d) row-major (head h's
     columns h·d … h·d + d − 1), ``scores`` the raw q·k of each head (n × n), and
-    ``lengths`` each head's ‖v_j W_O^h‖ per key.
+    ``lengths`` each head's ‖v_j W_O^h‖ per key. Made once per process (the
+    notes page lists the files, and the post-build pass writes them).
     """
     enc = encoding(prepared(key))
     q, k, v = bert.layer_inputs(enc, layer)
@@ -385,7 +387,7 @@ def own_sentence(up: str) -> str:
     """The explorer's part for a reader's own sentence: the button that loads the model (its size said), a
     progress bar, a cancel, a status line, the link to the model's own zip for a copy on disk, and the sentence
     box, which appears once the model is in."""
-    size = readable_bytes(model_files.download_bytes())
+    size = readable_bytes(model_files.DOWNLOAD_BYTES)
     return (
         f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
         f'data-scripts="{up}assets/" data-model-archive="{model_files.archive_name()}">'

@@ -13,19 +13,27 @@ Which characters are "control", "whitespace", "punctuation", "CJK" or
 "non-spacing mark" is not in tokenizer.json: it is in the Rust library, whose
 Unicode tables are older than the browser's (``\\p{P}`` in JavaScript is not
 the set the library splits on: U+2E43 … U+2E4F, punctuation since Unicode
-9.0, are not split by ``tokenizers`` 0.23). ``character_classes`` therefore
+9.0, are not split by ``tokenizers`` 0.23). ``probed_classes`` therefore
 asks the installed library itself: it runs the normaliser and the
 pre-tokeniser over the code points (separated by ``a``, which no step
 changes) and reads off what each step did to each one. The classes go to the
 page as sorted inclusive ranges, ``[first, last, first, last, …]``.
+
+Asking about 1.1 million code points takes seconds, so the answer is asked
+once and committed (``data/character-classes.json``, which
+``character_classes`` reads); a test compares it with what the installed
+library answers, so a ``tokenizers`` that splits differently fails the
+suite. ``python -m attnlab.site.build.tokenizer_file`` writes it again.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +48,8 @@ SUPPORTED = {
     "post_processor": "TemplateProcessing",
 }
 """The one component of each kind that wordpiece.js implements."""
+CLASSES_FILE = "data/character-classes.json"
+"""The committed answer of ``probed_classes``, inside this package."""
 
 
 def read_json(directory: Path) -> dict[str, Any]:
@@ -158,9 +168,8 @@ def _punctuation(chars: list[str]) -> set[int]:
     return {ord(word) for word, (start, end) in words if end - start == 1 and word != SEPARATOR}
 
 
-@cache
-def character_classes() -> dict[str, list[int]]:
-    """The installed ``tokenizers``' own class of every code point, as ranges.
+def probed_classes() -> dict[str, list[int]]:
+    """The installed ``tokenizers``' own class of every code point, as ranges (seconds: ask ``character_classes``).
 
     ``removed``: dropped by clean_text (controls, formats, private use, U+0000,
     U+FFFD); ``whitespace``: made a space by clean_text (and split on by the
@@ -186,6 +195,31 @@ def character_classes() -> dict[str, list[int]]:
     }
 
 
+@cache
+def character_classes() -> dict[str, list[int]]:
+    """``probed_classes`` as committed in ``CLASSES_FILE``."""
+    classes: dict[str, list[int]] = json.loads(
+        resources.files("attnlab.site.build").joinpath(CLASSES_FILE).read_text(encoding="utf-8"))
+    return classes
+
+
+def classes_text(classes: dict[str, list[int]]) -> str:
+    """``CLASSES_FILE``'s text for ``classes``: one class a line."""
+    lines = (f"  {json.dumps(name)}: {json.dumps(flat, separators=(',', ':'))}" for name, flat in classes.items())
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def tokenizer_data(directory: Path) -> dict[str, Any]:
     """Everything wordpiece.js needs for the model in ``directory``: its settings and the character classes."""
     return {**settings(directory), "classes": character_classes()}
+
+
+def main() -> None:
+    """Probe the installed ``tokenizers`` and write its classes to ``CLASSES_FILE``."""
+    target = Path(__file__).parent / CLASSES_FILE
+    target.write_text(classes_text(probed_classes()), encoding="utf-8")
+    print(f"wrote {target}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

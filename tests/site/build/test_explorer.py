@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from attnlab import bert
-from attnlab.site.build import explorer
+from attnlab.cost import readable_bytes
+from attnlab.site.build import explorer, model_files
 from attnlab.site.build.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
 
 KB = 1024
@@ -83,6 +84,15 @@ def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vector
     expected = [f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
         f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)]
     assert sorted(published()) == sorted(expected)
+
+
+def test_the_data_files_are_computed_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = published()
+    def refuse(*_: object) -> None:
+        raise AssertionError("a data file was computed again")
+    for name in ("encode", "layer_inputs", "value_lengths", "contributions"):
+        monkeypatch.setattr(bert, name, refuse)
+    assert published() == first
 
 
 def test_a_layers_vectors_are_the_heads_queries_keys_values_scores_and_value_lengths() -> None:
@@ -165,6 +175,13 @@ def test_the_markup_loads_its_script_and_stylesheet_and_finds_its_data_from_the_
 def test_a_page_in_a_folder_climbs_to_the_assets() -> None:
     html = widget("guide/explore.md")
     assert 'data-data="../assets/explorer/"' in html and 'src="../assets/explorer.js"' in html
+
+
+def test_the_load_button_states_the_models_size_without_making_its_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_: object) -> None:
+        raise AssertionError("the markup made the model's files")
+    monkeypatch.setattr(model_files, "_files", refuse)
+    assert f"Load the model ({readable_bytes(model_files.DOWNLOAD_BYTES)})</button>" in widget("explorer.md")
 
 
 def test_without_javascript_the_reader_is_told_so() -> None:

@@ -87,6 +87,11 @@ def test_the_whole_download_is_under_50_mb_and_near_two_bytes_a_weight(shipped: 
     assert 2 * values < total < 2 * values * 1.02
 
 
+def test_the_download_size_the_page_states_is_what_the_files_weigh(shipped: dict[str, bytes]) -> None:
+    weighed = len(shipped["manifest.js"]) + manifest(shipped)["bytes"]  # it and every file it lists
+    assert weighed == model_files.DOWNLOAD_BYTES, f"set model_files.DOWNLOAD_BYTES to {weighed}"
+
+
 def test_the_files_are_the_same_bytes_on_every_call(shipped: dict[str, bytes]) -> None:
     assert {path.removeprefix(FOLDER + "/"): data for path, data in files().items()} == shipped
 

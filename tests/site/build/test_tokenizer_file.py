@@ -134,6 +134,13 @@ def test_no_unassigned_code_point_is_removed_whitespace_punctuation_or_a_mark() 
     assert tokenizer_file._punctuation(unassigned) == set()
 
 
+def test_the_committed_classes_are_what_the_installed_tokenizers_answers() -> None:
+    # a tokenizers release that splits differently turns this red: run python -m attnlab.site.build.tokenizer_file
+    committed = (Path(tokenizer_file.__file__).parent / tokenizer_file.CLASSES_FILE).read_text(encoding="utf-8")
+    assert committed == tokenizer_file.classes_text(tokenizer_file.probed_classes())
+    assert json.loads(committed) == character_classes()
+
+
 def test_the_probe_refuses_a_character_that_becomes_the_separator() -> None:
     with pytest.raises(ValueError, match="became the separator"):
         tokenizer_file._after_each("aaaa", ["x"])
