@@ -565,18 +565,14 @@ def pieces_limit(directory: Path) -> int:
     return int(config["max_seq_length"])
 
 
-def sentence_vector(encoding: Encoding, model: Model | None = None) -> np.ndarray:
+def sentence_vector(encoding: Encoding) -> np.ndarray:
     """The model's sentence embedding: ``encoding.pooled`` (the mean over the real tokens) divided by its length.
 
     That is what the model's ``modules.json`` chains after the encoder:
     mean pooling, then L2 normalisation. Its pipeline also cuts the input at
-    ``max_pieces`` word pieces; ``tokenize`` never cuts, so a longer sentence
-    is refused here rather than given a vector the model would not compute.
+    ``max_pieces`` word pieces; ``tokenize`` refuses a longer sentence rather
+    than give it a vector the model would not compute.
     """
-    limit = max_pieces(model)
-    pieces = int(np.count_nonzero(encoding.real))
-    if pieces > limit:
-        raise ValueError(f"the sentence has {pieces} word pieces; the model's pipeline keeps only the first {limit}")
     return encoding.pooled / np.linalg.norm(encoding.pooled)
 
 
