@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from attnlab.site.pages.errors import PageError
 
-LIMIT = 60.0
+LIMIT = 120.0
 """How long, in seconds, one block or binding may run unless ``ATTNLAB_BLOCK_SECONDS`` says otherwise."""
 VARIABLE = "ATTNLAB_BLOCK_SECONDS"
 

@@ -29,6 +29,7 @@ from attnlab import (
     bert,
     causal,
     cross_attention,
+    decoder,
     encoder_block,
     feed_forward,
     layer_norm,
@@ -328,13 +329,20 @@ def dot_plane(v: dict[str, Any]) -> None:
     close((keys - feet) @ q, np.zeros(len(keys)), "each drop at a right angle to the query")
 
 
+def decoder_map(v: dict[str, Any]) -> None:
+    values = np.array(v["values"])
+    assert np.array_equal(np.triu(values, 1), np.zeros_like(values)), "a key after its query has weight"
+    maps = decoder.load().forward("kqzvwkqzv").attentions   # the chapter's prompt
+    assert any(np.allclose(values, head, atol=5e-5) for layer in maps for head in layer)
+
+
 CHECKERS: dict[str, Callable[..., None]] = {
     "head-flow": toy_head, "masked-scores": masked_scores, "heads-flow": heads_flow, "block-flow": block_flow,
     "model-flow": model_flow, "shifted-targets": shifted_targets, "softmax-steps": softmax_steps,
     "saturation": saturation, "weights-and-sizes": weights_and_sizes, "value-plane": value_plane,
     "concentration": concentration, "score-spread": score_spread, "position-encoding": position_encoding,
     "cost-growth": cost_growth, "head-grid": head_grid, "attention-lines": attention_lines,
-    "trained-step": trained_step, "dot-plane": dot_plane,
+    "trained-step": trained_step, "dot-plane": dot_plane, "decoder-map": decoder_map,
 }
 """What each kind of figure must agree with; a checker that reads the picture itself also takes its markup."""
 READS_THE_PICTURE = {"head-grid", "attention-lines"}
