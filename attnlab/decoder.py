@@ -320,7 +320,10 @@ class Study:
     second copy, on the key that followed the same token in the first copy (the token to come next).
     ``copying``: how far the head's write, read straight through the output embedding (the final layer
     norm left out), raises the right next token's logit above the mean logit, at the predictable positions.
-    ``accuracy``: greedy accuracy on the predictable positions; ``ablated``: the same with one head removed.
+    ``accuracy``: greedy accuracy on the predictable positions; ``ablated``: the same with one head removed;
+    ``without_layer``: the same with every head of one layer removed (one entry per layer).
+    ``unique`` and ``ambiguous``: the accuracy split by whether the current letter occurs once before the
+    position (in the first copy: one place to look) or more than once (several places that could be the match).
     """
 
     previous_token: np.ndarray
@@ -328,6 +331,9 @@ class Study:
     copying: np.ndarray
     accuracy: float
     ablated: np.ndarray
+    without_layer: np.ndarray
+    unique: float
+    ambiguous: float
 
     @property
     def previous_token_head(self) -> Head:
@@ -347,12 +353,13 @@ def _largest(scores: np.ndarray) -> Head:
 
 @lru_cache(maxsize=2)
 def study(count: int = 50, seed: int = HELD_OUT_SEED) -> Study:
-    """Scores, accuracy and every one-head ablation on ``repeats(count, seed)``, for the committed model."""
+    """Scores, accuracy, every one-head ablation and every whole-layer ablation on ``repeats(count, seed)``."""
     model, sequences = load(), repeats(count, seed)
     embedding = model.weights["transformer.wte.weight"]                            # vocabulary × 64
     previous: list[np.ndarray] = []
     prefix: list[np.ndarray] = []
     copying: list[np.ndarray] = []
+    right: dict[bool, list[bool]] = {False: [], True: []}                          # by "letter seen twice before"
     for s in sequences:
         run = model.forward(s.text)
         previous.append(np.diagonal(run.attentions, offset=-1, axis1=2, axis2=3).mean(axis=-1))
@@ -361,7 +368,12 @@ def study(count: int = 50, seed: int = HELD_OUT_SEED) -> Study:
         for position in s.predictable:
             logits = run.writes[:, :, position] @ embedding.T                     # layers × heads × vocabulary
             copying.append(logits[:, :, model.vocabulary.index(s.text[position + 1])] - logits.mean(axis=-1))
+            right[s.text[:position].count(s.text[position]) > 1].append(
+                model.vocabulary[int(np.argmax(run.logits[position]))] == s.text[position + 1])
     ablated = np.array([[accuracy(model, sequences, {(layer, head)}) for head in range(model.heads)]
                         for layer in range(model.layers)])
+    without_layer = [accuracy(model, sequences, {(layer, head) for head in range(model.heads)})
+                     for layer in range(model.layers)]
     return Study(frozen(np.mean(previous, axis=0)), frozen(np.mean(prefix, axis=0)), frozen(np.mean(copying, axis=0)),
-                 accuracy(model, sequences), frozen(ablated))
+                 accuracy(model, sequences), frozen(ablated), frozen(np.array(without_layer)),
+                 float(np.mean(right[False])), float(np.mean(right[True])))

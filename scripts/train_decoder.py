@@ -35,7 +35,7 @@ VOCABULARY = " abcdefghijklmnopqrstuvwxyz.,|"
 LETTERS = range(1, 27)
 """The ids of a…z: the training text uses these only."""
 CONTEXT = 64
-SETTINGS = {"seed": 0, "steps": 3000, "target": 0.95, "batch": 32, "lr": 3e-3, "segment": [8, 32], "context": CONTEXT}
+SETTINGS = {"seed": 0, "steps": 8000, "target": 0.95, "batch": 32, "lr": 1e-3, "segment": [8, 32], "context": CONTEXT}
 EVAL_EVERY = 100
 """Steps between held-out evaluations; training stops at the first that reaches ``SETTINGS["target"]``."""
 HELD_OUT = 512

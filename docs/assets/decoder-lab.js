@@ -31,7 +31,7 @@
       var logits = run.logits[run.logits.length - 1];
       $("text").textContent = state.text;
       $("cache").textContent = "Key/value cache: " + run.cache.layers.map(function (l, i) {
-        return "layer " + i + " holds " + l.keys.length + " rows";
+        return "layer " + (i + 1) + " holds " + l.keys.length + " rows";
       }).join(", ") + " (one row more per layer at each step).";
       $("bars").innerHTML = "";
       topFive(logits, temperature).forEach(function (pair) {
@@ -52,7 +52,7 @@
       run.attentions.forEach(function (layer, l) {
         layer.forEach(function (rows, h) {
           var row = rows[rows.length - 1];
-          table += "<tr><th scope=\"row\">L" + l + " H" + h + "</th>";
+          table += "<tr><th scope=\"row\">L" + (l + 1) + " H" + (h + 1) + "</th>";
           for (var k2 = first; k2 < keys; k2++) { table += "<td style=\"--w: " + row[k2] + "\">" + fixed(row[k2]) + "</td>"; }
           table += "</tr>";
         });

@@ -51,7 +51,7 @@ def test_stepping_three_tokens_grows_the_cache_and_matches_python(page: Page, bu
         page.locator("[data-step]").click()
         expect(page.locator("[data-text]")).to_have_text(re.compile(f"^{PROMPT}.{{{step}}}$"))
         rows = len(PROMPT) + step
-        expect(page.locator("[data-cache]")).to_contain_text(f"layer 0 holds {rows} rows, layer 1 holds {rows} rows")
+        expect(page.locator("[data-cache]")).to_contain_text(f"layer 1 holds {rows} rows, layer 2 holds {rows} rows")
     text = page.locator("[data-text]").inner_text()
     assert text == PROMPT + decoder.load().generate(PROMPT, 3).text
     for token, p in python_bars(text).items():
