@@ -736,10 +736,10 @@
     return pendingVectors[name];
   }
 
-  /** The numbers of one pair from the page's own model: {q, k, v, score, scaled, weights, size, length}. */
+  /** The numbers of one pair from the page's own model: {q, k, score, scaled, weights, size, length}. */
   function pairFromModel(exact, s, query, key) {
     var at = function (name) { return exact[name][s.layer][s.head]; };
-    return { q: at("queries")[query], k: at("keys")[key], v: at("values")[key], score: at("scores")[query][key],
+    return { q: at("queries")[query], k: at("keys")[key], score: at("scores")[query][key],
              scaled: at("scaled")[query], weights: at("attentions")[query], size: at("sizes")[query][key],
              sizeDecimals: 3, length: at("lengths")[key] };
   }
@@ -752,7 +752,7 @@
     var unit = function (x) { return x / vectors.scale; };
     var part = function (flat, row) { return flat.slice(row * width + s.head * d, row * width + (s.head + 1) * d).map(unit); };
     var raw = vectors.scores[s.head].slice(query * n, (query + 1) * n).map(unit);
-    return { q: part(vectors.queries, query), k: part(vectors.keys, key), v: part(vectors.values, key), score: raw[key],
+    return { q: part(vectors.queries, query), k: part(vectors.keys, key), score: raw[key],
              scaled: raw.map(function (x) { return x / Math.sqrt(d); }),
              weights: headValues(data, "weights", s.layer, s.head).slice(query * n, (query + 1) * n),
              size: headValues(data, "sizes", s.layer, s.head)[query * n + key], sizeDecimals: decimals(data, "sizes"),

@@ -50,7 +50,7 @@ CLASS = "attnlab-explorer"
 """The class of the explorer's region in the page, by which the post-build pass knows a page shows it."""
 VECTORS_GLOBAL = "ATTNLAB_EXPLORER_VECTORS"
 VECTOR_SCALE = 10**4
-"""The neuron view's numbers (queries, keys, values, raw scores, lengths of v W_O^h) are stored in
+"""The neuron view's numbers (queries, keys, raw scores, lengths of v W_O^h) are stored in
 whole ten-thousandths: it shows three decimals, so each is within a twentieth of a shown step."""
 
 
@@ -269,18 +269,17 @@ def steps(values: np.ndarray, scale: int) -> list[int]:
 def vectors(key: str, layer: int) -> dict[str, Any]:
     """What the neuron view shows of one layer of a prepared sentence, in whole 1/``VECTOR_SCALE`` steps.
 
-    ``queries``, ``keys`` and ``values`` are n × (heads · d) row-major (head h's
+    ``queries`` and ``keys`` are n × (heads · d) row-major (head h's
     columns h·d … h·d + d − 1), ``scores`` the raw q·k of each head (n × n), and
     ``lengths`` each head's ‖v_j W_O^h‖ per key. Made once per process (the
     notes page lists the files, and the post-build pass writes them).
     """
     enc = encoding(prepared(key))
-    q, k, v = bert.layer_inputs(enc, layer)
+    q, k, _ = bert.layer_inputs(enc, layer)
     return {
         "scale": VECTOR_SCALE,
         "queries": steps(q, VECTOR_SCALE),
         "keys": steps(k, VECTOR_SCALE),
-        "values": steps(v, VECTOR_SCALE),
         "scores": [steps(head.scores, VECTOR_SCALE) for head in enc.layers[layer].heads],
         "lengths": [steps(length, VECTOR_SCALE) for length in bert.value_lengths(enc, layer)],
     }
