@@ -94,11 +94,18 @@ Half precision halves the bytes a copy of the weights takes; a computation
 run on the rounded weights can be checked against one run here on the same
 numbers, and ``rounding_gap`` says how far rounding moves the weights.
 """
+WORD_TABLE = "embeddings.word_embeddings.weight"
+"""The tensor of the word embeddings, half the model's weights."""
 
 
 @dataclass(frozen=True)
 class Embeddings:
-    """Lookup tables for token ids, positions and token types, then a layer norm."""
+    """Lookup tables for token ids, positions and token types, then a layer norm.
+
+    ``word``, the one large table (30522 rows), stays in the precision it was
+    read in (float32 as stored, or float16): a lookup takes a few rows, which
+    ``embed`` adds to the float64 positions, exactly as a float64 table would.
+    """
 
     word: np.ndarray
     position: np.ndarray
@@ -229,20 +236,20 @@ def _block(weights: dict[str, np.ndarray], layer: int, n_heads: int, eps: float)
 
 
 def rounded(name: str, array: np.ndarray, precision: str) -> np.ndarray:
-    """A stored tensor as float64, first rounded to ``precision`` (round half to even, as numpy casts)."""
+    """A stored tensor (float32) rounded to ``precision``, in that type (round half to even, as numpy casts)."""
     if precision == "float16":
         with np.errstate(over="ignore"):
             array = array.astype(np.float16)
         if not np.isfinite(array).all():
             raise ValueError(f"tensor {name!r} has entries beyond the float16 range (±65504)")
-    return array.astype(np.float64)
+    return array
 
 
 def read_tensors(directory: Path, precision: str = "float32") -> dict[str, np.ndarray]:
-    """Every tensor of model.safetensors as a float64 array, rounded to ``precision`` (one of ``PRECISIONS``).
+    """Every tensor of model.safetensors rounded to ``precision`` (one of ``PRECISIONS``), in that type.
 
     With ``"float16"`` each entry is the half-precision number nearest the
-    stored float32, so ``array.astype(np.float16)`` gives it back exactly.
+    stored float32; every entry converts to float64 exactly.
     The arrays are read-only: the last folder and precision asked are kept
     (a build reads the rounded weights for the model and for the page's files).
     """
@@ -265,12 +272,16 @@ def _read_tensors(directory: Path, precision: str) -> dict[str, np.ndarray]:
 
 def read_weights(directory: Path, config: dict[str, Any],
                  precision: str = "float32") -> tuple[Embeddings, tuple[EncoderBlockParams, ...]]:
-    """Read model.safetensors as float64 numpy arrays (rounded to ``precision``) and arrange them for attnlab."""
-    weights = read_tensors(directory, precision)
+    """Read model.safetensors rounded to ``precision`` and arrange it for attnlab: float64 arrays, but for the
+    word table (:class:`Embeddings`)."""
+    read = read_tensors(directory, precision)
+    weights = {name: array.astype(np.float64) for name, array in read.items() if name != WORD_TABLE}
+    for array in weights.values():
+        array.flags.writeable = False
     eps = float(config["layer_norm_eps"])
     try:
         embeddings = Embeddings(
-            word=weights["embeddings.word_embeddings.weight"],
+            word=read[WORD_TABLE],
             position=weights["embeddings.position_embeddings.weight"],
             token_type=weights["embeddings.token_type_embeddings.weight"],
             norm=_layer_norm(weights, "embeddings.LayerNorm", eps),

@@ -12,6 +12,7 @@ sharp the softmax becomes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -56,13 +57,20 @@ def spread(d_k: int, shared: float = 0.0, queries: int = 1000, keys: int = 8, se
     Queries and keys come from :func:`rows` with the same ``shared`` part;
     the generator is seeded with ``[seed, d_k]``, so a width always gives
     the same figures. Independent entries (``shared`` 0) give a spread near
-    1 at every width; a shared part makes it grow with d_k.
+    1 at every width; a shared part makes it grow with d_k. The figures are
+    kept per argument (the site's build asks the same widths from a chapter's
+    code, its prose and its notebook).
     """
-    d_k = positive_int("d_k", d_k)
-    rng = np.random.default_rng([integer("seed", seed), d_k])
-    q = rows(rng, (positive_int("queries", queries), d_k), shared)
-    k = rows(rng, (queries, positive_int("keys", keys), d_k), shared)
+    return _spread(positive_int("d_k", d_k), finite_number("shared", shared), positive_int("queries", queries),
+                   positive_int("keys", keys), integer("seed", seed))
+
+
+@lru_cache(maxsize=16)
+def _spread(d_k: int, shared: float, queries: int, keys: int, seed: int) -> Spread:
+    """:func:`spread` for checked arguments."""
+    rng = np.random.default_rng([seed, d_k])
+    q = rows(rng, (queries, d_k), shared)
+    k = rows(rng, (queries, keys, d_k), shared)
     scaled = np.einsum("qd,qkd->qk", q, k) / np.sqrt(d_k)
     weights = softmax(scaled, np.ones(scaled.shape, dtype=bool))
-    return Spread(d_k, float(shared), float(np.median(scaled.std(axis=1))),
-                  float(np.median(weights.max(axis=1))))
+    return Spread(d_k, shared, float(np.median(scaled.std(axis=1))), float(np.median(weights.max(axis=1))))

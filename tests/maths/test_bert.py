@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import json
 import math
@@ -341,6 +342,17 @@ def test_the_float16_model_holds_the_stored_weights_each_rounded_to_half_precisi
         assert (np.abs(a - b) <= 2.0**-11 * np.abs(a) + 2.0**-25).all()  # half a unit in float16's last place
 
 
+def test_the_word_table_keeps_the_precision_it_was_read_in_and_embeds_as_a_float64_table_would() -> None:
+    model = load_model()
+    assert model.embeddings.word.dtype == np.float32
+    assert load_model(precision="float16").embeddings.word.dtype == np.float16
+    ids = tokenize("The grid load rises every evening.").ids[0]
+    wide = dataclasses.replace(model.embeddings, word=model.embeddings.word.astype(np.float64))
+    rows = attnlab.bert.embed(ids, model)
+    assert rows.dtype == np.float64
+    assert np.array_equal(rows, attnlab.bert.embed(ids, dataclasses.replace(model, embeddings=wide)))
+
+
 def test_load_model_refuses_a_precision_it_does_not_know() -> None:
     with pytest.raises(ValueError, match="precision must be one of float32, float16, got 'int8'"):
         load_model(precision="int8")
@@ -349,7 +361,7 @@ def test_load_model_refuses_a_precision_it_does_not_know() -> None:
 def test_read_tensors_rounds_and_leaves_out_what_is_not_a_weight() -> None:
     tensors = attnlab.bert.read_tensors(model_dir(), "float16")
     assert "embeddings.position_ids" not in tensors and "pooler.dense.weight" in tensors
-    assert all(t.dtype == np.float64 for t in tensors.values())
+    assert all(t.dtype == np.float16 for t in tensors.values())
 
 
 def test_read_tensors_reads_the_file_once_for_a_repeated_ask_and_hands_out_read_only_arrays() -> None:

@@ -229,7 +229,6 @@ def quantised(values: np.ndarray, scale: int) -> list[list[int]]:
     return [head.ravel().tolist() for layer in counts for head in layer]
 
 
-@cache
 def sentence_data(key: str) -> dict[str, Any]:
     """What a sentence's data file holds, as a JSON-ready dict."""
     p = prepared(key)
@@ -265,14 +264,12 @@ def steps(values: np.ndarray, scale: int) -> list[int]:
     return np.rint(np.asarray(values) * scale).astype(np.int64).ravel().tolist()
 
 
-@cache
 def vectors(key: str, layer: int) -> dict[str, Any]:
     """What the neuron view shows of one layer of a prepared sentence, in whole 1/``VECTOR_SCALE`` steps.
 
     ``queries`` and ``keys`` are n × (heads · d) row-major (head h's
     columns h·d … h·d + d − 1), ``scores`` the raw q·k of each head (n × n), and
-    ``lengths`` each head's ‖v_j W_O^h‖ per key. Made once per process (the
-    notes page lists the files, and the post-build pass writes them).
+    ``lengths`` each head's ‖v_j W_O^h‖ per key.
     """
     enc = encoding(prepared(key))
     q, k, _ = bert.layer_inputs(enc, layer)
@@ -297,7 +294,16 @@ def vectors_script(key: str, layer: int) -> str:
 
 
 def published() -> dict[str, str]:
-    """Each data file's path inside the site and its text: a sentence's maps, and its vectors per layer."""
+    """Each data file's path inside the site and its text: a sentence's maps, and its vectors per layer.
+
+    Made once per process (the notes page lists the files, and the post-build pass writes them).
+    """
+    return dict(_published())
+
+
+@cache
+def _published() -> dict[str, str]:
+    """:func:`published`, made once."""
     layers = bert.read_config(bert.model_dir())["num_hidden_layers"]
     return {
         **{f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED},

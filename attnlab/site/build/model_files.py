@@ -111,7 +111,7 @@ def weight_stream(directory: Path, config: dict[str, Any]) -> tuple[np.ndarray, 
     for name in tensor_names(config["num_hidden_layers"]):
         if name not in tensors:
             raise ValueError(f"model.safetensors has no tensor {name!r}")
-        bits = tensors[name].astype(np.float16).astype("<f2").view("<u2").ravel()
+        bits = tensors[name].astype("<f2").view("<u2").ravel()
         table.append({"name": name, "shape": list(tensors[name].shape), "offset": offset})
         parts.append(bits)
         offset += bits.size

@@ -20,9 +20,11 @@ The answers are a notebook of their own, not collapsed cells: a collapsed
 cell is a Jupyter setting (``metadata.jupyter.source_hidden``) that other
 viewers ignore, so the answer would sit in plain view under its question,
 while a second file stays folded in every viewer. Every block of the guide
-imports what it needs, so both notebooks run top to bottom on their own: the
-pass runs each one's code cells in order before writing it
-(:func:`run_in_order`), so shown code that needs a hidden line stops the build.
+imports what it needs, so both notebooks run top to bottom on their own. A
+cell that is its block's whole code ran when the page was built; before
+writing a notebook the pass runs each cell that leaves lines of its block out
+(``#| hide``), on its own as its block ran (:func:`run_shown_parts`), so
+shown code that needs a hidden line stops the build, and no block runs twice.
 
 A notebook needs ``attnlab`` in its kernel: its first cell says how to
 install the wheel the site carries (:mod:`~attnlab.site.build.wheel`), and
@@ -252,11 +254,13 @@ def page_link(page: str, place: str = "") -> str:
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell: Markdown or code, with the place of the block a code cell shows (for its metadata)."""
+    """One cell: Markdown or code, with the place of the block a code cell shows (for its metadata), and whether
+    it leaves lines of that block out (``#| hide``): code the page never ran as it is."""
 
     kind: str
     source: str
     place: str = ""
+    partial: bool = False
 
 
 @dataclass
@@ -284,10 +288,10 @@ class Notebook:
         self.markdown.append("")
         self.quoting = quote
 
-    def code(self, source: str, place: str = "") -> None:
-        """Add a code cell, after the Markdown so far."""
+    def code(self, source: str, place: str = "", partial: bool = False) -> None:
+        """Add a code cell, after the Markdown so far (``partial``: it leaves lines of its block out)."""
         self.flush()
-        self.cells.append(Cell("code", source.strip("\n"), place))
+        self.cells.append(Cell("code", source.strip("\n"), place, partial))
         self.quoting = False
 
     def flush(self) -> None:
@@ -348,7 +352,7 @@ class Chapter:
                     self.question.append(question)
                 into.write(text, quote)
             elif isinstance(item, Code):
-                into.code(item.source, item.place)
+                into.code(item.source, item.place, item.hidden)
                 if item.hidden:
                     into.write(hidden_line(item, self.page), quote)
             elif isinstance(item, Result):
@@ -483,34 +487,34 @@ def notebook_json(cells: list[Cell]) -> str:
     return json.dumps(data, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
 
 
-def run_in_order(name: str, cells: list[Cell]) -> None:
-    """Run the code cells of the notebook ``name`` in order, in one fresh namespace, as its kernel will.
+def run_shown_parts(name: str, cells: list[Cell]) -> None:
+    """Run each code cell of the notebook ``name`` that leaves lines of its block out, each in a fresh namespace.
 
-    Raises ``ValueError`` naming the notebook and the block a failing cell
-    shows: a line the code needs may be hidden from the page (``#| hide``),
-    so the notebook, which holds the shown lines only, would fail where the page did not.
+    The page ran every other code cell when it was built: it is its block's
+    whole code, and every block runs on its own. Raises ``ValueError`` naming
+    the notebook and the block a failing cell shows: a line the code needs
+    may be hidden from the page (``#| hide``), so the notebook, which holds
+    the shown lines only, would fail where the page did not.
     """
-    namespace: dict[str, object] = {"__name__": "__main__"}
     for cell in cells:
-        if cell.kind != "code" or not cell.source.strip():
+        if not cell.partial:
             continue
-        where = cell.place or "an exercise's answer"
         try:
-            with guarded(where, f"{name}'s cell"), redirect_stdout(io.StringIO()):
-                exec(compile(cell.source, f"<{where}>", "exec"), namespace)  # noqa: S102 - the guide's code
+            with guarded(cell.place, f"{name}'s cell"), redirect_stdout(io.StringIO()):
+                exec(compile(cell.source, f"<{cell.place}>", "exec"), {"__name__": "__main__"})  # noqa: S102 - docs/
         except PageError as error:
             raise ValueError(str(error)) from None
         except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the cell)
-            raise ValueError(f"{where}: {name} fails on this block's shown code, run on its own as the notebook "
+            raise ValueError(f"{cell.place}: {name} fails on this block's shown code, run on its own as the notebook "
                              f"runs it: {type(error).__name__}: {error} (does it need a line after #| hide?)"
                              ) from None
 
 
 def chapter_notebooks(path: str, source: str, title: str, docs: str = "docs") -> Iterator[tuple[str, str]]:
-    """The two notebook files of the chapter ``path``: (path in the site, JSON), each checked to run
-    (:func:`run_in_order`)."""
+    """The two notebook files of the chapter ``path``: (path in the site, JSON), each checked
+    (:func:`run_shown_parts`)."""
     for name, cells in zip((notebook_path(path), answers_path(path)), notebook_cells(source, path, title, docs)):
-        run_in_order(name, cells)
+        run_shown_parts(name, cells)
         yield name, notebook_json(cells)
 
 

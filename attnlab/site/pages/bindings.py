@@ -38,7 +38,7 @@ from attnlab.site.pages import sliders, trained
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.output import NON_NUMBER
-from attnlab.site.pages.source import chunks, front_matter, line_of, sub_prose
+from attnlab.site.pages.source import blank, blank_match, chunks, front_matter, line_of, sub_prose
 from attnlab.text import MAX_DECIMALS, fmt
 
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
@@ -253,20 +253,10 @@ def literals(markdown: str, page: str) -> set[str]:
             else vector_text(item.strip("[]").split(",")) if item.startswith("[") else item for item in declared}
 
 
-def _blank(text: str) -> str:
-    """``text`` with everything but line breaks turned to spaces, so offsets and lines stay put."""
-    return re.sub(r"[^\n]", " ", text)
-
-
-def _blank_match(match: re.Match[str]) -> str:
-    """:func:`_blank` for ``re.sub``."""
-    return _blank(match.group(0))
-
-
 def _words_only(match: re.Match[str]) -> str:
     """A relation as the scan reads it: its words in place, its brackets and condition blanked."""
     whole, start, end = match.group(0), match.start("words") - match.start(), match.end("words") - match.start()
-    return _blank(whole[:start]) + match["words"] + _blank(whole[end:])
+    return blank(whole[:start]) + match["words"] + blank(whole[end:])
 
 
 def _blank_list_markers(text: str) -> str:
@@ -282,7 +272,7 @@ def _blank_list_markers(text: str) -> str:
     for i, line in enumerate(lines):
         marker = LIST_MARKER.match(line)
         if marker and (in_list or after_blank or marker.group(1) == "1"):
-            lines[i] = _blank(marker.group(0)) + line[marker.end():]
+            lines[i] = blank(marker.group(0)) + line[marker.end():]
             in_list = True
         elif line.strip() and after_blank and not line[:1].isspace():
             in_list = False
@@ -298,7 +288,7 @@ NUMBER_SPAN = re.compile(r"`+ ?[-\u2212]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)%? ?`+"
 
 def _markup_blanked(match: re.Match[str]) -> str:
     """A piece of :data:`MARKUP` blanked but for the text of its tooltips."""
-    kept = list(_blank(match.group(0)))
+    kept = list(blank(match.group(0)))
     for tip in TOOLTIP.finditer(match.group(0)):
         group = "double" if tip.group("double") is not None else "single"
         kept[tip.start(group):tip.end(group)] = tip.group(group)
@@ -309,8 +299,8 @@ def _visible(markdown: str) -> str:
     """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept):
     tooltips and code spans holding only a number stay."""
     return _blank_list_markers("".join(
-        MARKUP.sub(_markup_blanked, RELATION.sub(_words_only, BINDING.sub(_blank_match, text))) if prose
-        else text.replace("`", " ") if NUMBER_SPAN.fullmatch(text) else _blank(text)
+        MARKUP.sub(_markup_blanked, RELATION.sub(_words_only, BINDING.sub(blank_match, text))) if prose
+        else text.replace("`", " ") if NUMBER_SPAN.fullmatch(text) else blank(text)
         for prose, _, text in chunks(markdown)))
 
 
@@ -358,7 +348,7 @@ def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[
                if re.fullmatch(rf"[-\u2212]?[0-9]+\.[0-9]{{{LOOKS_COMPUTED},}}", text)}
     if not precise:
         return []
-    scanned = VECTOR.sub(_blank_match, _visible(markdown))
+    scanned = VECTOR.sub(blank_match, _visible(markdown))
     written = {m.group(0): m.start() for m in reversed(list(NUMBER.finditer(scanned)))}  # the first place of each
     found = []
     for binding in bindings(markdown):
@@ -411,7 +401,7 @@ def unbound(markdown: str, page: str) -> list[str]:
         if shown not in declared:
             found.append((m.start(), f"{page}:{line_of(visible, m.start())}: the vector {shown} is neither "
                                      f"bound ([[{shown} = expression]]) nor declared in the front matter's literals"))
-    scalars = VECTOR.sub(_blank_match, visible)
+    scalars = VECTOR.sub(blank_match, visible)
     found += _unbound_in_front_matter(markdown, page, declared)
     found += [(m.start(), f"{page}:{line_of(scalars, m.start())}: {m.group(0)} is neither bound "
                           f"([[{m.group(0)} = expression]]) nor declared in the front matter's literals")

@@ -13,15 +13,10 @@ import re
 
 from attnlab.site.pages.bindings import BINDING, RELATION
 from attnlab.site.pages.citations import CITATION
-from attnlab.site.pages.source import chunks, line_of
+from attnlab.site.pages.source import blank_match, chunks, line_of
 
 OPEN = re.compile(r"\[\[[^\n]{0,40}")
 """A leftover ``[[`` and what follows it on its line (enough to recognise it in a message)."""
-
-
-def _blank(match: re.Match[str]) -> str:
-    """The matched text as spaces and line breaks, so offsets and lines stay put."""
-    return re.sub(r"[^\n]", " ", match.group(0))
 
 
 def malformed(markdown: str, page: str) -> list[str]:
@@ -30,7 +25,7 @@ def malformed(markdown: str, page: str) -> list[str]:
     for prose, offset, text in chunks(markdown):
         if not prose:
             continue
-        left = CITATION.sub(_blank, RELATION.sub(_blank, BINDING.sub(_blank, text)))
+        left = CITATION.sub(blank_match, RELATION.sub(blank_match, BINDING.sub(blank_match, text)))
         for match in OPEN.finditer(left):
             shown = match.group(0).split("]]")[0] + ("]]" if "]]" in match.group(0) else "")
             problems.append(

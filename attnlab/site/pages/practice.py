@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from attnlab.site.pages.source import chunks, line_of, sub_prose
+from attnlab.site.pages.source import blank, chunks, line_of, sub_prose
 
 EXERCISES_PAGE = "exercises.md"
 EXERCISES_MARKER = "<!-- attnlab:exercises -->"
@@ -74,7 +74,7 @@ def _code_blanked(markdown: str) -> str:
 
     Inline code is blanked too: read a heading's text from ``markdown`` itself.
     """
-    return "".join(text if prose else re.sub(r"[^\n]", " ", text) for prose, _, text in chunks(markdown))
+    return "".join(text if prose else blank(text) for prose, _, text in chunks(markdown))
 
 
 def _indented_block(markdown: str, start: int, indent: int) -> str:

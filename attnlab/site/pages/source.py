@@ -87,6 +87,16 @@ def sub_prose(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str],
     return "".join(pattern.sub(replace, text) if prose else text for prose, _, text in chunks(markdown))
 
 
+def blank(text: str) -> str:
+    """``text`` with everything but line breaks turned to spaces, so offsets and lines stay put."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
+
+
+def blank_match(match: re.Match[str]) -> str:
+    """:func:`blank` for ``re.sub``: the match blanked."""
+    return blank(match.group(0))
+
+
 def line_of(markdown: str, offset: int) -> int:
     """1-based line number of a character offset, for error messages."""
     return markdown.count("\n", 0, offset) + 1

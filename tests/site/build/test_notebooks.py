@@ -155,7 +155,7 @@ def test_numbers_citations_and_links_read_as_on_the_page_from_the_notebooks_fold
 def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place() -> None:
     code = [c for c in laid_out()[0] if c.kind == "code" and c.place]
     assert code == [notebooks.Cell("code", "from attnlab.lab import compute\n\nr = compute()\nprint(r.weights[2])",
-                                   f"docs/small.md:{line_of(SHOWN)}")]
+                                   f"docs/small.md:{line_of(SHOWN)}", partial=True)]
 
 
 def test_a_cell_whose_block_prints_with_hidden_lines_links_to_the_result_on_the_page() -> None:
@@ -316,6 +316,20 @@ def test_a_shown_line_needing_a_hidden_one_stops_the_notebook_naming_the_block()
     with pytest.raises(ValueError, match=rf"^{re.escape(place)}: notebooks/small\.ipynb fails on this block's "
                                          r"shown code, run on its own as the notebook runs it: NameError"):
         notebook_files(source)
+
+
+def test_a_cell_that_is_its_blocks_whole_code_is_not_run_again() -> None:
+    failing = CHAPTER.replace("print(1)\n", "print(undefined_name)\n")  # the page would have stopped at it
+    assert "print(undefined_name)" in [c.source for c in laid_out(failing)[1]]
+    assert list(notebook_files(failing)) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"]
+
+
+def test_each_cell_leaving_lines_out_runs_on_its_own() -> None:
+    first = notebooks.Cell("code", "shared = 1", "docs/small.md:1", partial=True)
+    second = notebooks.Cell("code", "print(shared)", "docs/small.md:9", partial=True)
+    notebooks.run_shown_parts("notebooks/small.ipynb", [first])
+    with pytest.raises(ValueError, match=r"^docs/small\.md:9: notebooks/small\.ipynb fails on .*NameError"):
+        notebooks.run_shown_parts("notebooks/small.ipynb", [first, second])
 
 
 def test_a_shown_line_ending_the_process_stops_the_notebook_naming_the_block() -> None:
