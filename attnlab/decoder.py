@@ -79,7 +79,7 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
 
 def gelu_tanh(x: np.ndarray) -> np.ndarray:
     """GPT-2's activation (``gelu_new``): x · (1 + tanh(√(2/π) · (x + 0.044715 x³))) / 2."""
-    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)))
 
 
 @dataclass(frozen=True)
