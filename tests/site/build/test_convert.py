@@ -17,7 +17,7 @@ import threadpoolctl
 from markdown import Markdown
 
 from attnlab.site.build import explorer
-from attnlab.site.build.convert import PageError, one_blas_thread, page_html, page_markdown
+from attnlab.site.build.convert import PageError, one_blas_thread, page_html, page_markdown, squeezed
 from attnlab.site.pages import blocks
 from attnlab.site.pages.page import Page, nav_pages
 from attnlab.site.pages.source import FRONT_MATTER
@@ -166,3 +166,8 @@ def test_a_quote_of_more_decimals_than_a_float_holds_stops_the_page_naming_its_l
     quote = "0.000000000000000000001"
     with pytest.raises(PageError, match=rf"^docs/p\.md:5: \[\[{quote} = \.\.\.\]\] quotes more than 20"):
         convert(tmp_path, f"---\nkind: reference\n---\n\nIt is [[{quote} = 1e-21]].\n")
+
+
+def test_whitespace_between_tags_is_cut_to_one_newline_but_not_inside_pre() -> None:
+    html = '<div>\n\n    <p>a</p>\n  <pre><code>x\n\n    <span>y</span>\n</code></pre>\n\n<b>c</b> <i>d</i>'
+    assert squeezed(html) == '<div>\n<p>a</p>\n<pre><code>x\n\n    <span>y</span>\n</code></pre>\n<b>c</b> <i>d</i>'
