@@ -196,7 +196,7 @@
   }
 
   var STEP = 32;    // erf's table: a node every 1/32 from 0 to 6
-  var DEGREE = 8;   // terms of each node's Taylor polynomial: the first left out is below 3e-19 (|h| ≤ 1/64)
+  var DEGREE = 8;   // terms of each node's Taylor polynomial (erf writes them out): the first left out is below 3e-19
   var erfTable = null;
   /** For each node x: erf(x), then the Taylor coefficients of erf(x + h) − erf(x) in h from h¹ on,
    *  (2/√π) e^(−x²) (−1)ⁿ Hₙ(x) / (n + 1)!, Hₙ the Hermite polynomials (H₀ = 1, H₁ = 2x, Hₙ₊₁ = 2x Hₙ − 2n Hₙ₋₁). */
@@ -223,17 +223,17 @@
   }
 
   /** erf(x), within 1e-15 of Python's math.erf (tests/node/test_model_js_node.py measures the largest
-   *  difference): the nearest node's Taylor polynomial, |h| ≤ 1/64; beyond 6, ±1 (1 − erf(6) ≈ 2e-17). */
+   *  difference): the nearest node's Taylor polynomial, |h| ≤ 1/64, its eight terms summed in pairs, then pairs of
+   *  pairs (Estrin's scheme: fewer operations wait on each other than in Horner's); beyond 6, ±1 (1 − erf(6) ≈ 2e-17). */
   function erf(x) {
     var a = Math.abs(x);
     if (!(a < 6)) { return a === a ? (x < 0 ? -1 : 1) : NaN; }
-    var table = erfTable || erfNodes();
-    var m = Math.round(a * STEP);
-    var h = a - m / STEP;
+    var t = erfTable || erfNodes();
+    var m = (a * STEP + 0.5) | 0;  // the nearest node
+    var h = a - m / STEP, h2 = h * h;
     var at = m * (DEGREE + 1);
-    var sum = table[at + DEGREE];
-    for (var n = DEGREE - 1; n >= 1; n -= 1) { sum = sum * h + table[at + n]; }
-    var value = table[at] + sum * h;
+    var value = t[at] + h * ((t[at + 1] + h * t[at + 2]) + h2 * (t[at + 3] + h * t[at + 4]) +
+                             h2 * h2 * ((t[at + 5] + h * t[at + 6]) + h2 * (t[at + 7] + h * t[at + 8])));
     return x < 0 ? -value : value;
   }
 
