@@ -261,9 +261,11 @@
                                  bias: model.tensors[name + ".bias"] });
   }
 
-  /** Columns c0 … c0 + d − 1 of rows (n × width) into block (n × d) at offset at. */
-  function copyColumns(rows, n, width, c0, d, block, at) {
-    for (var i = 0; i < n; i += 1) { block.set(rows.subarray(i * width + c0, i * width + c0 + d), at + i * d); }
+  /** rows × width numbers from `from` (its rows fromStride apart, from fromAt) into `to` (toStride apart, from toAt). */
+  function copyBlock(from, fromAt, fromStride, to, toAt, toStride, rows, width) {
+    for (var i = 0; i < rows; i += 1) {
+      for (var c = 0; c < width; c += 1) { to[toAt + i * toStride + c] = from[fromAt + i * fromStride + c]; }
+    }
   }
 
   /** The shape and empty arrays of a sentence's result (n pieces): flat, [layer][head][query][key] in that order. */
@@ -323,7 +325,7 @@
     }
     // the outputs Σ_j α_ij v_j: the weights times the values
     var outputs = model.kernel.product({ x: weights, n: n, k: n, b: V, out: d, into: rows(result.outputs, d) });
-    for (i = 0; i < n; i += 1) { concat.set(outputs.subarray(i * d, (i + 1) * d), i * width + h * d); }
+    copyBlock(outputs, 0, d, concat, h * d, width, n, d);
   }
 
   /** Layer l on x (n × width): every head into result, and the block's output. */
@@ -336,7 +338,7 @@
     var projections = { queries: "query", keys: "key", values: "value" };
     Object.keys(projections).forEach(function (kind) {
       var rows = dense(model, name("attention.self." + projections[kind]), x, n, width, width);
-      for (var h = 0; h < heads; h += 1) { copyColumns(rows, n, width, h * d, d, result[kind], (l * heads + h) * n * d); }
+      for (var h = 0; h < heads; h += 1) { copyBlock(rows, h * d, width, result[kind], (l * heads + h) * n * d, d, n, d); }
     });
     var concat = new Float64Array(n * width);
     for (var h = 0; h < heads; h += 1) { head(model, l, h, n, result, concat); }
