@@ -1,4 +1,4 @@
-/* Attention Lab: the page's matrix product, y = x Wᵀ + b on flat typed arrays, fast and the same everywhere.
+/* Attention Lab: the page's matrix products, y = x Wᵀ + b and y = x b, fast and the same everywhere.
  *
  * attnlab.kernel.create(count, {plain}) gives a kernel holding `count` float32 weights:
  *   kernel.weights   a Float32Array of that size to fill (the kernel reads it where it lies, without copying);
@@ -7,9 +7,9 @@
  *                    rows of weight (weight[o·wStride …], k numbers), plus bias[o] (none: 0);
  *   kernel.product({x, n, k, b, out, into}) -> into (default a new Float64Array n × out): in float64, row i of x
  *                    (x[i·k …], k numbers) times b (k rows of out numbers), each sum taken in order of c:
- *                    into[i·out + o] = Σ_c x[i·k + c] · b[c·out + o] (the model's attention);
+ *                    into[i·out + o] = Σ_c x[i·k + c] · b[c·out + o];
  *   kernel.simd      true where the WebAssembly path runs.
- * Each output is computed in float32 in one fixed order (kernel.wat says which): four lanes of products, their sum,
+ * Each output of linear is computed in float32 in one fixed order (kernel.wat says which): four lanes of products, their sum,
  * the last k mod 4 products, the bias. The WebAssembly module (kernel.wat, 128-bit SIMD, its bytes below as made
  * by `node scripts/kernel-bytes.js`) runs where the browser validates it; elsewhere, or with {plain: true}, the
  * same order runs in JavaScript, every operation rounded to float32 by Math.fround: the two give identical numbers
