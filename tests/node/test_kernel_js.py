@@ -154,3 +154,11 @@ def test_both_paths_give_the_float64_product_summed_in_order(data: st.DataObject
         expected += x[:, c, None] * b[None, c, :]
     assert answer["simd"]["simd"] and not answer["plain"]["simd"]
     assert answer["simd"]["y"] == answer["plain"]["y"] == expected.ravel().tolist()
+
+
+def test_a_product_too_large_for_scratch_memory_is_refused_naming_its_sizes() -> None:
+    script = ("const k = require(process.argv[1]).create(0);"
+              "try { k.product({ x: new Float64Array(8), n: 8, k: 1, b: new Float64Array(600000), out: 600000 }); }"
+              "catch (error) { process.stdout.write(error.name + ': ' + error.message); }")
+    done = subprocess.run(["node", "-e", script, str(KERNEL)], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == "RangeError: kernel.product: 8 × 1 numbers by 1 × 600000 do not fit"
