@@ -255,10 +255,11 @@
     return rows;
   }
 
-  /** rows (n × width) through the stored linear layer `name` (weight out × width, as PyTorch keeps W; bias): n × out. */
-  function dense(model, name, rows, n, width, out) {
+  /** rows (n × width) through the stored linear layer `name` (weight out × width, as PyTorch keeps W; bias): into
+   *  (n × out). */
+  function dense(model, name, rows, n, width, out, into) {
     return model.kernel.linear({ x: rows, n: n, k: width, weight: model.tensors[name + ".weight"], out: out,
-                                 bias: model.tensors[name + ".bias"] });
+                                 bias: model.tensors[name + ".bias"], into: into });
   }
 
   /** rows × width numbers from `from` (its rows fromStride apart, from fromAt) into `to` (toStride apart, from toAt). */
@@ -328,8 +329,9 @@
     copyBlock(outputs, 0, d, concat, h * d, width, n, d);
   }
 
-  /** Layer l on x (n × width): every head into result, and the block's output. */
-  function layer(model, l, x, n, result) {
+  /** Layer l on x (n × width): every head into result, and the block's output in x's place. The work arrays (rows,
+   *  concat, mid: n × width; inner: n × intermediate) serve every layer. */
+  function layer(model, l, x, n, result, work) {
     var config = model.config;
     var width = config.hidden;
     var heads = config.heads;
@@ -337,21 +339,20 @@
     var name = function (part) { return "encoder.layer." + l + "." + part; };
     var projections = { queries: "query", keys: "key", values: "value" };
     Object.keys(projections).forEach(function (kind) {
-      var rows = dense(model, name("attention.self." + projections[kind]), x, n, width, width);
+      var rows = dense(model, name("attention.self." + projections[kind]), x, n, width, width, work.rows);
       for (var h = 0; h < heads; h += 1) { copyBlock(rows, h * d, width, result[kind], (l * heads + h) * n * d, d, n, d); }
     });
-    var concat = new Float64Array(n * width);
-    for (var h = 0; h < heads; h += 1) { head(model, l, h, n, result, concat); }
-    var mid = dense(model, name("attention.output.dense"), concat, n, width, width);
+    for (var h = 0; h < heads; h += 1) { head(model, l, h, n, result, work.concat); }
+    var mid = dense(model, name("attention.output.dense"), work.concat, n, width, width, work.mid);
     for (var e = 0; e < n * width; e += 1) { mid[e] += x[e]; }
     layerNorm(mid, n, width, model.tensors[name("attention.output.LayerNorm.weight")],
               model.tensors[name("attention.output.LayerNorm.bias")], config.eps);
-    var inner = dense(model, name("intermediate.dense"), mid, n, width, config.intermediate);
+    var inner = dense(model, name("intermediate.dense"), mid, n, width, config.intermediate, work.inner);
     for (e = 0; e < inner.length; e += 1) { inner[e] = gelu(inner[e]); }
-    var out = dense(model, name("output.dense"), inner, n, config.intermediate, width);
+    var out = dense(model, name("output.dense"), inner, n, config.intermediate, width, x);  // x is spent
     for (e = 0; e < n * width; e += 1) { out[e] += mid[e]; }
-    return layerNorm(out, n, width, model.tensors[name("output.LayerNorm.weight")],
-                     model.tensors[name("output.LayerNorm.bias")], config.eps);
+    layerNorm(out, n, width, model.tensors[name("output.LayerNorm.weight")],
+              model.tensors[name("output.LayerNorm.bias")], config.eps);
   }
 
   /** Token ids through the model: emptyResult's arrays filled, and hidden (the last layer's rows, n × width). */
@@ -371,7 +372,9 @@
     }
     layerNorm(x, n, width, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], config.eps);
     var result = emptyResult(config, n);
-    for (var l = 0; l < config.layers; l += 1) { x = layer(model, l, x, n, result); }
+    var rows = function (width) { return new Float64Array(n * width); };
+    var work = { rows: rows(width), concat: rows(width), mid: rows(width), inner: rows(config.intermediate) };
+    for (var l = 0; l < config.layers; l += 1) { layer(model, l, x, n, result, work); }
     result.hidden = x;
     return result;
   }
