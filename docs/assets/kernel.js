@@ -1,17 +1,21 @@
-/* Attention Lab: the page's matrix product, y = x Wᵀ + b on flat typed arrays, fast and the same everywhere.
+/* Attention Lab: the page's matrix products, y = x Wᵀ + b and y = x b, fast and the same everywhere.
  *
  * attnlab.kernel.create(count, {plain}) gives a kernel holding `count` float32 weights:
  *   kernel.weights   a Float32Array of that size to fill (the kernel reads it where it lies, without copying);
  *   kernel.linear({x, n, k, xStride, weight, wStride, out, bias, into}) -> into (default a new Float64Array n × out):
  *                    row i of x (x[i·xStride …], k numbers; Float32Array or Float64Array) times each of the out
  *                    rows of weight (weight[o·wStride …], k numbers), plus bias[o] (none: 0);
+ *   kernel.product({x, n, k, b, out, into}) -> into (default a new Float64Array n × out): in float64, row i of x
+ *                    (x[i·k …], k numbers) times b (k rows of out numbers), each sum taken in order of c:
+ *                    into[i·out + o] = Σ_c x[i·k + c] · b[c·out + o];
  *   kernel.simd      true where the WebAssembly path runs.
- * Each output is computed in float32 in one fixed order (kernel.wat says which): four lanes of products, their sum,
+ * Each output of linear is computed in float32 in one fixed order (kernel.wat says which): four lanes of products, their sum,
  * the last k mod 4 products, the bias. The WebAssembly module (kernel.wat, 128-bit SIMD, its bytes below as made
  * by `node scripts/kernel-bytes.js`) runs where the browser validates it; elsewhere, or with {plain: true}, the
  * same order runs in JavaScript, every operation rounded to float32 by Math.fround: the two give identical numbers
  * (tests/node/test_kernel_js.py). float32 is what the weights are (each a float16), and enough for the model's
- * tolerances; the attention itself (scores, softmax, weighted sums) stays in float64 in minilm.js.
+ * tolerances. product (minilm.js's attention: scores, weighted sums) runs in float64, summing in order of c as a
+ * plain JavaScript loop does, so its two paths agree exactly too.
  *
  * A classic script, no fetch (so file:// works): install is self-contained, so a worker can be built from its
  * source. MIT licence, like the rest of the code.
@@ -19,7 +23,7 @@
 (function install(root) {
   "use strict";
 
-  var BYTES = "AGFzbQEAAAABFgJgBnt/f39/fQF9YAh/f39/f39/fwADAwIAAQUDAQABBxMCBm1lbW9yeQIABmxpbmVhcgABCrcHAl4CAX0BfyAA/R8AIAD9HwGSIAD9HwIgAP0fA5KSIQYgA0ECdCEHIARBAnQhBAJAA0AgByAETw0BIAYgASAHaioCACACIAdqKgIAlJIhBiAHQQRqIQcMAAsLIAYgBZIL1QYEDX8CfQF/C3sgAkF8cSELIAtBAnQhDCACQQJ0IQ1BACEIAkADQCAIIAVPDQEgCEEBaiAFSSEUIAMgCCAEbEECdGohDiAOIARBAnRqIA4gFBshD0MAAAAAIRVDAAAAACEWIAYEQCAGIAhBAnRqKgIAIRUgFARAIAYgCEEBakECdGoqAgAhFgsLQQAhCQJAA0AgCSABTw0BIAAgCSANbGohECAQIA1qIBAgCUEBaiABSRshESARIA1qIBEgCUECaiABSRshEiASIA1qIBIgCUEDaiABSRshE/0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhHf0MAAAAAAAAAAAAAAAAAAAAACEe/QwAAAAAAAAAAAAAAAAAAAAAIR/9DAAAAAAAAAAAAAAAAAAAAAAhIP0MAAAAAAAAAAAAAAAAAAAAACEh/QwAAAAAAAAAAAAAAAAAAAAAISJBACEKAkADQCAKIAxPDQEgDiAKav0ABAAhGCAPIApq/QAEACEZIBAgCmr9AAQAIRogGyAaIBj95gH95AEhGyAfIBogGf3mAf3kASEfIBEgCmr9AAQAIRogHCAaIBj95gH95AEhHCAgIBogGf3mAf3kASEgIBIgCmr9AAQAIRogHSAaIBj95gH95AEhHSAhIBogGf3mAf3kASEhIBMgCmr9AAQAIRogHiAaIBj95gH95AEhHiAiIBogGf3mAf3kASEiIApBEGohCgwACwsgByAJIAVsIAhqQQJ0aiEXIBcgGyAQIA4gCyACIBUQADgCACAUBEAgFyAfIBAgDyALIAIgFhAAOAIECyAJQQFqIAFJBEAgFyAFQQJ0aiEXIBcgHCARIA4gCyACIBUQADgCACAUBEAgFyAgIBEgDyALIAIgFhAAOAIECwsgCUECaiABSQRAIBcgBUECdGohFyAXIB0gEiAOIAsgAiAVEAA4AgAgFARAIBcgISASIA8gCyACIBYQADgCBAsLIAlBA2ogAUkEQCAXIAVBAnRqIRcgFyAeIBMgDiALIAIgFRAAOAIAIBQEQCAXICIgEyAPIAsgAiAWEAA4AgQLCyAJQQRqIQkMAAsLIAhBAmohCAwACwsL";
+  var BYTES = "AGFzbQEAAAABHwNgBnt/f39/fQF9YAh/f39/f39/fwBgBn9/f39/fwADBAMAAQIFAwEAAQcdAwZtZW1vcnkCAAZsaW5lYXIAAQdwcm9kdWN0AAIK7QsDXgIBfQF/IAD9HwAgAP0fAZIgAP0fAiAA/R8DkpIhBiADQQJ0IQcgBEECdCEEAkADQCAHIARPDQEgBiABIAdqKgIAIAIgB2oqAgCUkiEGIAdBBGohBwwACwsgBiAFkgvVBgQNfwJ9AX8LeyACQXxxIQsgC0ECdCEMIAJBAnQhDUEAIQgCQANAIAggBU8NASAIQQFqIAVJIRQgAyAIIARsQQJ0aiEOIA4gBEECdGogDiAUGyEPQwAAAAAhFUMAAAAAIRYgBgRAIAYgCEECdGoqAgAhFSAUBEAgBiAIQQFqQQJ0aioCACEWCwtBACEJAkADQCAJIAFPDQEgACAJIA1saiEQIBAgDWogECAJQQFqIAFJGyERIBEgDWogESAJQQJqIAFJGyESIBIgDWogEiAJQQNqIAFJGyET/QwAAAAAAAAAAAAAAAAAAAAAIRv9DAAAAAAAAAAAAAAAAAAAAAAhHP0MAAAAAAAAAAAAAAAAAAAAACEd/QwAAAAAAAAAAAAAAAAAAAAAIR79DAAAAAAAAAAAAAAAAAAAAAAhH/0MAAAAAAAAAAAAAAAAAAAAACEg/QwAAAAAAAAAAAAAAAAAAAAAISH9DAAAAAAAAAAAAAAAAAAAAAAhIkEAIQoCQANAIAogDE8NASAOIApq/QAEACEYIA8gCmr9AAQAIRkgECAKav0ABAAhGiAbIBogGP3mAf3kASEbIB8gGiAZ/eYB/eQBIR8gESAKav0ABAAhGiAcIBogGP3mAf3kASEcICAgGiAZ/eYB/eQBISAgEiAKav0ABAAhGiAdIBogGP3mAf3kASEdICEgGiAZ/eYB/eQBISEgEyAKav0ABAAhGiAeIBogGP3mAf3kASEeICIgGiAZ/eYB/eQBISIgCkEQaiEKDAALCyAHIAkgBWwgCGpBAnRqIRcgFyAbIBAgDiALIAIgFRAAOAIAIBQEQCAXIB8gECAPIAsgAiAWEAA4AgQLIAlBAWogAUkEQCAXIAVBAnRqIRcgFyAcIBEgDiALIAIgFRAAOAIAIBQEQCAXICAgESAPIAsgAiAWEAA4AgQLCyAJQQJqIAFJBEAgFyAFQQJ0aiEXIBcgHSASIA4gCyACIBUQADgCACAUBEAgFyAhIBIgDyALIAIgFhAAOAIECwsgCUEDaiABSQRAIBcgBUECdGohFyAXIB4gEyAOIAsgAiAVEAA4AgAgFARAIBcgIiATIA8gCyACIBYQADgCBAsLIAlBBGohCQwACwsgCEECaiEIDAALCwu0BAIIfwt7IAJBA3QhCCAEQQN0IQlBACEGAkADQCAGIAFPDQFBACEHAkADQCAHIARPDQH9DAAAAAAAAAAAAAAAAAAAAAAhEf0MAAAAAAAAAAAAAAAAAAAAACES/QwAAAAAAAAAAAAAAAAAAAAAIRP9DAAAAAAAAAAAAAAAAAAAAAAhFP0MAAAAAAAAAAAAAAAAAAAAACEV/QwAAAAAAAAAAAAAAAAAAAAAIRb9DAAAAAAAAAAAAAAAAAAAAAAhF/0MAAAAAAAAAAAAAAAAAAAAACEYIAAgBiAIbGohCiAKIAhqIQsgAyAHQQN0aiEMAkADQCAKIAtPDQEgDP0ABAAhDiAM/QAEECEPIAr9CgMAIRAgESAQIA798gH98AEhESAVIBAgD/3yAf3wASEVIAogCGr9CgMAIRAgEiAQIA798gH98AEhEiAWIBAgD/3yAf3wASEWIAogCEEBdGr9CgMAIRAgEyAQIA798gH98AEhEyAXIBAgD/3yAf3wASEXIAogCEEDbGr9CgMAIRAgFCAQIA798gH98AEhFCAYIBAgD/3yAf3wASEYIApBCGohCiAMIAlqIQwMAAsLIAUgBiAEbCAHakEDdGohDSANIBH9CwQAIA0gFf0LBBAgDSAJaiENIA0gEv0LBAAgDSAW/QsEECANIAlqIQ0gDSAT/QsEACANIBf9CwQQIA0gCWohDSANIBT9CwQAIA0gGP0LBBAgB0EEaiEHDAALCyAGQQRqIQYMAAsLCw==";
   var SCRATCH = 4 << 20;  // bytes of WebAssembly memory for a call's rows, results and copied weights; weights after
   var RESERVED = 16;      // address 0 means "no bias", so nothing is put there
 
@@ -72,6 +76,12 @@
     return into;
   }
 
+  /** Rows of `width` numbers from `from` (rows `fromWidth` apart) into `to` (`toWidth` apart, from `at`). */
+  function copyRows(from, fromWidth, to, at, toWidth, rows, width) {
+    if (fromWidth === width && toWidth === width) { to.set(from.subarray(0, rows * width), at); return; }
+    for (var r = 0; r < rows; r += 1) { to.set(from.subarray(r * fromWidth, r * fromWidth + width), at + r * toWidth); }
+  }
+
   /** The WebAssembly path: rows copied into scratch memory in chunks that fit, weights read where they lie
    *  (or, outside the kernel's memory, copied first), the results copied out. */
   function simdLinear(instance, spec, into) {
@@ -85,7 +95,7 @@
       var at = free;
       free += rows * width;
       if (free * 4 > SCRATCH) { throw new RangeError("kernel.linear: the weights outside the kernel's memory are too large to copy"); }
-      for (var r = 0; r < rows; r += 1) { heap.set(array.subarray(r * stride, r * stride + width), at + r * width); }
+      copyRows(array, stride, heap, at, width, rows, width);
       return { at: at * 4, stride: width };
     };
     var weight = place(spec.weight, out, k, spec.wStride);
@@ -95,13 +105,41 @@
     for (var first = 0; first < spec.n; first += chunk) {
       var rows = Math.min(chunk, spec.n - first);
       var xAt = free, yAt = free + rows * k;
-      for (var r = 0; r < rows; r += 1) {
-        var start = (first + r) * spec.xStride;
-        heap.set(spec.x.subarray(start, start + k), xAt + r * k);
-      }
+      copyRows(spec.x.subarray(first * spec.xStride), spec.xStride, heap, xAt, k, rows, k);
       instance.exports.linear(xAt * 4, rows, k, weight.at, weight.stride, out, bias, yAt * 4);
       into.set(heap.subarray(yAt, yAt + rows * out), first * out);
     }
+    return into;
+  }
+
+  /** product in plain JavaScript. */
+  function plainProduct(spec, into) {
+    var x = spec.x, n = spec.n, k = spec.k, b = spec.b, out = spec.out;
+    for (var i = 0; i < n; i += 1) {
+      for (var o = 0; o < out; o += 1) {
+        var sum = 0;
+        for (var c = 0; c < k; c += 1) { sum += x[i * k + c] * b[c * out + o]; }
+        into[i * out + o] = sum;
+      }
+    }
+    return into;
+  }
+
+  /** product in WebAssembly: x and b copied into scratch memory, zeros making the rows and the outputs multiples of
+   *  four, y copied out. */
+  function simdProduct(instance, spec, into) {
+    var n = spec.n, k = spec.k, out = spec.out;
+    var rows = (n + 3) & ~3, wide = (out + 3) & ~3;
+    var heap = new Float64Array(instance.exports.memory.buffer);
+    var x = RESERVED / 8, b = x + rows * k, y = b + k * wide;
+    if ((y + rows * wide) * 8 > SCRATCH) {
+      throw new RangeError("kernel.product: " + n + " × " + k + " numbers by " + k + " × " + out + " do not fit");
+    }
+    heap.fill(0, x, y);
+    copyRows(spec.x, k, heap, x, k, n, k);
+    copyRows(spec.b, out, heap, b, wide, k, out);
+    instance.exports.product(x * 8, rows, k, b * 8, wide, y * 8);
+    copyRows(heap.subarray(y), wide, into, 0, out, n, out);
     return into;
   }
 
@@ -125,6 +163,10 @@
                      wStride: spec.wStride || spec.k, out: spec.out, bias: spec.bias || null };
         var into = spec.into || new Float64Array(spec.n * spec.out);
         return instance ? simdLinear(instance, full, into) : plainLinear(full, into);
+      },
+      product: function (spec) {
+        var into = spec.into || new Float64Array(spec.n * spec.out);
+        return instance ? simdProduct(instance, spec, into) : plainProduct(spec, into);
       },
     };
   }

@@ -1,8 +1,9 @@
-;; Attention Lab: the page's matrix product, y = x Wᵀ + b, in WebAssembly with 128-bit SIMD.
+;; Attention Lab: the page's matrix products in WebAssembly with 128-bit SIMD: y = x Wᵀ + b in float32 (linear),
+;; and y = x b in float64 (product).
 ;;
 ;; kernel.js embeds the bytes wat2wasm (npm package wabt, pinned in package-lock.json) makes of
 ;; this text, and computes the same numbers in plain JavaScript where SIMD is missing
-;; (tests/node/test_kernel_js.py checks both). Every output is, in float32:
+;; (tests/node/test_kernel_js.py checks both). Every output of linear is, in float32:
 ;;   four lanes, lane r summing x[c]·w[c] for c ≡ r (mod 4) below k − k mod 4, each product
 ;;   rounded, then added;  (lane 0 + lane 1) + (lane 2 + lane 3);  then each remaining term in
 ;;   turn;  then the bias.
@@ -135,4 +136,72 @@
             (br $rows)))
         (local.set $o (i32.add (local.get $o) (i32.const 2)))
         (br $outputs))))
+
+  ;; y (n rows of out float64s) = x (n rows of k) times b (k rows of out): y[i][o] = Σ_c x[i][c]·b[c][o], each product
+  ;; rounded and added in order of c (as JavaScript's loop does). n and out are multiples of 4 (the caller pads): four rows
+  ;; by four outputs at a time, so each pair of b's numbers loaded serves four rows and each x number four outputs.
+  (func (export "product") (param $x i32) (param $n i32) (param $k i32) (param $b i32) (param $out i32) (param $y i32)
+    (local $i i32) (local $o i32) (local $row i32) (local $line i32) (local $xc i32) (local $end i32) (local $bc i32)
+    (local $at i32) (local $p v128) (local $q v128) (local $s v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local.set $row (i32.shl (local.get $k) (i32.const 3)))
+    (local.set $line (i32.shl (local.get $out) (i32.const 3)))
+    (local.set $i (i32.const 0))
+    (block $rows_done
+      (loop $rows
+        (br_if $rows_done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $o (i32.const 0))
+        (block $outputs_done
+          (loop $outputs
+            (br_if $outputs_done (i32.ge_u (local.get $o) (local.get $out)))
+            (local.set $a0 (v128.const i64x2 0 0))
+            (local.set $a1 (v128.const i64x2 0 0))
+            (local.set $a2 (v128.const i64x2 0 0))
+            (local.set $a3 (v128.const i64x2 0 0))
+            (local.set $c0 (v128.const i64x2 0 0))
+            (local.set $c1 (v128.const i64x2 0 0))
+            (local.set $c2 (v128.const i64x2 0 0))
+            (local.set $c3 (v128.const i64x2 0 0))
+            ;; a_r: y[i + r][o], y[i + r][o + 1];  c_r: y[i + r][o + 2], y[i + r][o + 3]
+            (local.set $xc (i32.add (local.get $x) (i32.mul (local.get $i) (local.get $row))))
+            (local.set $end (i32.add (local.get $xc) (local.get $row)))
+            (local.set $bc (i32.add (local.get $b) (i32.shl (local.get $o) (i32.const 3))))
+            (block $sum_done
+              (loop $sum
+                (br_if $sum_done (i32.ge_u (local.get $xc) (local.get $end)))
+                (local.set $p (v128.load (local.get $bc)))
+                (local.set $q (v128.load offset=16 (local.get $bc)))
+                (local.set $s (v128.load64_splat (local.get $xc)))
+                (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $s) (local.get $p))))
+                (local.set $c0 (f64x2.add (local.get $c0) (f64x2.mul (local.get $s) (local.get $q))))
+                (local.set $s (v128.load64_splat (i32.add (local.get $xc) (local.get $row))))
+                (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (local.get $s) (local.get $p))))
+                (local.set $c1 (f64x2.add (local.get $c1) (f64x2.mul (local.get $s) (local.get $q))))
+                (local.set $s (v128.load64_splat (i32.add (local.get $xc) (i32.shl (local.get $row) (i32.const 1)))))
+                (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (local.get $s) (local.get $p))))
+                (local.set $c2 (f64x2.add (local.get $c2) (f64x2.mul (local.get $s) (local.get $q))))
+                (local.set $s (v128.load64_splat (i32.add (local.get $xc) (i32.mul (local.get $row) (i32.const 3)))))
+                (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (local.get $s) (local.get $p))))
+                (local.set $c3 (f64x2.add (local.get $c3) (f64x2.mul (local.get $s) (local.get $q))))
+                (local.set $xc (i32.add (local.get $xc) (i32.const 8)))
+                (local.set $bc (i32.add (local.get $bc) (local.get $line)))
+                (br $sum)))
+            (local.set $at (i32.add (local.get $y) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $out))
+                                                                      (local.get $o)) (i32.const 3))))
+            (v128.store (local.get $at) (local.get $a0))
+            (v128.store offset=16 (local.get $at) (local.get $c0))
+            (local.set $at (i32.add (local.get $at) (local.get $line)))
+            (v128.store (local.get $at) (local.get $a1))
+            (v128.store offset=16 (local.get $at) (local.get $c1))
+            (local.set $at (i32.add (local.get $at) (local.get $line)))
+            (v128.store (local.get $at) (local.get $a2))
+            (v128.store offset=16 (local.get $at) (local.get $c2))
+            (local.set $at (i32.add (local.get $at) (local.get $line)))
+            (v128.store (local.get $at) (local.get $a3))
+            (v128.store offset=16 (local.get $at) (local.get $c3))
+            (local.set $o (i32.add (local.get $o) (i32.const 4)))
+            (br $outputs)))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $rows))))
 )

@@ -11,12 +11,13 @@
  *   and the size of what each key adds to each query's output through each
  *   head, ‖α_ij f(x_j)‖ with f(x_j) = v_j W_O^h (attnlab.contributions).
  * The weights are held as float32 (each float16 exactly) in a kernel.js
- * kernel, whose matrix products (the linear layers, and v_j W_O^h) run in
- * float32, in WebAssembly SIMD where the browser has it; the attention itself
- * (scores, softmax, weighted sums, sizes), layer norms and GELU run in
- * JavaScript's float64. The numbers agree with Python's float64 ones within
- * the explorer's tolerances (tests/node/test_model_js_node.py checks 1e-5 on
- * the weights and 1e-4 relative on the sizes, on both kernel paths).
+ * kernel, whose matrix products run in WebAssembly SIMD where the browser has
+ * it: the linear layers in float32; the attention's (scores, weighted sums,
+ * and ‖f(x_j)‖ through W_O^h's Gram matrix) in float64, like its softmax and
+ * sizes, the layer norms and GELU. The numbers agree with Python's float64
+ * ones within the explorer's tolerances (tests/node/test_model_js_node.py
+ * checks 1e-5 on the weights and 1e-4 relative on the sizes, on both kernel
+ * paths).
  *
  * Nothing is used before it is checked: assemble() compares every model
  * file's string with the length and SHA-256 the manifest lists, and names
@@ -142,7 +143,7 @@
       tensors[t.name] = values.subarray(t.offset, t.offset + size);
     });
     return { config: manifest.config, tensors: tensors, tokenizer: wordpiece.tokenizer(tokenizerData), manifest: manifest,
-             kernel: kernel };
+             kernel: kernel, grams: {} };
   }
 
   /** Check every file the manifest lists (files: {name: string}, as the scripts left them), then build the model
@@ -195,7 +196,7 @@
   }
 
   var STEP = 32;    // erf's table: a node every 1/32 from 0 to 6
-  var DEGREE = 13;  // terms of each node's Taylor polynomial: the first left out is below 1e-17 (|h| ≤ 1/64)
+  var DEGREE = 8;   // terms of each node's Taylor polynomial (erf writes them out): the first left out is below 3e-19
   var erfTable = null;
   /** For each node x: erf(x), then the Taylor coefficients of erf(x + h) − erf(x) in h from h¹ on,
    *  (2/√π) e^(−x²) (−1)ⁿ Hₙ(x) / (n + 1)!, Hₙ the Hermite polynomials (H₀ = 1, H₁ = 2x, Hₙ₊₁ = 2x Hₙ − 2n Hₙ₋₁). */
@@ -222,17 +223,17 @@
   }
 
   /** erf(x), within 1e-15 of Python's math.erf (tests/node/test_model_js_node.py measures the largest
-   *  difference): the nearest node's Taylor polynomial, |h| ≤ 1/64; beyond 6, ±1 (1 − erf(6) ≈ 2e-17). */
+   *  difference): the nearest node's Taylor polynomial, |h| ≤ 1/64, its eight terms summed in pairs, then pairs of
+   *  pairs (Estrin's scheme: fewer operations wait on each other than in Horner's); beyond 6, ±1 (1 − erf(6) ≈ 2e-17). */
   function erf(x) {
     var a = Math.abs(x);
     if (!(a < 6)) { return a === a ? (x < 0 ? -1 : 1) : NaN; }
-    var table = erfTable || erfNodes();
-    var m = Math.round(a * STEP);
-    var h = a - m / STEP;
+    var t = erfTable || erfNodes();
+    var m = (a * STEP + 0.5) | 0;  // the nearest node
+    var h = a - m / STEP, h2 = h * h;
     var at = m * (DEGREE + 1);
-    var sum = table[at + DEGREE];
-    for (var n = DEGREE - 1; n >= 1; n -= 1) { sum = sum * h + table[at + n]; }
-    var value = table[at] + sum * h;
+    var value = t[at] + h * ((t[at + 1] + h * t[at + 2]) + h2 * (t[at + 3] + h * t[at + 4]) +
+                             h2 * h2 * ((t[at + 5] + h * t[at + 6]) + h2 * (t[at + 7] + h * t[at + 8])));
     return x < 0 ? -value : value;
   }
 
@@ -254,15 +255,18 @@
     return rows;
   }
 
-  /** rows (n × width) through the stored linear layer `name` (weight out × width, as PyTorch keeps W; bias): n × out. */
-  function dense(model, name, rows, n, width, out) {
+  /** rows (n × width) through the stored linear layer `name` (weight out × width, as PyTorch keeps W; bias): into
+   *  (n × out). */
+  function dense(model, name, rows, n, width, out, into) {
     return model.kernel.linear({ x: rows, n: n, k: width, weight: model.tensors[name + ".weight"], out: out,
-                                 bias: model.tensors[name + ".bias"] });
+                                 bias: model.tensors[name + ".bias"], into: into });
   }
 
-  /** Columns c0 … c0 + d − 1 of rows (n × width) into block (n × d) at offset at. */
-  function copyColumns(rows, n, width, c0, d, block, at) {
-    for (var i = 0; i < n; i += 1) { block.set(rows.subarray(i * width + c0, i * width + c0 + d), at + i * d); }
+  /** rows × width numbers from `from` (its rows fromStride apart, from fromAt) into `to` (toStride apart, from toAt). */
+  function copyBlock(from, fromAt, fromStride, to, toAt, toStride, rows, width) {
+    for (var i = 0; i < rows; i += 1) {
+      for (var c = 0; c < width; c += 1) { to[toAt + i * toStride + c] = from[fromAt + i * fromStride + c]; }
+    }
   }
 
   /** The shape and empty arrays of a sentence's result (n pieces): flat, [layer][head][query][key] in that order. */
@@ -274,46 +278,60 @@
              outputs: grid(d), queries: grid(d), keys: grid(d), values: grid(d), lengths: grid(1) };
   }
 
+  /** G = W_O^h W_O^hᵀ for head h of layer l (d × d, float64): computed once per model, kept in model.grams. */
+  function gram(model, l, h, d) {
+    var key = l + "." + h;
+    if (!model.grams[key]) {
+      var W = model.tensors["encoder.layer." + l + ".attention.output.dense.weight"];
+      var width = model.config.hidden;
+      var G = model.grams[key] = new Float64Array(d * d);
+      for (var o = 0; o < width * width; o += width) {
+        for (var c = 0; c < d; c += 1) {
+          var w = W[o + h * d + c];
+          for (var e = 0; e < d; e += 1) { G[c * d + e] += w * W[o + h * d + e]; }
+        }
+      }
+    }
+    return model.grams[key];
+  }
+
   /** Head h of layer l on its queries, keys and values (already in result): scores, weights, sizes and outputs;
-   *  the output rows also go into concat's columns. */
+   *  the output rows also go into concat's columns. The products run in the kernel, in float64. */
   function head(model, l, h, n, result, concat) {
     var width = model.config.hidden;
     var d = result.shape.d;
     var at = (l * result.shape.heads + h) * n;  // the head's first row
-    var Q = result.queries, K = result.keys, V = result.values, sqrtD = Math.sqrt(d);
-    // ‖f(x_j)‖ = ‖v_j W_O^h‖: the head's value rows through the d columns of W_O its output meets
-    var f = model.kernel.linear({ x: V.subarray(at * d, (at + n) * d), n: n, k: d, out: width, wStride: width,
-                                  weight: model.tensors["encoder.layer." + l + ".attention.output.dense.weight"].subarray(h * d) });
+    var rows = function (grid, last) { return grid.subarray(at * last, (at + n) * last); };
+    var K = rows(result.keys, d), V = rows(result.values, d), lengths = rows(result.lengths, 1);
+    // ‖f(x_j)‖² = ‖v_j W_O^h‖² = v_j · v_j G, with G = W_O^h W_O^hᵀ from the d columns of W_O the head's output meets
+    var VG = model.kernel.product({ x: V, n: n, k: d, b: gram(model, l, h, d), out: d });
     for (var j = 0; j < n; j += 1) {
       var total = 0;
-      for (var o = j * width; o < (j + 1) * width; o += 1) { total += f[o] * f[o]; }
-      result.lengths[at + j] = Math.sqrt(total);
+      for (var c = 0; c < d; c += 1) { total += V[j * d + c] * VG[j * d + c]; }
+      lengths[j] = Math.sqrt(total);
     }
-    for (var i = 0; i < n; i += 1) {
-      var row = (at + i) * n;
-      var q = (at + i) * d;
+    // the scores q_i · k_j: the queries times the keys' columns
+    var columns = new Float64Array(d * n);
+    for (j = 0; j < n; j += 1) { for (c = 0; c < d; c += 1) { columns[c * n + j] = K[j * d + c]; } }
+    var scores = model.kernel.product({ x: rows(result.queries, d), n: n, k: d, b: columns, out: n,
+                                        into: rows(result.scores, n) });
+    var scaled = rows(result.scaled, n), weights = rows(result.attentions, n), sizes = rows(result.sizes, n);
+    var sqrtD = Math.sqrt(d);
+    for (var i = 0; i < n * n; i += n) {  // a query's row: its softmax
       var peak = -Infinity;
-      for (j = 0; j < n; j += 1) {
-        var key = (at + j) * d;
-        var s = 0;
-        for (var c = 0; c < d; c += 1) { s += Q[q + c] * K[key + c]; }
-        result.scores[row + j] = s;
-        result.scaled[row + j] = s / sqrtD;
-        if (s / sqrtD > peak) { peak = s / sqrtD; }
-      }
+      for (j = 0; j < n; j += 1) { peak = Math.max(peak, scaled[i + j] = scores[i + j] / sqrtD); }
       var sum = 0;
-      for (j = 0; j < n; j += 1) { sum += (result.attentions[row + j] = Math.exp(result.scaled[row + j] - peak)); }
-      for (j = 0; j < n; j += 1) {
-        var weight = result.attentions[row + j] /= sum;
-        result.sizes[row + j] = weight * result.lengths[at + j];
-        for (c = 0; c < d; c += 1) { result.outputs[q + c] += weight * V[(at + j) * d + c]; }
-      }
-      concat.set(result.outputs.subarray(q, q + d), i * width + h * d);
+      for (j = 0; j < n; j += 1) { sum += (weights[i + j] = Math.exp(scaled[i + j] - peak)); }
+      for (j = 0; j < n; j += 1) { sizes[i + j] = (weights[i + j] /= sum) * lengths[j]; }
     }
+    // the outputs Σ_j α_ij v_j: the weights times the values
+    var outputs = model.kernel.product({ x: weights, n: n, k: n, b: V, out: d, into: rows(result.outputs, d) });
+    copyBlock(outputs, 0, d, concat, h * d, width, n, d);
   }
 
-  /** Layer l on x (n × width): every head into result, and the block's output. */
-  function layer(model, l, x, n, result) {
+  /** Layer l on x (n × width): every head into result, and the block's output in x's place. The work arrays (rows,
+   *  concat, mid: n × width; inner: n × intermediate) serve every layer. */
+  function layer(model, l, x, n, result, work) {
     var config = model.config;
     var width = config.hidden;
     var heads = config.heads;
@@ -321,21 +339,20 @@
     var name = function (part) { return "encoder.layer." + l + "." + part; };
     var projections = { queries: "query", keys: "key", values: "value" };
     Object.keys(projections).forEach(function (kind) {
-      var rows = dense(model, name("attention.self." + projections[kind]), x, n, width, width);
-      for (var h = 0; h < heads; h += 1) { copyColumns(rows, n, width, h * d, d, result[kind], (l * heads + h) * n * d); }
+      var rows = dense(model, name("attention.self." + projections[kind]), x, n, width, width, work.rows);
+      for (var h = 0; h < heads; h += 1) { copyBlock(rows, h * d, width, result[kind], (l * heads + h) * n * d, d, n, d); }
     });
-    var concat = new Float64Array(n * width);
-    for (var h = 0; h < heads; h += 1) { head(model, l, h, n, result, concat); }
-    var mid = dense(model, name("attention.output.dense"), concat, n, width, width);
+    for (var h = 0; h < heads; h += 1) { head(model, l, h, n, result, work.concat); }
+    var mid = dense(model, name("attention.output.dense"), work.concat, n, width, width, work.mid);
     for (var e = 0; e < n * width; e += 1) { mid[e] += x[e]; }
     layerNorm(mid, n, width, model.tensors[name("attention.output.LayerNorm.weight")],
               model.tensors[name("attention.output.LayerNorm.bias")], config.eps);
-    var inner = dense(model, name("intermediate.dense"), mid, n, width, config.intermediate);
+    var inner = dense(model, name("intermediate.dense"), mid, n, width, config.intermediate, work.inner);
     for (e = 0; e < inner.length; e += 1) { inner[e] = gelu(inner[e]); }
-    var out = dense(model, name("output.dense"), inner, n, config.intermediate, width);
+    var out = dense(model, name("output.dense"), inner, n, config.intermediate, width, x);  // x is spent
     for (e = 0; e < n * width; e += 1) { out[e] += mid[e]; }
-    return layerNorm(out, n, width, model.tensors[name("output.LayerNorm.weight")],
-                     model.tensors[name("output.LayerNorm.bias")], config.eps);
+    layerNorm(out, n, width, model.tensors[name("output.LayerNorm.weight")],
+              model.tensors[name("output.LayerNorm.bias")], config.eps);
   }
 
   /** Token ids through the model: emptyResult's arrays filled, and hidden (the last layer's rows, n × width). */
@@ -355,7 +372,9 @@
     }
     layerNorm(x, n, width, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], config.eps);
     var result = emptyResult(config, n);
-    for (var l = 0; l < config.layers; l += 1) { x = layer(model, l, x, n, result); }
+    var rows = function (width) { return new Float64Array(n * width); };
+    var work = { rows: rows(width), concat: rows(width), mid: rows(width), inner: rows(config.intermediate) };
+    for (var l = 0; l < config.layers; l += 1) { layer(model, l, x, n, result, work); }
     result.hidden = x;
     return result;
   }

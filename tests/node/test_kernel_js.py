@@ -1,5 +1,6 @@
-"""docs/assets/kernel.js, the page's matrix product: its WebAssembly bytes are kernel.wat's, and both of its paths
-(WebAssembly SIMD and plain JavaScript) compute y = x Wᵀ + b in exactly the float32 order kernel.wat documents.
+"""docs/assets/kernel.js, the page's matrix products: its WebAssembly bytes are kernel.wat's, and both of its paths
+(WebAssembly SIMD and plain JavaScript) compute y = x Wᵀ + b in exactly the float32 order kernel.wat documents, and
+the float64 product y = x b summing in order.
 
 Python emulates that order with numpy's float32 operations (each rounded on its own, as IEEE single precision
 does), so every number must be equal, not close: four lanes of products, (lane 0 + lane 1) + (lane 2 + lane 3),
@@ -28,6 +29,12 @@ const pattern = (count, seed) => Float64Array.from({ length: count }, (_, i) => 
 process.stdout.write(JSON.stringify(cases.map(c => {
   const answer = {};
   for (const path of c.paths) {
+    if (c.b) {  // a product
+      const k = kernel.create(0, { plain: path === "plain" });
+      const y = k.product({ x: Float64Array.from(c.x), n: c.n, k: c.k, b: Float64Array.from(c.b), out: c.out });
+      answer[path] = { y: Array.from(y), simd: k.simd };
+      continue;
+    }
     const weightCount = c.weight ? c.weight.length : c.out * c.wStride;
     const k = kernel.create(weightCount + c.out, { plain: path === "plain" });
     const inside = k.weights.subarray(0, weightCount);
@@ -42,7 +49,8 @@ process.stdout.write(JSON.stringify(cases.map(c => {
   return answer;
 })));
 """
-"""Reads a list of cases; writes, for each path a case names, y = x Wᵀ + b and whether WebAssembly ran.
+"""Reads a list of cases; writes, for each path a case names, y = x Wᵀ + b (a case with b: y = x b, product's) and
+whether WebAssembly ran.
 
 A case without x (or weight) uses a fixed pattern both sides compute alike."""
 
@@ -130,3 +138,27 @@ def test_rows_past_one_chunk_of_scratch_memory_are_all_computed() -> None:
     [answer] = run([case])
     assert answer["simd"]["simd"]
     assert answer["simd"]["y"] == float32_order(case).ravel().tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_both_paths_give_the_float64_product_summed_in_order(data: st.DataObject) -> None:
+    n, k, out = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 40)), data.draw(st.integers(1, 9))
+    number = st.floats(-1e3, 1e3, allow_nan=False)
+    x = np.array(data.draw(st.lists(number, min_size=n * k, max_size=n * k))).reshape(n, k)
+    b = np.array(data.draw(st.lists(number, min_size=k * out, max_size=k * out))).reshape(k, out)
+    [answer] = run([{"n": n, "k": k, "out": out, "x": x.ravel().tolist(), "b": b.ravel().tolist(),
+                     "paths": ["simd", "plain"]}])
+    expected = np.zeros((n, out))
+    for c in range(k):  # each product rounded, then added, c by c
+        expected += x[:, c, None] * b[None, c, :]
+    assert answer["simd"]["simd"] and not answer["plain"]["simd"]
+    assert answer["simd"]["y"] == answer["plain"]["y"] == expected.ravel().tolist()
+
+
+def test_a_product_too_large_for_scratch_memory_is_refused_naming_its_sizes() -> None:
+    script = ("const k = require(process.argv[1]).create(0);"
+              "try { k.product({ x: new Float64Array(8), n: 8, k: 1, b: new Float64Array(600000), out: 600000 }); }"
+              "catch (error) { process.stdout.write(error.name + ': ' + error.message); }")
+    done = subprocess.run(["node", "-e", script, str(KERNEL)], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == "RangeError: kernel.product: 8 × 1 numbers by 1 × 600000 do not fit"
