@@ -336,6 +336,15 @@ def decoder_map(v: dict[str, Any]) -> None:
     assert any(np.allclose(values, head, atol=5e-5) for layer in maps for head in layer)
 
 
+def decoder_training(v: dict[str, Any]) -> None:
+    """The committed run's held-out accuracy at each checkpoint, and a guess's 1 in 26."""
+    accuracy, guess = v["lines"].values()
+    steps, shares = zip(*decoder.training_log()["accuracy"])
+    assert accuracy["x"] == list(steps)
+    close(accuracy["y"], shares, "the held-out accuracy", rtol=1e-5)
+    close(guess["y"], [1 / 26, 1 / 26], "a guess", rtol=1e-5)
+
+
 CHECKERS: dict[str, Callable[..., None]] = {
     "head-flow": toy_head, "masked-scores": masked_scores, "heads-flow": heads_flow, "block-flow": block_flow,
     "model-flow": model_flow, "shifted-targets": shifted_targets, "softmax-steps": softmax_steps,
@@ -343,6 +352,7 @@ CHECKERS: dict[str, Callable[..., None]] = {
     "concentration": concentration, "score-spread": score_spread, "position-encoding": position_encoding,
     "cost-growth": cost_growth, "head-grid": head_grid, "attention-lines": attention_lines,
     "trained-step": trained_step, "dot-plane": dot_plane, "decoder-map": decoder_map,
+    "decoder-training": decoder_training,
 }
 """What each kind of figure must agree with; a checker that reads the picture itself also takes its markup."""
 READS_THE_PICTURE = {"head-grid", "attention-lines"}
