@@ -301,14 +301,16 @@ def repeats(count: int, seed: int, length: int = 64, segment: tuple[int, int] = 
 
 def accuracy(model: Decoder, sequences: Iterable[Repeat], ablate: Collection[Head] = ()) -> float:
     """Share of the predictable positions (second copies) where the most probable next token is the right one."""
-    right = total = 0
+    hits: list[bool] = []
     for sequence in sequences:
         run = model.forward(sequence.text, ablate)
-        for position in sequence.predictable:
-            right += int(np.argmax(run.logits[position])) == model.vocabulary.index(sequence.text[position + 1])
-            total += 1
-    return right / total
+        hits += [_right(model, run, sequence, position) for position in sequence.predictable]
+    return sum(hits) / len(hits)
 
+
+def _right(model: Decoder, run: Pass, sequence: Repeat, position: int) -> bool:
+    """Whether ``run``'s most probable next token at ``position`` is the one ``sequence`` has there."""
+    return model.vocabulary[int(np.argmax(run.logits[position]))] == sequence.text[position + 1]
 
 
 @dataclass(frozen=True)
@@ -359,7 +361,7 @@ def study(count: int = 50, seed: int = HELD_OUT_SEED) -> Study:
     previous: list[np.ndarray] = []
     prefix: list[np.ndarray] = []
     copying: list[np.ndarray] = []
-    right: dict[bool, list[bool]] = {False: [], True: []}                          # by "letter seen twice before"
+    hits: dict[bool, list[bool]] = {False: [], True: []}                           # by "letter seen twice before"
     for s in sequences:
         run = model.forward(s.text)
         previous.append(np.diagonal(run.attentions, offset=-1, axis1=2, axis2=3).mean(axis=-1))
@@ -368,12 +370,12 @@ def study(count: int = 50, seed: int = HELD_OUT_SEED) -> Study:
         for position in s.predictable:
             logits = run.writes[:, :, position] @ embedding.T                     # layers × heads × vocabulary
             copying.append(logits[:, :, model.vocabulary.index(s.text[position + 1])] - logits.mean(axis=-1))
-            right[s.text[:position].count(s.text[position]) > 1].append(
-                model.vocabulary[int(np.argmax(run.logits[position]))] == s.text[position + 1])
+            hits[s.text[:position].count(s.text[position]) > 1].append(_right(model, run, s, position))
     ablated = np.array([[accuracy(model, sequences, {(layer, head)}) for head in range(model.heads)]
                         for layer in range(model.layers)])
     without_layer = [accuracy(model, sequences, {(layer, head) for head in range(model.heads)})
                      for layer in range(model.layers)]
+    share = lambda found: sum(found) / len(found)  # noqa: E731
     return Study(frozen(np.mean(previous, axis=0)), frozen(np.mean(prefix, axis=0)), frozen(np.mean(copying, axis=0)),
-                 accuracy(model, sequences), frozen(ablated), frozen(np.array(without_layer)),
-                 float(np.mean(right[False])), float(np.mean(right[True])))
+                 share(hits[False] + hits[True]), frozen(ablated), frozen(np.array(without_layer)),
+                 share(hits[False]), share(hits[True]))
