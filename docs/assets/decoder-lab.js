@@ -21,6 +21,20 @@
         .map(function (c) { return c.getAttribute("data-head").split(",").map(Number); });
     }
 
+    /** One switch per head, "L1 H1" … (layers and heads counted from 1; data-head "layer,head" from 0). */
+    function switches(model) {
+      for (var l = 0; l < model.layers; l++) {
+        for (var h = 0; h < model.heads; h++) {
+          var label = root.document.createElement("label"), input = root.document.createElement("input");
+          input.type = "checkbox";
+          input.setAttribute("data-head", l + "," + h);
+          input.addEventListener("change", toggle);
+          label.append(input, " L" + (l + 1) + " H" + (h + 1) + " ");
+          $("heads").appendChild(label);
+        }
+      }
+    }
+
     function topFive(logits, temperature) {
       var p = model.pick(logits, temperature > 0 ? temperature : 1, 0.5).probabilities;
       return p.map(function (v, i) { return [i, v]; }).sort(function (a, b) { return b[1] - a[1]; }).slice(0, 5);
@@ -96,6 +110,7 @@
       $("status").textContent = "Loading and checking the weights…";
       decoder.load().then(function (loaded) {
         model = loaded;
+        switches(model);
         $("load").hidden = true;
         $("controls").hidden = false;
         start();
@@ -110,7 +125,6 @@
       $("temperature-value").textContent = Number($("temperature").value).toFixed(1);
       if (state && state.run) { show(state.run); }
     });
-    Array.prototype.forEach.call(box.querySelectorAll("[data-head]"), function (c) { c.addEventListener("change", toggle); });
   }
 
   Array.prototype.forEach.call(root.document.querySelectorAll("[data-decoder-lab]"), setUp);
