@@ -44,6 +44,7 @@ def test_stepping_three_tokens_grows_the_cache_and_matches_python(page: Page, bu
     page.goto(url)
     page.locator("[data-load]").click()
     expect(page.locator("[data-controls]")).to_be_visible(timeout=LOADS)
+    expect(page.locator("[data-load]")).to_be_hidden()  # the theme's button style does not override hidden
     page.locator("[data-prompt]").fill(PROMPT)
     page.locator("[data-prompt]").dispatch_event("change")
     expect(page.locator("[data-text]")).to_have_text(PROMPT)
