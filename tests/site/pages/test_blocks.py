@@ -58,12 +58,9 @@ def test_hidden_lines_stay_hidden_behind_a_source_tab_too() -> None:
     assert "attnlab.site" not in shown_code(html) and "<td>0.731</td>" in html
 
 
-def test_show_ends_a_hidden_stretch_and_no_marker_line_is_shown() -> None:
+def test_show_ends_a_hidden_stretch_no_marker_line_is_shown_and_a_block_without_them_is_shown_whole() -> None:
     assert shown_part(f"a = 1\n{HIDE}\nb = 2\n{SHOW}\nc = 3") == "a = 1\nc = 3"
     assert shown_part(f"  {HIDE}\nb = 2") == ""
-
-
-def test_a_block_without_markers_is_shown_whole() -> None:
     assert shown_part("a = 1\n\nb = 2\n\n") == "a = 1\n\nb = 2"
 
 
@@ -77,22 +74,15 @@ def test_a_comment_in_shown_code_may_speak_of_infinity() -> None:
     assert "overflow to inf" in shown_code(html)
 
 
-@pytest.mark.parametrize("code, named", [
-    ("exit()", "SystemExit"),
-    ("import sys\nsys.exit(0)", "SystemExit (0)"),
-    ("raise SystemExit(3)", "SystemExit (3)"),
-    ("raise KeyboardInterrupt", "KeyboardInterrupt"),
-    ("raise GeneratorExit", "GeneratorExit"),
-    ("class Stop(BaseException): pass\nraise Stop", "Stop"),
-])
-def test_a_block_that_would_end_the_build_stops_it_naming_its_place(code: str, named: str) -> None:
-    with pytest.raises(PageError, match=rf"^docs/p\.md:1: a code block raised {re.escape(named)}: it would end"):
-        converted(code)
-
-
-def test_a_block_calling_os_exit_stops_the_build_naming_its_place_and_the_process_lives_on() -> None:
-    with pytest.raises(PageError, match=r"^docs/p\.md:1: a code block called os\._exit\(0\): it would end"):
-        converted("import os\nos._exit(0)")
+def test_a_block_that_would_end_the_build_stops_it_naming_its_place_and_the_process_lives_on() -> None:
+    for code, named in [("exit()", "raised SystemExit"), ("import sys\nsys.exit(0)", "raised SystemExit (0)"),
+                        ("raise SystemExit(3)", "raised SystemExit (3)"),
+                        ("raise KeyboardInterrupt", "raised KeyboardInterrupt"),
+                        ("raise GeneratorExit", "raised GeneratorExit"),
+                        ("class Stop(BaseException): pass\nraise Stop", "raised Stop"),
+                        ("import os\nos._exit(0)", "called os._exit(0)")]:
+        with pytest.raises(PageError, match=rf"^docs/p\.md:1: a code block {re.escape(named)}: it would end"):
+            converted(code)
     assert os._exit.__module__ == "posix"
 
 
@@ -103,12 +93,12 @@ def test_a_block_running_past_the_time_limit_stops_the_build_naming_its_place(
         converted("import time\ntime.sleep(10**6)")
 
 
-@pytest.mark.parametrize("given", ["soon", "0", "-1", "nan"])
 def test_a_time_limit_that_is_not_a_positive_number_stops_the_build_saying_so(
-        monkeypatch: pytest.MonkeyPatch, given: str) -> None:
-    monkeypatch.setenv("ATTNLAB_BLOCK_SECONDS", given)
-    with pytest.raises(PageError, match=r"^ATTNLAB_BLOCK_SECONDS must be a number of seconds above 0"):
-        converted("print(1)")
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for given in ["soon", "0", "-1", "nan"]:
+        monkeypatch.setenv("ATTNLAB_BLOCK_SECONDS", given)
+        with pytest.raises(PageError, match=r"^ATTNLAB_BLOCK_SECONDS must be a number of seconds above 0"):
+            converted("print(1)")
 
 
 def test_a_block_that_raises_stops_the_page_naming_its_place_and_error() -> None:
@@ -123,14 +113,12 @@ def test_a_thread_that_raises_in_a_block_stops_the_page_naming_its_place_and_err
         converted(code)
 
 
-@pytest.mark.parametrize("printed", [
-    'print(f"`{float(\'nan\')}`")',  # in inline code
-    'print(f"$w = {float(\'inf\')}$")',  # in a formula
-    'print(f"| w |\\n|---|\\n| ${float(\'-inf\')}$ |")',  # a table cell written as math
-])
-def test_a_non_number_in_what_a_block_prints_stops_the_page(printed: str) -> None:
-    with pytest.raises(PageError, match=r"^docs/p\.md:1: '-?(nan|inf)' is not a finite number"):
-        converted(printed)
+def test_a_non_number_in_what_a_block_prints_stops_the_page() -> None:
+    for printed in ['print(f"`{float(\'nan\')}`")',  # in inline code
+                    'print(f"$w = {float(\'inf\')}$")',  # in a formula
+                    'print(f"| w |\\n|---|\\n| ${float(\'-inf\')}$ |")']:  # a table cell written as math
+        with pytest.raises(PageError, match=r"^docs/p\.md:1: '-?(nan|inf)' is not a finite number"):
+            converted(printed)
 
 
 def test_a_session_is_refused_naming_the_block() -> None:
@@ -138,16 +126,8 @@ def test_a_session_is_refused_naming_the_block() -> None:
         converted("x = 1", 'session="s"')
 
 
-def test_an_executed_block_is_given_its_place_and_a_stable_id_prefix() -> None:
+def test_an_executed_block_is_given_its_place_and_a_stable_id_prefix_unless_it_has_an_id() -> None:
     page = 'Intro.\n\n```python exec="on"\nprint(1)\n```\n'
     assert '```python exec="on" id="docs/p.md:3" idprefix="block-3-"\n' in placed_blocks(page, "docs/p.md")
-
-
-def test_a_block_with_an_id_of_its_own_keeps_it() -> None:
-    page = '```python exec="on" id="mine"\nprint(1)\n```\n'
-    assert placed_blocks(page, "docs/p.md") == page
-
-
-def test_a_block_that_is_not_executed_gets_no_id() -> None:
-    page = "```python\nprint(1)\n```\n"
-    assert placed_blocks(page, "docs/p.md") == page
+    for page in ['```python exec="on" id="mine"\nprint(1)\n```\n', "```python\nprint(1)\n```\n"]:
+        assert placed_blocks(page, "docs/p.md") == page

@@ -22,12 +22,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sites import DOCS, ROOT, build, one_page_site
+from sites import DOCS, ROOT
 
+from attnlab.site.build.convert import PageError, page_markdown
 from attnlab.site.pages import citations
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import INLINE_MATH
+from attnlab.site.pages.page import Page
 
 SHARED = Path(os.environ.get("ATTNLAB_SHARED", ROOT.parent / "shared"))
 BRIEFS = (SHARED / "BRIEF.md", SHARED / "BRIEF-2.md", SHARED / "BRIEF-3.md")
@@ -79,84 +81,44 @@ def brief_sources(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, str]:
 # --- completeness against the brief --------------------------------------------------------
 
 
-def test_a_missing_brief_is_an_error_where_it_is_required(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(REQUIRE_BRIEF, "1")
-    with pytest.raises(pytest.fail.Exception, match="ATTNLAB_REQUIRE_BRIEF=1 requires it"):
+def test_a_missing_brief_is_a_skip_in_a_plain_clone_and_an_error_where_it_is_required(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(REQUIRE_BRIEF, raising=False)
+    with pytest.raises(pytest.skip.Exception, match="the registry's cross-check against it runs where it is"):
         brief(tmp_path / "BRIEF.md")
-
-
-def test_a_briefs_note_to_verify_a_locator_is_not_part_of_it(tmp_path: Path) -> None:
-    row = "| CL-049 | source | x | S15 §2 (verify the subsection: y) |\n"
-    (tmp_path / "BRIEF.md").write_text(row, encoding="utf-8")
-    assert brief_claims((tmp_path / "BRIEF.md",)) == {"CL-049": ("source", "S15 §2")}
-
-
-def test_a_missing_second_edition_fails_too_where_the_brief_is_required(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "BRIEF.md").write_text("| CL-001 | source | x | S1 §3.2.1, eq. (1) |\n", encoding="utf-8")
     monkeypatch.setenv(REQUIRE_BRIEF, "1")
     with pytest.raises(pytest.fail.Exception, match=r"BRIEF-2.md .*ATTNLAB_REQUIRE_BRIEF=1 requires it"):
         brief_claims((tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"))
-
-
-def test_a_later_briefs_row_replaces_the_earlier_row_of_the_same_id(tmp_path: Path) -> None:
-    first, second = tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"
-    first.write_text("| CL-001 | source | x | S1 §1 |\n| CL-002 | toy | y | this guide |\n", encoding="utf-8")
-    second.write_text("| CL-001 | source | x, corrected | S1 §2 |\n| CL-003 | measured | z | tool 1.0 |\n",
-                      encoding="utf-8")
-    assert brief_claims((first, second)) == {"CL-001": ("source", "S1 §2"), "CL-002": ("toy", "this guide"),
-                                             "CL-003": ("measured", "tool 1.0")}
-
-
-def test_the_second_edition_corrects_ids_of_the_first_and_adds_new_ones() -> None:
-    first, second = (CLAIM_ROW.findall(brief(path)) for path in BRIEFS[:2])
-    corrected = brief(BRIEFS[1]).split("## Corrected", 1)[1].split("\n## ", 1)[0]
-    assert {row[0] for row in CLAIM_ROW.findall(corrected)} == {"CL-015", "CL-017"}
-    assert {"CL-015", "CL-017"} <= {row[0] for row in first}
-    assert registry.claim("CL-015").locator == {i: loc for i, _, loc in second}["CL-015"]
-
-
-def test_the_third_edition_corrects_four_claims_and_adds_sources_without_arxiv_numbers() -> None:
-    corrected = brief(BRIEFS[2]).split("## Corrected", 1)[1].split("\n## ", 1)[0]
-    assert {row[0] for row in CLAIM_ROW.findall(corrected)} == {"CL-037", "CL-038", "CL-040", "CL-042"}
-    assert registry.claim("CL-042").locator == "S19 §4"
-    assert brief_sources()["S21"] == registry.source("S21").url == "https://github.com/pytorch/pytorch/pull/133882"
-
-
-def test_a_missing_brief_is_a_skip_that_says_why_in_a_plain_clone(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(REQUIRE_BRIEF, raising=False)
-    with pytest.raises(pytest.skip.Exception, match="the registry's cross-check against it runs where it is"):
-        brief(tmp_path / "BRIEF.md")
-
-
-def test_ci_requires_the_brief() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert f"export {REQUIRE_BRIEF}=1" in ci and ci.index(REQUIRE_BRIEF) < ci.index("make test")
 
 
-def test_every_claim_of_the_brief_is_registered_with_its_kind_and_locator() -> None:
+def test_a_later_briefs_row_replaces_the_earlier_one_and_a_note_to_verify_is_dropped(tmp_path: Path) -> None:
+    first, second = tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"
+    first.write_text("| CL-001 | source | x | S1 §1 |\n| CL-002 | toy | y | this guide |\n", encoding="utf-8")
+    second.write_text("| CL-001 | source | x, corrected | S1 §2 |\n| CL-003 | measured | z | tool 1.0 |\n"
+                      "| CL-049 | source | x | S15 §2 (verify the subsection: y) |\n", encoding="utf-8")
+    assert brief_claims((first, second)) == {"CL-001": ("source", "S1 §2"), "CL-002": ("toy", "this guide"),
+                                             "CL-003": ("measured", "tool 1.0"), "CL-049": ("source", "S15 §2")}
+
+
+def test_the_later_editions_correct_claims_of_the_earlier_and_add_sources_without_arxiv_numbers() -> None:
+    def corrected(path: Path) -> set[str]:
+        return {row[0] for row in CLAIM_ROW.findall(brief(path).split("## Corrected", 1)[1].split("\n## ", 1)[0])}
+
+    assert corrected(BRIEFS[1]) == {"CL-015", "CL-017"} <= {row[0] for row in CLAIM_ROW.findall(brief(BRIEFS[0]))}
+    assert registry.claim("CL-015").locator == {i: loc for i, _, loc in CLAIM_ROW.findall(brief(BRIEFS[1]))}["CL-015"]
+    assert corrected(BRIEFS[2]) == {"CL-037", "CL-038", "CL-040", "CL-042"}
+    assert registry.claim("CL-042").locator == "S19 §4"
+    assert brief_sources()["S21"] == registry.source("S21").url == "https://github.com/pytorch/pytorch/pull/133882"
+
+
+def test_the_registry_holds_exactly_the_briefs_claims_and_sources_plus_the_guides_own_claims() -> None:
     expected = brief_claims()
-    found = {c.id: (c.kind, c.locator) for c in registry.claims() if c.id in expected}
-    assert found == expected
-
-
-def test_registry_holds_exactly_the_brief_claims_plus_the_guides_own() -> None:
-    assert set(IDS) == set(brief_claims()) | GUIDE_CLAIMS
-
-
-def test_the_guides_own_claim_ids_are_not_in_the_brief() -> None:
-    assert GUIDE_CLAIMS.isdisjoint(brief_claims())
-
-
-def test_the_registry_holds_exactly_the_sources_of_the_briefs_with_their_arxiv_numbers_or_urls() -> None:
+    assert {c.id: (c.kind, c.locator) for c in registry.claims() if c.id in expected} == expected
+    assert set(IDS) == set(expected) | GUIDE_CLAIMS and GUIDE_CLAIMS.isdisjoint(expected)
     assert {s.id: s.arxiv or s.url for s in registry.sources()} == brief_sources()
-
-
-def test_check_refuses_a_source_with_neither_arxiv_number_nor_address() -> None:
-    bare = registry.Source("S99", "x2020", "misc", ("A. B",), "T", "V", 2020)
-    with pytest.raises(ValueError, match="source S99 needs an arXiv number or, lacking one, an address"):
-        registry._check([], [bare])
 
 
 def test_every_measured_claim_names_a_test_file_that_exists_and_names_the_claim() -> None:
@@ -167,18 +129,21 @@ def test_every_measured_claim_names_a_test_file_that_exists_and_names_the_claim(
             assert c.id in (ROOT / path).read_text(encoding="utf-8"), f"{path} does not say it checks {c.id}"
 
 
-def test_check_refuses_a_measured_claim_that_no_test_rechecks() -> None:
-    unchecked = registry.Claim("CL-900", "measured", "x", "tool 1.0")
-    with pytest.raises(ValueError, match="CL-900 is measured"):
-        registry._check([unchecked], registry.sources())
-
-
-def test_the_norm_based_view_rests_on_kobayashi_et_al_with_its_sections() -> None:
-    claim = registry.claim("CL-030")
-    assert (claim.kind, claim.sources, claim.locator) == ("source", ("S9",), "S9 §2.2, §3; §4")
-    assert registry.source("S9").reference() == (
-        "G. Kobayashi, T. Kuribayashi, S. Yokoi, K. Inui. Attention is Not Only a Weight: Analyzing "
-        "Transformers with Vector Norms. Proceedings of EMNLP, 2020, pp. 7057–7075. arXiv:2004.10102.")
+def test_check_refuses_a_registry_that_is_not_whole() -> None:
+    bare = registry.Source("S99", "x2020", "misc", ("A. B",), "T", "V", 2020)
+    for found_claims, found_sources, message in [
+        ([], [bare], "source S99 needs an arXiv number or, lacking one, an address"),
+        ([registry.Claim("CL-900", "measured", "x", "tool 1.0")], registry.sources(), "CL-900 is measured"),
+        ([registry.Claim("CL-900", "toy", "x", "here", checked_by=("t.py",))], registry.sources(), "CL-900 is toy"),
+        ([registry.Claim("CL-900", "derived", "x", "from nowhere")], registry.sources(), "CL-900 must name what it"),
+        ([registry.Claim("CL-900", "source", "x", "S1")], registry.sources(), "CL-900 must name its sources"),
+        ([registry.claim("CL-001")] * 2, registry.sources(), r"duplicate IDs \['CL-001'\]"),
+        ([registry.Claim("CL-900", "source", "x", "S99", sources=("S99",))], registry.sources(), "unknown source S99"),
+        ([registry.Claim("CL-900", "derived", "x", "y", rests_on=("CL-999",))], [], "unknown claim CL-999"),
+        ([registry.Claim("CL-900", "rumour", "x", "somewhere")], registry.sources(), "kind 'rumour'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            registry._check(found_claims, found_sources)
 
 
 def test_a_statement_writes_its_symbols_as_math_not_ascii() -> None:
@@ -187,13 +152,11 @@ def test_a_statement_writes_its_symbols_as_math_not_ascii() -> None:
     assert {claim_id: text for claim_id, text in outside.items() if ascii_math.search(text)} == {}
 
 
-def test_the_scope_of_the_explanation_debate_is_largely_recurrent_classifiers() -> None:
-    assert "largely recurrent" in registry.claim("CL-017").statement
-
-
-def test_derived_claims_name_what_they_rest_on() -> None:
-    derived = [c for c in registry.claims() if c.kind == "derived"]
-    assert derived and all(c.rests_on for c in derived)
+def test_statements_say_what_their_sources_say() -> None:
+    cl017 = registry.claim("CL-017").statement
+    assert "largely recurrent" in cl017 and all(test in cl017 for test in (
+        "uniform and frozen weights", "training seeds", "guide simpler models", "adversarially"))
+    assert "do not contain it" in registry.claim("CL-015").statement
 
 
 def test_the_toy_claims_quote_the_toy_as_the_code_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -208,114 +171,43 @@ def test_the_toy_claims_quote_the_toy_as_the_code_has_it(monkeypatch: pytest.Mon
     assert "one query $[\\sqrt{2}, 0]$ against keys [1, 0], [0, 1] and [1, 1]" in registry.claim("WE-002").statement
     monkeypatch.setattr(lab, "W_V", ((1.5, 0.0), (0.0, 2.0)))
     assert "$W_V$ = [[1.5, 0], [0, 2]]" in registry.filled(raw["LAB-001"], registry.toy_values())
-
-
-def test_an_unknown_toy_name_in_a_statement_is_named() -> None:
     with pytest.raises(KeyError, match=r"unknown \{toy:W_X\}"):
         registry.filled("$W$ = {toy:W_X}", registry.toy_values())
 
 
-# --- lookups --------------------------------------------------------------------------------
+# --- lookups and published forms ------------------------------------------------------------
 
 
-def test_claim_looks_up_by_id() -> None:
+def test_lookups_by_id_and_the_sources_a_claim_rests_on() -> None:
     assert registry.claim("CL-006").locator == "S1 §3.2.1, footnote 4"
-
-
-def test_unknown_claim_id_raises_key_error_naming_it() -> None:
-    with pytest.raises(KeyError, match="CL-099"):
-        registry.claim("CL-099")
-
-
-def test_unknown_source_id_raises_key_error_naming_it() -> None:
-    with pytest.raises(KeyError, match="S99"):
-        registry.source("S99")
-
-
-def test_sources_of_a_derived_claim_come_through_what_it_rests_on() -> None:
-    # CL-022 rests on CL-008, which rests on CL-001, a statement of S1.
-    assert registry.rests_on_sources("CL-022") == ("S1",)
-
-
-def test_the_explanation_debate_names_the_four_tests_of_wiegreffe_and_pinter() -> None:
-    statement = registry.claim("CL-017").statement
-    assert all(test in statement for test in ("uniform and frozen weights", "training seeds",
-                                              "guide simpler models", "adversarially"))
-
-
-def test_epsilon_is_the_implementations_choice_not_ba_et_al() -> None:
-    assert "do not contain it" in registry.claim("CL-015").statement
-
-
-def test_claim_with_two_sources_keeps_both_in_order() -> None:
-    assert registry.rests_on_sources("CL-017") == ("S2", "S3")
-
-
-def test_toy_claim_rests_on_no_source() -> None:
-    assert registry.rests_on_sources("CL-018") == ()
-
-
-def test_resting_on_lists_the_claims_of_a_source() -> None:
+    for lookup, unknown in ((registry.claim, "CL-099"), (registry.source, "S99")):
+        with pytest.raises(KeyError, match=unknown):
+            lookup(unknown)
+    assert registry.rests_on_sources("CL-022") == ("S1",)  # through CL-008, which rests on CL-001, of S1
+    assert registry.rests_on_sources("CL-017") == ("S2", "S3") and registry.rests_on_sources("CL-018") == ()
     assert [c.id for c in registry.resting_on("S6")] == ["CL-027"]
+    cl030 = registry.claim("CL-030")
+    assert (cl030.kind, cl030.sources, cl030.locator) == ("source", ("S9",), "S9 §2.2, §3; §4")
 
 
-def test_reference_is_the_full_citation() -> None:
+def test_a_source_gives_its_full_reference_and_its_arxiv_page() -> None:
     assert registry.source("S2").reference() == (
         "S. Jain, B. C. Wallace. Attention is not Explanation. Proceedings of NAACL-HLT, 2019, "
         "pp. 3543–3556. arXiv:1902.10186.")
-
-
-def test_source_link_is_the_arxiv_abstract_page() -> None:
+    assert registry.source("S9").reference() == (
+        "G. Kobayashi, T. Kuribayashi, S. Yokoi, K. Inui. Attention is Not Only a Weight: Analyzing "
+        "Transformers with Vector Norms. Proceedings of EMNLP, 2020, pp. 7057–7075. arXiv:2004.10102.")
     assert registry.source("S8").url == "https://arxiv.org/abs/2112.05682"
 
 
-# --- the registry check -----------------------------------------------------------------------
-
-
-def test_check_refuses_a_derived_claim_without_basis() -> None:
-    bare = registry.Claim("CL-900", "derived", "x", "from nowhere")
-    with pytest.raises(ValueError, match="CL-900 must name what it rests on"):
-        registry._check([bare], registry.sources())
-
-
-def test_check_refuses_duplicate_ids() -> None:
-    twice = [registry.claim("CL-001"), registry.claim("CL-001")]
-    with pytest.raises(ValueError, match="duplicate IDs \\['CL-001'\\]"):
-        registry._check(twice, registry.sources())
-
-
-def test_check_refuses_a_dangling_source() -> None:
-    orphan = registry.Claim("CL-900", "source", "x", "S99 §1", sources=("S99",))
-    with pytest.raises(ValueError, match="CL-900 cites unknown source S99"):
-        registry._check([orphan], registry.sources())
-
-
-def test_check_refuses_an_unknown_kind() -> None:
-    odd = registry.Claim("CL-900", "rumour", "x", "somewhere")
-    with pytest.raises(ValueError, match="kind 'rumour'"):
-        registry._check([odd], registry.sources())
-
-
-# --- published forms --------------------------------------------------------------------------
-
-
-def test_bibtex_has_one_entry_per_source_key() -> None:
-    keys = re.findall(r"^@\w+\{(\w+),$", registry.bibtex(), re.M)
-    assert keys == [s.key for s in registry.sources()]
-
-
-def test_bibtex_names_authors_family_name_first() -> None:
-    assert "author = {Dao, T. and Fu, D. Y. and Ermon, S. and Rudra, A. and Ré, C.}" in registry.bibtex()
-
-
-def test_bibtex_keeps_a_projects_name_whole_and_gives_a_url_without_arxiv_number() -> None:
-    entry = registry.bibtex().split("@misc{sbert2021allminilm,")[1].split("\n}")[0]
+def test_bibtex_has_an_entry_per_source_with_names_family_first_and_double_hyphened_pages() -> None:
+    bib = registry.bibtex()
+    assert re.findall(r"^@\w+\{(\w+),$", bib, re.M) == [s.key for s in registry.sources()]
+    assert "author = {Dao, T. and Fu, D. Y. and Ermon, S. and Rudra, A. and Ré, C.}" in bib
+    assert "pages = {3543--3556}" in bib
+    entry = bib.split("@misc{sbert2021allminilm,")[1].split("\n}")[0]
     assert "author = {{sentence-transformers}}" in entry and "eprint" not in entry
     assert "url = {https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2}" in entry
-
-
-def test_bibtex_writes_page_ranges_with_a_double_hyphen() -> None:
-    assert "pages = {3543--3556}" in registry.bibtex()
 
 
 def test_json_lists_every_claim_with_the_pages_citing_it() -> None:
@@ -328,26 +220,15 @@ def test_json_lists_every_claim_with_the_pages_citing_it() -> None:
 # --- citation syntax --------------------------------------------------------------------------
 
 
-def test_citation_in_prose_is_found_with_its_line() -> None:
+def test_citations_are_found_in_prose_with_their_lines_and_nowhere_else() -> None:
     assert list(citations.citations("Intro.\n\nScaled [[CL-005]].\n")) == [("CL-005", 3)]
-
-
-def test_citations_in_code_are_ignored() -> None:
-    markdown = "Use `[[CL-005]]` like this:\n\n```md\n[[CL-006]]\n```\n"
-    assert list(citations.citations(markdown)) == []
-
-
-def test_number_binding_is_not_a_citation() -> None:
+    assert list(citations.citations("Use `[[CL-005]]` like this:\n\n```md\n[[CL-006]]\n```\n")) == []
     assert list(citations.citations("Weight [[0.576 = compute().weights[2]]].")) == []
 
 
-def test_one_citation_may_name_several_ids() -> None:
-    assert [i for i, _ in citations.citations("[[CL-001, CL-007]]")] == ["CL-001", "CL-007"]
-
-
-@given(st.lists(st.sampled_from(IDS), min_size=1, max_size=6))
-def test_every_written_citation_is_found_in_order(ids: list[str]) -> None:
-    markdown = " and ".join(f"[[{claim_id}]]" for claim_id in ids)
+@given(st.lists(st.sampled_from(IDS), min_size=1, max_size=6), st.booleans())
+def test_every_written_citation_is_found_in_order(ids: list[str], together: bool) -> None:
+    markdown = f"[[{', '.join(ids)}]]" if together else " and ".join(f"[[{claim_id}]]" for claim_id in ids)
     assert [i for i, _ in citations.citations(markdown)] == ids
 
 
@@ -356,67 +237,43 @@ def test_cite_links_to_the_claim_anchor_with_its_statement_as_title() -> None:
                  "which is divided by √dₖ before the softmax.")
     assert citations.cite("CL-005", "scores.md") == (
         f'[CL-005](claims.md#cl-005 "{statement}"){{.attn-cite data-claim="CL-005"}}')
-
-
-def test_cite_from_a_page_in_a_folder_climbs_to_the_claims_page() -> None:
     assert citations.cite("WE-002", "guide/example.md").startswith("[WE-002](../claims.md#we-002 ")
 
 
-def test_a_citation_becomes_a_link_and_code_is_left_alone() -> None:
+def test_a_citation_becomes_markers_without_the_spaces_before_it_and_code_is_left_alone() -> None:
     out = citations.linked("See [[CL-005]] and `[[CL-005]]`.", "scores.md")
     assert out.startswith("See[CL-005](claims.md#cl-005 ") and out.endswith(" and `[[CL-005]]`.")
-
-
-def test_a_citation_becomes_markers_without_the_spaces_before_it() -> None:
     out = citations.linked("Both hold\t [[CL-001, CL-007]].", "scores.md")
     assert out == "Both hold" + citations.cite("CL-001", "scores.md") + citations.cite("CL-007", "scores.md") + "."
-
-
-def test_a_citation_opening_a_line_in_a_box_keeps_the_lines_indent() -> None:
     out = citations.linked('??? success "Answer"\n\n    They agree\n    [[CL-028]].\n', "cost.md")
     assert out == '??? success "Answer"\n\n    They agree\n    ' + citations.cite("CL-028", "cost.md") + ".\n"
 
 
-def test_an_unknown_id_is_named_with_page_and_line() -> None:
-    assert citations.unknown("Intro.\n\nSee [[CL-099]].\n", "docs/scores.md") == [
-        "docs/scores.md:3: unknown claim ID CL-099 in [[CL-099]]"]
-
-
-def test_the_line_of_an_unknown_id_counts_the_front_matter() -> None:
-    assert citations.unknown("---\nliterals: [2]\n---\n\nSee [[CL-099]].\n", "docs/scores.md") == [
-        "docs/scores.md:5: unknown claim ID CL-099 in [[CL-099]]"]
-
-
-def test_build_fails_on_an_unknown_claim_id(tmp_path: Path) -> None:
-    result = build(one_page_site(tmp_path, "# Home\n\nSee [[CL-999]].\n"), tmp_path / "site")
-    assert result.returncode != 0
-    assert "docs/index.md:3: unknown claim ID CL-999" in result.stderr
+def test_an_unknown_id_stops_the_page_naming_its_line_counted_with_the_front_matter(tmp_path: Path) -> None:
+    markdown = "---\nliterals: [2]\n---\n\nSee [[CL-099]].\n"
+    assert citations.unknown(markdown, "docs/scores.md") == ["docs/scores.md:5: unknown claim ID CL-099 in [[CL-099]]"]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "p.md").write_text(markdown, encoding="utf-8")
+    with pytest.raises(PageError, match=r"docs/p\.md:5: unknown claim ID CL-099"):  # the builder strips front matter
+        page_markdown(markdown.split("---\n", 2)[2], Page("p.md", tmp_path / "docs"))
 
 
 # --- the chapters ---------------------------------------------------------------------------
 
 
-def test_every_id_cited_in_the_docs_is_registered() -> None:
-    unknown = [f"docs/{page}:{line}: {claim_id}"
-               for page, markdown in docs_pages(DOCS).items()
+def test_every_id_cited_in_the_docs_is_registered_and_every_registered_claim_is_cited() -> None:
+    pages = docs_pages(DOCS)
+    unknown = [f"docs/{page}:{line}: {claim_id}" for page, markdown in pages.items()
                for claim_id, line in citations.citations(markdown) if claim_id not in IDS]
     assert unknown == [], "unregistered claim IDs cited:\n" + "\n".join(unknown)
+    cited = citations.cited_on(pages)
+    assert [claim_id for claim_id in IDS if claim_id not in cited] == [], "registered but cited on no page"
 
 
-def test_every_registered_claim_is_cited_somewhere() -> None:
-    cited = citations.cited_on(docs_pages(DOCS))
-    uncited = [claim_id for claim_id in IDS if claim_id not in cited]
-    assert uncited == [], f"registered but cited on no page: {', '.join(uncited)}"
-
-
-def test_the_claims_page_promises_ids_for_what_the_guide_takes_from_others() -> None:
+def test_the_claims_page_promises_ids_and_the_real_model_cites_the_models_files_and_bert() -> None:
     promise = (DOCS / "claims.md").read_text(encoding="utf-8")
     assert "Every statement the guide takes from a published work, from the model's\nfiles or from a library's" \
         in promise
-
-
-def test_the_real_model_facts_cite_the_models_files_and_bert() -> None:
-    cited = {claim_id for claim_id, _ in citations.citations((DOCS / "real-model.md").read_text(encoding="utf-8"))}
-    assert {"CL-031", "CL-032"} <= cited
     page = (DOCS / "real-model.md").read_text(encoding="utf-8")
+    assert {"CL-031", "CL-032"} <= {claim_id for claim_id, _ in citations.citations(page)}
     assert all(f"(sources.md#{s})" in page for s in ("s10", "s11", "s12"))

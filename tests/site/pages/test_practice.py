@@ -68,37 +68,19 @@ def without(text: str, part: str) -> str:
 # --- reading a chapter ----------------------------------------------------------------------------
 
 
-def test_the_prompt_is_found_with_its_title_and_line() -> None:
+def test_the_prompt_is_found_with_its_title_and_line_but_not_in_code() -> None:
     assert [(title, line) for title, line, _ in prompts(CHAPTER)] == [
         ("Predict first: are equal scores shared equally?", 7)]
-
-
-def test_a_prompt_inside_a_code_block_does_not_count() -> None:
     assert prompts(f"```markdown\n{PROMPT}```\n") == []
 
 
-def test_exercises_are_numbered_in_order_with_their_titles() -> None:
-    assert [(e.number, e.title, e.python) for e in exercises(CHAPTER)] == [
-        (1, "Two equal scores", True), (2, "Three equal scores", False)]
-
-
-def test_a_title_keeps_its_inline_code() -> None:
-    assert exercises(CHAPTER.replace("Three equal scores", "Three `equal` scores"))[1].title == "Three `equal` scores"
-
-
-def test_an_exercise_runs_to_the_next_exercise_heading() -> None:
-    first = exercises(CHAPTER)[0]
-    assert first.body.startswith("Compute the weights") and "What now?" not in first.body
-
-
-def test_the_exercises_section_ends_at_the_next_section() -> None:
-    later = CHAPTER + "\n## Afterwards\n\n### Not an exercise\n"
-    assert [e.title for e in exercises(later)] == ["Two equal scores", "Three equal scores"]
-
-
-def test_a_comment_in_a_code_block_is_not_an_exercise_heading() -> None:
-    code = CHAPTER + '\n```python\n### not a heading\n```\n'
-    assert len(exercises(code)) == 2
+def test_exercises_are_numbered_in_order_with_their_titles_and_run_to_the_next_heading() -> None:
+    later = CHAPTER.replace("Three equal scores", "Three `equal` scores") + (
+        '\n```python\n### not a heading\n```\n\n## Afterwards\n\n### Not an exercise\n')
+    found = exercises(later)
+    assert [(e.number, e.title, e.python) for e in found] == [
+        (1, "Two equal scores", True), (2, "Three `equal` scores", False)]
+    assert found[0].body.startswith("Compute the weights") and "What now?" not in found[0].body
 
 
 def test_an_exercise_heading_with_its_own_id_is_refused_naming_the_line() -> None:
@@ -110,103 +92,49 @@ def test_numbering_gives_each_exercise_heading_its_number_and_id() -> None:
     shown = numbered(CHAPTER)
     assert "### Exercise 1: Two equal scores (in Python) {#exercise-1 .attn-exercise}" in shown
     assert "### Exercise 2: Three equal scores {#exercise-2 .attn-exercise}" in shown
-
-
-def test_a_page_without_exercises_is_left_as_it_is() -> None:
     assert numbered("# Notes\n\n### A heading\n") == "# Notes\n\n### A heading\n"
 
 
 # --- the Exercises page ---------------------------------------------------------------------------
 
 
-def chapters(text: str = CHAPTER) -> dict[str, str]:
-    """The chapters of :data:`PATHS`, each with ``text`` as its Markdown."""
-    return {path: text for path in PATHS}
-
-
-def test_the_exercises_page_has_a_section_per_chapter_in_reading_order() -> None:
-    listing = gathered(chapters())
-    sections = re.findall(r"^## Softmax \{#([\w-]+)\}$", listing, re.M)
-    assert sections == [practice.slug(path) for path in PATHS]
-
-
-def test_each_gathered_exercise_links_back_to_its_answer_in_the_chapter() -> None:
-    listing = gathered(chapters())
+def test_the_exercises_page_lists_each_chapters_questions_linking_back_to_their_answers() -> None:
+    listing = gathered({path: CHAPTER.replace("What now?", "What now? See [above](#softmax).") for path in PATHS})
+    assert re.findall(r"^## Softmax \{#([\w-]+)\}$", listing, re.M) == [practice.slug(path) for path in PATHS]
     assert "### Exercise 2: Three equal scores {#real-model-exercise-2 .attn-exercise}" in listing
-    assert "What now?\n\n[The answer, in Softmax](real-model.md#exercise-2){.attn-back}" in listing
-
-
-def test_a_gathered_exercise_keeps_its_question_and_leaves_its_answer_in_the_chapter() -> None:
-    listing = gathered(chapters())
+    assert ("What now? See [above](real-model.md#softmax).\n\n"
+            "[The answer, in Softmax](real-model.md#exercise-2){.attn-back}") in listing
     assert listing.count("Compute the weights with `attnlab`.") == len(PATHS)
     assert '??? success "Answer"' not in listing
-
-
-def test_an_in_page_link_of_a_gathered_exercise_points_at_its_chapter() -> None:
-    text = CHAPTER.replace("What now?", "See [above](#softmax).")
-    assert "See [above](rows.md#softmax)." in gathered(chapters(text))
-
-
-def test_the_exercises_page_without_its_marker_is_refused() -> None:
     with pytest.raises(ValueError, match=r"exercises.md: the marker line <!-- attnlab:exercises --> is missing"):
         practice.exercises_page("# Exercises\n", PATHS, lambda path: CHAPTER)
 
 
 # --- what a teaching chapter must have ------------------------------------------------------------
 
-
-def test_a_complete_chapter_has_no_problems() -> None:
-    assert problems(CHAPTER, "docs/x.md") == []
+NO_PYTHON = "docs/x.md: no exercise marked { .python } whose answer shows executed code using attnlab"
 
 
-def test_a_chapter_without_a_prompt_is_named() -> None:
-    assert problems(without(CHAPTER, PROMPT), "docs/x.md") == [
-        'docs/x.md: has 0 predict-first prompts (!!! question "Predict first: …"), needs exactly one']
-
-
-def test_a_prompt_without_a_computed_answer_is_named() -> None:
-    bare = CHAPTER.replace(PROMPT, PROMPT.split("\n\n    ??? success")[0] + "\n\n")
-    assert problems(bare, "docs/x.md") == [
-        'docs/x.md:7: the prompt "Predict first: are equal scores shared equally?" needs a collapsed answer '
-        '(??? success "Answer", nested) that holds an executed code block']
-
-
-def test_a_chapter_without_exercises_is_named() -> None:
-    assert problems(CHAPTER.split("## Exercises")[0], "docs/x.md") == ["docs/x.md: has no '## Exercises' section"]
-
-
-def test_one_exercise_is_too_few() -> None:
-    one = CHAPTER.split("### Three equal scores")[0]
-    assert problems(one, "docs/x.md") == ["docs/x.md: has 1 exercises, needs 2 to 4"]
-
-
-def test_five_exercises_are_too_many() -> None:
-    more = CHAPTER + "".join(f"\n### More {i}\n\nAgain.\n\n{ANSWER}" for i in range(3))
-    assert problems(more, "docs/x.md") == ["docs/x.md: has 5 exercises, needs 2 to 4"]
-
-
-def test_an_exercise_whose_answer_is_not_computed_is_named() -> None:
-    typed = CHAPTER[::-1].replace('exec="on"'[::-1], "", 1)[::-1]  # the last answer's block no longer runs
-    assert problems(typed, "docs/x.md") == [
-        'docs/x.md:33: exercise "Three equal scores" needs a collapsed answer (??? success "Answer") '
-        "that holds an executed code block"]
-
-
-def test_a_chapter_with_no_python_exercise_is_named() -> None:
-    assert problems(CHAPTER.replace(" { .python }", ""), "docs/x.md") == [
-        "docs/x.md: no exercise marked { .python } whose answer shows executed code using attnlab"]
-
-
-def test_a_python_exercise_must_show_its_code() -> None:
-    hidden = CHAPTER.replace(' source="tabbed-right"', "")
-    assert problems(hidden, "docs/x.md") == [
-        "docs/x.md: no exercise marked { .python } whose answer shows executed code using attnlab"]
-
-
-def test_a_python_exercise_must_use_attnlab() -> None:
-    other = CHAPTER.replace("from attnlab import softmax", "from numpy import exp as softmax")
-    assert problems(other, "docs/x.md") == [
-        "docs/x.md: no exercise marked { .python } whose answer shows executed code using attnlab"]
+def test_a_chapter_is_told_what_it_lacks() -> None:
+    cases = [
+        (CHAPTER, []),
+        (without(CHAPTER, PROMPT),
+         ['docs/x.md: has 0 predict-first prompts (!!! question "Predict first: …"), needs exactly one']),
+        (CHAPTER.replace(PROMPT, PROMPT.split("\n\n    ??? success")[0] + "\n\n"),
+         ['docs/x.md:7: the prompt "Predict first: are equal scores shared equally?" needs a collapsed answer '
+          '(??? success "Answer", nested) that holds an executed code block']),
+        (CHAPTER.split("## Exercises")[0], ["docs/x.md: has no '## Exercises' section"]),
+        (CHAPTER.split("### Three equal scores")[0], ["docs/x.md: has 1 exercises, needs 2 to 4"]),
+        (CHAPTER + "".join(f"\n### More {i}\n\nAgain.\n\n{ANSWER}" for i in range(3)),
+         ["docs/x.md: has 5 exercises, needs 2 to 4"]),
+        (CHAPTER[::-1].replace('exec="on"'[::-1], "", 1)[::-1],  # the last answer's block no longer runs
+         ['docs/x.md:33: exercise "Three equal scores" needs a collapsed answer (??? success "Answer") '
+          "that holds an executed code block"]),
+        (CHAPTER.replace(" { .python }", ""), [NO_PYTHON]),
+        (CHAPTER.replace(' source="tabbed-right"', ""), [NO_PYTHON]),  # a Python answer shows its code
+        (CHAPTER.replace("from attnlab import softmax", "from numpy import exp as softmax"), [NO_PYTHON]),
+    ]
+    assert [(markdown, problems(markdown, "docs/x.md")) for markdown, _ in cases] == cases
 
 
 # --- the guide's chapters -------------------------------------------------------------------------

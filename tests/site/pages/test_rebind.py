@@ -18,31 +18,21 @@ from attnlab.site.pages.rebind import main, rebound
 STALE = "The weight is [[0.577 = compute().weights[2]]], the key [[[1, 3] = compute().keys[2]]] and [[50% = 0.25]].\n"
 
 
-def test_each_stale_quote_is_rewritten_at_its_own_decimals() -> None:
+def test_each_stale_quote_is_rewritten_at_its_own_decimals_and_each_change_said() -> None:
     result = rebound(STALE, "p.md")
     assert result.markdown == ("The weight is [[0.576 = compute().weights[2]]], the key "
                                "[[[1, 2] = compute().keys[2]]] and [[25% = 0.25]].\n")
     assert check(result.markdown, "p.md") == []
-
-
-def test_each_change_is_said_with_its_place_and_expression() -> None:
-    assert rebound(STALE, "p.md").changes == (
-        "p.md:1: 0.577 -> 0.576 (compute().weights[2])", "p.md:1: [1, 3] -> [1, 2] (compute().keys[2])",
-        "p.md:1: 50% -> 25% (0.25)")
-
-
-def test_a_page_whose_quotes_are_right_is_left_byte_for_byte() -> None:
+    assert result.changes == ("p.md:1: 0.577 -> 0.576 (compute().weights[2])",
+                              "p.md:1: [1, 3] -> [1, 2] (compute().keys[2])", "p.md:1: 50% -> 25% (0.25)")
     page = "Right: [[0.576 = compute().weights[2]]].\n"
     assert rebound(page, "p.md").markdown == page and rebound(page, "p.md").changes == ()
 
 
-def test_an_expression_that_fails_is_reported_and_its_quote_kept() -> None:
+def test_a_quote_that_cannot_be_rewritten_is_reported_and_the_stale_quote_beside_it_still_rewritten() -> None:
     result = rebound("[[1 = nowhere.x]] and [[0.5 = 1 / 3]]\n", "p.md")
     assert result.markdown == "[[1 = nowhere.x]] and [[0.3 = 1 / 3]]\n"
     assert result.failures == ("p.md:1: nowhere.x cannot be evaluated: NameError: name 'nowhere' is not defined",)
-
-
-def test_a_quote_of_21_decimals_is_reported_and_the_stale_quote_beside_it_still_rewritten() -> None:
     result = rebound(f"[[0.{'0' * 20}1 = 1e-21]] and [[0.5 = 1 / 3]]\n", "p.md")
     assert result.markdown.endswith("[[0.3 = 1 / 3]]\n")
     assert result.failures == (f"p.md:1: 0.{'0' * 20}1 has more than 20 decimals, more than a float64 holds",)
@@ -70,18 +60,14 @@ def test_crlf_line_endings_are_kept(tmp_path: Path) -> None:
     assert page.read_bytes().count(b"\r\n") == STALE.count("\n") and b"0.576" in page.read_bytes()
 
 
-def test_the_command_rewrites_files_and_prints_the_changes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    page = tmp_path / "p.md"
-    page.write_text(STALE, encoding="utf-8")
-    assert main([str(tmp_path)]) == 0
-    assert "0.577 -> 0.576" in capsys.readouterr().out
-    assert check(page.read_text(encoding="utf-8"), "p.md") == []
-
-
-def test_check_only_writes_nothing_and_fails_when_something_is_stale(tmp_path: Path) -> None:
+def test_the_command_rewrites_files_and_prints_the_changes_or_with_check_writes_nothing_and_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "p.md"
     page.write_text(STALE, encoding="utf-8")
     assert main(["--check", str(page)]) == 1 and page.read_text(encoding="utf-8") == STALE
+    assert main([str(tmp_path)]) == 0
+    assert "0.577 -> 0.576" in capsys.readouterr().out
+    assert check(page.read_text(encoding="utf-8"), "p.md") == []
 
 
 def test_a_changed_toy_constant_is_carried_into_every_page_by_one_run(

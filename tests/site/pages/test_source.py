@@ -28,34 +28,18 @@ def prose_text(markdown: str) -> str:
     return "".join(text for prose, _, text in chunks(markdown) if prose)
 
 
-def test_pieces_concatenate_back_to_the_page() -> None:
-    assert "".join(text for _, _, text in chunks(PAGE)) == PAGE
-
-
-def test_offsets_point_at_each_piece() -> None:
+def test_front_matter_fences_inline_code_and_directives_are_not_prose_and_offsets_point_at_each_piece() -> None:
     assert all(PAGE[offset:offset + len(text)] == text for _, offset, text in chunks(PAGE))
-
-
-def test_front_matter_fences_inline_code_and_directives_are_not_prose() -> None:
     text = prose_text(PAGE)
     assert "literals" not in text and "print(3)" not in text and "code 2" not in text
     assert "heading_level" not in text
-
-
-def test_prose_around_code_is_kept() -> None:
-    text = prose_text(PAGE)
     assert "Prose 1 with" in text and "More prose 5." in text
-
-
-def test_indented_fence_inside_an_admonition_is_not_prose() -> None:
-    page = '!!! note\n    ```py\n    x = 7\n    ```\nafter\n'
+    page = '!!! note\n    ```py\n    x = 7\n    ```\nafter\n'  # a fence indented in an admonition
     assert "x = 7" not in prose_text(page) and "after" in prose_text(page)
-
-
-def test_line_of_counts_from_one() -> None:
     assert line_of("a\nb\nc", 0) == 1 and line_of("a\nb\nc", 4) == 3
 
 
 @given(st.text(alphabet="ab `~:\n-#", max_size=80))
 def test_any_text_splits_into_pieces_that_concatenate_back(markdown: str) -> None:
     assert "".join(text for _, _, text in chunks(markdown)) == markdown
+    assert "".join(text for _, _, text in chunks(PAGE)) == PAGE
