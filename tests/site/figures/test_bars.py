@@ -41,13 +41,10 @@ def test_a_bar_is_as_long_as_its_share_of_the_panels_scale() -> None:
     assert [t.text for t in svg.iter(f"{SVG}text")] == ["h", "a", "0.500", "b", "1.000"] and bottom > 0
 
 
-@pytest.mark.parametrize("values", [(-0.1, 0.5), (0.5, 2.5)])
-def test_a_bar_outside_its_scale_is_refused(values: tuple[float, float]) -> None:
-    with pytest.raises(ValueError, match="bars run from 0 to 2"):
-        panel(0, 0, 200, Bars("h", ("a", "b"), values, 2.0))
-
-
-def test_a_panel_needs_one_label_per_value() -> None:
+def test_a_panel_refuses_a_bar_outside_its_scale_and_labels_that_do_not_fit_its_values() -> None:
+    for values in [(-0.1, 0.5), (0.5, 2.5)]:
+        with pytest.raises(ValueError, match="bars run from 0 to 2"):
+            panel(0, 0, 200, Bars("h", ("a", "b"), values, 2.0))
     with pytest.raises(ValueError, match="2 labels but 3 values"):
         panel(0, 0, 200, Bars("h", ("a", "b"), (1, 1, 1), 2.0))
 
@@ -85,10 +82,10 @@ def test_the_saturation_bars_carry_what_they_draw_and_how_the_scores_were_drawn(
         saturation_bars([2], [0.4, 0.9], [0.3], ident="t", caption="c", drawn={})
 
 
-@pytest.mark.parametrize("html", [softmax_steps("rises", (1.0,), ident="s", caption="c"),
-                                  weights_and_sizes("grid", ident="w", caption="c")], ids=["softmax", "sizes"])
-def test_bar_figures_fit_a_phone_without_shrinking_their_text(html: str) -> None:
-    for svg in parsed(html).iter(f"{SVG}svg"):
-        assert float(svg.get("width")) <= PHONE_COLUMN
-        assert min(float(t.get("font-size")) for t in svg.iter(f"{SVG}text")) >= MIN_TEXT
-    assert [t for t in TOKENS if t in html] == list(TOKENS)
+def test_bar_figures_fit_a_phone_without_shrinking_their_text() -> None:
+    for html in [softmax_steps("rises", (1.0,), ident="s", caption="c"), weights_and_sizes("grid", ident="w",
+                                                                                            caption="c")]:
+        for svg in parsed(html).iter(f"{SVG}svg"):
+            assert float(svg.get("width")) <= PHONE_COLUMN
+            assert min(float(t.get("font-size")) for t in svg.iter(f"{SVG}text")) >= MIN_TEXT
+        assert [t for t in TOKENS if t in html] == list(TOKENS)

@@ -18,55 +18,33 @@ def carried(token: str, causal: bool) -> dict:
     return json.loads(ElementTree.fromstring(concentration_chart(token, causal, ident="c")).get("data-values"))
 
 
-def test_sweep_runs_from_the_lab_minimum_to_its_maximum() -> None:
+def test_the_sweep_runs_over_the_labs_range_holding_every_multiplier_experiment_one_tabulates_marked() -> None:
     scales, _ = sweep("rises", True)
     assert (scales[0], scales[-1]) == SLIDER_RANGES["query_scale"][:2] and len(scales) >= SAMPLES
-
-
-def test_the_sweep_holds_every_multiplier_experiment_one_tabulates() -> None:
-    scales, _ = sweep("rises", True)
     assert set(MULTIPLIERS) <= set(scales.tolist())
-
-
-def test_each_line_has_a_marker_at_each_tabulated_multiplier_and_nowhere_else() -> None:
     svg = ElementTree.fromstring(concentration_chart("rises", True, ident="c")).find(f"{SVG}svg")
     markers = svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}path[@class='marker']")
     assert len(markers) == len(TOKENS) * (len(MULTIPLIERS) + 1)  # and one in each legend entry
 
 
-def test_each_line_is_the_weight_compute_gives_at_each_multiplier() -> None:
+def test_each_line_is_the_weight_compute_gives_at_each_multiplier_and_rises_takes_more_but_never_all() -> None:
     lines = carried("rises", True)["lines"]
     for j, token in enumerate(TOKENS):
         line = lines[f"weight on {token}"]
         expected = [compute("rises", query_scale=s).weights[j] for s in line["x"]]
         assert np.allclose(line["y"], expected, rtol=1e-5, atol=1e-9), token
-
-
-def test_rises_takes_more_weight_at_every_step_and_never_all_of_it() -> None:
     _, weights = sweep("rises", True)
     assert (np.diff(weights[:, 2]) > 0).all() and weights[-1, 2] < 1.0
+    lines = carried("grid", True)["lines"]  # blocked keys lie flat at zero
+    assert set(lines["weight on load"]["y"]) == {0.0} and set(lines["weight on grid"]["y"]) == {1.0}
 
 
-def test_grid_and_rises_tie_for_grid_with_causal_visibility_off() -> None:
+def test_tied_keys_have_equal_weights_and_the_legend_and_description_say_so() -> None:
     assert ties("grid", False) == [[0, 2]] and ties("rises", True) == []
-
-
-def test_tied_keys_have_equal_weights_at_every_multiplier() -> None:
     _, weights = sweep("grid", False)
     assert (weights[:, 0] == weights[:, 2]).all()
-
-
-def test_the_legend_says_which_lines_lie_on_top_of_each_other() -> None:
     lines = carried("grid", False)["lines"]
     assert list(lines) == ["weight on grid (tied with rises)", "weight on load", "weight on rises (tied with grid)"]
-
-
-def test_the_description_gives_the_weights_at_both_ends_and_the_tie() -> None:
     desc = ElementTree.fromstring(concentration_chart("grid", False, ident="c")).find(f".//{SVG}desc").text
     assert "At multiplier 0 the weights are grid 0.333, load 0.333, rises 0.333" in desc
     assert "grid and rises score the same" in desc
-
-
-def test_blocked_keys_lie_flat_at_zero() -> None:
-    lines = carried("grid", True)["lines"]
-    assert set(lines["weight on load"]["y"]) == {0.0} and set(lines["weight on grid"]["y"]) == {1.0}

@@ -45,69 +45,6 @@ def texts(element: ElementTree.Element) -> list[str]:
     return [label(t) for t in element.iter(f"{SVG}text")]
 
 
-def test_the_toy_head_has_the_shapes_of_its_chapter() -> None:
-    assert shapes_of(X, W_Q, W_K, W_V) == {"X": (3, 2), "Q": (3, 2), "K": (3, 2), "V": (3, 2), "scores": (3, 3),
-                                           "scaled": (3, 3), "weights": (3, 3), "output": (3, 2)}
-
-
-def test_every_step_of_the_head_is_drawn_in_order() -> None:
-    shown = texts(flow())
-    steps = ["X, the input rows", "× W_Q", "× W_K", "× W_V", "Q Kᵀ", "÷ √d_k (d_k = 2)", "mask the blocked keys",
-             "softmax, row by row", "× V: mix the values", "output rows"]
-    assert [t for t in shown if t in steps] == steps
-
-
-def test_each_arrow_is_labelled_with_the_shape_it_carries() -> None:
-    assert {"Q 3 × 2", "K 3 × 2", "V 3 × 2", "scores 3 × 3", "scaled 3 × 3", "masked 3 × 3", "weights 3 × 3",
-            "output 3 × 2"} <= set(texts(flow()))
-
-
-def test_a_wider_w_v_widens_the_value_and_output_arrows() -> None:
-    wider = flow(WIDER_W_V)
-    assert {"V 3 × 3", "output 3 × 3", "Q 3 × 2", "scores 3 × 3"} <= set(texts(wider))
-    assert json.loads(wider.get("data-values"))["shapes"]["output"] == [3, 3]
-
-
-def test_a_wider_w_v_draws_wider_glyphs() -> None:
-    def cells(element: ElementTree.Element) -> int:
-        return sum(len(g.findall(f"{SVG}rect")) for g in element.iter(f"{SVG}g"))
-
-    assert cells(flow(WIDER_W_V)) - cells(flow()) == 3 + 3  # one more column on V and on the output
-
-
-def test_the_figure_carries_its_inputs_every_shape_and_d_k() -> None:
-    carried = json.loads(flow().get("data-values"))
-    assert carried["d_k"] == 2 and carried["shapes"] == {k: list(v) for k, v in shapes_of(X, W_Q, W_K, W_V).items()}
-    assert carried["inputs"]["x"] == [list(row) for row in X] and carried["inputs"]["visible"] == causal(3).tolist()
-    assert flow().get("data-figure") == "head-flow"
-
-
-def test_the_description_states_the_shapes_in_words() -> None:
-    desc = flow().find(f"{SVG}svg").find(f"{SVG}desc").text
-    assert "Q (3 × 2)" in desc and "weights (3 × 3)" in desc and "d_k = 2" in desc
-
-
-def test_a_glyph_has_one_cell_per_number_up_to_eight_a_side() -> None:
-    assert len(re.findall("<rect", glyph(0, 0, (3, 2)))) == 6
-    assert len(re.findall("<rect", glyph(0, 0, (100, 5)))) == MOST_CELLS * 5
-    assert f'width="{CELL}"' in glyph(0, 0, (1, 1))
-
-
-def test_shape_text_reads_rows_by_columns() -> None:
-    assert shape_text((3, 2)) == "3 × 2"
-
-
-def test_the_flow_fits_a_phone_column_without_shrinking_its_text() -> None:
-    svg = flow().find(f"{SVG}svg")
-    sizes = {float(t.get("font-size")) for t in svg.iter(f"{SVG}text")}
-    assert WIDTH <= PHONE_COLUMN and min(sizes) >= MIN_TEXT
-
-
-def test_shapes_that_do_not_fit_are_refused_by_attention() -> None:
-    with pytest.raises(ValueError, match="width"):
-        head_flow(X, W_Q, np.ones((2, 3)), W_V, ident="f", caption="c")
-
-
 def texts_of(html: str) -> list[str]:
     return texts(ElementTree.fromstring(html))
 
@@ -121,41 +58,68 @@ def smallest_font(html: str) -> float:
     return min(found)
 
 
+def test_every_step_of_the_head_is_drawn_in_order_each_arrow_labelled_with_the_shape_it_carries() -> None:
+    assert shapes_of(X, W_Q, W_K, W_V) == {"X": (3, 2), "Q": (3, 2), "K": (3, 2), "V": (3, 2), "scores": (3, 3),
+                                           "scaled": (3, 3), "weights": (3, 3), "output": (3, 2)}
+    shown = texts(flow())
+    steps = ["X, the input rows", "× W_Q", "× W_K", "× W_V", "Q Kᵀ", "÷ √d_k (d_k = 2)", "mask the blocked keys",
+             "softmax, row by row", "× V: mix the values", "output rows"]
+    assert [t for t in shown if t in steps] == steps
+    assert {"Q 3 × 2", "K 3 × 2", "V 3 × 2", "scores 3 × 3", "scaled 3 × 3", "masked 3 × 3", "weights 3 × 3",
+            "output 3 × 2"} <= set(shown)
+    desc = flow().find(f"{SVG}svg").find(f"{SVG}desc").text
+    assert "Q (3 × 2)" in desc and "weights (3 × 3)" in desc and "d_k = 2" in desc
+    assert WIDTH <= PHONE_COLUMN and smallest_font(ElementTree.tostring(flow(), encoding="unicode")) >= MIN_TEXT
+
+
+def test_a_wider_w_v_widens_the_value_and_output_arrows_and_their_glyphs() -> None:
+    wider = flow(WIDER_W_V)
+    assert {"V 3 × 3", "output 3 × 3", "Q 3 × 2", "scores 3 × 3"} <= set(texts(wider))
+    assert json.loads(wider.get("data-values"))["shapes"]["output"] == [3, 3]
+
+    def cells(element: ElementTree.Element) -> int:
+        return sum(len(g.findall(f"{SVG}rect")) for g in element.iter(f"{SVG}g"))
+
+    assert cells(wider) - cells(flow()) == 3 + 3  # one more column on V and on the output
+    with pytest.raises(ValueError, match="width"):  # shapes that do not fit are refused by attention
+        head_flow(X, W_Q, np.ones((2, 3)), W_V, ident="f", caption="c")
+
+
+def test_the_head_figure_carries_its_inputs_every_shape_and_d_k() -> None:
+    carried = json.loads(flow().get("data-values"))
+    assert carried["d_k"] == 2 and carried["shapes"] == {k: list(v) for k, v in shapes_of(X, W_Q, W_K, W_V).items()}
+    assert carried["inputs"]["x"] == [list(row) for row in X] and carried["inputs"]["visible"] == causal(3).tolist()
+    assert flow().get("data-figure") == "head-flow"
+
+
+def test_a_glyph_has_one_cell_per_number_up_to_eight_a_side() -> None:
+    assert len(re.findall("<rect", glyph(0, 0, (3, 2)))) == 6
+    assert len(re.findall("<rect", glyph(0, 0, (100, 5)))) == MOST_CELLS * 5
+    assert f'width="{CELL}"' in glyph(0, 0, (1, 1))
+    assert shape_text((3, 2)) == "3 × 2"
+
+
 # --- causal masking -------------------------------------------------------------------------------
 
 
-def masking(**options: object) -> str:
-    return masking_flow([compute(t).scaled for t in TOKENS], causal(3), TOKENS, ident="m", caption="c", **options)
-
-
-def test_the_masking_figure_writes_minus_infinity_left_and_zero_right_for_each_blocked_key() -> None:
-    shown = texts_of(masking())
+def test_the_masking_figure_writes_minus_infinity_left_zero_right_and_carries_the_softmaxs_weights() -> None:
+    html = masking_flow([compute(t).scaled for t in TOKENS], causal(3), TOKENS, ident="m", caption="c")
+    shown = texts_of(html)
     assert shown.count("−∞") == shown.count("0") - 1 == 3  # the triangle above the diagonal, each side; legend 0
-
-
-def test_the_masking_figure_carries_the_weights_the_softmax_gives() -> None:
-    carried = json.loads(ElementTree.fromstring(masking()).get("data-values"))
+    carried = json.loads(ElementTree.fromstring(html).get("data-values"))
     expected = [softmax(np.array(compute(t).scaled), row) for t, row in zip(TOKENS, causal(3))]
     assert np.allclose(carried["weights"], expected) and np.allclose(carried["weights"], compute().weight_map)
-
-
-def test_the_masking_figure_fits_a_phone_and_has_a_legend_for_its_shades() -> None:
-    html = masking()
     assert float(ElementTree.fromstring(html).find(f"{SVG}svg").get("width")) <= PHONE_COLUMN
-    assert smallest_font(html) >= MIN_TEXT and "weight" in texts_of(html) and "blocked" in texts_of(html)
+    assert smallest_font(html) >= MIN_TEXT and "weight" in shown and "blocked" in shown
 
 
 # --- several heads --------------------------------------------------------------------------------
 
 
-def two_heads() -> MultiHeadParams:
+def test_each_head_shows_its_own_weights_and_the_concatenation_its_width() -> None:
     toy = Head(np.array(W_Q), np.array(W_K), np.array(W_V))
     other = init_multi_head(np.random.default_rng(1), d_model=2, n_heads=1, d_k=2, d_v=3).heads[0]
-    return MultiHeadParams((toy, other), np.ones((5, 2)))
-
-
-def test_each_head_shows_its_own_weights_and_the_concatenation_its_width() -> None:
-    params = two_heads()
+    params = MultiHeadParams((toy, other), np.ones((5, 2)))
     html = heads_flow(X, params, causal(3), tokens=TOKENS, ident="h", caption="c")
     run = multi_head(X, X, params, causal(3))
     carried = json.loads(ElementTree.fromstring(html).get("data-values"))
@@ -167,7 +131,7 @@ def test_each_head_shows_its_own_weights_and_the_concatenation_its_width() -> No
     assert [f"{w:.2f}" for w in run.heads[1].weights[2]] == [t for t in shown if re.fullmatch(r"\d\.\d\d", t)][-3:]
 
 
-def test_more_heads_widen_the_picture_and_keep_its_text_readable() -> None:
+def test_more_heads_widen_the_picture() -> None:
     params = init_multi_head(np.random.default_rng(2), d_model=2, n_heads=4, d_k=2, d_v=2)
     html = heads_flow(X, params, tokens=TOKENS, ident="h", caption="c")
     assert float(ElementTree.fromstring(html).find(f"{SVG}svg").get("width")) > WIDTH
@@ -177,70 +141,52 @@ def test_more_heads_widen_the_picture_and_keep_its_text_readable() -> None:
 # --- the encoder block ----------------------------------------------------------------------------
 
 
-def test_the_block_figure_draws_both_orders_and_carries_their_steps() -> None:
-    element = ElementTree.fromstring(block_flow(ident="b", caption="c"))
+def test_the_block_figure_draws_both_orders_carries_their_steps_and_loads_nothing() -> None:
+    html = block_flow(ident="b", caption="c")
+    element = ElementTree.fromstring(html)
     pictures = element.findall(f".//{SVG}svg")
     assert [p.find(f"{SVG}title").text for p in pictures] == ["Encoder block, Post-LN (the original order)",
                                                              "Encoder block, Pre-LN (a later variant)"]
     carried = json.loads(element.get("data-values"))
     assert carried == {"orders": {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}}
-
-
-@pytest.mark.parametrize("order", ["post", "pre"])
-def test_each_order_has_one_residual_addition_per_sublayer(order: str) -> None:
-    ops = [op for op, _ in BLOCK_STEPS[order]]
-    assert ops.count("add") == ops.count("branch") == 2 and ops.count("attention") == ops.count("feed-forward") == 1
-
-
-def test_pre_ln_normalises_before_attention_and_post_ln_after() -> None:
-    ops = {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}
-    assert ops["pre"].index("norm") < ops["pre"].index("attention")
-    assert ops["post"].index("norm") > ops["post"].index("attention")
-
-
-def test_a_pre_ln_stack_ends_with_one_more_layer_norm_drawn_dotted() -> None:
-    html = block_flow(ident="b", caption="c")
+    assert not re.search(r"\d", " ".join(texts_of(html)))
+    assert not re.search(r"(href|src)=", html.replace('href="http://www.w3.org', ""))
+    # a Pre-LN stack ends with one more layer norm, drawn dotted
     assert BLOCK_STEPS["pre"][-2] == ("final", "Layer norm, after the last block")
     assert html.count('stroke-dasharray="2 3"') == 1 and "Layer norm, after the last block" in html
 
 
-def test_the_block_figure_has_no_numbers_and_loads_nothing() -> None:
-    html = block_flow(ident="b", caption="c")
-    assert not re.search(r"\d", " ".join(texts_of(html)))
-    assert not re.search(r"(href|src)=", html.replace('href="http://www.w3.org', ""))
+def test_each_order_adds_the_residual_once_per_sublayer_and_normalises_where_its_name_says() -> None:
+    ops = {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}
+    for order in ops.values():
+        assert order.count("add") == order.count("branch") == 2
+        assert order.count("attention") == order.count("feed-forward") == 1
+    assert ops["pre"].index("norm") < ops["pre"].index("attention")
+    assert ops["post"].index("norm") > ops["post"].index("attention")
 
 
 # --- the whole model ------------------------------------------------------------------------------
 
 
-def test_the_whole_model_names_its_sizes_as_symbols_by_default() -> None:
+def test_the_whole_model_names_its_sizes_as_symbols_by_default_and_keeps_its_text_readable() -> None:
     html = model_flow(ident="w", caption="c")
     carried = json.loads(ElementTree.fromstring(html).get("data-values"))
     assert carried["sizes"] == SYMBOLS and carried["decoder"]
     assert carried["shapes"]["next-token probabilities"] == ["n", "V"]
     assert carried["shapes"]["encoder output"] == ["m", "d_model"]
     assert {"N ×", "cross-attention", "causal self-attention", "softmax", "n × V"} <= set(texts_of(html))
+    assert MODEL_FONT == min_font(MODEL_WIDTH) and smallest_font(html) >= MIN_TEXT
 
 
-def test_the_whole_model_draws_a_real_models_numbers_when_given() -> None:
+def test_the_whole_model_draws_a_real_encoders_numbers_and_bert_its_token_types_and_embedding_norm() -> None:
     sizes = {"N": 6, "heads": 12, "d_model": 384, "source": "n", "vocabulary": 30522, "positions": 512}
-    html = model_flow(sizes, decoder=False, pooling="mean", ident="w", caption="c")
-    shown = texts_of(html)
+    shown = texts_of(model_flow(sizes, decoder=False, pooling="mean", ident="w", caption="c"))
     assert {"6 ×", "n × 384", "1 × 384", "encoder block, 12 heads", "embed + positions (up to 512)"} <= set(shown)
-    assert "cross-attention" not in shown and "softmax" not in shown
-
-
-def test_a_bert_encoder_shows_its_token_type_row_and_the_layer_norm_of_its_embeddings() -> None:
-    sizes = {"N": 6, "heads": 12, "d_model": 384, "source": "n", "vocabulary": 30522, "positions": 512,
-             "token_types": 2}
-    html = model_flow(sizes, decoder=False, pooling="mean", embedding_norm=True, ident="w", caption="c")
+    assert "cross-attention" not in shown and "softmax" not in shown and "layer norm" not in shown
+    html = model_flow({**sizes, "token_types": 2}, decoder=False, pooling="mean", embedding_norm=True, ident="w",
+                      caption="c")
     assert {"embed + positions (up to 512) + token type (of 2)", "layer norm"} <= set(texts_of(html))
     assert json.loads(ElementTree.fromstring(html).get("data-values"))["shapes"]["embedded rows"] == ["n", 384]
-    assert "layer norm" not in texts_of(model_flow(sizes, decoder=False, pooling="mean", ident="w", caption="c"))
-
-
-def test_the_whole_model_keeps_its_text_readable_on_a_phone() -> None:
-    assert MODEL_FONT == min_font(MODEL_WIDTH) and smallest_font(model_flow(ident="w", caption="c")) >= MIN_TEXT
 
 
 def test_the_whole_model_refuses_missing_sizes_and_an_encoder_without_pooling() -> None:
@@ -253,19 +199,12 @@ def test_the_whole_model_refuses_missing_sizes_and_an_encoder_without_pooling() 
 # --- shifted targets ------------------------------------------------------------------------------
 
 
-def test_each_position_reads_what_the_one_before_must_predict() -> None:
+def test_each_position_reads_what_the_one_before_must_predict_at_11_px_on_a_phone() -> None:
     html = shifted_targets(["A", "B", "⟨end⟩"], ident="s", caption="c")
     carried = json.loads(ElementTree.fromstring(html).get("data-values"))
     assert carried["reads"] == ["⟨start⟩", "A", "B"] and carried["target"] == ["A", "B", "⟨end⟩"]
     assert [t for t in texts_of(html) if t.startswith("position")] == ["position 1", "position 2", "position 3"]
-
-
-@pytest.mark.parametrize("length", [2, 4, 5])
-def test_the_strip_keeps_its_text_at_11_px_on_a_phone(length: int) -> None:
-    html = shifted_targets([*"ABCD"[:length - 1], "⟨end⟩"], ident="s", caption="c")
-    assert smallest_font(html) >= MIN_TEXT
-
-
-def test_a_target_without_its_end_symbol_is_refused() -> None:
+    for length in (2, 3, 4, 5):
+        assert smallest_font(shifted_targets([*"ABCD"[:length - 1], "⟨end⟩"], ident="s", caption="c")) >= MIN_TEXT
     with pytest.raises(ValueError, match="followed by ⟨end⟩"):
         shifted_targets(["A", "B"], ident="s", caption="c")

@@ -50,23 +50,18 @@ def figure(weights: np.ndarray, **options: object) -> str:
     )
 
 
-def test_every_cell_of_every_head_is_drawn_in_the_shade_of_its_weight() -> None:
+def test_every_cell_of_every_head_is_drawn_in_the_shade_of_its_weight_and_a_moved_one_would_show() -> None:
     weights = chapter_weights()
-    assert drawn(figure(weights)) == expected(weights)
-
-
-def test_a_changed_weight_would_be_drawn_elsewhere() -> None:
-    # mutation check: the comparison above sees one row of one head moved by a key
-    weights = chapter_weights()
+    html = figure(weights, outlined=[(0, 2), (2, 9), (5, 6)])
+    assert drawn(html) == expected(weights)
     changed = weights.copy()
-    changed[0, 2, 3] = np.roll(changed[0, 2, 3], 1)
+    changed[0, 2, 3] = np.roll(changed[0, 2, 3], 1)  # one row of one head moved by a key
     assert drawn(figure(changed)) != expected(weights)
-
-
-def test_the_chosen_heads_are_outlined_and_no_other() -> None:
-    svg = svg_of(figure(chapter_weights(), outlined=[(0, 2), (2, 9), (5, 6)]))
-    frames = [r.get("data-outlined") for r in svg.iter(f"{SVG}rect") if r.get("data-outlined")]
-    assert frames == ["0 2", "2 9", "5 6"]
+    svg = svg_of(html)
+    assert [r.get("data-outlined") for r in svg.iter(f"{SVG}rect") if r.get("data-outlined")] == ["0 2", "2 9", "5 6"]
+    assert json.loads(ET.fromstring(html).get("data-values"))["grid"] == {
+        "left": LEFT, "top": TOP, "cell": CELL, "gap": GAP}
+    assert len(html.encode("utf-8")) <= PAGE_BUDGET_KB * 1024
 
 
 def test_blocked_keys_are_grey_not_a_shade() -> None:
@@ -77,62 +72,35 @@ def test_blocked_keys_are_grey_not_a_shade() -> None:
                      (0, 0, 0, 1): "blocked", (0, 0, 1, 1): "blocked"}
 
 
-def test_neighbouring_cells_of_one_shade_are_one_rectangle() -> None:
+def test_neighbouring_cells_of_one_shade_are_one_rectangle_and_a_path_reads_back_into_its_cells() -> None:
     steps = np.array([[4, 4, 0, 4], [0, 1, 1, 1]])
     found = runs(steps, np.ones((2, 4), dtype=bool), left=100, top=50)
     assert found == {"4": [(100, 50, 2 * CELL), (100 + 3 * CELL, 50, CELL)], "1": [(100 + CELL, 50 + CELL, 3 * CELL)]}
-
-
-def test_a_path_reads_back_into_the_cells_it_covers() -> None:
     rectangles = [(100, 50, 2 * CELL), (90, 60, CELL), (200, 40, 3 * CELL)]
     assert corners(path(rectangles), CELL) == {(100, 50), (105, 50), (90, 60), (200, 40), (205, 40), (210, 40)}
 
 
-def test_the_figure_says_where_its_grid_lies() -> None:
-    assert json.loads(ET.fromstring(figure(chapter_weights())).get("data-values"))["grid"] == {
-        "left": LEFT, "top": TOP, "cell": CELL, "gap": GAP}
-
-
-def test_the_figure_is_an_image_named_by_its_title_and_description() -> None:
+def test_the_figure_is_a_named_image_with_a_legend_of_every_shade_and_labels_of_11_px_on_a_phone() -> None:
     html = figure(chapter_weights())
     svg = svg_of(html)
     assert (svg.get("role"), svg.get("aria-labelledby"), svg.get("aria-describedby")) == ("img", "t-title", "t-desc")
     assert svg.find(f"{SVG}title").text == "All heads" and svg.find(f"{SVG}desc").text == "What the grid shows."
     assert html.endswith("<figcaption>All heads</figcaption></figure>\n")
-
-
-def test_its_labels_stay_at_least_11_px_in_a_phones_column() -> None:
-    svg = svg_of(figure(chapter_weights()))
     width = float(svg.get("viewBox").split()[2])
     assert {float(t.get("font-size")) for t in svg.iter(f"{SVG}text")} == {FONT}
     assert FONT * PHONE_COLUMN_PX / width >= 11
-
-
-def test_the_legend_shows_every_shade_with_weights_0_to_1() -> None:
-    svg = svg_of(figure(chapter_weights()))
     fills = [r.get("fill") for r in svg.iter(f"{SVG}rect")]
-    texts = [t.text for t in svg.iter(f"{SVG}text")]
     assert all(colour(s) in fills for s in range(LEVELS + 1))
-    assert texts[-4:] == ["weight", "0", "0.5", "1"]
+    assert [t.text for t in svg.iter(f"{SVG}text")][-4:] == ["weight", "0", "0.5", "1"]
 
 
-def test_the_chapters_grid_stays_small_enough_for_the_page_budget() -> None:
-    assert len(figure(chapter_weights()).encode("utf-8")) <= PAGE_BUDGET_KB * 1024
-
-
-def test_level_rounds_the_weight_to_quarters() -> None:
+def test_level_rounds_the_weight_to_quarters_shaded_white_to_indigo() -> None:
     assert level(np.array([0.0, 0.12, 0.13, 0.5, 1.0])).tolist() == [0, 0, 1, 2, LEVELS]
-
-
-def test_colour_runs_from_white_to_indigo() -> None:
     assert (colour(0), colour(LEVELS)) == ("#ffffff", "#283593")
 
 
-def test_head_grid_refuses_maps_that_are_not_square() -> None:
+def test_head_grid_refuses_maps_that_are_not_square_and_an_outline_outside_the_model() -> None:
     with pytest.raises(ValueError, match="square maps"):
         figure(np.ones((1, 1, 2, 3)))
-
-
-def test_head_grid_refuses_an_outline_outside_the_model_naming_it() -> None:
     with pytest.raises(ValueError, match="head must be from 0 to 11, got 12"):
         figure(chapter_weights(), outlined=[(0, 12)])

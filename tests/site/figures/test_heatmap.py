@@ -17,17 +17,10 @@ SVG = "{http://www.w3.org/2000/svg}"
 VALUES = np.array([[0.0, 1.0, -1.0], [0.5, -0.5, 0.25]])
 
 
-def drawn(**kwargs: object) -> ElementTree.Element:
-    options = {
-        "kind": "k",
-        "ident": "h",
-        "title": "T",
-        "desc": "D",
-        "caption": "C",
-        "row_name": "row",
-        "column_name": "col",
-    }
-    return ElementTree.fromstring(heatmap(VALUES, **{**options, **kwargs}))
+def drawn(values: object = VALUES, **kwargs: object) -> ElementTree.Element:
+    options = {"kind": "k", "ident": "h", "title": "T", "desc": "D", "caption": "C", "row_name": "r",
+               "column_name": "c"}
+    return ElementTree.fromstring(heatmap(values, **{**options, **kwargs}))
 
 
 def cell_colours(figure: ElementTree.Element) -> dict[tuple[int, int], str]:
@@ -40,62 +33,35 @@ def cell_colours(figure: ElementTree.Element) -> dict[tuple[int, int], str]:
     return found
 
 
-def test_zero_is_white_and_the_ends_are_rust_and_indigo() -> None:
+def test_each_cell_has_the_colour_of_its_value_and_cells_of_one_colour_step_share_a_path() -> None:
     assert (shade(0.0), shade(1.0), shade(-1.0)) == ("#ffffff", "#3f51b5", "#b5400c")
-
-
-def test_each_cell_has_the_colour_of_its_value() -> None:
-    colours = cell_colours(drawn())
-    assert colours == {(r, c): shade(VALUES[r, c]) for r in range(2) for c in range(3)}
-
-
-def test_cells_of_one_colour_step_share_a_path() -> None:
-    figure = ElementTree.fromstring(
-        heatmap(
-            [[0.51, 0.49, 0.5, -0.5]],
-            kind="k",
-            ident="h",
-            title="T",
-            desc="D",
-            caption="C",
-            row_name="r",
-            column_name="c",
-        )
-    )
+    assert cell_colours(drawn()) == {(r, c): shade(VALUES[r, c]) for r in range(2) for c in range(3)}
+    figure = drawn([[0.51, 0.49, 0.5, -0.5]])
     assert cell_colours(figure) == {(0, 0): shade(0.5), (0, 1): shade(0.5), (0, 2): shade(0.5), (0, 3): shade(-0.5)}
     assert len([p for p in figure.iter(f"{SVG}path") if "h16v11" in p.get("d")]) == 2
 
 
-def test_the_colour_scale_has_a_legend_from_minus_one_to_plus_one() -> None:
+def test_the_colour_scale_has_a_legend_from_minus_one_to_plus_one_and_text_reads_at_11_px_on_a_phone() -> None:
     figure = drawn()
     texts = ["".join(t.itertext()) for t in figure.iter(f"{SVG}text")]
     assert {"−1", "0", "+1"} <= set(texts)
     assert figure.find(f".//{SVG}linearGradient").get("id") == "h-scale"
+    assert min(float(t.get("font-size")) for t in figure.iter(f"{SVG}text")) >= MIN_TEXT
 
 
-def test_the_marked_block_is_outlined_and_explained() -> None:
+def test_the_marked_block_is_outlined_explained_and_carried_with_the_values() -> None:
     figure = drawn(marked=(0, 1, 2, 2), mark_note="these four\nsecond line")
     outlines = [r for r in figure.iter(f"{SVG}rect") if r.get("stroke-width") == "3"]
     assert (outlines[0].get("x"), outlines[0].get("y"), outlines[0].get("width")) == (
         str(LEFT + CELL_WIDTH), str(TOP), str(2 * CELL_WIDTH))
     texts = ["".join(t.itertext()) for t in figure.iter(f"{SVG}text")]
     assert "these four" in texts and "second line" in texts
+    carried = json.loads(figure.get("data-values"))
+    assert (carried["values"], carried["marked"]) == (VALUES.tolist(), [0, 1, 2, 2])
 
 
-def test_the_figure_carries_its_values_and_the_marked_block() -> None:
-    carried = json.loads(drawn(marked=(0, 0, 1, 1)).get("data-values"))
-    assert (carried["values"], carried["marked"]) == (VALUES.tolist(), [0, 0, 1, 1])
-
-
-def test_text_reads_at_eleven_pixels_on_a_phone() -> None:
-    assert min(float(t.get("font-size")) for t in drawn().iter(f"{SVG}text")) >= MIN_TEXT
-
-
-def test_values_outside_minus_one_to_one_are_refused() -> None:
+def test_values_outside_minus_one_to_one_and_a_marked_block_that_does_not_fit_are_refused() -> None:
     with pytest.raises(ValueError, match=r"must lie in \[-1, 1\], got 2"):
-        heatmap([[2.0]], kind="k", ident="h", title="T", desc="D", caption="C", row_name="r", column_name="c")
-
-
-def test_a_marked_block_that_does_not_fit_is_refused() -> None:
+        drawn([[2.0]])
     with pytest.raises(ValueError, match="does not fit a 2 × 3 heatmap"):
         drawn(marked=(1, 2, 2, 2))

@@ -41,19 +41,15 @@ def test_the_head_shown_is_the_searched_one_and_its_line_says_so() -> None:
     assert lines.head_line(shown).startswith(f"Layer {shown['layer'] + 1}, head {shown['head'] + 1} of 72:")
 
 
-def test_one_word_of_each_sentence_is_chosen_and_takes_the_tab_stop() -> None:
-    html = lines.lines_view("t")
+def test_one_word_of_each_sentence_is_chosen_and_takes_the_tab_stop_within_homes_budget() -> None:
+    html = lines.lines_view("home-lines")
     assert html.count('aria-checked="true"') == html.count('tabindex="0"') == len(trained.SENTENCES)
     assert html.count('class="lines-panel"') == len(trained.SENTENCES) and html.count(" hidden>") == 1
-
-
-def test_the_view_needs_a_sentence() -> None:
+    assert len(html.encode("utf-8")) <= PAGE_BUDGET_KB * 1024
     with pytest.raises(ValueError, match="at least one sentence"):
         lines.lines_view("t", ())
 
 
-def test_the_view_fits_homes_budget() -> None:
-    assert len(lines.lines_view("home-lines").encode("utf-8")) <= PAGE_BUDGET_KB * 1024
 
 
 def test_a_causal_mask_blocks_the_keys_after_the_query_and_renormalises_the_rest() -> None:
@@ -72,8 +68,5 @@ def test_the_mixing_chart_adds_up_to_the_output() -> None:
     i = trained.position()
     np.testing.assert_allclose(sizes, trained.head().weights[i] * np.linalg.norm(v, axis=1), rtol=1e-12)
     assert np.linalg.norm(trained.head().output[i]) <= sum(sizes)
-
-
-def test_an_unknown_step_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="'softmax'"):
         trained.step_values("softmax")

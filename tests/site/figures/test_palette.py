@@ -18,6 +18,8 @@ HEX = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|\brgb\(\s*\d")
 def test_mix_runs_from_white_to_the_colour_and_clamps() -> None:
     assert (mix(INDIGO, 0), mix(INDIGO, 1), mix(INDIGO, 2), mix(INDIGO, -1)) == ("#ffffff", INDIGO, INDIGO, "#ffffff")
     assert mix("#000000", 0.5) == "#808080"  # 255 - 255 / 2 = 127.5, rounded half to even: 128
+    with pytest.raises(ValueError, match="#rrggbb"):
+        rgb("indigo")
 
 
 def test_the_map_shade_stops_at_its_depth_and_the_diverging_ends_are_rust_and_indigo() -> None:
@@ -25,21 +27,13 @@ def test_the_map_shade_stops_at_its_depth_and_the_diverging_ends_are_rust_and_in
     assert (diverging(1.0), diverging(-1.0), diverging(0.0)) == (INDIGO, palette.RUST, "#ffffff")
 
 
-def test_a_colour_that_is_not_rrggbb_is_refused() -> None:
-    with pytest.raises(ValueError, match="#rrggbb"):
-        rgb("indigo")
-
-
-def test_the_css_names_every_colour_and_the_ramp_by_channel() -> None:
+def test_the_css_and_the_script_name_every_colour_and_the_ramp_by_channel() -> None:
     properties = dict(re.findall(r"--attnlab-([\w-]+): ([^;]+);", css()))
     assert {name: properties[name] for name in NAMED} == NAMED
     assert [int(properties[f"ramp-{c}"]) for c in "rgb"] == list(rgb(INDIGO))
     assert [int(properties[f"deep-{c}"]) for c in "rgb"] == list(rgb(DEEP))
     assert float(properties["ramp-depth"]) == MAP_DEPTH
-
-
-def test_the_script_sets_the_same_colours_as_a_global() -> None:
-    script = js()
+    script = js()  # the script sets the same colours as a global
     data = json.loads(script[script.index("= ") + 2:script.rindex(";")])
     assert {name: data[name] for name in NAMED} == NAMED
     assert (data["rampRgb"], data["deepRgb"], data["blockedRgb"], data["rampDepth"]) == (

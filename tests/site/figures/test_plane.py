@@ -36,20 +36,12 @@ INSIDE = [c for c in control_settings(count=60)
 """Settings whose values the lab's plane shows (the value slider's range)."""
 
 
-def test_hull_of_a_triangle_is_its_three_corners_counter_clockwise() -> None:
+def test_hull_is_the_corners_counter_clockwise_whatever_the_order_of_the_points() -> None:
     assert hull([(1, 0), (0, 2), (1, 2)]) == [(0, 2), (1, 0), (1, 2)]
-
-
-def test_hull_drops_points_inside_and_on_edges() -> None:
-    assert hull([(0, 0), (2, 0), (2, 2), (0, 2), (1, 1), (1, 0)]) == [(0, 0), (2, 0), (2, 2), (0, 2)]
-
-
-def test_hull_of_points_on_a_line_is_its_two_ends() -> None:
-    assert hull([(0, 0), (1, 1), (3, 3)]) == [(0, 0), (3, 3)]
-
-
-def test_hull_of_one_point_repeated_is_that_point() -> None:
-    assert hull([(1, 2), (1, 2), (1, 2)]) == [(1, 2)]
+    assert hull([(0, 0), (2, 0), (2, 2), (0, 2), (1, 1), (1, 0)]) == [(0, 0), (2, 0), (2, 2), (0, 2)]  # inside, edge
+    assert hull([(0, 0), (1, 1), (3, 3)]) == [(0, 0), (3, 3)] and hull([(1, 2)] * 3) == [(1, 2)]
+    points = [(0, 0), (3, 1), (1, 3), (2, 2)]
+    assert len({tuple(hull(list(p))) for p in itertools.permutations(points)}) == 1
 
 
 @given(st.lists(st.tuples(st.integers(-20, 20), st.integers(-20, 20)), min_size=1, max_size=12))
@@ -61,15 +53,11 @@ def test_every_point_lies_inside_or_on_the_hull(points: list[tuple[int, int]]) -
                        for a, b in zip(corners, corners[1:] + corners[:1]))
 
 
-def test_frame_maps_the_window_corners_to_the_box_corners() -> None:
+def test_frame_maps_the_window_to_the_box_leaving_room_around_the_points_and_ticks_inside() -> None:
     frame = frame_around([(0, 0), (1, 4)], 200, 200)
     assert frame.to_pixels((frame.x_low, frame.y_high)) == (frame.left, frame.top)
     assert frame.to_pixels((frame.x_high, frame.y_low)) == pytest.approx((frame.left + frame.width,
                                                                           frame.top + frame.height))
-
-
-def test_frame_leaves_room_around_the_points_and_ticks_inside() -> None:
-    frame = frame_around([(0, 0), (1, 4)], 200, 200)
     assert frame.x_low < 0 and frame.x_high > 1 and frame.y_low < 0 and frame.y_high > 4
     assert all(frame.x_low <= t <= frame.x_high for t in frame.x_ticks)
 
@@ -82,18 +70,12 @@ def test_lab_frame_holds_every_value_the_value_slider_reaches() -> None:
             assert frame.left < x_px < frame.left + frame.width and frame.top < y_px < frame.top + frame.height
 
 
-def test_output_is_drawn_at_the_weighted_average_of_the_drawn_values() -> None:
+def test_output_is_drawn_at_the_weighted_average_of_the_drawn_values_inside_their_hull() -> None:
     for controls in INSIDE[:40]:
         r = compute(controls)
         g = geometry(r, lab_frame())
         for axis in (0, 1):
             assert g["output"][axis] == pytest.approx(sum(w * p[axis] for w, p in zip(r.weights, g["values"])))
-
-
-def test_hull_corners_are_the_visible_values() -> None:
-    for controls in INSIDE[:40]:
-        r = compute(controls)
-        g = geometry(r, lab_frame())
         visible = {tuple(p) for p, seen in zip(g["values"], r.visible) if seen}
         assert {tuple(p) for p in g["hull"]} <= visible, controls
 
@@ -105,15 +87,11 @@ def test_no_label_runs_off_the_picture() -> None:
             assert 0 <= left and left + label["width"] <= LIVE_WIDTH, (controls, label)
 
 
-def test_labels_write_each_weight_on_its_value_and_blocked_values_as_blocked() -> None:
+def test_labels_write_each_weight_on_its_value_blocked_values_as_blocked_and_do_not_overlap() -> None:
     texts = [label["text"] for label in geometry(compute("load", causal=True), lab_frame())["labels"]]
     assert texts == ["output", "grid 0.500", "load 0.500", "rises blocked"]
-
-
-def test_labels_of_values_at_one_point_do_not_overlap() -> None:
     labels = geometry(compute(value_y=0.0), lab_frame())["labels"]  # rises's value is grid's, (1, 0)
-    grid, rises = labels[1], labels[3]
-    assert abs(grid["y"] - rises["y"]) >= FONT
+    assert abs(labels[1]["y"] - labels[3]["y"]) >= FONT
 
 
 def test_a_blocked_value_is_drawn_hollow_and_the_output_as_a_diamond() -> None:
@@ -124,7 +102,7 @@ def test_a_blocked_value_is_drawn_hollow_and_the_output_as_a_diamond() -> None:
     assert 'class="attnlab-plane-output"' in svg
 
 
-def test_panels_carry_each_settings_numbers_and_their_shared_frame() -> None:
+def test_panels_are_named_pictures_carrying_each_settings_numbers_and_their_shared_frame() -> None:
     figure = ElementTree.fromstring(panels(SETTINGS, ident="p", caption="c"))
     carried = json.loads(figure.get("data-values"))
     for panel, (heading, controls) in zip(carried["panels"], SETTINGS.items()):
@@ -133,22 +111,11 @@ def test_panels_carry_each_settings_numbers_and_their_shared_frame() -> None:
             heading, r["weights"], r["values"], r["output"])
     assert Frame(**{k: tuple(v) if isinstance(v, list) else v for k, v in carried["frame"].items()}).picture_width \
         == PANEL_WIDTH
-
-
-def test_each_panel_is_its_own_named_picture() -> None:
-    figure = ElementTree.fromstring(panels(SETTINGS, ident="p", caption="c"))
     pictures = figure.findall(f".//{SVG}svg")
     assert [svg.find(f"{SVG}title").text for svg in pictures] == [f"Value plane: {h}" for h in SETTINGS]
     assert all(svg.get("role") == "img" for svg in pictures)
-
-
-def test_panel_text_reads_at_eleven_pixels_on_a_phone() -> None:
-    svg = ElementTree.fromstring(panels(SETTINGS, ident="p", caption="c"))
-    assert min(float(t.get("font-size")) for t in svg.iter(f"{SVG}text")) >= MIN_TEXT
+    assert min(float(t.get("font-size")) for t in figure.iter(f"{SVG}text")) >= MIN_TEXT
     assert PANEL_WIDTH <= PHONE_COLUMN and LIVE_WIDTH <= LAB_COLUMN
-
-
-def test_panels_need_a_setting() -> None:
     with pytest.raises(ValueError, match="at least one setting"):
         panels({}, ident="p", caption="c")
 
@@ -159,11 +126,6 @@ def test_the_live_plane_ships_its_frame_and_an_empty_group_for_the_marks() -> No
                        .get("data-frame"))
     assert frame == lab_frame().to_dict()
     assert '<g data-marks=""></g>' in template
-
-
-def test_hull_order_does_not_depend_on_the_order_of_the_points() -> None:
-    points = [(0, 0), (3, 1), (1, 3), (2, 2)]
-    assert len({tuple(hull(list(p))) for p in itertools.permutations(points)}) == 1
 
 
 def test_geometry_reads_a_result_dict_like_a_result() -> None:

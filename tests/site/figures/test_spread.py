@@ -33,16 +33,9 @@ def test_each_band_spans_mean_plus_and_minus_one_standard_deviation() -> None:
     assert bands["scaled q · k / √d_k: mean ± 1 sd"]["high"] == pytest.approx([0.5, np.sqrt(2 / 3)], rel=1e-5)
 
 
-def test_widths_sit_on_a_log_axis_labelled_with_their_values() -> None:
+def test_widths_sit_on_a_log_axis_and_the_description_names_the_spreads_at_both_ends() -> None:
     texts = [label(t) for t in chart().iter(f"{SVG}text")]
     assert {"2", "8", "key width d_k (log scale)", "score"} <= set(texts)
-
-
-def test_description_names_the_spreads_at_both_ends() -> None:
-    desc = chart().find(f".//{SVG}desc").text
-    assert "grows from 1.000 to 3.266" in desc
-
-
-def test_one_array_per_width_is_required() -> None:
+    assert "grows from 1.000 to 3.266" in chart().find(f".//{SVG}desc").text
     with pytest.raises(ValueError, match="one raw and one scaled array per width"):
         spread_chart([2, 8], RAW, SCALED[:1], ident="s", drawn={"seed": 1})

@@ -12,44 +12,37 @@ from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, figure, legend_bar,
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def test_min_font_is_eleven_for_a_picture_no_wider_than_the_phone_column() -> None:
+def test_min_font_is_eleven_up_to_the_phone_column_and_grows_with_the_shrink_a_wider_picture_suffers() -> None:
     assert min_font(PHONE_COLUMN) == MIN_TEXT == 11 and min_font(200) == 11
-
-
-def test_min_font_grows_with_the_shrink_a_wider_picture_suffers() -> None:
-    assert min_font(400) == 13  # 11 × 400 / 358 = 12.3
-    assert min_font(716) == 22
-
-
-def test_min_font_refuses_a_width_that_is_not_positive() -> None:
+    assert min_font(400) == 13 and min_font(716) == 22  # 11 × 400 / 358 = 12.3
     with pytest.raises(ValueError, match="must be positive"):
         min_font(0)
-
-
-def test_num_writes_one_decimal_and_no_negative_zero() -> None:
     assert (num(1.26), num(-0.04), num(3)) == ("1.3", "0.0", "3.0")
 
 
-def test_text_escapes_its_content_and_sets_the_size() -> None:
+def test_text_escapes_its_content_sets_the_size_and_lowers_subscripts_at_its_own_size() -> None:
     element = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{text(1, 2, "a < b", 13)}</svg>')
     label = element.find(f"{SVG}text")
     assert (label.text, label.get("font-size"), label.get("x")) == ("a < b", "13", "1.0")
+    drawn = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{text(0, 0, "× W_Q (d_model)", 13)}</svg>')
+    label = drawn.find(f"{SVG}text")
+    assert [(s.text, s.get("baseline-shift"), s.get("font-size")) for s in label] == [("Q", "sub", None),
+                                                                                      ("model", "sub", None)]
+    assert "".join(label.itertext()) == "× WQ (dmodel)" and label.get("font-size") == "13"
+    assert text(0, 0, "a < b_", 12).endswith(">a &lt; b_</text>")
 
 
-def test_picture_is_an_image_named_by_its_title_and_described_by_its_desc() -> None:
+def test_picture_is_an_image_named_by_its_title_and_described_by_its_desc_which_it_needs() -> None:
     svg = ElementTree.fromstring(svg_image("p", "Name", "What it shows.", 100, 50, ""))
     assert (svg.get("role"), svg.get("aria-labelledby"), svg.get("aria-describedby")) == ("img", "p-title", "p-desc")
     assert (svg.find(f"{SVG}title").text, svg.find(f"{SVG}desc").text) == ("Name", "What it shows.")
     assert (svg.get("viewBox"), svg.get("width")) == ("0 0 100.0 50.0", "100.0")
+    for title, desc in [("", "d"), ("t", " ")]:
+        with pytest.raises(ValueError, match="needs an ident, a title and a description"):
+            svg_image("p", title, desc, 10, 10, "")
 
 
-@pytest.mark.parametrize(("title", "desc"), [("", "d"), ("t", " ")])
-def test_a_picture_without_a_title_or_a_description_is_refused(title: str, desc: str) -> None:
-    with pytest.raises(ValueError, match="needs an ident, a title and a description"):
-        svg_image("p", title, desc, 10, 10, "")
-
-
-def test_figure_carries_its_numbers_as_json_and_has_a_caption() -> None:
+def test_figure_carries_its_numbers_as_json_and_has_a_caption_with_formulas_drawn_as_in_the_prose() -> None:
     html = figure("f", "<b>x</b>", "Caption & more", kind="two-weights",
                   values={"weights": [0.25, 0.75], "name": 'a "b"'})
     element = ElementTree.fromstring(html)
@@ -57,17 +50,16 @@ def test_figure_carries_its_numbers_as_json_and_has_a_caption() -> None:
     assert (element.get("data-figure"), element.get("class")) == ("two-weights", "attnlab-figure attnlab-two-weights")
     assert (element.get("id"), element.find("figcaption").text) == ("f", "Caption & more")
     assert html.endswith("</figure>\n") and html.count("\n") == 1  # one line: Markdown passes it through
+    caption = ElementTree.fromstring(figure("f", "", "then $W_O$ & more", kind="k", values={})).find("figcaption")
+    assert caption.text == "then " and caption[0].tag.endswith("math") and caption[0].tail == " & more"
 
 
-def test_figure_refuses_numbers_that_are_not_finite() -> None:
+def test_figure_refuses_numbers_that_are_not_finite_and_a_kind_that_is_not_hyphenated_lower_case_words() -> None:
     with pytest.raises(ValueError):
         figure("f", "", "c", kind="k", values={"x": float("nan")})
-
-
-@pytest.mark.parametrize("kind", ["", "Two", "two words", "two_words", "-two"])
-def test_figure_refuses_a_kind_that_is_not_hyphenated_lower_case_words(kind: str) -> None:
-    with pytest.raises(ValueError, match="kind"):
-        figure("f", "", "c", kind=kind, values={})
+    for kind in ["", "Two", "two words", "two_words", "-two"]:
+        with pytest.raises(ValueError, match="kind"):
+            figure("f", "", "c", kind=kind, values={})
 
 
 def test_legend_bar_draws_its_stops_and_labels_under_the_bar() -> None:
@@ -79,21 +71,3 @@ def test_legend_bar_draws_its_stops_and_labels_under_the_bar() -> None:
     rect = next(r for r in bar.iter(f"{SVG}rect") if r.get("fill") == "url(#l-scale)")
     label = next(t for t in bar.iter(f"{SVG}text") if t.text == "half")
     assert float(label.get("x")) == float(rect.get("x")) + 50 and float(label.get("y")) > 10 + 12
-
-
-def test_a_labels_subscripts_are_lowered_at_the_labels_own_size_and_its_underscores_not_drawn() -> None:
-    drawn = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{text(0, 0, "× W_Q (d_model)", 13)}</svg>')
-    label = drawn.find(f"{SVG}text")
-    spans = list(label)
-    assert [(s.text, s.get("baseline-shift"), s.get("font-size")) for s in spans] == [("Q", "sub", None),
-                                                                                      ("model", "sub", None)]
-    assert "".join(label.itertext()) == "× WQ (dmodel)" and label.get("font-size") == "13"
-
-
-def test_a_label_without_a_subscript_is_its_escaped_words_alone() -> None:
-    assert text(0, 0, "a < b_", 12).endswith(">a &lt; b_</text>")
-
-
-def test_a_captions_formulas_are_drawn_as_in_the_prose() -> None:
-    caption = ElementTree.fromstring(figure("f", "", "then $W_O$ & more", kind="k", values={})).find("figcaption")
-    assert caption.text == "then " and caption[0].tag.endswith("math") and caption[0].tail == " & more"
