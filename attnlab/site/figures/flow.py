@@ -1,13 +1,7 @@
 """Diagrams of how rows flow through the model: one head, several heads, a block, the whole model.
 
-Every diagram is boxes and arrows drawn with the same few pieces (:func:`box`,
-:func:`arrow`, :func:`down`, :func:`glyph`, :func:`cells`). Where the diagram
-shows shapes or weights, they are read off a real run of attnlab's functions
-on the arrays given (:func:`head_flow` runs :func:`attnlab.attention`,
-:func:`heads_flow` runs :func:`attnlab.multi_head`, :func:`masking_flow`
-:func:`attnlab.softmax`), so wider projections draw wider arrows. A shape is
-written (``3 × 2``) and, where it is small, drawn as a grid of cells, one per
-number, as The Illustrated Transformer draws its matrices.
+Boxes and arrows; the shapes and weights drawn are read off a real run of attnlab's functions on the
+arrays given. A shape is written (``3 × 2``) and drawn as a grid of cells, one per number (at most 8 a side).
 """
 
 from __future__ import annotations
@@ -36,12 +30,10 @@ from attnlab.site.figures.svg import (
 from attnlab.text import fmt
 
 WIDTH = 340
-"""Narrow enough for a phone's column at full size; the steps run downwards."""
-FONT = max(13, min_font(WIDTH))
-SMALL = min_font(WIDTH)
-"""Numbers inside cells: 11 units, 11 px on a phone since the picture does not shrink."""
+"""Narrow enough for a phone's column at full size (so :data:`SMALL` text reads at 11 px); the steps run down."""
+FONT, SMALL = max(13, min_font(WIDTH)), min_font(WIDTH)
 CELL, MOST_CELLS = 6, 8
-"""Side of one cell of a shape glyph, and the most cells drawn along a side (longer sides are cut)."""
+"""Side of one cell of a shape glyph, and the most cells drawn along a side."""
 BOX_HEIGHT, STEP = 30, 52
 LINE = INDIGO
 
@@ -51,21 +43,24 @@ def shape_text(shape: Sequence[Any]) -> str:
     return " × ".join(str(size) for size in shape)
 
 
-def glyph(x: float, y: float, shape: tuple[int, ...]) -> str:
-    """A small grid of rows × columns cells with its top-left corner at (x, y); long sides are cut at 8 cells."""
+def glyph(x: float, mid: float, shape: tuple[int, ...]) -> str:
+    """A small grid of rows × columns cells, its left side at x and its middle at height ``mid``."""
     rows, cols = (min(size, MOST_CELLS) for size in shape)
+    y = mid - rows * CELL / 2
     squares = "".join(f'<rect x="{num(x + c * CELL)}" y="{num(y + r * CELL)}" width="{CELL}" height="{CELL}"/>'
                       for r in range(rows) for c in range(cols))
     return f'<g fill="{PAPER}" stroke="{LINE}" stroke-width="1">{squares}</g>'
 
 
+def shape_label(x: float, mid: float, words: str, shape: tuple[int, ...]) -> str:
+    """``words`` written from x at height ``mid``, the glyph of ``shape`` after them."""
+    return (text(x, mid + FONT / 2 - 2, words, FONT, fill=MUTED)
+            + glyph(x + 0.6 * FONT * len(words) + 6, mid, shape))
+
+
 def box(centre: float, top: float, width: float, label: str, *, height: float = BOX_HEIGHT, font: int = FONT,
         dash: str = "", fill: str = TINT, label_x: float | None = None) -> str:
-    """A step's box centred on ``centre`` with its label (centred on ``label_x`` when given).
-
-    ``dash`` outlines it dashed (a step that acts only in training) or dotted;
-    ``fill`` is the pale indigo of every step unless given.
-    """
+    """A step's box centred on ``centre``, its label centred on ``label_x`` (default ``centre``), outlined ``dash``."""
     dashed = f' stroke-dasharray="{dash}"' if dash else ""
     return (f'<rect x="{num(centre - width / 2)}" y="{num(top)}" width="{num(width)}" height="{num(height)}" '
             f'rx="6" fill="{fill}" stroke="{LINE}"{dashed}/>'
@@ -74,7 +69,7 @@ def box(centre: float, top: float, width: float, label: str, *, height: float = 
 
 
 def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = LINE) -> str:
-    """A line through ``points`` ending in an arrow head (the marker of :func:`svg.arrow_marker`)."""
+    """A line through ``points`` ending in the arrow head of :func:`defs`."""
     (x0, y0), *rest = points
     moves = f"M{num(x0)} {num(y0)}" + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
     return (f'<path d="{moves}" fill="none" stroke="{colour}" stroke-width="1.5" '
@@ -83,22 +78,16 @@ def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = LINE)
 
 def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
          left: bool = False, label_y: float | None = None) -> str:
-    """A downward arrow at ``x`` from ``top`` to ``bottom``, labelled beside it with a name, a shape and its glyph.
-
-    The label goes on the right, or on the ``left`` (glyph nearest the
-    arrow); it sits halfway down unless ``label_y`` says where.
-    """
+    """A downward arrow at ``x`` labelled with a name, a shape and its glyph: on the right, or on the ``left``
+    (glyph nearest the arrow), halfway down unless ``label_y`` says where."""
     label = f"{name} {shape_text(shape)}"
     mid = (top + bottom) / 2 if label_y is None else label_y
-    rows, cols = (min(size, MOST_CELLS) for size in shape)
     line = arrow(ident, [(x, top), (x, bottom - 1)])
-    baseline = mid + FONT / 2 - 2
-    if left:
-        glyph_x = x - 8 - cols * CELL
-        return line + glyph(glyph_x, mid - rows * CELL / 2, shape) + text(glyph_x - 6, baseline, label, FONT,
-                                                                          anchor="end", fill=MUTED)
-    glyph_x = x + 8 + 0.6 * FONT * len(label) + 6
-    return line + text(x + 8, baseline, label, FONT, fill=MUTED) + glyph(glyph_x, mid - rows * CELL / 2, shape)
+    if not left:
+        return line + shape_label(x + 8, mid, label, shape)
+    glyph_x = x - 8 - min(shape[1], MOST_CELLS) * CELL
+    return line + glyph(glyph_x, mid, shape) + text(glyph_x - 6, mid + FONT / 2 - 2, label, FONT, anchor="end",
+                                                    fill=MUTED)
 
 
 def cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray, words: Sequence[Sequence[str]], *,
@@ -117,7 +106,7 @@ def cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
 def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
                    words: Sequence[Sequence[str]], queries: Sequence[str], keys: Sequence[str], *,
                    width: float, height: float = 20, shaded: bool) -> str:
-    """:func:`cells` with the keys written above the columns and the queries left of the rows (x is the cells' left)."""
+    """:func:`cells` with the keys above the columns and the queries left of the rows."""
     parts = [text(x + (c + 0.5) * width, y - 4, key, SMALL, anchor="middle", fill=MUTED) for c, key in enumerate(keys)]
     parts += [text(x - 4, y + (r + 0.5) * height + SMALL / 2 - 1.5, query, SMALL, anchor="end", fill=MUTED)
               for r, query in enumerate(queries) if query]
@@ -161,19 +150,13 @@ def wide_box(left: float, right: float, top: float, label: str) -> str:
 
 
 def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, ident: str, caption: str) -> str:
-    """The flow of one attention head over the rows ``x`` with the given projections, as a figure.
-
-    ``visible`` is the mask the run uses (None: every key visible). The
-    figure carries its inputs, every shape and ``d_k`` in ``data-values``.
-    """
+    """One attention head over the rows ``x`` (mask ``visible``), carrying its inputs, every shape and ``d_k``."""
     shapes = shapes_of(x, w_q, w_k, w_v, visible)
     d_k = shapes["K"][1]
     parts = [defs(ident), box(COLUMNS[1], 8, 150, "X, the input rows")]
     fan_top = 8 + BOX_HEIGHT
     fan_bottom = fan_top + 44
-    parts.append(text(COLUMNS[1] + 83, 8 + BOX_HEIGHT / 2 + FONT / 2 - 2, shape_text(shapes["X"]), FONT, fill=MUTED))
-    parts.append(glyph(COLUMNS[1] + 83 + 0.6 * FONT * len(shape_text(shapes["X"])) + 6,
-                       8 + BOX_HEIGHT / 2 - min(shapes["X"][0], MOST_CELLS) * CELL / 2, shapes["X"]))
+    parts.append(shape_label(COLUMNS[1] + 83, 8 + BOX_HEIGHT / 2, shape_text(shapes["X"]), shapes["X"]))
     for centre, name in zip(COLUMNS, ("W_Q", "W_K", "W_V")):
         parts.append(arrow(ident, [(COLUMNS[1], fan_top), (centre, fan_bottom - 1)]))
         parts.append(box(centre, fan_bottom, 84, f"× {name}"))
@@ -219,11 +202,7 @@ GRID_CELL = 40
 
 
 def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str, caption: str) -> str:
-    """The scaled scores with the blocked keys hatched (−∞), and the weights a softmax of each row gives.
-
-    ``scaled`` is the n × n matrix of scaled scores, ``visible`` which keys
-    each query sees; the weights are :func:`attnlab.softmax` of each row.
-    """
+    """The scaled scores with the keys ``visible`` hides hatched (−∞), beside the weights a softmax gives."""
     grid = as_matrix("scaled", scaled)
     n, m = grid.shape
     seen = as_mask("visible", visible, grid.shape)
@@ -258,17 +237,12 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
 # --- several heads -------------------------------------------------------------------------------
 
 HEAD_COLUMN = 170
-"""Width of one head's column; wider layers of heads shrink, and their text grows to stay 11 px."""
+"""Width of one head's column: more than two heads widen the picture past a phone's column."""
 
 
 def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: Sequence[str], ident: str,
                caption: str) -> str:
-    """Several heads over the rows ``x``: each head's projections and weight map, the concatenation, ``W_O``.
-
-    Runs :func:`attnlab.multi_head` on ``x`` (self-attention) with ``params``
-    and draws what the run returns; the figure carries the inputs, every
-    head's weights and every shape.
-    """
+    """:func:`attnlab.multi_head` on ``x``: each head's projections and weights, the concatenation, ``W_O``."""
     rows = as_matrix("x", x)
     result = multi_head(rows, rows, params, visible)
     heads = len(params.heads)
@@ -346,17 +320,14 @@ BLOCK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
             ("dropout", "Dropout (training only)"), ("add", ""), ("final", "Layer norm, after the last block"),
             ("output", "output rows")),
 }
-"""The encoder block's steps from input to output, per layer-norm placement: the operation, then its label.
-``branch`` keeps the rows for the residual path, ``add`` adds them back; a Pre-LN stack adds one layer norm
-after its last block only (claim CL-039), drawn with a dotted outline."""
+"""The block's (operation, label) per layer-norm order; a Pre-LN stack's ``final`` norm follows its last block only
+(CL-039)."""
 HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}
 """Height of each kind of step (a sublayer's box is :data:`BOX_HEIGHT` + 4)."""
 
 
 def block_picture(order: str, ident: str) -> str:
     """One encoder block (Post-LN or Pre-LN) as a picture: boxes are sublayers, circles the residual additions."""
-    if order not in BLOCK_STEPS:
-        raise ValueError(f"order must be one of {sorted(BLOCK_STEPS)}, got {order!r}")
     name = "Post-LN (the original order)" if order == "post" else "Pre-LN (a later variant)"
     cx, left, gap, width, font = 190, 40, 18, 330, 14
     parts, ys, y, branch = [defs(ident), text(cx, 20, name, font, anchor="middle", bold=True)], [], 34, 0.0
@@ -388,11 +359,7 @@ def block_picture(order: str, ident: str) -> str:
 
 
 def block_flow(*, ident: str, caption: str) -> str:
-    """The encoder block in both layer-norm orders, side by side where they fit, as one figure.
-
-    The figure carries each order's steps, so a test can run them with
-    attnlab's layers and compare with :func:`attnlab.encoder_block`.
-    """
+    """The encoder block in both layer-norm orders, side by side where they fit, carrying each order's steps."""
     pictures = "".join(block_picture(order, f"{ident}-{order}") for order in BLOCK_STEPS)
     values = {"orders": {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}}
     return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="block-flow",
@@ -401,28 +368,20 @@ def block_flow(*, ident: str, caption: str) -> str:
 
 # --- the whole model -----------------------------------------------------------------------------
 
-MODEL_WIDTH = 420
+MODEL_WIDTH, STACK_WIDTH = 420, 170
 MODEL_FONT = min_font(MODEL_WIDTH)
-"""The whole model is wider than a phone's column: its text is sized to read at 11 px once shrunk."""
-
+"""Wider than a phone's column: the text is sized to read at 11 px once shrunk."""
 ENCODER = ("self-attention", "add & norm", "feed-forward", "add & norm")
 DECODER = ("causal self-attention", "add & norm", "cross-attention", "add & norm", "feed-forward", "add & norm")
-"""The sublayers of one encoder block and of one decoder block, top to bottom (claims CL-013 and CL-021)."""
+"""One encoder block's and one decoder block's sublayers, top to bottom (CL-013, CL-021)."""
 SYMBOLS: dict[str, str] = {"N": "N", "heads": "h", "d_model": "d_model", "source": "m", "target": "n",
                            "vocabulary": "V"}
-"""The sizes of the whole-model diagram as symbols: blocks per stack, heads, row width, source and target
-lengths, vocabulary."""
-
-
-STACK_WIDTH = 170
+"""The sizes as symbols: blocks per stack, heads, row width, source and target lengths, vocabulary."""
 
 
 def stack(ident: str, centre: float, top: float, steps: Sequence[str], repeat: Any, title: str, *,
           label_left: bool) -> tuple[str, float, dict[str, float]]:
-    """A stack of blocks: a frame around the block's sublayers, ``repeat ×`` beside it (on the left or right).
-
-    Returns the drawing, its bottom and the middle height of each sublayer's box by name.
-    """
+    """A frame around a block's sublayers, ``repeat ×`` beside it; returns it, its bottom and each box's middle."""
     font, half = MODEL_FONT, STACK_WIDTH / 2
     parts = [text(centre, top + font + 2, title, font, anchor="middle", bold=True)]
     y, middles = top + font + 10, dict[str, float]()
@@ -444,17 +403,11 @@ def stack(ident: str, centre: float, top: float, steps: Sequence[str], repeat: A
 
 def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, ident: str, caption: str,
                pooling: str = "", embedding_norm: bool = False) -> str:
-    """The whole Transformer: embeddings and positions, N blocks, then the prediction; encoder beside decoder.
+    """The whole Transformer, encoder beside decoder, in ``sizes`` (the keys of :data:`SYMBOLS`, optionally
+    ``positions`` and ``token_types``), carrying each labelled arrow's shape.
 
-    ``sizes`` names the blocks per stack (``N``), the heads, the row width, the
-    source and target lengths and the vocabulary, as symbols (:data:`SYMBOLS`)
-    or as one model's numbers (and ``positions``, how many it has rows for).
-    With ``decoder=False`` the encoder stands alone and ends in ``pooling``
-    (what the model makes of its last rows), as a sentence encoder such as
-    MiniLM does; such a model's ``token_types`` (how many rows its token-type
-    table has) joins the embedding's label, and ``embedding_norm`` draws the
-    layer norm BERT applies to the embedded rows. The figure carries the sizes and the shape of every
-    labelled arrow, in those sizes.
+    With ``decoder=False`` the encoder ends in ``pooling``, as MiniLM does; ``embedding_norm`` draws BERT's layer
+    norm of the embedded rows.
     """
     needed = set(SYMBOLS) - (set() if decoder else {"target"})
     missing = sorted(needed - set(sizes))
@@ -480,7 +433,6 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
                 + text(centre + 6, top + gap / 2 + font / 2 - 2, shape_text(shape), font, fill=MUTED))
 
     def column(centre: float, top: float, label: str, embed: str, name: str, rows: Any) -> float:
-        """The tokens, their embedding (and its layer norm) and the arrow into the stack; returns the stack's top."""
         parts.append(text(centre, top + font, label, font, anchor="middle"))
         parts.append(step(centre, top + font + 8, embed))
         top += font + 8 + BOX_HEIGHT
@@ -552,12 +504,8 @@ START, END = "⟨start⟩", "⟨end⟩"
 
 
 def shifted_targets(target: Sequence[str], *, ident: str, caption: str) -> str:
-    """The decoder's input is the target moved one place right behind a start symbol: a strip of positions.
-
-    ``target`` ends with the end symbol. Top row: what each position reads;
-    bottom row: what it must predict; an arrow takes each predicted token to
-    the next position's input.
-    """
+    """What each decoder position reads (the ``target``, ending in :data:`END`, moved right behind
+    :data:`START`) above what it must predict, an arrow from each prediction to the next position's input."""
     if len(target) < 2 or target[-1] != END:
         raise ValueError(f"target must be at least one token followed by {END}, got {list(target)!r}")
     reads = [START, *target[:-1]]
