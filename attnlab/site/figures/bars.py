@@ -1,12 +1,7 @@
-"""Bar charts: one small panel per quantity, one horizontal bar per key, its number written at its end.
+"""Bar charts: one small panel per quantity, one horizontal bar per key, its number at its end.
 
-Horizontal bars keep their labels readable on a phone, and a number at the
-end of each bar says what the length shows. Panels that compare one quantity
-(the same row at several multipliers, a value's length and its contribution's)
-share a scale, so their lengths can be compared too. Three chapters draw with
-them: the softmax's steps from scores to weights (:func:`softmax_steps`), the
-saturation of unscaled scores (:func:`saturation_bars`) and a weight beside
-the size of what it weighs (:func:`weights_and_sizes`).
+Panels comparing one quantity share a scale. Used for the softmax's steps, the saturation of unscaled scores,
+and a weight beside the size of what it weighs.
 """
 
 from __future__ import annotations
@@ -78,13 +73,7 @@ def panels(ident: str, width: float, heading: str, stacked: Sequence[Bars], titl
 
 
 def softmax_steps(token: str, multipliers: Sequence[float], *, ident: str, caption: str) -> str:
-    """``token``'s row at each query multiplier: its scaled scores, their exponentials, and the weights.
-
-    One picture per multiplier (they wrap on a phone); each quantity shares
-    its scale across the pictures, so the sharpening shows: the multiplier
-    multiplies every score, the exponential stretches the gaps, and the
-    weights move towards the top key, as an inverse temperature does.
-    """
+    """``token``'s row at each query multiplier: its scaled scores, their exponentials, and the weights."""
     if not multipliers:
         raise ValueError("softmax_steps needs at least one multiplier")
     results = [compute(token, query_scale=m) for m in multipliers]
@@ -108,11 +97,7 @@ def softmax_steps(token: str, multipliers: Sequence[float], *, ident: str, capti
 
 def saturation_bars(widths: Sequence[int], unscaled: Sequence[float], scaled: Sequence[float], *, ident: str,
                     caption: str, drawn: Mapping[str, Any]) -> str:
-    """The median top weight per key width, unscaled scores beside scaled ones, as bars.
-
-    ``drawn`` says how the scores were drawn (seed, queries, keys); the
-    figure carries it beside the bars' numbers.
-    """
+    """The median top weight per key width, unscaled scores beside scaled ones, as bars."""
     if not len(widths) == len(unscaled) == len(scaled) >= 1:
         raise ValueError(f"need one unscaled and one scaled weight per width, got {len(widths)} widths, "
                          f"{len(unscaled)} unscaled and {len(scaled)} scaled")
@@ -128,11 +113,7 @@ def saturation_bars(widths: Sequence[int], unscaled: Sequence[float], scaled: Se
 
 
 def weights_and_sizes(token: str, *, ident: str, caption: str) -> str:
-    """Key by key, ``token``'s weight beside the length of the value it weighs and of their product.
-
-    The two lengths share a scale, so a contribution shorter than its value
-    shows how much the weight shrank it.
-    """
+    """Key by key, ``token``'s weight beside the length of the value it weighs and of their product."""
     r = compute(token)
     values = np.array(r.values)
     lengths = np.linalg.norm(values, axis=1)

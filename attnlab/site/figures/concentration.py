@@ -1,11 +1,5 @@
-"""Concentration: one query's weights as its multiplier sweeps the lab's whole range.
-
-Multiplying a query multiplies every score by the same factor, which
-stretches the gaps between them: the weight flows towards the highest score
-and never quite reaches 1, while keys with equal scores stay equal. The
-chart draws each key's weight from :func:`attnlab.lab.compute`, the function
-behind every table and the lab, over the multiplier slider's range, with a
-marker at each multiplier experiment 1's table shows.
+"""Concentration: one query's weights (:func:`attnlab.lab.compute`) as its multiplier sweeps the lab's range,
+marked at each multiplier experiment 1 tabulates.
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
 """A whole model at a glance: every head's weight map as a small square, in one SVG grid.
 
-One row of squares per layer, one column per head; inside a square, row i is
-query i and column j key j, shaded by the weight in ``LEVELS`` steps (weights
-below half a step are left white, blocked keys are grey). Chosen heads are
-outlined. The picture is a figure of :mod:`attnlab.site.figures.svg` with a
-title, a text description and a legend for its shades; its labels are large
-enough to stay at least 11 px when it shrinks to a phone's width.
-
-The cells of one shade, in every square, are one ``<path>`` with
-``data-level`` (the step); neighbouring cells of a row in the same shade are
-one rectangle, and each rectangle starts from the last one (``m`` moves), which
-keeps a grid of 72 maps small; the figure carries where the grid lies, so a
-test can read each cell back and check which weight is drawn where.
+One row of squares per layer, one column per head; cells shaded in :data:`LEVELS` steps (blocked keys grey).
+The cells of one shade are one ``<path>`` (``data-level``) of run-length rectangles, each moved from the last,
+which keeps 72 maps small; the figure carries where the grid lies, so a test reads each cell back.
 """
 
 from __future__ import annotations
@@ -51,10 +42,7 @@ Run = tuple[int, int, int]
 
 
 def runs(steps: np.ndarray, visible: np.ndarray, left: int, top: int) -> dict[str, list[Run]]:
-    """One square's rows cut into runs of neighbouring cells of one shade, keyed by shade step.
-
-    Blocked cells are the step ``"blocked"``; white cells (step 0) are not drawn.
-    """
+    """One square's rows cut into runs of neighbouring cells of one shade, keyed by shade step."""
     found: dict[str, list[Run]] = {}
     for q, (row, seen) in enumerate(zip(steps, visible)):
         k = 0
@@ -81,16 +69,8 @@ def path(rectangles: Sequence[Run]) -> str:
 
 def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tuple[int, int]] = (),
               sentence: str, ident: str, title: str, desc: str) -> str:
-    """Every head's map of ``sentence`` (``weights``: layers × heads × n × n) as one figure of inline SVG.
-
-    ``visible`` (n × n, optional) greys out blocked keys; ``outlined`` lists
-    (layer, head) pairs, counted from 0, to draw a frame around; ``ident``
-    makes the element ids unique on the page; ``title`` and ``desc`` are what
-    a screen reader announces, so ``desc`` should say what the picture shows.
-    The figure carries the sentence, the outlined heads and where the grid
-    lies: its cells are its numbers (a test reads their shade steps back off
-    the paths), so it carries no second copy of them.
-    """
+    """Every head's map of ``sentence`` (``weights``: layers × heads × n × n) as one figure, ``visible`` greying
+    blocked keys and the (layer, head) pairs ``outlined`` (counted from 0) framed; it carries where the grid lies."""
     w = as_array("weights", weights, 4)
     layers, heads, n, m = w.shape
     if n != m:

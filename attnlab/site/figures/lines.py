@@ -1,19 +1,8 @@
 """The lines view: one trained head of all-MiniLM-L6-v2 on a real sentence, drawn as lines between words.
 
-The words stand in two columns, the same sentence twice: on the left the
-queries, on the right the keys. From the chosen query a line runs to every
-key, thicker and darker the more weight the key gets, with the weight written
-beside the key (the layout of BertViz's head view). The sentences and the
-head shown for each, found by a stated search, are
-:mod:`attnlab.site.pages.trained`'s; a line under the picture says which
-head and why.
-
-Everything is computed at build time by :mod:`attnlab.bert`; the figure
-carries each sentence's tokens, head and whole weight matrix in
-``data-values`` (:func:`attnlab.site.figures.svg.figure`), and
-``docs/assets/lines.js`` (``globalThis.attnlab.lines``) redraws the lines from
-those numbers when the reader picks another word, by click, tap or arrow keys.
-Without JavaScript the picture stays on the pronoun.
+Queries on the left, keys on the right; from the chosen query a line to every key, as wide and dark as its
+weight (BertViz's head view). The sentences and heads are :mod:`attnlab.site.pages.trained`'s; the figure
+carries every weight, and ``docs/assets/lines.js`` redraws the lines when the reader picks another word.
 """
 
 from __future__ import annotations
@@ -85,10 +74,7 @@ def picture(ident: str, data: dict[str, Any]) -> str:
 def lines_view(ident: str, sentences: tuple[Sentence, ...] = SENTENCES,
                caption: str = "Choose a word on the left (click, tap or arrow keys): the thicker a line, "
                               "the more weight; each word's weights add up to one.") -> str:
-    """The lines view of ``sentences`` (the first shown; a button for each where there are several).
-
-    It loads :data:`SCRIPT`, which finds every such figure on the page.
-    """
+    """The lines view of ``sentences`` (the first shown; a button for each where there are several)."""
     if not sentences:
         raise ValueError("the lines view needs at least one sentence")
     drawn = [shown(s) for s in sentences]

@@ -1,15 +1,8 @@
-"""The guide's colours, defined once: every figure, the stylesheets and the explorer's script read them here.
+"""The guide's colours, defined once: figures import them; the post-build pass writes them for CSS
+(:func:`css`) and for the explorer's script (:func:`js`).
 
-Python figures import the names; the post-build pass writes the same colours
-as CSS custom properties (``assets/palette.css``, :func:`css`, loaded on every
-page before ``attnlab.css``) and as a script setting ``globalThis.ATTNLAB_PALETTE``
-(``assets/palette.js``, :func:`js`, loaded by the explorer before its script).
-
-One ramp shades every weight: white mixed with indigo. Where numbers are
-printed on a shade (weight maps, the lab, the explorer's map) the mix stops at
-:data:`MAP_DEPTH`, so dark text keeps a contrast above 6:1; where no text sits
-on the cells (the grid of every head, the explorer's thumbnails) the ramp runs
-to the deeper :data:`DEEP`.
+One ramp shades every weight, white to indigo: to :data:`MAP_DEPTH` where a number is printed on it (dark text
+keeps 6:1), to the deeper :data:`DEEP` where none is.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """The value plane: each value a point, the visible values' convex hull, the output a point inside it.
 
-The toy's values are two numbers wide, so the whole mixing step fits on a
-plane. The output is a weighted average of the visible values [CL-008], so it
-always lies in the shape they span, and each value's share of it is its
-weight, written beside it; a blocked value is drawn hollow and takes no share.
-
-The placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) are
-repeated in ``docs/assets/value-plane.js``, which moves the lab's live plane;
-``tests/node/test_value_plane_js.py`` runs both on the same results and requires the
-same pixels. Everything else the live plane shows (axes, ticks, labels) is
-drawn here once and shipped in the lab's markup (:func:`live_plane`).
+The placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) are repeated in
+``docs/assets/value-plane.js``; ``tests/node/test_value_plane_js.py`` requires both to give the same pixels.
+Axes and labels of the lab's live plane are drawn here once (:func:`live_plane`).
 """
 
 from __future__ import annotations
@@ -66,11 +59,7 @@ class Frame:
 
 
 def frame_around(points: Sequence[Sequence[float]], width: float, height: float) -> Frame:
-    """A frame for a ``width`` × ``height`` picture whose plotting box holds every one of ``points``.
-
-    The window is the points' extent widened by :data:`PAD` of its span on
-    each side; ticks are round numbers inside it, about one per 70 pixels.
-    """
+    """A frame for a ``width`` × ``height`` picture whose plotting box holds every one of ``points``."""
     if not points:
         raise ValueError("frame_around needs at least one point")
     box_width = width - MARGIN["left"] - MARGIN["right"]
@@ -91,11 +80,7 @@ def cross(o: Sequence[float], a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def hull(points: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
-    """The corners of the smallest convex shape holding ``points`` (Andrew's monotone chain).
-
-    One point for identical points, two ends for points on a line, else the
-    corners in order without repeats; an empty list for no points.
-    """
+    """The corners of the smallest convex shape holding ``points`` (Andrew's monotone chain)."""
     ordered = sorted({(float(x), float(y)) for x, y in points})
     if len(ordered) <= 2:
         return ordered
@@ -120,11 +105,7 @@ def radius(weight: float) -> float:
 
 def label_place(point: Sequence[float], centre: Sequence[float], gap: float, words: str,
                 frame: Frame) -> dict[str, Any]:
-    """Where the label ``words`` goes: ``gap`` beside ``point``, on the side away from ``centre``.
-
-    It flips to the other side rather than run past the picture's left edge
-    (0) or right edge; its width is estimated at 0.6 em per character.
-    """
+    """Where the label ``words`` goes: ``gap`` beside ``point``, on the side away from ``centre``."""
     font = frame.font
     width = 0.6 * font * len(words)
     left_side = point[0] < centre[0]
@@ -193,11 +174,7 @@ def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
 
 
 def marks(result: LabResult, frame: Frame) -> str:
-    """The hull, the values with their weights, and the output, as SVG; the guide's stylesheet colours them.
-
-    The live plane (``value-plane.js`` and ``lab-ui.js``) draws the same
-    elements with the same classes.
-    """
+    """The hull, the values with their weights, and the output, as SVG; the guide's stylesheet colours them."""
     g = geometry(result, frame)
     parts = [f'<polygon points="{" ".join(f"{num(x)},{num(y)}" for x, y in g["hull"])}" class="attnlab-plane-hull"/>']
     for (x, y), rad, seen in zip(g["values"], g["radii"], result.visible):
@@ -242,12 +219,7 @@ def describe(result: LabResult) -> str:
 
 
 def panels(settings: Mapping[str, Mapping[str, Any]], *, ident: str, caption: str) -> str:
-    """Small multiples of the value plane, one panel per named setting of the lab's controls, on one frame.
-
-    Each panel is its own labelled picture; the figure carries every
-    panel's controls, values, weights and output, and the shared frame,
-    in ``data-values``.
-    """
+    """Small multiples of the value plane, one panel per named setting of the lab's controls, on one frame."""
     if not settings:
         raise ValueError("panels needs at least one setting")
     results = {heading: compute(controls) for heading, controls in settings.items()}
@@ -273,12 +245,7 @@ def lab_frame() -> Frame:
 
 
 def live_plane() -> str:
-    """The lab's plane before any numbers: axes drawn here, marks left to the browser.
-
-    A ``<template>`` (inert until the lab's script clones it and makes its
-    ids unique) holding the picture with an empty ``<g data-marks>``, and
-    the frame as JSON in ``data-frame``.
-    """
+    """The lab's plane before any numbers: axes drawn here, marks left to the browser."""
     frame = lab_frame()
     picture = svg_image("attnlab-plane", "Value plane of the selected query",
                         "The values as points, the shape the visible ones span, and the output inside it; "

@@ -1,13 +1,7 @@
-"""Charts with axes, as inline SVG drawn while the site is built: lines, shaded bands, log or linear axes.
+"""Charts with axes, as inline SVG: lines, shaded bands, log or linear axes.
 
-On log-log axes a quantity that grows like T^p is a straight line of slope
-p, which is why the cost chapter plots on them; the other chapters plot
-weights against a multiplier, or the spread of scores against a width.
-Pure Python: no plotting library, no fonts or files to fetch. Colour is never
-the only cue (each line has its own dash pattern and marker, each band its
-own outline), every chart has a legend, and the chart carries the numbers it
-draws in ``data-values`` (see :mod:`attnlab.site.figures.svg`). Charts are 400 units
-wide, so their text stays at least 11 px in a phone's column.
+Pure Python. Colour is never the only cue (each series has its own dash and marker), every chart has a
+legend and carries its numbers (:mod:`attnlab.site.figures.svg`); 400 units wide, its text reads at 11 px.
 """
 
 from __future__ import annotations
@@ -144,23 +138,13 @@ def checked(name: str, values: Sequence[float], size: int | None = None) -> list
 
 
 def compact(values: Sequence[float]) -> list[float]:
-    """Numbers for the figure's ``data-values``: whole numbers exact, others to six significant digits.
-
-    A screen shows far fewer digits; counts (the cost chart's bytes) stay exact.
-    """
+    """Numbers for the figure's ``data-values``: whole numbers exact, others to six significant digits."""
     return [int(v) if float(v).is_integer() else float(f"{v:.6g}") for v in values]
 
 
 def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band] = (), *,
               kind: str, ident: str, title: str, desc: str, inputs: Mapping[str, Any] | None = None) -> str:
-    """A chart of ``bands`` (drawn first) and ``lines`` on the axes ``x`` and ``y``, with a legend below.
-
-    ``ident`` makes the element ids unique on the page; ``title`` and
-    ``desc`` are what a screen reader announces (``desc`` should state what
-    the chart shows, since the picture cannot). Every value must lie on its
-    axis. The figure (of ``kind``) carries the plotted numbers in ``data-values``,
-    and ``inputs``, what they were computed from, when given.
-    """
+    """A chart of ``bands`` (drawn first) and ``lines`` on the axes ``x`` and ``y``, with a legend below."""
     count = len(lines) + len(bands)
     if not 1 <= count <= len(SERIES):
         raise ValueError(f"a chart must have 1 to {len(SERIES)} lines and bands, got {count}")
@@ -227,10 +211,7 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
 
 def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, kind: str, ident: str,
                title: str, desc: str, x_label: str, y_label: str, inputs: Mapping[str, Any] | None = None) -> str:
-    """A log-log chart of each named (x values, y values) line, as one line of HTML.
-
-    Axes span whole decades; every value must be positive.
-    """
+    """A log-log chart of each named (x values, y values) line, as one line of HTML."""
     if not 1 <= len(series) <= len(SERIES):
         raise ValueError(f"series must have 1 to {len(SERIES)} lines, got {len(series)}")
     lines = []

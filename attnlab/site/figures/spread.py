@@ -1,11 +1,4 @@
-"""Why scale: the spread of raw and scaled scores against the key width d_k.
-
-A raw score q · k of random unit-variance entries has a standard deviation
-of √d_k, so its band fans out as the width grows; divided by √d_k it stays
-one wide at every width. The chart draws mean ± one standard deviation of
-the scores it is given (the scores chapter's seeded experiment), on a log
-axis of widths.
-"""
+"""Why scale: mean ± one standard deviation of raw and scaled scores against the key width d_k (log axis)."""
 
 from __future__ import annotations
 
@@ -27,10 +20,7 @@ def mean_and_sd(scores: Any, name: str) -> tuple[float, float]:
 
 def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any], *, ident: str,
                  drawn: Mapping[str, Any]) -> str:
-    """Bands of mean ± 1 standard deviation of ``raw`` and ``scaled`` scores, one array per width, as a figure.
-
-    ``drawn`` says how the scores were drawn (seed, number of pairs); the figure carries it.
-    """
+    """Bands of mean ± 1 standard deviation of ``raw`` and ``scaled`` scores, one array per width, as a figure."""
     if not len(widths) == len(raw) == len(scaled) >= 2:
         raise ValueError(f"need one raw and one scaled array per width (two widths at least), got "
                          f"{len(widths)} widths, {len(raw)} raw and {len(scaled)} scaled")

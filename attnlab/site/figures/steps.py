@@ -1,10 +1,5 @@
-"""The same step in a trained model: one step of Home's head on Home's sentence, drawn for the query "it".
-
-Each path chapter ends by doing its step in the head Home shows
-(:mod:`attnlab.site.pages.trained`). :func:`step_bars` draws it: a bar per
-key for the query, from a zero line (left for a negative score); keys a
-causal mask blocks are hatched, with no bar. The figure carries its numbers
-in ``data-values`` like every figure (kind ``trained-step``).
+"""The same step in a trained model (:mod:`attnlab.site.pages.trained`): a bar per key for the query "it",
+from a zero line; keys a causal mask blocks are hatched.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """What every figure of the guide shares: its frame, its text, its legends and the numbers it carries.
 
-A figure is an inline ``<svg>`` inside a ``<figure>``, drawn while the site
-is built from the same computation as the table beside it. :func:`svg_image`
-gives the picture a ``<title>`` (its accessible name, through ``role="img"``)
-and a ``<desc>`` that says in words what it shows; :func:`figure` adds a
-caption, the figure's kind as ``data-figure`` and its numbers as JSON in
-``data-values``. A test scans every built page for figures and checks each
-kind's numbers against attnlab (``tests/site/build/test_figures_site.py``).
-Colours come from :mod:`attnlab.site.figures.palette`.
-
-Text in an SVG shrinks with the picture: a figure ``width`` units wide in a
-358-pixel phone column is drawn at 358/``width`` of its size. :func:`min_font`
-is the smallest font size that still reads at :data:`MIN_TEXT` pixels there.
+A figure is an inline ``<svg role="img">`` with a ``<title>`` and ``<desc>`` (:func:`svg_image`) in a
+``<figure>`` with its kind and its numbers as JSON (:func:`figure`), which
+``tests/site/build/test_figures_site.py`` checks against attnlab. Text shrinks with the picture in a phone's
+column: :func:`min_font` is the least size that still reads at :data:`MIN_TEXT` px.
 """
 
 from __future__ import annotations
@@ -68,10 +60,7 @@ def scripted(content: str) -> str:
 def text(x: float, y: float, content: str, size: float, *, anchor: str = "start", fill: str = INK,
          bold: bool = False, extra: str = "") -> str:
     """One ``<text>`` element; ``content`` is escaped, its subscripts lowered (:func:`scripted`), ``extra`` is
-    added to the tag as given.
-
-    Ink is the picture's own fill (:func:`svg_image`), so it is not repeated on every label.
-    """
+    added to the tag as given."""
     weight = ' font-weight="700"' if bold else ""
     anchored = f' text-anchor="{anchor}"' if anchor != "start" else ""
     coloured = f' fill="{fill}"' if fill != INK else ""
@@ -97,11 +86,7 @@ def carried(values: Mapping[str, Any]) -> str:
 
 
 def svg_image(ident: str, title: str, desc: str, width: float, height: float, body: str) -> str:
-    """An ``<svg role="img">`` named by its ``<title>`` and described by its ``<desc>``; ids start with ``ident``.
-
-    It keeps its size but shrinks to fit a narrower column (the stylesheet's
-    ``max-width``). Its fill is ink, which its text inherits; shapes set their own.
-    """
+    """An ``<svg role="img">`` named by its ``<title>`` and described by its ``<desc>``; ids start with ``ident``."""
     if not ident or not title.strip() or not desc.strip():
         raise ValueError(f"a picture needs an ident, a title and a description, got {ident!r}, {title!r}, {desc!r}")
     return (
@@ -118,14 +103,7 @@ KIND = re.compile(r"[a-z][a-z0-9-]*")
 
 
 def figure(ident: str, content: str, caption: str, *, kind: str, values: Mapping[str, Any]) -> str:
-    """A ``<figure>`` on one line around ``content`` (one or more pictures), with its caption, kind and numbers.
-
-    ``ident`` is the figure's ``id``; ``kind`` says what it draws, as
-    ``data-figure`` and the class ``attnlab-<kind>`` (the scanning test has one
-    checker per kind; the stylesheet lays some kinds out differently);
-    ``values`` are the numbers it draws, as JSON in ``data-values``;
-    ``caption`` may hold formulas, ``$W_O$``, drawn as in the prose.
-    """
+    """A ``<figure>`` on one line around ``content`` (one or more pictures), with its caption, kind and numbers."""
     if not KIND.fullmatch(kind):
         raise ValueError(f"a figure's kind is lower-case words joined by hyphens, got {kind!r}")
     return (f'<figure class="attnlab-figure attnlab-{kind}" id="{ident}" data-figure="{kind}" '
@@ -141,11 +119,7 @@ def blocked_pattern(ident: str) -> str:
 
 def legend_bar(ident: str, x: float, y: float, width: float, stops: Sequence[tuple[float, str]],
                labels: Sequence[tuple[float, str]], font: int, name: str = "") -> str:
-    """A colour scale: a bar ``width`` long with a gradient through ``stops`` (offset 0-1, colour), labels under it.
-
-    ``name`` is written before the bar (the bar then starts after it); the
-    bar is 12 units high and its labels sit one line below.
-    """
+    """A colour scale: a bar ``width`` long with a gradient through ``stops`` (offset 0-1, colour), labels under it."""
     start = x + (0.6 * font * len(name) + 8 if name else 0)
     gradient = "".join(f'<stop offset="{offset:.2f}" stop-color="{colour}"/>' for offset, colour in stops)
     parts = [f'<defs><linearGradient id="{ident}-scale">{gradient}</linearGradient></defs>',

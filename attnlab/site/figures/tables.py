@@ -1,10 +1,7 @@
-"""Turn computed arrays into what a page shows: tables, labelled matrices, weight maps.
+"""Computed arrays as what a page shows: tables, labelled matrices, weight maps.
 
-Chapters call these inside build-time code blocks and ``print`` the result;
-markdown-exec then parses it as Markdown (HTML passes through). Numbers are
-rounded only for display (``attnlab.text``); the arrays keep full precision.
-Every table and weight map printed here is followed by its export marker, so
-the page offers it for download at full precision (:mod:`attnlab.site.pages.exports`).
+Chapters ``print`` these in build-time blocks; numbers are rounded only for display, and each table is followed
+by its export marker (:mod:`attnlab.site.pages.exports`).
 """
 
 from __future__ import annotations
@@ -28,21 +25,13 @@ def one_label_each(name: str, labels: Sequence[str], count: int, what: str) -> N
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> str:
-    """A Markdown table (``attnlab.text.table``) that the page offers for download at full precision.
-
-    Cells are used as given: a number made by ``fmt`` or ``vector`` is
-    exported exactly, other text as it reads (``caption`` names the export).
-    """
+    """A Markdown table (``attnlab.text.table``) that the page offers for download at full precision."""
     return f"{text.table(headers, rows)}\n{marker(headers, rows, caption)}\n"
 
 
 def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
            corner: str = "token", decimals: int = 3) -> str:
-    """A labelled matrix as a Markdown table (rows are tokens, columns features or keys).
-
-    ``corner`` heads the label column; it is never empty, so screen readers
-    announce what the row labels are.
-    """
+    """A labelled matrix as a Markdown table (rows are tokens, columns features or keys)."""
     if not corner.strip():
         raise ValueError("corner must name the row labels (an empty header cell is unlabelled for screen readers)")
     values = np.atleast_2d(m)
@@ -62,15 +51,10 @@ WIDE_COMPACT_MAP = 10
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str,
                visible: Any = None, decimals: int = 3, corner: str = "query \\ key",
                compact: bool = False) -> str:
-    """An accessible HTML attention map: one row per query, one cell per key.
+    """An accessible HTML attention map, one row per query, in a box that scrolls sideways on a phone.
 
-    Each cell carries its number and a ``--w`` style variable (the weight)
-    that the stylesheet turns into a shade; blocked keys read "blocked".
-    The table sits in a box that scrolls sideways where the column is too
-    narrow for it.
-    ``corner`` names what the rows and columns are (rows may be settings).
-    ``compact`` draws smaller type and narrow cells with the keys written
-    upwards, so a map of a short sentence fits the text column, even a phone's.
+    Each cell shows its number on a shade (its ``--w``); blocked keys read "blocked". ``compact`` draws narrow
+    cells with the keys written upwards, so a short sentence's map fits a phone's column.
     """
     w = np.atleast_2d(weights)
     one_label_each("queries", queries, w.shape[0], "rows of weights")

@@ -1,9 +1,7 @@
 """HTML for the interactive pieces a page embeds: the lab, the checklist, the reading progress, the download.
 
-The markup works without JavaScript (the checklist is a plain list of
-checkboxes); ``docs/assets/lab-ui.js`` brings the lab to life,
-``docs/assets/progress.js`` the checklist and the progress summary, and
-``docs/assets/download.js`` adds the offline copy's size.
+The markup works without JavaScript; ``docs/assets/lab-ui.js``, ``progress.js`` and ``download.js`` bring it
+to life.
 """
 
 from __future__ import annotations
@@ -52,17 +50,10 @@ def lab(name: str = "Interactive attention lab", start: Mapping[str, Any] | None
         compact: bool = False, assets: bool = True) -> str:
     """A placeholder the browser lab fills in; says so when JavaScript is off.
 
-    ``name`` is the lab's accessible name (several labs on one page need
-    names of their own). ``start`` holds the controls the lab starts from and
-    its reset returns to, as ``attnlab.lab.compute`` takes them (checked here,
-    so a wrong one stops the build); the others take the toy's defaults. A
-    full lab holds the value plane's axes and frame, drawn at build time, in
-    an inert ``<template>``; a ``compact`` one leaves the plane out. A lab
-    loads the lab's stylesheet and scripts: only a page with a lab fetches
-    them (``lab-ui.js`` starts every lab once the page is parsed, and starts
-    only new ones if it runs again). A page's later labs may say
-    ``assets=False`` and leave that to its first, which must then load
-    everything they need (a full lab if any of them draws the plane).
+    ``name`` is its accessible name; ``start`` the controls it starts from and resets to, checked here as
+    ``attnlab.lab.compute`` checks them. A full lab holds the value plane in an inert ``<template>``; a ``compact``
+    one leaves it out. Only a page with a lab loads its stylesheet and scripts: a page's later labs may say
+    ``assets=False`` and leave that to its first, which must then load all they need.
     """
     given = dict(start or {})
     checked = controls(given)  # refused here, naming the control, rather than in the reader's browser

@@ -1,21 +1,10 @@
 """Numbers in a chapter's prose: bound to the computation that made them, or declared.
 
-A sentence quotes a computed number as ``[[0.576 = compute().weights[2]]]``.
-The page shows ``0.576``; :func:`check` fails unless the expression, rounded
-the way the tables round (``attnlab.text.fmt``) to the decimals written,
-gives exactly that text. A vector is quoted whole, ``[[[1, 2] = compute().keys[2]]]``,
-each entry rounded to its own decimals. A percentage is computed by the
-binding: ``[[57.6% = compute().weights[2]]]`` shows 100 times the expression's
-value, so a fraction cannot pass for a percentage.
-
-Numbers nobody computes (a year, a section number, the toy's own inputs)
-are listed in the page's front matter ``literals:``; a vector written in
-prose is one item there, ``"[1, 0]"``, since its numbers belong together.
-:func:`unbound` reports every other number and vector left in the prose.
-
-Pure functions on a page's Markdown source: the page pass
-(``attnlab.site.build.convert``) calls them. A docs-build module: it reads front matter with PyYAML, which comes
-with the site's builders (the attnlab library itself needs only numpy).
+``[[0.576 = compute().weights[2]]]`` shows ``0.576``; :func:`check` fails unless the expression, rounded to the
+decimals written (``attnlab.text.fmt``), gives exactly that text. A vector is quoted whole
+(``[[[1, 2] = compute().keys[2]]]``); ``[[57.6% = ...]]`` shows 100 times the value. Numbers nobody computes are
+declared in the front matter's ``literals:`` (a vector as one item, ``"[1, 0]"``); :func:`unbound` reports every
+other number and vector left in the prose.
 """
 
 from __future__ import annotations
@@ -112,10 +101,7 @@ class Binding:
         return self.quoted.strip("[]").rstrip("%").split(", ")
 
     def shown(self, value: float | list[float]) -> str:
-        """``value`` written the way this binding quotes: each entry to its decimals, a percentage as one.
-
-        A vector of another length than the quote's is written whole, so the mismatch shows.
-        """
+        """``value`` written the way this binding quotes: each entry to its decimals, a percentage as one."""
         if self.quoted.startswith("["):
             values = value if isinstance(value, list) else [value]
             if len(values) != len(self.entries):
@@ -144,16 +130,9 @@ class _Unavailable:
 
 
 def namespace() -> dict[str, Any]:
-    """The names a binding's expression can use (the one place they are listed).
-
-    attnlab's public names (``attention``, ``softmax``, ``we002`` …),
-    ``compute`` and ``toy_data`` (the toy LAB-001), ``np`` and ``math``,
-    ``sliders`` (the lab's slider ranges, :mod:`attnlab.site.pages.sliders`), ``trained`` (the head Home
-    shows, on Home's sentence: :mod:`attnlab.site.pages.trained`), and
-    every attnlab module by its short name (``lab``, ``layers``, ``render``
-    …) unless a public name already has it. A module that fails to import
-    only breaks the bindings that use it.
-    """
+    """The names a binding's expression can use: attnlab's public names and every module by its short name,
+    ``compute``, ``toy_data``, ``np``, ``math``, ``sliders`` and ``trained``. A module that fails to import only
+    breaks the bindings that use it."""
     names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data, "sliders": sliders,
                              "trained": trained}
     names.update({name: getattr(attnlab, name) for name in attnlab.__all__})
@@ -195,17 +174,9 @@ def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
 
 
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
-    """One message per binding in ``page`` that fails or disagrees with its quote, and per literal that
-    looks like one of its numbers (:func:`lookalike_literals`).
-
-    A ``[[`` that is not a complete binding is :mod:`attnlab.site.pages.forms`' to report. An expression
-    that ends the process or runs past the time limit stops the page at once (``PageError``,
-    :mod:`attnlab.site.pages.guard`).
-
-    ``cache`` maps an expression to its value (or its error), so an
-    expression quoted twice is evaluated once; by default every call
-    evaluates afresh, so a changed constant is always seen.
-    """
+    """One message per binding in ``page`` that fails or disagrees with its quote, and per literal that looks
+    like one of its numbers (:func:`lookalike_literals`); an expression that would end or hang the build raises
+    ``PageError``. ``cache`` maps an expression to its value or error, so one quoted twice is evaluated once."""
     cache = {} if cache is None else cache
     names: dict[str, Any] | None = None
     problems = []
@@ -239,10 +210,7 @@ def vector_text(entries: list[str]) -> str:
 
 
 def literals(markdown: str, page: str) -> set[str]:
-    """The numbers and vectors ``page`` declares as not computed, as written in its front matter.
-
-    A vector is declared as a list, ``literals: [0, [1, 0]]``, or as its text, ``"[1, 0]"``.
-    """
+    """The numbers and vectors ``page`` declares as not computed, as written in its front matter."""
     declared = front_matter(markdown, page).get("literals", [])
     if not isinstance(declared, list) or not all(
             isinstance(item, str) or (isinstance(item, list) and all(isinstance(e, str) for e in item))
@@ -386,13 +354,7 @@ def _unbound_in_front_matter(markdown: str, page: str, declared: set[str]) -> li
 
 
 def unbound(markdown: str, page: str) -> list[str]:
-    """One message per number or vector in ``page``'s prose that is neither bound nor declared.
-
-    Code, front matter, bindings, relations' conditions and :data:`MARKUP` are blanked first;
-    inline and display math stay in. A number matches a literal when its
-    text, sign and percent sign included, equals the declared text; a
-    vector is one item, matched whole (its numbers do not match numbers).
-    """
+    """One message per number or vector in ``page``'s prose that is neither bound nor declared."""
     declared = literals(markdown, page)
     visible = _visible(markdown)
     found = []

@@ -1,30 +1,13 @@
-"""The guide's executed code blocks: markdown-exec runs them, and this module adds three rules.
+"""The guide's executed code blocks: ``mkdocs.yml`` names :func:`formatter` as SuperFences' formatter, which adds
+three rules to markdown-exec.
 
-``mkdocs.yml`` names :func:`formatter` as SuperFences' formatter for
-``python``, ``py`` and ``pycon`` blocks, so every executed Python block passes through here on its way to
-markdown-exec:
+- Lines after ``#| hide`` are run but not shown, up to ``#| show``; the marker lines never show.
+- A block can neither end nor hang the build (:mod:`attnlab.site.pages.guard`).
+- What a block prints holds numbers only (:mod:`attnlab.site.pages.output`): a block is run without its
+  source, its output checked, and the shown lines placed beside it as markdown-exec's ``base_format`` does.
 
-- **Shown code is the lesson.** Lines after a line ``#| hide`` are run but
-  not shown, up to a line ``#| show`` or the end of the block; the marker
-  lines are never shown. A block keeps its display helpers (tables,
-  figures) out of the reader's sight this way, while the code above them,
-  the maths, is what the page shows.
-- **A block can neither end nor hang the build** (:mod:`attnlab.site.pages.guard`):
-  ``exit()``, ``os._exit(0)``, any ``BaseException`` or a block running past
-  the time limit stops the build with the block's place.
-- **What a block prints holds numbers only.** A block's output is checked
-  on its own, inline code and formulas included, for a NaN, an infinity or
-  a traceback (:mod:`attnlab.site.pages.output`); the shown source is not.
-
-For both, a block that shows its source is run with no source shown, its
-output checked, and then placed beside its shown lines as markdown-exec
-places them (its public ``add_source`` and ``MarkdownConverter``, as its
-own ``base_format`` does for HTML output).
-
-Each block has its place, ``docs/page.md:LINE``, as markdown-exec's ``id``
-(:func:`placed_blocks`), so every failure names where it is, and its HTML
-sits in an element ``<div class="attnlab-block" id="block-LINE">`` (:func:`anchored`),
-so a notebook, or a test, finds it on the page.
+Each block's markdown-exec ``id`` is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`), and its HTML sits
+in ``<div class="attnlab-block" id="block-LINE">`` (:func:`anchored`), where notebooks and tests find it.
 """
 
 from __future__ import annotations
@@ -74,10 +57,7 @@ def placed_blocks(markdown: str, page: str, prefix: str = "") -> str:
 
 
 def shown_part(source: str) -> str:
-    """The lines of ``source`` a reader sees: everything outside ``#| hide`` … ``#| show``, markers dropped.
-
-    Blank lines left at the end of what is shown are dropped too.
-    """
+    """The lines of ``source`` a reader sees: everything outside ``#| hide`` … ``#| show``, markers dropped."""
     shown, hidden = [], False
     for line in source.split("\n"):
         marker = line.strip()
@@ -90,13 +70,7 @@ def shown_part(source: str) -> str:
 
 def formatter(source: str, language: str, css_class: str, options: dict[str, Any], md: Markdown,
               **extra: Any) -> Markup:
-    """SuperFences' format function: markdown-exec's HTML for the block, under the three rules above.
-
-    Raises ``PageError`` when the block has no place (the guide's plugin is
-    not in ``mkdocs.yml``), and naming the block's place when it uses ``session=``
-    (each block of the guide imports what it needs), when it ends the
-    process or runs too long, or when its output shows a non-number or a traceback.
-    """
+    """SuperFences' format function: markdown-exec's HTML for the block, under the three rules above."""
     if not options.get("id"):  # placed_blocks gives every block its place: the plugin did not run
         raise PageError(PLUGIN_MISSING)
     place = options["id"]
@@ -120,11 +94,7 @@ def formatter(source: str, language: str, css_class: str, options: dict[str, Any
 
 
 def anchored(html: str, options: dict[str, Any]) -> Markup:
-    """A block's HTML in one ``<div class="attnlab-block">``, its id ``block-LINE`` where it has its place.
-
-    The chapters' notebooks link a result they leave out to it, and the
-    tests find each block's output on the built page by it.
-    """
+    """A block's HTML in one ``<div class="attnlab-block">``, its id ``block-LINE`` where it has its place."""
     prefix = options.get("id_prefix") or ""
     anchor = Markup(' id="{}"').format(prefix.removesuffix("-")) if prefix.endswith("-") else ""
     opening = Markup('<div class="{}"{}>').format(BLOCK_CLASS, anchor)

@@ -1,16 +1,8 @@
 """Claim citations in prose, and the Claims and Sources pages written from the registry.
 
-In a chapter's prose ``[[CL-005]]`` (also ``[[LAB-001]]``, ``[[WE-002]]``,
-or several IDs separated by commas) becomes a link to the claim on the
-Claims page, drawn as a small superscript marker, with the claim's statement as its tooltip (its ``$…$``
-formulas written out as plain text, since a tooltip cannot hold MathML). Code is left alone,
-and so are number bindings such as ``[[0.576 = expr]]``.
-
-The Claims page (``claims.md``) and the Sources page (``sources.md``) are
-written from the registry in ``attnlab.site.pages.claims`` where their source holds
-the marker line ``<!-- attnlab:claims -->`` or ``<!-- attnlab:sources -->``;
-the pages that cite each claim come from a scan of every page's Markdown.
-Pure functions of Markdown text: the plugin calls them for each page.
+``[[CL-005]]`` (or ``[[CL-001, CL-007]]``) in prose becomes a superscript link to the claim on the Claims page,
+its statement as the tooltip; code and number bindings are left alone. The Claims and Sources pages are written
+from :mod:`attnlab.site.pages.claims` at their marker lines.
 """
 
 from __future__ import annotations
@@ -102,11 +94,7 @@ def _page_links(paths: Sequence[str], page: str, titles: Mapping[str, str]) -> s
 
 def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str],
                     page: str = CLAIMS_PAGE) -> str:
-    """The registry as Markdown: one section per claim with kind, locator, basis and citing pages.
-
-    ``cited`` maps a claim ID to the pages citing it (:func:`cited_on`),
-    ``titles`` a page path to its navigation title, in reading order.
-    """
+    """The registry as Markdown: one section per claim with kind, locator, basis and citing pages."""
     sources_page = _relative(SOURCES_PAGE, page)
     parts = []
     for c in registry.claims():
@@ -142,13 +130,7 @@ def sources_markdown(page: str = SOURCES_PAGE) -> str:
 
 
 def registry_page(markdown: str, page: str, pages: Mapping[str, str], titles: Mapping[str, str]) -> str:
-    """``markdown`` with the Claims or Sources listing written in at its marker line.
-
-    ``pages`` maps every page's path to its Markdown (for the pages citing
-    each claim), ``titles`` a page's path to its navigation title. Other pages come back unchanged. A Claims or
-    Sources page without its
-    marker raises ``ValueError``: the listing would silently be missing.
-    """
+    """``markdown`` with the Claims or Sources listing written in at its marker line."""
     for name, marker in ((CLAIMS_PAGE, CLAIMS_MARKER), (SOURCES_PAGE, SOURCES_MARKER)):
         if page == name:
             if marker not in markdown:

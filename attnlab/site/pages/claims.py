@@ -1,9 +1,5 @@
-"""The claims and sources registry: what the guide asserts, and on whose authority.
-
-The registry is data (``attnlab/site/pages/data/claims.toml``) read with the standard
-library. Pages cite a claim by its ID; the site lists every claim with its
-kind, locator and what it rests on, and publishes the registry as
-``claims.json`` and the sources as ``sources.bib``.
+"""The claims and sources registry (``attnlab/site/pages/data/claims.toml``): what the guide asserts, and on whose
+authority; published as ``claims.json`` and ``sources.bib``.
 """
 
 from __future__ import annotations
@@ -74,11 +70,7 @@ ROOT = re.compile(r"√([0-9]+)")
 
 
 def _given(rows: Sequence[Sequence[float]] | Sequence[float], *, nested: bool = False) -> str:
-    """Inputs as typed, roots as math.
-
-    Rows as ``[1, 0], [0, 1] and [1, 1]``, a matrix (``nested``) as ``[[1, 0], [0, 2]]``, a vector with
-    a root as ``$[\\sqrt{2}, 0]$``.
-    """
+    """Inputs as typed, roots as math."""
     if nested:
         text = "[" + ", ".join(str(given_vector(row)) for row in rows) + "]"
     elif isinstance(rows[0], Sequence):
@@ -227,11 +219,7 @@ def bibtex() -> str:
 
 
 def as_json(cited_on: Mapping[str, Sequence[str]] | None = None) -> str:
-    """The registry as JSON; ``cited_on`` maps a claim ID to the pages that cite it.
-
-    A claim's ``sources`` include those reached through the claims it rests on;
-    its statement's ``$…$`` formulas are written out as plain Unicode text.
-    """
+    """The registry as JSON; ``cited_on`` maps a claim ID to the pages that cite it."""
     cited_on = cited_on or {}
     payload = {
         "claims": [

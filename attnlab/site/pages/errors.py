@@ -1,10 +1,5 @@
-"""The one error that stops a build of the guide: a page that must not be built as it stands.
-
-It is two things at once, so that it reaches the reader as one clean line
-whichever code raises it: a MkDocs ``PluginError``, which MkDocs reports as a
-message instead of a traceback, and a SuperFences ``SuperFencesException``,
-the one exception SuperFences lets out of a code block's formatter (it
-swallows any other and shows the block as plain code).
+"""The one error that stops a build: a MkDocs ``PluginError`` (reported as one line, no traceback) and a
+SuperFences ``SuperFencesException`` (the only exception SuperFences lets out of a formatter).
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
 """Numbers and pictures to take away: one download control per page, for every table and figure on it.
 
-A page shows its numbers rounded (:mod:`attnlab.text`). The renderers that
-print tables (:func:`attnlab.site.figures.tables.table`, ``matrix`` and
-``weight_map``) follow each one with a hidden marker (:func:`marker`) holding
-the same table with exact values: a cell made by ``fmt`` or ``vector`` is a
-:class:`~attnlab.text.Rounded` that keeps the float it was rounded from, so
-the export comes from the arrays the table was printed from, never from its
-rounded text. When the page is finished, the plugin calls :func:`resolve`:
-the markers leave the tables, and the page ends with one folded control
-listing each table (CSV and JSON) and each figure (SVG). Its entries carry the
-tables' data, and name the figures, until the post-build pass writes the files
-under ``exports/`` and takes the data off the page
-(:mod:`attnlab.site.build.exports`). Plain ``<a download>`` links work from a
-server and from ``file://`` alike and cost a page nothing until clicked.
+The table renderers (:mod:`attnlab.site.figures.tables`) follow each table with a hidden :func:`marker`
+holding its exact values (a :class:`~attnlab.text.Rounded` cell keeps its float). :func:`resolve` takes the
+markers out and ends the page with one folded control listing each table (CSV, JSON) and figure (SVG); the
+post-build pass (:mod:`attnlab.site.build.exports`) writes the files under ``exports/``.
 """
 
 from __future__ import annotations
@@ -50,13 +41,7 @@ def plain(text: str) -> str:
 
 
 def exact(cell: Any, markdown: bool = True) -> Cell:
-    """What an export holds for one table cell: the exact value behind a rounded one, else its text.
-
-    Text is Markdown (a Markdown table's cell) unless ``markdown`` is false
-    (an HTML table's escaped label), and is exported without its markup.
-    Raises ``ValueError`` for a number that is not finite: CSV and JSON
-    readers disagree about NaN and infinity, and no page shows them.
-    """
+    """What an export holds for one table cell: the exact value behind a rounded one, else its text."""
     if isinstance(cell, Rounded):
         value = cell.exact
     elif isinstance(cell, (bool, np.bool_)):
@@ -73,10 +58,7 @@ def exact(cell: Any, markdown: bool = True) -> Cell:
 
 
 def marker(columns: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str = "", markdown: bool = True) -> str:
-    """The hidden placeholder printed after a table: its caption, headers and exact cells as escaped JSON.
-
-    ``markdown`` says whether the table's text is Markdown (see :func:`exact`).
-    """
+    """The hidden placeholder printed after a table: its caption, headers and exact cells as escaped JSON."""
     data = {"caption": exact(caption, markdown), "columns": [exact(str(c), markdown) for c in columns],
             "rows": [[exact(cell, markdown) for cell in row] for row in rows]}
     return f'<div class="attnlab-export" data-export="{escape(json.dumps(data), quote=True)}" hidden></div>'

@@ -1,10 +1,5 @@
-"""Double brackets in prose are a claim citation, a number binding or a relation, and nothing else.
-
-``[[CL-005]]`` and ``[[0.576 = compute().weights[2]]]`` are replaced before
-a reader sees them. Anything else that opens with ``[[`` in prose, such as
-``[[CL-05]]``, ``[[ CL-005 ]]``, ``[[+3 = …]]`` or ``[[.9 = …]]``, would
-reach the page exactly as typed; :func:`malformed` names each so the build
-can stop instead.
+"""Double brackets in prose are a claim citation, a number binding or a relation; :func:`malformed` names
+anything else that opens with ``[[``, which would reach the page as typed.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """A page's code (an executed block, a binding's expression) can neither end nor hang the build.
 
-The build runs a page's code in its own process. markdown-exec catches
-``Exception`` only, so ``exit()``, ``sys.exit()``, ``KeyboardInterrupt`` or
-any other ``BaseException`` would end the build with no page and no error,
-``os._exit(0)`` would end it with status 0 and an empty site, and a block
-that never returns would hang it. :func:`guarded` turns each into a
-:class:`~attnlab.site.pages.errors.PageError` naming the code's place: it
-stands in for ``os._exit`` while the code runs and, in the main thread (a
-signal handler can only be set there), stops the code after
-``ATTNLAB_BLOCK_SECONDS`` seconds (default :data:`LIMIT`).
+markdown-exec catches ``Exception`` only, so ``exit()`` or any other ``BaseException`` would end the build
+silently, ``os._exit(0)`` with status 0, and an endless block would hang it. :func:`guarded` turns each into a
+:class:`~attnlab.site.pages.errors.PageError` naming the code's place, stopping code (in the main thread)
+after ``ATTNLAB_BLOCK_SECONDS`` (default :data:`LIMIT`).
 """
 
 from __future__ import annotations

@@ -1,22 +1,8 @@
 """The one list of the guide's pages: the navigation gives their order, each page's front matter its kind.
 
-A page says what kind it is in its front matter, ``kind: chapter`` (the
-default, so a new page in the navigation is a chapter until it says
-otherwise), ``kind: page`` or ``kind: reference``. The kind decides what
-the page must have and what a reader's progress counts:
-
-========== ================================ ================== ================
-kind       must have                        read mark, counted in Exercises page
-========== ================================ ================== ================
-chapter    a predict-first prompt, 2-4      yes                yes
-           exercises, a claim cited
-page       a claim cited                    no                 no
-reference  nothing                          no                 no
-========== ================================ ================== ================
-
-The build checks every page of the navigation against its kind (:meth:`Guide.requirements`)
-and the post-build pass lists the chapters for the progress script, so the
-page and its line in the navigation are all a new chapter needs.
+``kind: chapter`` (the default: a predict-first prompt, 2-4 exercises, a claim cited; counted in progress and
+on the Exercises page), ``kind: page`` (a claim cited) or ``kind: reference`` (nothing). The build checks each
+page against its kind (:meth:`Guide.requirements`).
 """
 
 from __future__ import annotations
@@ -38,10 +24,7 @@ DEFAULT_KIND = "chapter"
 
 
 def kind_of(markdown: str, page: str) -> str:
-    """The kind ``page`` declares in its front matter (:data:`DEFAULT_KIND` when it says none).
-
-    Raises ``ValueError`` naming the page for a kind that is not in :data:`KINDS`.
-    """
+    """The kind ``page`` declares in its front matter (:data:`DEFAULT_KIND` when it says none)."""
     kind = front_matter(markdown, page).get("kind", DEFAULT_KIND)
     if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"{page}: front matter 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")

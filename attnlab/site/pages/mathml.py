@@ -1,14 +1,8 @@
-"""Every formula becomes MathML while the site is built.
+"""Every formula becomes MathML while the site is built (no math JavaScript, no CDN).
 
-``pymdownx.arithmatex`` (generic mode) wraps inline math as
-``<span class="arithmatex">\\(…\\)</span>`` and display math as
-``<div class="arithmatex">\\[…\\]</div>``; :func:`mathml` replaces each with
-the ``<math>`` element latex2mathml produces, so pages need no math
-JavaScript and no CDN. latex2mathml passes some mistakes through silently
-(an unbalanced brace is closed for you, an unknown command becomes a letter,
-``aligned`` and ``\\operatorname*`` come out wrong), so the input and output
-are checked and any formula that did not convert cleanly raises, naming the
-page and the formula.
+:func:`mathml` replaces ``pymdownx.arithmatex``'s generic spans and divs with latex2mathml's ``<math>``.
+latex2mathml passes some mistakes through silently, so input and output are checked and a formula that did
+not convert cleanly raises, naming the page and the formula.
 """
 
 from __future__ import annotations
@@ -51,14 +45,7 @@ def unbalanced(latex: str) -> str | None:
 
 @lru_cache(maxsize=4096)
 def to_mathml(latex: str, display: bool = False) -> str:
-    """Convert one LaTeX formula (no delimiters) to a ``<math>`` element.
-
-    Raises ``FormulaError`` for a formula latex2mathml rejects, for the
-    constructs it mishandles silently, and for output that is not
-    well-formed, keeps an unknown ``\\command`` as text, or lacks an argument.
-    A pure function of its arguments, so each formula is converted once per
-    process (the guide repeats many: $d_k$, $\\sqrt{d_k}$, claim statements).
-    """
+    """Convert one LaTeX formula (no delimiters) to a ``<math>`` element."""
     for construct, why in UNSUPPORTED.items():
         if construct in latex:
             raise FormulaError(f"unsupported {why}")
@@ -142,12 +129,7 @@ def _plain(element: ET.Element) -> str:
 
 
 def plain_text(latex: str) -> str:
-    """One formula as plain Unicode text, for where MathML cannot go (a tooltip, a JSON field).
-
-    ``d_k`` becomes "dₖ", ``K^\\top`` "Kᵀ", ``\\sqrt{d_k}`` "√dₖ"; a script with
-    no Unicode form keeps its mark, as in "d_model". Raises ``FormulaError``
-    for a formula that would not convert to MathML either.
-    """
+    """One formula as plain Unicode text, for where MathML cannot go (a tooltip, a JSON field)."""
     root = ET.fromstring(to_mathml(latex))
     return re.sub(r" {2,}", " ", _plain(root)).strip()
 
@@ -162,21 +144,13 @@ def plain_statement(text: str) -> str:
 
 
 def with_math(text: str) -> str:
-    """``text`` as HTML: its words escaped, each ``$…$`` formula as MathML, as in the guide's prose.
-
-    For text a block prints as HTML, which Markdown does not convert: a
-    checklist's steps, a figure's caption.
-    """
+    """``text`` as HTML: its words escaped, each ``$…$`` formula as MathML, as in the guide's prose."""
     parts = INLINE_MATH.split(text)  # words, formula, words, … (the group keeps each formula)
     return "".join(to_mathml(part) if i % 2 else escape(part) for i, part in enumerate(parts))
 
 
 def mathml(html: str, page: str) -> str:
-    """``html`` with every arithmatex span and div replaced by MathML.
-
-    Raises ``FormulaError`` naming ``page`` and the formula for the first
-    one that does not convert cleanly.
-    """
+    """``html`` with every arithmatex span and div replaced by MathML."""
     def replace(match: re.Match[str]) -> str:
         source = unescape(match.group(2))
         inner = DELIMITERS.match(source)

@@ -1,18 +1,8 @@
-"""What a page finally shows holds numbers only: no NaN, no infinity, no traceback.
+"""What a page finally shows holds numbers only: :func:`problems` names each NaN, infinity or traceback.
 
-A code block that raises leaves its traceback on the page, and one that
-prints ``nan`` or ``inf`` puts that where a number belongs; either way the
-page would ship with a green build. :func:`problems` reads HTML and names
-each such thing, so the build can stop.
-
-Checked on a whole page: the text a reader sees, code blocks that show
-output (text and result blocks), formulas (their TeX, before MathML; the
-symbol ``\\infty`` is mathematics, the word ``inf`` is not), and the
-attributes a reader meets as text or a picture carries as numbers
-(``title``, ``alt``, ``aria-label``, ``data-values``). Not checked: source
-listings (``np.inf`` in code is code), the prose's inline code, scripts and
-styles. A block's own output is checked with ``block=True``, which reads
-its inline code too: what a block prints is a result, not code.
+Checked: the text a reader sees, output blocks, formulas' TeX (``\\infty`` is mathematics, the word ``inf``
+is not) and the attributes a reader meets or a figure carries. Not checked: source listings, the prose's
+inline code, scripts and styles; a block's own output (``block=True``) has its inline code checked too.
 """
 
 from __future__ import annotations
@@ -51,10 +41,7 @@ def visible_text(html: str, between: str = "") -> str:
 
 
 def failed_block(text: str, page: str) -> str:
-    """The failing block's place and its error, from the first traceback in ``text``.
-
-    The place is the block's ``id`` (``docs/x.md:12``) when it has one, else ``page``.
-    """
+    """The failing block's place and its error, from the first traceback in ``text``."""
     after = text[text.index(TRACEBACK):]
     place = BLOCK_ID.search(after)
     error = next((line.strip() for line in after.splitlines()[1:] if line and not line[0].isspace()),
@@ -70,10 +57,7 @@ def _non_numbers(text: str, page: str, where: str) -> list[str]:
 
 
 def problems(html: str, page: str, block: bool = False) -> list[str]:
-    """One message per traceback or non-finite number that ``page``'s HTML would show.
-
-    ``block`` says ``html`` is one code block's output (whose inline code is checked too).
-    """
+    """One message per traceback or non-finite number that ``page``'s HTML would show."""
     found = []
     everything = visible_text(html)
     if TRACEBACK in everything:

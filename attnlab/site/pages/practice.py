@@ -1,22 +1,9 @@
 """Practice in the chapters: a predict-first prompt and two to four exercises in every teaching chapter.
 
-How a chapter writes them (CONTRIBUTING.md, "Practice"):
-
-- **Predict first**: an admonition ``!!! question "Predict first: …"`` that
-  asks the question, with the computed answer nested inside it, collapsed,
-  as ``??? success "Answer"``. It stands before the text that reveals the
-  result.
-- **Exercises**: the chapter's last section, ``## Exercises``. Each ``###``
-  heading in it starts one exercise, which ends with its collapsed answer
-  ``??? success "Answer"``. A heading marked ``{ .python }`` asks the reader
-  to use ``attnlab`` in Python; its answer shows the code that does it.
-
-Every answer holds an executed code block, so it is computed while the
-site is built. The build numbers the exercises (``### Exercise 2:
-Title {#exercise-2}``) and writes the Exercises page, where its source
-holds ``<!-- attnlab:exercises -->``, from the chapters' own exercises, each
-linking back. :func:`problems` is what the build asks of every chapter
-(:mod:`attnlab.site.pages.guide`: pages of kind ``chapter``).
+A prompt is ``!!! question "Predict first: …"`` with its computed answer nested as ``??? success "Answer"``;
+the section ``## Exercises`` holds one exercise per ``###`` heading (``{ .python }`` asks for attnlab in Python),
+each ending with its collapsed, computed answer (CONTRIBUTING.md, "Practice"). The build numbers them and
+gathers them on the Exercises page, at its ``<!-- attnlab:exercises -->``; :func:`problems` says what a chapter lacks.
 """
 
 from __future__ import annotations
@@ -106,11 +93,7 @@ def _section(markdown: str) -> tuple[int, int] | None:
 
 
 def exercises(markdown: str, page: str = "page") -> list[Exercise]:
-    """The exercises of the ``## Exercises`` section, numbered from 1 in order.
-
-    Raises ``ValueError`` naming ``page`` and line for a heading whose
-    attribute list holds anything but ``.python`` (the id is given here).
-    """
+    """The exercises of the ``## Exercises`` section, numbered from 1 in order."""
     section = _section(markdown)
     if section is None:
         return []
@@ -158,16 +141,9 @@ def linked_back(body: str, page: str) -> str:
 
 
 def gathered(chapters: Mapping[str, str]) -> str:
-    """Markdown of the Exercises page's listing: every chapter's exercises, in reading order.
-
-    ``chapters`` maps each chapter's path to its Markdown, in reading order,
-    bindings already resolved and blocks already placed. Each chapter becomes a
-    section linking to it; each exercise keeps its number, title and
-    question, and links back to its place in the chapter, where its answer
-    is (the answers' tables and code would take the page past its weight
-    budget). The chapters sit beside the Exercises page, so their other
-    links stay as written.
-    """
+    """Markdown of the Exercises page's listing: a section per chapter (``chapters``: path → Markdown ready to
+    show, in reading order), each exercise's question linking back to its answer in the chapter, which would take
+    the page past its weight budget."""
     parts = []
     for path, markdown in chapters.items():
         listed = exercises(markdown, path)
@@ -183,12 +159,7 @@ def gathered(chapters: Mapping[str, str]) -> str:
 
 
 def exercises_page(markdown: str, chapters: Sequence[str], read: Callable[[str], str]) -> str:
-    """The Exercises page's ``markdown`` with the listing written in at its marker.
-
-    ``chapters`` are the chapters' paths in reading order; ``read`` returns
-    a chapter's Markdown ready to show (see :func:`gathered`).
-    A page without its marker raises ``ValueError``: the listing would be missing.
-    """
+    """The Exercises page's ``markdown`` with the listing written in at its marker."""
     if EXERCISES_MARKER not in markdown:
         raise ValueError(f"{EXERCISES_PAGE}: the marker line {EXERCISES_MARKER} is missing")
     return markdown.replace(EXERCISES_MARKER, gathered({path: read(path) for path in chapters}))

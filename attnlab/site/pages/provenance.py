@@ -1,10 +1,5 @@
-"""A provenance line at the foot of every page's text.
-
-It names the ``attnlab`` and numpy versions that computed the page's numbers
-and the build date (UTC; ``SOURCE_DATE_EPOCH`` is honoured for reproducible
-builds), so a citation of the guide can say exactly what it cites. It is
-part of the page's content, so every builder shows it and a printed page
-keeps it; folded, so that it does not interrupt the reading.
+"""A folded line at the foot of every page naming the ``attnlab`` and numpy versions that computed its numbers
+and the build date (UTC; ``SOURCE_DATE_EPOCH`` is honoured).
 """
 
 from __future__ import annotations
@@ -19,12 +14,7 @@ import attnlab
 
 
 def build_date() -> str:
-    """Today's UTC date as ``YYYY-MM-DD``, or the date of ``SOURCE_DATE_EPOCH`` when set.
-
-    ``SOURCE_DATE_EPOCH`` is a whole number of seconds since 1970-01-01 UTC
-    (the reproducible-builds convention); anything else raises ``ValueError``
-    naming the variable and what it holds.
-    """
+    """Today's UTC date as ``YYYY-MM-DD``, or the date of ``SOURCE_DATE_EPOCH`` when set."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not epoch:
         return datetime.now(UTC).date().isoformat()

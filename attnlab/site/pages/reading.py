@@ -1,12 +1,5 @@
-"""How long the main path takes to read, from the words of its chapters' main line.
-
-A chapter's main line is what a reader reads straight through: its prose
-outside folded boxes (``???`` and ``???+``, the "Going deeper" asides and
-the answers), outside code blocks and before its exercises, which are
-practice rather than reading. Home states the path's reading time computed
-here from the chapters' Markdown; ``tests/site/build/test_reading.py``
-counts the same main line on the built pages, holds each chapter to
-:data:`MAX_WORDS` and Home's time to those counts.
+"""How long the main path takes to read: the words of its chapters' prose outside folded boxes, code blocks
+and exercises (``tests/site/build/test_reading.py`` counts the same on the built pages).
 """
 
 from __future__ import annotations

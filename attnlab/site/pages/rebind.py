@@ -1,19 +1,9 @@
 """``python -m attnlab.site.pages.rebind``: write each stale quoted number back from its expression.
 
-A binding ``[[0.576 = compute().weights[2]]]`` keeps its quote only while
-the expression still gives it; change a constant of the toy and every such
-quote on every page is stale at once, and the build names each one. This
-command rewrites them in place: each quote becomes what its expression
-gives now, at the decimals it was written with (a vector entry by entry, a
-percentage as one), and each change is printed as
-``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``.
-An expression that fails (or would end the command), a quote of more
-decimals than a float64 holds or a file that is not UTF-8 is reported and
-left alone (exit status 1), the other quotes rewritten; line endings stay as
-they are. ``--check`` prints what would change and writes nothing (exit
-status 1 when anything would). A relation whose condition went false
-(:mod:`attnlab.site.pages.relations`) cannot be rewritten from code: it is
-named (exit status 1), for its author to rewrite.
+Each quote becomes what its expression gives now at the decimals it was written with, and each change is
+printed (``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``). A failing expression, a quote of more
+decimals than a float64 holds, a file not UTF-8 or a false relation is reported and left alone (exit status
+1); ``--check`` writes nothing and exits 1 when anything would change.
 """
 
 from __future__ import annotations

@@ -1,17 +1,6 @@
-"""Sentences that state a relation between computed values, bound to a condition the build evaluates.
-
-A number quoted in prose is bound (``[[0.576 = expression]]``) so it cannot go
-stale; a relation between such numbers ("about as long", "twice", "the
-largest", "unchanged") can go false just as silently when a constant moves.
-So its words are bound too, to a condition written like a binding:
-
-    the two are [[about as long ? 0.8 < length(1) / length(0) < 1.25]]
-
-The page shows ``about as long``; :func:`check` evaluates the condition
-(with :func:`attnlab.site.pages.bindings.namespace` in scope) and fails,
-naming file, line and words, once it is false, or when it is not a truth
-value at all. Rebinding cannot repair such a sentence: only its author can
-rewrite the words (and then the condition).
+"""Words stating a relation between computed values, bound to a condition the build evaluates:
+``[[about as long ? 0.8 < length(1) / length(0) < 1.25]]`` shows "about as long", and :func:`check` fails,
+naming file, line and words, once the condition is false or not a truth value. Only an author can rewrite them.
 """
 
 from __future__ import annotations

@@ -1,19 +1,8 @@
-"""Running the guide's code yourself: the wheel's install line and each chapter's notebooks, as the pages say them.
+"""Running the guide's code yourself: the wheel's install line and each chapter's notebooks, always with the
+wheel's real file name.
 
-The site carries the ``attnlab`` wheel (:mod:`attnlab.site.build.wheel`) and
-two notebooks per chapter (:mod:`attnlab.site.build.notebooks`); the
-offline copy holds them too. The pages tell the reader in three places,
-every time with the wheel's real file name, never typed:
-
-- Home and Notes print :func:`install` (a code block calls it): the one
-  line that installs ``attnlab`` from the guide's folder, with no network
-  when the Python has numpy 2 or newer, its only dependency;
-- each chapter's ``## Exercises`` section opens with a line linking its
-  notebook and its answers (:func:`section_line`);
-- each exercise "(in Python)" ends its question with the install line (:func:`python_line`).
-
-:func:`with_run_lines` adds the last two to a chapter's Markdown; the
-extension calls it on every chapter.
+Home and Notes print :func:`install`; :func:`with_run_lines` opens each chapter's ``## Exercises`` with its
+notebooks (:func:`section_line`) and ends each exercise "(in Python)" with the install line (:func:`python_line`).
 """
 
 from __future__ import annotations

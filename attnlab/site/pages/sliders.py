@@ -1,10 +1,5 @@
-"""The browser lab's sliders: the range and step of each control a reader drags.
-
-Python accepts any finite value for these controls (:func:`attnlab.lab.compute`);
-the sliders offer a range that shows what the chapters discuss. The live
-value plane spans the third value's range so it never needs rescaling, and
-the concentration chart sweeps the multiplier's, so both read it here; the
-lab gets it through ``assets/lab-data.js``.
+"""The browser lab's sliders: the range and step of each control (Python accepts any finite value); the
+live plane and the concentration chart read them here, the lab through ``assets/lab-data.js``.
 """
 
 from __future__ import annotations

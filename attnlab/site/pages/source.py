@@ -1,7 +1,5 @@
-"""Tell prose from code in a chapter's Markdown source, and read its front matter.
-
-Citations and number bindings live in prose only: fenced code blocks and
-inline code spans are left exactly as written.
+"""Tell prose from code in a chapter's Markdown source (citations and bindings live in prose only), and read
+its front matter.
 """
 
 from __future__ import annotations
@@ -21,11 +19,7 @@ DIRECTIVE = re.compile(r"^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 
 
 def front_matter(markdown: str, page: str) -> dict[str, Any]:
-    """The page's front matter with every value as written (strings, lists of strings); ``{}`` without one.
-
-    Raises ``ValueError`` naming ``page`` (and the line, counted in the file) when it is not a YAML mapping
-    that MkDocs' safe loader reads.
-    """
+    """The page's front matter with every value as written (strings, lists of strings); ``{}`` without one."""
     front = FRONT_MATTER.match(markdown)
     if not front:
         return {}
@@ -55,11 +49,7 @@ NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
 
 
 def chunks(markdown: str) -> Iterator[tuple[bool, int, str]]:
-    """Yield ``(is_prose, offset, text)`` pieces that concatenate back to ``markdown``.
-
-    Front matter, fenced blocks, mkdocstrings directives and inline code
-    spans are the non-prose pieces.
-    """
+    """Yield ``(is_prose, offset, text)`` pieces that concatenate back to ``markdown``."""
     position = 0
     front = FRONT_MATTER.match(markdown)
     if front:

@@ -1,13 +1,5 @@
-"""Home's trained head: the prepared sentences, the head a stated search finds in each, and its numbers.
-
-Home shows one head of all-MiniLM-L6-v2 on a real sentence
-(:mod:`attnlab.site.figures.lines`), and each path chapter ends by doing its
-step in the same head (:mod:`attnlab.site.figures.steps`). The head shown for
-a sentence is found by a search (:func:`attnlab.bert.strongest_head`: of
-every head, the one in which the sentence's pronoun gives the most weight to
-the noun it stands for). Everything here is computed by :mod:`attnlab.bert`
-at build time; chapters quote these numbers through bindings, which name
-this module ``trained`` (``[[0.568 = trained.head().weights[7, 5]]]``).
+"""Home's trained head: the prepared sentences, the head :func:`attnlab.bert.strongest_head` finds in each,
+and its numbers, which chapters quote as ``[[0.568 = trained.head().weights[7, 5]]]``.
 """
 
 from __future__ import annotations
@@ -45,10 +37,7 @@ its weighted value ‖w_j v_j‖, its weight once a causal mask blocks the keys 
 
 @cache
 def shown(sentence: Sentence) -> dict[str, Any]:
-    """``sentence``'s tokens, the head the search finds (``layer``, ``head`` from 0), that head's weights.
-
-    ``query`` and ``key`` are the positions of the pronoun and its noun; ``heads`` counts the model's heads.
-    """
+    """``sentence``'s tokens, the head the search finds (``layer``, ``head`` from 0), that head's weights."""
     encoding = bert.encode(sentence.text)[0]
     layer, head = bert.strongest_head(encoding, sentence.query, sentence.key)
     weights = encoding.layers[layer].heads[head].weights
