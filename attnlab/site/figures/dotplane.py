@@ -16,8 +16,8 @@ import numpy as np
 
 from attnlab.checks import as_array
 from attnlab.site.figures.palette import INDIGO, INK, MUTED, RUST
-from attnlab.site.figures.plane import Frame, frame_around
-from attnlab.site.figures.svg import LAB_COLUMN, arrow_marker, background, figure, grid, min_font, num, svg_image, text
+from attnlab.site.figures.plane import Frame, frame_around, ticks
+from attnlab.site.figures.svg import LAB_COLUMN, arrow_marker, background, figure, min_font, num, svg_image, text
 from attnlab.text import fmt
 
 WIDTH, HEIGHT, LEGEND = 360, 300, 22
@@ -54,14 +54,8 @@ def dot_plane(query: Sequence[float], keys: Sequence[Sequence[float]], tokens: S
     height = HEIGHT + LEGEND * len(tokens)
     font = min_font(WIDTH, LAB_COLUMN)  # the block shows it in a bordered box, narrower than the column
     origin = frame.to_pixels((0, 0))
-    right, bottom = frame.left + frame.width, frame.top + frame.height
-    xs = [frame.to_pixels((t, 0))[0] for t in frame.x_ticks]
-    ys = [frame.to_pixels((0, t))[1] for t in frame.y_ticks]
     parts = [f"<defs>{arrow_marker(ident, INDIGO)}{arrow_marker(ident + '-q', RUST)}</defs>",
-             background(WIDTH, height),
-             grid([(x, frame.top, x, bottom) for x in xs] + [(frame.left, y, right, y) for y in ys])]
-    parts += [text(x, bottom + 16, f"{t:g}", font, anchor="middle", fill=MUTED) for x, t in zip(xs, frame.x_ticks)]
-    parts += [text(frame.left - 5, y + 4, f"{t:g}", font, anchor="end", fill=MUTED) for y, t in zip(ys, frame.y_ticks)]
+             background(WIDTH, height), ticks(frame, font)]
     # the query's line, as far as the frame reaches both ways
     q = np.asarray(query, float)
     span = max(frame.x_high - frame.x_low, frame.y_high - frame.y_low) * 2 / np.linalg.norm(q)

@@ -432,6 +432,17 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
         return (arrow(ident, [(centre, top), (centre, top + gap - 1)])
                 + text(centre + 6, top + gap / 2 + font / 2 - 2, shape_text(shape), font, fill=MUTED))
 
+    def out(centre: float, top: float, chain: Sequence[Any], words: str) -> float:
+        """Arrows with their shapes, (name, shape), and between them boxes, down from ``top``, then ``words``."""
+        for i, link in enumerate(chain):
+            if i % 2:
+                parts.append(step(centre, top + gap, link))
+                top += gap + BOX_HEIGHT
+            else:
+                parts.append(shaped(centre, top, *link))
+        parts.append(text(centre, top + gap + font + 2, words, font, anchor="middle"))
+        return top
+
     def column(centre: float, top: float, label: str, embed: str, name: str, rows: Any) -> float:
         parts.append(text(centre, top + font, label, font, anchor="middle"))
         parts.append(step(centre, top + font + 8, embed))
@@ -462,13 +473,9 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
         parts.append(arrow(ident, [(enc_x, enc_bottom), (enc_x, cross), (dec_x - STACK_WIDTH / 2 + 7, cross)]))
         parts += [text(enc_x + 6, (enc_bottom + cross) / 2 + 2, "keys, values", font, fill=MUTED),
                   text(enc_x + 6, (enc_bottom + cross) / 2 + font + 4, shape_text([n_src, d]), font, fill=MUTED)]
-        parts.append(shaped(dec_x, dec_bottom, "decoder output", [n_tgt, d]))
-        parts.append(step(dec_x, dec_bottom + gap, "linear: to the vocabulary"))
-        parts.append(shaped(dec_x, dec_bottom + gap + BOX_HEIGHT, "scores over the vocabulary", [n_tgt, vocabulary]))
-        parts.append(step(dec_x, dec_bottom + 2 * gap + BOX_HEIGHT, "softmax"))
-        last = dec_bottom + 2 * gap + 2 * BOX_HEIGHT
-        parts.append(shaped(dec_x, last, "next-token probabilities", [n_tgt, vocabulary]))
-        parts.append(text(dec_x, last + gap + font + 2, "next-token probabilities", font, anchor="middle"))
+        last = out(dec_x, dec_bottom, [("decoder output", [n_tgt, d]), "linear: to the vocabulary",
+                                       ("scores over the vocabulary", [n_tgt, vocabulary]), "softmax",
+                                       ("next-token probabilities", [n_tgt, vocabulary])], "next-token probabilities")
         desc = (f"Left, the encoder: the source tokens are embedded and given positions ({shape_text([n_src, d])}), "
                 f"then pass through {sizes['N']} encoder blocks, each self-attention and a feed-forward network, "
                 f"each followed by a residual addition and a layer norm. Right, the decoder: the target tokens, "
@@ -479,11 +486,8 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
                 f"({shape_text([n_tgt, vocabulary])}).")
         title = "The whole Transformer: encoder beside decoder"
     else:
-        parts.append(shaped(enc_x, enc_bottom, "encoder output", [n_src, d]))
-        parts.append(step(enc_x, enc_bottom + gap, pooling))
-        last = enc_bottom + gap + BOX_HEIGHT
-        parts.append(shaped(enc_x, last, "sentence vector", [1, d]))
-        parts.append(text(enc_x, last + gap + font + 2, "one sentence vector", font, anchor="middle"))
+        last = out(enc_x, enc_bottom, [("encoder output", [n_src, d]), pooling, ("sentence vector", [1, d])],
+                   "one sentence vector")
         embedded = ("embedded with their positions and token type, then layer-normalised" if embedding_norm
                     else "embedded with their positions")
         desc = (f"The tokens are {embedded} ({shape_text([n_src, d])}) and pass through "

@@ -18,9 +18,7 @@ from attnlab.site.figures.svg import background, figure, svg_image, text
 LEVELS = 4
 """Shade steps between weight 0 and weight 1 (quarters: enough for maps this small)."""
 CELL = 5
-"""Side of one query-key cell, in SVG units."""
 GAP = 8
-"""Space between two squares."""
 LEFT, TOP, LEGEND = 64, 64, 96
 """Room for the layer labels, the head labels and the legend below the grid."""
 FONT = 24

@@ -15,7 +15,6 @@ from attnlab.site.figures.svg import figure, min_font, num, text
 from attnlab.site.pages.trained import SENTENCES, Sentence, shown
 
 SCRIPT = "assets/lines.js"
-"""The script that makes the view respond, relative to a page (pages sit at the site's root)."""
 ROW, WIDTH, TOP = 20, 360, 6
 """Height of one word's row, the picture's width, the space above the first row (SVG units = CSS px)."""
 QUERY_END, LINE_START, LINE_END, KEY_START = 116, 124, 226, 234

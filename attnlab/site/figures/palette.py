@@ -28,7 +28,6 @@ MAP_DEPTH = 0.6
 NAMED: dict[str, str] = {"ink": INK, "muted": MUTED, "grid": GRID, "paper": PAPER, "frame": FRAME,
                          "header": HEADER, "tint": TINT, "blocked": BLOCKED, "blocked-text": BLOCKED_TEXT,
                          "indigo": INDIGO, "rust": RUST, "green": GREEN, "purple": PURPLE, "deep": DEEP}
-"""Every colour by the name CSS and JavaScript know it by."""
 
 
 def rgb(colour: str) -> RGB:

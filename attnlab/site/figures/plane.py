@@ -142,11 +142,6 @@ def separate(labels: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return placed
 
 
-def value_label(token: str, weight: float, visible: bool) -> str:
-    """What is written beside a value: its token and weight, or that it is blocked."""
-    return f"{token} {fmt(weight)}" if visible else f"{token} blocked"
-
-
 def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
              tokens: Sequence[str] = TOKENS) -> dict[str, Any]:
     """Every pixel the plane needs for one lab result: values, their radii and labels, hull, output.
@@ -162,7 +157,7 @@ def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
     radii = [radius(w) if seen else 4.0 for w, seen in zip(r["weights"], r["visible"])]
     nearest = min(values, key=lambda p: math.dist(p, output))
     labels = [label_place(output, nearest, 9, "output", frame)]  # away from the value nearest to it
-    labels += [label_place(p, centre, rad + 4, value_label(t, w, seen), frame)
+    labels += [label_place(p, centre, rad + 4, f"{t} {fmt(w) if seen else 'blocked'}", frame)
                for p, rad, t, w, seen in zip(values, radii, tokens, r["weights"], r["visible"])]
     return {
         "values": [list(p) for p in values],
@@ -188,20 +183,23 @@ def marks(result: LabResult, frame: Frame) -> str:
     return "".join(parts)
 
 
+def ticks(frame: Frame, font: float) -> str:
+    """The frame's grid and its tick labels."""
+    right, bottom = frame.left + frame.width, frame.top + frame.height
+    xs = [frame.to_pixels((tick, frame.y_low))[0] for tick in frame.x_ticks]
+    ys = [frame.to_pixels((frame.x_low, tick))[1] for tick in frame.y_ticks]
+    return "".join([grid([(x, frame.top, x, bottom) for x in xs] + [(frame.left, y, right, y) for y in ys]),
+                    *(text(x, bottom + 16, f"{t:g}", font, anchor="middle", fill=MUTED)
+                      for x, t in zip(xs, frame.x_ticks)),
+                    *(text(frame.left - 5, y + 4, f"{t:g}", font, anchor="end", fill=MUTED)
+                      for y, t in zip(ys, frame.y_ticks))])
+
+
 def axes(frame: Frame, heading: str) -> str:
     """The plotting box, its grid and tick labels, the axis names, and a heading above."""
     right, bottom = frame.left + frame.width, frame.top + frame.height
     parts = [f'<rect width="{num(right + MARGIN["right"])}" height="{num(bottom + MARGIN["bottom"])}" fill="{PAPER}"/>',
-             text(frame.left, 18, heading, FONT, bold=True)]
-    xs = [frame.to_pixels((tick, frame.y_low))[0] for tick in frame.x_ticks]
-    ys = [frame.to_pixels((frame.x_low, tick))[1] for tick in frame.y_ticks]
-    parts.append(grid([(x, frame.top, x, bottom) for x in xs] + [(frame.left, y, right, y) for y in ys]))
-    parts += [
-        text(x, bottom + 16, f"{tick:g}", FONT, anchor="middle", fill=MUTED) for x, tick in zip(xs, frame.x_ticks)
-    ]
-    parts += [
-        text(frame.left - 5, y + 4, f"{tick:g}", FONT, anchor="end", fill=MUTED) for y, tick in zip(ys, frame.y_ticks)
-    ]
+             text(frame.left, 18, heading, FONT, bold=True), ticks(frame, FONT)]
     parts.append(f'<rect x="{num(frame.left)}" y="{num(frame.top)}" width="{num(frame.width)}" '
                  f'height="{num(frame.height)}" fill="none" stroke="{INK}"/>')
     parts.append(text(frame.left + frame.width / 2, bottom + 34, "value, 1st number", FONT, anchor="middle"))

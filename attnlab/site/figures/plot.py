@@ -172,38 +172,33 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     parts.append(text(0, 0, y.label, LABEL_FONT, anchor="middle",
                       extra=f' transform="translate(16 {num(TOP + PLOT_HEIGHT / 2)}) rotate(-90)"'))
     legend_top = bottom + 58
-    for i, band in enumerate(bands):
-        xs = checked(f"x of {band.label!r}", band.xs)
-        lows, highs = checked(f"lows of {band.label!r}", band.lows, len(xs)), checked(
-            f"highs of {band.label!r}", band.highs, len(xs))
-        if any(low > high for low, high in zip(lows, highs)):
-            raise ValueError(f"band {band.label!r} has a low above its high")
-        outline = [(px(a), py(b)) for a, b in zip(xs, highs)] + [(px(a), py(b)) for a, b in zip(xs[::-1], lows[::-1])]
-        colour, dash = SERIES[i], DASHES[i]
+    drawn: list[Band | Line] = [*bands, *lines]  # bands first
+    for i, series in enumerate(drawn):
+        colour, dash, shape, key_y = SERIES[i], DASHES[i], MARKERS[i], legend_top + LEGEND_ROW * i
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(f'<polygon class="band" points="{" ".join(f"{num(a)},{num(b)}" for a, b in outline)}" '
-                     f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
-        key_y = legend_top + LEGEND_ROW * i
-        parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" fill="{colour}" fill-opacity="0.22" '
-                     f'stroke="{colour}" stroke-width="1.5"{dashed}/>')
-        parts.append(text(LEFT + 44, key_y + 5, band.label, LABEL_FONT))
-        carried["bands"][band.label] = {"x": compact(xs), "low": compact(lows), "high": compact(highs)}
-    for i, line in enumerate(lines, start=len(bands)):
-        xs = checked(f"x of {line.label!r}", line.xs)
-        ys = checked(f"y of {line.label!r}", line.ys, len(xs))
-        colour, dash, shape = SERIES[i], DASHES[i], MARKERS[i]
-        dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        points = [(px(a), py(b)) for a, b in zip(xs, ys)]
-        parts.append(f'<polyline points="{" ".join(f"{num(a)},{num(b)}" for a, b in points)}" '
-                     f'fill="none" stroke="{colour}" stroke-width="2"{dashed}/>')
-        parts.extend(marker(shape, a, b, colour) for (a, b), value in zip(points, xs)
-                     if line.marked is None or any(math.isclose(value, m) for m in line.marked))
-        key_y = legend_top + LEGEND_ROW * i
-        parts.append(f'<line x1="{LEFT}" y1="{key_y}" x2="{LEFT + 36}" y2="{key_y}" stroke="{colour}" '
-                     f'stroke-width="2"{dashed}/>')
-        parts.append(marker(shape, LEFT + 18, key_y, colour))
-        parts.append(text(LEFT + 44, key_y + 5, line.label, LABEL_FONT))
-        carried["lines"][line.label] = {"x": compact(xs), "y": compact(ys)}
+        xs = checked(f"x of {series.label!r}", series.xs)
+        if isinstance(series, Band):
+            lows, highs = (checked(f"{name} of {series.label!r}", ends, len(xs))
+                           for name, ends in (("lows", series.lows), ("highs", series.highs)))
+            if any(low > high for low, high in zip(lows, highs)):
+                raise ValueError(f"band {series.label!r} has a low above its high")
+            outline = [(px(a), py(b)) for a, b in [*zip(xs, highs), *zip(xs[::-1], lows[::-1])]]
+            parts.append(f'<polygon class="band" points="{" ".join(f"{num(a)},{num(b)}" for a, b in outline)}" '
+                         f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
+            parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" fill="{colour}" '
+                         f'fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
+            carried["bands"][series.label] = {"x": compact(xs), "low": compact(lows), "high": compact(highs)}
+        else:
+            ys = checked(f"y of {series.label!r}", series.ys, len(xs))
+            points = [(px(a), py(b)) for a, b in zip(xs, ys)]
+            parts.append(f'<polyline points="{" ".join(f"{num(a)},{num(b)}" for a, b in points)}" '
+                         f'fill="none" stroke="{colour}" stroke-width="2"{dashed}/>')
+            parts.extend(marker(shape, a, b, colour) for (a, b), value in zip(points, xs)
+                         if series.marked is None or any(math.isclose(value, m) for m in series.marked))
+            parts.append(f'<line x1="{LEFT}" y1="{key_y}" x2="{LEFT + 36}" y2="{key_y}" stroke="{colour}" '
+                         f'stroke-width="2"{dashed}/>' + marker(shape, LEFT + 18, key_y, colour))
+            carried["lines"][series.label] = {"x": compact(xs), "y": compact(ys)}
+        parts.append(text(LEFT + 44, key_y + 5, series.label, LABEL_FONT))
     height = legend_top + LEGEND_ROW * (count - 1) + 14
     body = background(WIDTH, height) + "".join(parts)
     return figure(ident, svg_image(ident, title, desc, WIDTH, height, body), title, kind=kind, values=carried)

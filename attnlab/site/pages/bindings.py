@@ -82,7 +82,6 @@ LIST_MARKER = re.compile(r"^[ \t>]*([0-9]+)[.)](?=[ \t])")
 """A line's leading "2." or "3)", which may be an ordered-list marker (see :func:`_blank_list_markers`)."""
 
 SKIPPED_MODULES = frozenset({"__main__"})
-"""attnlab modules a binding cannot use: the command line."""
 
 
 @dataclass(frozen=True)
@@ -146,18 +145,12 @@ def namespace() -> dict[str, Any]:
     return names
 
 
-def _in_prose(pattern: re.Pattern[str], markdown: str) -> Iterator[tuple[int, re.Match[str]]]:
-    """``(offset in markdown, match)`` for every match of ``pattern`` in the prose pieces."""
-    for prose, offset, text in chunks(markdown):
-        if prose:
-            yield from ((offset + m.start(), m) for m in pattern.finditer(text))
-
-
 def bindings(markdown: str) -> list[Binding]:
     """Every binding in the prose of ``markdown`` (code and front matter skipped), in order."""
     return [Binding(m["quoted"], " ".join(m["expression"].split()), line_of(markdown, start),
                     start, start + len(m.group(0)))
-            for start, m in _in_prose(BINDING, markdown)]
+            for prose, offset, text in chunks(markdown) if prose
+            for m in BINDING.finditer(text) for start in [offset + m.start()]]
 
 
 def render(markdown: str) -> str:

@@ -25,11 +25,8 @@ from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
 
 EXEC_FENCE = re.compile(r"^(?P<head>[ \t]*(?:`{3,}|~{3,})[ \t]*[\w-]+\b[^\n`]*\bexec=[^\n]*?)[ \t]*$", re.M)
-"""The opening line of a fenced block that markdown-exec runs."""
 HIDE, SHOW = "#| hide", "#| show"
-"""The lines that start and end a stretch of a block that runs without being shown."""
 BLOCK_CLASS = "attnlab-block"
-"""The class of the element holding one executed block's HTML (its source and result)."""
 PLUGIN_MISSING = ("mkdocs.yml: a code block reached the guide's formatter without its place (docs/page.md:LINE): "
                   "list the guide's plugin under plugins: (- attnlab), which checks each page and places its blocks")
 """Why a block without a place stops the build: without the plugin, pages would ship unchecked, citations raw."""

@@ -21,7 +21,6 @@ import numpy as np
 from attnlab.text import Rounded
 
 FOLDER = "exports"
-"""Where the exported files are published, inside the site."""
 MARKER = re.compile(r'(?P<p><p>)?<div class="attnlab-export" data-export="(?P<data>[^"]*)"[^>]*></div>(?(p)</p>)')
 """The placeholder :func:`marker` prints, as it stands in the page's HTML: where the output sits in
 tabs, Python-Markdown may write ``hidden="hidden"`` and wrap it in a paragraph."""
@@ -29,7 +28,6 @@ MARKUP = re.compile(r"\[([^\]]*)\]\([^)]*\)|\*\*(.+?)\*\*|(?<!\w)\*(.+?)\*(?!\w)
 """Markdown links, emphasis, code spans, inline math and HTML tags: kept as their text in an export."""
 
 Cell = str | int | float | bool | list[float] | None
-"""What one exported cell holds: a number, a row of numbers, or text."""
 
 
 def plain(text: str) -> str:
@@ -74,13 +72,6 @@ DATA = re.compile(r'<li (?:data-export="(?P<data>[^"]*)"|data-export-figure="(?P
 writes it and the post-build pass reads it."""
 HEADER_CELL = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.S)
 WHY = "The page rounds; the CSV and JSON files have every digit"
-"""The control's tooltip."""
-
-
-def shown_header(html: str, end: int) -> str:
-    """The header cells, as the page shows them (formulas drawn), of the last table in ``html`` before ``end``."""
-    start = html.rfind("<thead", 0, end)
-    return ", ".join(HEADER_CELL.findall(html, start, html.find("</thead>", start))) if start >= 0 else ""
 
 
 def entry(name: str, label: str, carries: str, base: str, here: str, kinds: Sequence[str]) -> str:
@@ -112,7 +103,9 @@ def resolve(html: str, page: str) -> str:
     def take(match: re.Match[str]) -> str:
         if match.group("data") is not None:
             caption, n = json.loads(unescape(match.group("data")))["caption"], len(tables) + 1
-            name = escape(caption) or shown_header(match.string, match.start())
+            head = html.rfind("<thead", 0, match.start())  # else named by the last table's header as shown
+            name = escape(caption) or (", ".join(HEADER_CELL.findall(html, head, html.find("</thead>", head)))
+                                       if head >= 0 else "")
             tables.append(entry(f"Table {n}: {name}", f"table {n}", f'data-export="{match.group("data")}"',
                                 f"{FOLDER}/{stem}-{n}", here, ("csv", "json")))
             return ""

@@ -11,7 +11,6 @@ from attnlab.site.pages.citations import CITATION
 from attnlab.site.pages.source import blank_match, chunks, line_of
 
 OPEN = re.compile(r"\[\[[^\n]{0,40}")
-"""A leftover ``[[`` and what follows it on its line (enough to recognise it in a message)."""
 
 
 def malformed(markdown: str, page: str) -> list[str]:

@@ -44,7 +44,6 @@ class Guide:
     sources: Mapping[str, str]
     """Path inside ``docs/`` → Markdown; the pages of the navigation in its order, then any others by path."""
     titles: Mapping[str, str]
-    """Navigation title of each page in the navigation."""
 
     @classmethod
     def read(cls, docs: Path, nav: tuple[tuple[str, str], ...]) -> Guide:

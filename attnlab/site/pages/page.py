@@ -15,7 +15,6 @@ class Page:
     """The page being converted and what surrounds it."""
 
     path: str
-    """POSIX path inside the docs folder, e.g. ``mixing.md``."""
     docs_dir: Path
     nav: tuple[tuple[str, str], ...] = ()
     """``(path, title)`` of every page in the navigation, in reading order."""

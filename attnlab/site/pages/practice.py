@@ -17,7 +17,6 @@ from attnlab.site.pages.source import blank, chunks, line_of, sub_prose
 EXERCISES_PAGE = "exercises.md"
 EXERCISES_MARKER = "<!-- attnlab:exercises -->"
 FEWEST, MOST = 2, 4
-"""How many exercises a teaching chapter ends with."""
 
 PROMPT = re.compile(r'^!!! question "(?P<title>Predict first\b[^"]*)"[ \t]*$', re.M)
 ANSWER = '??? success "Answer"'
@@ -124,12 +123,6 @@ def numbered(markdown: str, page: str = "page") -> str:
     return "\n".join(lines)
 
 
-def title_of(markdown: str, page: str) -> str:
-    """The page's own title: its first level-1 heading (the page path if it has none)."""
-    found = re.search(r"^# (.+?)[ \t]*$", _code_blanked(markdown), re.M)
-    return markdown[found.start(1):found.end(1)] if found else page
-
-
 def slug(page: str) -> str:
     """The prefix a chapter's ids take on the Exercises page: ``real-model.md`` → ``real-model``."""
     return page.removesuffix(".md").replace("/", "-")
@@ -147,7 +140,8 @@ def gathered(chapters: Mapping[str, str]) -> str:
     parts = []
     for path, markdown in chapters.items():
         listed = exercises(markdown, path)
-        title = title_of(markdown, path)
+        heading = re.search(r"^# (.+?)[ \t]*$", _code_blanked(markdown), re.M)  # the chapter's title
+        title = markdown[heading.start(1):heading.end(1)] if heading else path
         parts.append(f"## {title} {{#{slug(path)}}}\n\nFrom [{title}]({path}#exercises).")
         for exercise in listed:
             parts.append("\n\n".join([

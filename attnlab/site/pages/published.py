@@ -5,9 +5,7 @@ from __future__ import annotations
 import attnlab
 
 GUIDE = "attention-lab"
-"""The guide's name in file names and storage keys."""
 NAME = "attnlab"
-"""The wheel's distribution name, and its import name."""
 TAG = "py3-none-any"
 """The wheel's tag: pure Python, any interpreter the package supports, any platform."""
 

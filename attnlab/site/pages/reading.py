@@ -11,13 +11,10 @@ from pathlib import Path
 from attnlab.site.pages.source import FENCE, FRONT_MATTER
 
 PATH: tuple[str, ...] = ("rows.md", "scores.md", "softmax.md", "mixing.md", "masking.md")
-"""The chapters of the half-hour path, in reading order."""
 MAX_WORDS = 1000
-"""The most words a path chapter's main line may hold."""
 WORDS_PER_MINUTE = 150
 """A careful reading speed for prose with formulas and figures to look at (plain prose reads faster)."""
 ROUND_TO = 5
-"""Reading times are stated in whole multiples of this many minutes, rounded up."""
 
 WORD = re.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
 """A word: letters or digits, with inner apostrophes, hyphens, points or commas (``don't``, ``0.568``, ``1,000``)."""

@@ -15,7 +15,6 @@ from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.source import chunks, line_of
 
 NOTEBOOKS = "notebooks"
-"""The folder of the site that holds the notebooks."""
 DEPENDENCY = "numpy 2 or newer is its only dependency"
 """What the wheel needs (``pyproject.toml``: ``numpy>=2``); a Python with numpy 1 fetches numpy 2."""
 

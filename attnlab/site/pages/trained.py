@@ -29,7 +29,6 @@ SENTENCES: tuple[Sentence, ...] = (
 )
 """Home's sentences, the first the guide's own (Rows opens on it); every word a single piece."""
 QUERY = "it"
-"""The query the chapters follow in the first sentence."""
 STEPS = {"scores": "scaled score", "weights": "weight", "mixing": "size of weight × value", "masked": "causal weight"}
 """The steps the chapters show for the query: the scaled score q·k/√d_k of each key, its weight, the length of
 its weighted value ‖w_j v_j‖, its weight once a causal mask blocks the keys after the query."""
