@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from sites import DOCS, ROOT, read_config
 
 from attnlab.site.pages import practice, running
@@ -52,12 +51,9 @@ And again.
 """
 
 
-def test_the_install_line_is_pip_install_of_the_wheels_real_name() -> None:
+def test_the_install_line_names_the_wheel_and_the_notebooks_the_chapter() -> None:
     assert running.install_command() == f"pip install {WHEEL}"
     assert WHEEL.startswith("attnlab-") and WHEEL.endswith("-py3-none-any.whl")
-
-
-def test_the_notebooks_sit_in_their_folder_named_for_the_chapter() -> None:
     assert (running.notebook_path("mixing.md"), running.answers_path("mixing.md")) == (
         "notebooks/mixing.ipynb", "notebooks/mixing-answers.ipynb")
 
@@ -71,11 +67,11 @@ def test_the_exercises_open_with_the_notebooks_and_each_in_python_ends_with_the_
             running.python_line("softmax.md"), "", '??? success "Answer"']
     assert lines[lines.index("What now?") + 2] == '??? success "Answer"'
     assert text.count(f"`pip install {WHEEL}`") == 2
-
-
-def test_the_install_line_is_part_of_the_question_the_exercises_page_shows() -> None:
-    found = practice.exercises(running.with_run_lines(CHAPTER, "x.md"), "x.md")
-    assert [running.python_line("x.md") in e.question for e in found] == [False, True, True]
+    found = practice.exercises(text, "softmax.md")  # the install line is part of the question gathered
+    assert [running.python_line("softmax.md") in e.question for e in found] == [False, True, True]
+    assert [e.python for e in found] == [False, True, True]
+    assert re.findall(r"^### Exercise (\d): ", practice.numbered(text, "softmax.md"), re.MULTILINE) == ["1", "2", "3"]
+    assert running.with_run_lines("# Notes\n\nText.\n", "notes.md") == "# Notes\n\nText.\n"
 
 
 def test_the_lines_link_the_files_to_download_from_the_page() -> None:
@@ -85,49 +81,34 @@ def test_the_lines_link_the_files_to_download_from_the_page() -> None:
     assert f'<a href="../{WHEEL}" download>' in running.python_line("part/mixing.md")
 
 
-def test_the_exercises_keep_their_numbers_and_the_chapter_its_requirements() -> None:
-    text = practice.numbered(running.with_run_lines(CHAPTER, "softmax.md"), "softmax.md")
-    assert re.findall(r"^### Exercise (\d): ", text, re.MULTILINE) == ["1", "2", "3"]
-    assert [e.python for e in practice.exercises(running.with_run_lines(CHAPTER, "x.md"), "x.md")] == [
-        False, True, True]
+def test_home_and_notes_say_where_the_wheel_is_and_that_numpy_2_is_its_only_dependency() -> None:
+    import tomllib
 
-
-def test_a_page_without_exercises_is_left_alone() -> None:
-    assert running.with_run_lines("# Notes\n\nText.\n", "notes.md") == "# Notes\n\nText.\n"
-
-
-def test_home_and_notes_say_where_the_wheel_is_and_that_numpy_is_its_only_dependency() -> None:
     text = running.install("notes.md")
     assert f'<a href="{WHEEL}" download>{WHEEL}</a>' in text
     assert f"```bash\npip install {WHEEL}\n```" in text
     assert ("numpy 2 or newer is its only dependency, so where that Python already has numpy 2 the line needs no "
             "network") in text
+    [requirement] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert requirement == "numpy>=2"
 
 
 # --- the built site ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("page", ["index.html", "notes.html"])
-def test_home_and_notes_show_the_install_line(built_site: Path, page: str) -> None:
-    html = (built_site / page).read_text(encoding="utf-8")
-    assert re.search(rf"<code>pip install {re.escape(WHEEL)}\s*</code>", html.replace('<span class="w"> </span>', " ")
-                     .replace('<span class="n">', "").replace("</span>", "")), page
-    assert f'<a href="{WHEEL}" download>{WHEEL}</a>' in html
+def test_home_and_notes_show_the_install_line(built_site: Path) -> None:
+    for page in ["index.html", "notes.html"]:
+        html = (built_site / page).read_text(encoding="utf-8")
+        assert re.search(rf"<code>pip install {re.escape(WHEEL)}\s*</code>", html.replace(
+            '<span class="w"> </span>', " ").replace('<span class="n">', "").replace("</span>", "")), page
+        assert f'<a href="{WHEEL}" download>{WHEEL}</a>' in html
 
 
-@pytest.mark.parametrize("path", GUIDE.chapters)
-def test_every_exercise_in_python_shows_the_install_line(built_site: Path, path: str) -> None:
-    html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
-    python = [e.anchor for e in practice.exercises(GUIDE.sources[path], path) if e.python]
-    parts = re.split(r'(?=<h3 class="attn-exercise" id="exercise-\d+")', html)
-    by_anchor = {re.match(r'<h3 class="attn-exercise" id="(exercise-\d+)"', part)[1]: part for part in parts[1:]}
-    assert [anchor for anchor in python if f"<code>pip install {WHEEL}</code>" not in by_anchor[anchor]] == []
-    assert html.count(f"<code>pip install {WHEEL}</code>") == len(python) > 0
-
-
-def test_the_install_lines_state_the_numpy_the_wheel_requires() -> None:
-    import tomllib
-
-    [requirement] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
-    assert requirement == "numpy>=2"
-    assert "numpy 2 or newer is its only dependency" in running.install() and "has numpy 2 " in running.install()
+def test_every_exercise_in_python_shows_the_install_line(built_site: Path) -> None:
+    for path in GUIDE.chapters:
+        html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
+        python = [e.anchor for e in practice.exercises(GUIDE.sources[path], path) if e.python]
+        parts = re.split(r'(?=<h3 class="attn-exercise" id="exercise-\d+")', html)
+        by_anchor = {re.match(r'<h3 class="attn-exercise" id="(exercise-\d+)"', part)[1]: part for part in parts[1:]}
+        assert [anchor for anchor in python if f"<code>pip install {WHEEL}</code>" not in by_anchor[anchor]] == []
+        assert html.count(f"<code>pip install {WHEEL}</code>") == len(python) > 0, path
