@@ -90,10 +90,14 @@ def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tupl
                                                     fill=MUTED)
 
 
-def cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray, words: Sequence[Sequence[str]], *,
-          width: float, height: float, shaded: bool) -> str:
-    """A matrix as cells with their numbers (``words``); blocked cells hatched, the others shaded if ``shaded``."""
-    parts = []
+def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
+                   words: Sequence[Sequence[str]], queries: Sequence[str], keys: Sequence[str], *,
+                   width: float, height: float = 20, shaded: bool) -> str:
+    """A matrix as cells with their numbers (``words``), blocked cells hatched, the others shaded if ``shaded``;
+    the keys above the columns and the queries left of the rows."""
+    parts = [text(x + (c + 0.5) * width, y - 4, key, SMALL, anchor="middle", fill=MUTED) for c, key in enumerate(keys)]
+    parts += [text(x - 4, y + (r + 0.5) * height + SMALL / 2 - 1.5, query, SMALL, anchor="end", fill=MUTED)
+              for r, query in enumerate(queries) if query]
     for (r, c), value in np.ndenumerate(grid):
         fill = f"url(#{ident}-blocked)" if not visible[r, c] else shade(value) if shaded else PAPER
         parts.append(f'<rect x="{num(x + c * width)}" y="{num(y + r * height)}" width="{num(width)}" '
@@ -101,16 +105,6 @@ def cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
         parts.append(text(x + (c + 0.5) * width, y + (r + 0.5) * height + SMALL / 2 - 1.5, words[r][c], SMALL,
                           anchor="middle"))
     return "".join(parts)
-
-
-def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
-                   words: Sequence[Sequence[str]], queries: Sequence[str], keys: Sequence[str], *,
-                   width: float, height: float = 20, shaded: bool) -> str:
-    """:func:`cells` with the keys above the columns and the queries left of the rows."""
-    parts = [text(x + (c + 0.5) * width, y - 4, key, SMALL, anchor="middle", fill=MUTED) for c, key in enumerate(keys)]
-    parts += [text(x - 4, y + (r + 0.5) * height + SMALL / 2 - 1.5, query, SMALL, anchor="end", fill=MUTED)
-              for r, query in enumerate(queries) if query]
-    return "".join(parts) + cells(ident, x, y, grid, visible, words, width=width, height=height, shaded=shaded)
 
 
 def weight_legend(ident: str, x: float, y: float, blocked: bool) -> str:

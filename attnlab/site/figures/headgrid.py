@@ -103,22 +103,14 @@ def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tup
     for row, h in frames:
         parts.append(f'<rect data-outlined="{row} {h}" x="{LEFT + h * step - 3}" y="{TOP + row * step - 3}" '
                      f'width="{side + 6}" height="{side + 6}" fill="none" stroke="{INK}" stroke-width="3"/>')
-    parts.append(_legend(LEFT, grid_bottom + 12))
+    swatch, start, y = 36, LEFT + 100, grid_bottom + 12  # the legend: a swatch per shade step, weights 0 to 1
+    parts.append(text(LEFT, y + FONT, "weight", FONT))
+    parts += [f'<rect x="{start + step * swatch}" y="{y + 2}" width="{swatch}" height="{FONT}" '
+              f'fill="{colour(step)}" stroke="{FRAME}" stroke-width="0.5"/>' for step in range(LEVELS + 1)]
+    parts += [text(start + step * swatch + swatch / 2, y + 2 * FONT + 12, label, FONT, anchor="middle")
+              for step, label in ((0, "0"), (LEVELS // 2, "0.5"), (LEVELS, "1"))]  # LEVELS is even
     picture = svg_image(ident, title, desc, width, height, "".join(parts))
     values = {"sentence": sentence, "levels": LEVELS, "outlined": [list(frame) for frame in frames],
               "layers": layers, "heads": heads, "tokens": n,
               "grid": {"left": LEFT, "top": TOP, "cell": CELL, "gap": GAP}}
     return figure(ident, picture, title, kind="head-grid", values=values)
-
-
-def _legend(x: float, y: float) -> str:
-    """The shade steps as a row of swatches labelled with their weights, from 0 to 1."""
-    swatch = 36
-    parts = [text(x, y + FONT, "weight", FONT)]
-    start = x + 100
-    for step in range(LEVELS + 1):
-        parts.append(f'<rect x="{start + step * swatch}" y="{y + 2}" width="{swatch}" height="{FONT}" '
-                     f'fill="{colour(step)}" stroke="{FRAME}" stroke-width="0.5"/>')
-    parts += [text(start + step * swatch + swatch / 2, y + 2 * FONT + 12, label, FONT, anchor="middle")
-              for step, label in ((0, "0"), (LEVELS // 2, "0.5"), (LEVELS, "1"))]  # LEVELS is even
-    return "".join(parts)
