@@ -32,8 +32,6 @@ NAMED: dict[str, str] = {"ink": INK, "muted": MUTED, "grid": GRID, "paper": PAPE
 
 def rgb(colour: str) -> RGB:
     """``#rrggbb`` as three integers 0-255."""
-    if len(colour) != 7 or colour[0] != "#":
-        raise ValueError(f"a colour is written #rrggbb, got {colour!r}")
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 

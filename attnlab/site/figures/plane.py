@@ -60,8 +60,6 @@ class Frame:
 
 def frame_around(points: Sequence[Sequence[float]], width: float, height: float) -> Frame:
     """A frame for a ``width`` × ``height`` picture whose plotting box holds every one of ``points``."""
-    if not points:
-        raise ValueError("frame_around needs at least one point")
     box_width = width - MARGIN["left"] - MARGIN["right"]
     box_height = height - MARGIN["top"] - MARGIN["bottom"]
     windows = []

@@ -64,8 +64,6 @@ def log_axis(values: Sequence[float], label: str) -> Axis:
 
 def nice_step(span: float, count: int) -> float:
     """The round step (1, 2 or 5 times a power of ten) nearest to cutting ``span`` into ``count`` parts."""
-    if span <= 0 or count < 1:
-        raise ValueError(f"span and count must be positive, got {span} and {count}")
     raw = span / count
     power = 10.0 ** math.floor(math.log10(raw))
     return min((m * power for m in (1, 2, 5, 10)), key=lambda step: abs(math.log(step / raw)))

@@ -31,8 +31,6 @@ DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
 
 def min_font(width: float, column: float = PHONE_COLUMN) -> int:
     """Smallest font size (SVG units) that reads at :data:`MIN_TEXT` px once ``width`` units shrink to ``column`` px."""
-    if width <= 0 or column <= 0:
-        raise ValueError(f"width and column must be positive, got {width} and {column}")
     return math.ceil(MIN_TEXT * max(1.0, width / column))
 
 
