@@ -1,10 +1,6 @@
-"""Numbers in prose: bindings ``[[0.576 = expr]]``, literals, the scan, and proof that it bites.
-
-Unit tests use small Markdown strings with hand-worked expressions; the docs
-tests run over every page in ``docs/`` with ``attnlab.site.pages.bindings`` directly (no
-site build); the mutation tests change a toy constant, a quoted digit and a
-binding in the real chapters and show the check names the place. The page pass
-shows a binding's number in a page (``tests/site/build/test_convert.py``).
+"""Numbers in prose: bindings ``[[0.576 = expr]]``, literals, the scan, and proof on the real chapters that it
+bites (a changed toy constant, a quoted digit, a removed binding). ``tests/site/build/test_convert.py`` shows a
+binding's number in a page.
 """
 
 from __future__ import annotations

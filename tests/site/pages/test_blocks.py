@@ -1,9 +1,5 @@
-"""The guide's code blocks: hidden display lines, no quiet exit, output checked, each named by its place.
-
-Blocks are converted by Python-Markdown with SuperFences handing Python
-blocks to :func:`attnlab.site.pages.blocks.formatter`, as ``mkdocs.yml``
-configures it; ``test_build_refuses.py`` shows the same refusals in a real
-MkDocs build.
+"""The guide's code blocks, converted in-process as ``mkdocs.yml`` configures them: hidden display lines, no quiet
+exit, output checked, each named by its place (``test_build_refuses.py`` shows the refusals in a real build).
 """
 
 from __future__ import annotations

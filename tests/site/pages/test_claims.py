@@ -1,15 +1,9 @@
 """The claims and sources registry, its completeness against the brief, and citations in the chapters.
 
-The brief (``shared/BRIEF.md`` beside the repository, with its second and
-third editions ``shared/BRIEF-2.md`` and ``shared/BRIEF-3.md``) is the
-contract: every claim and source they list must be registered with the same
-kind, locator and arXiv number (a source without one: the same URL), a row
-of a later edition replacing an earlier row of the same ID (its "Corrected"
-table). A clone without the brief skips that cross-check and says
-why; CI sets ``ATTNLAB_REQUIRE_BRIEF=1`` (in ``.ci/run``), so there a missing
-file of either edition fails. ``ATTNLAB_SHARED`` names another folder holding
-them (a git worktree sits elsewhere than the clone). The docs tests scan every
-page's Markdown directly.
+The brief (``shared/BRIEF.md`` beside the repository, or in ``ATTNLAB_SHARED``, with its later editions
+``BRIEF-2.md`` and ``BRIEF-3.md``, whose rows replace earlier ones) lists every claim and source the registry
+must hold. Without it the cross-check is skipped, saying why; CI sets ``ATTNLAB_REQUIRE_BRIEF=1``, which makes
+a missing edition fail.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""Home as a first impression (issue 21): its map follows the navigation, its "Start here" path names pages.
-
-Read from ``docs/index.md`` and ``mkdocs.yml``, so these run in the fast tier.
-The map must name every page of the main path, the lab and the explorer
-included, in the navigation's order; the optional chapter must be marked so
-there as it is in the navigation; and the counts the map states must count
-what they say.
+"""Home as a first impression (issue 21), read from ``docs/index.md`` and ``mkdocs.yml``: its map names every
+page of the main path in the navigation's order and marks the optional chapter so, its "Start here" path names
+pages, and its counts count what they say.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Practice in the chapters: every teaching chapter predicts first and ends with exercises; the Exercises page
-gathers them.
-
-Unit tests read small Markdown strings; the docs tests read every teaching
-chapter's source (no build); the built-site tests check the numbered
-headings and the gathered Exercises page.
+"""Practice in the chapters: every teaching chapter predicts first and ends with exercises, which the Exercises
+page gathers (small Markdown strings, every chapter's source, and the built site).
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
 """Running the code yourself: the install line on Home, Notes and every exercise in Python, and each chapter's
-notebooks.
-
-Unit tests read small Markdown strings (``attnlab.site.pages.running``); the
-built-site tests find the lines on the pages, with the wheel's real name.
+notebooks (``attnlab.site.pages.running``, and the built pages with the wheel's real name).
 """
 
 from __future__ import annotations
