@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from html.parser import HTMLParser
+from xml.etree import ElementTree
 
 import pytest
 from hypothesis import given as given_numbers
@@ -16,27 +16,10 @@ from attnlab.site.pages.mathml import with_math
 from attnlab.text import fmt, given, given_vector, table, vector
 
 
-class Cells(HTMLParser):
-    """Collects (tag, attributes, text) for every th/td/caption of a table."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.cells: list[tuple[str, dict[str, str | None], str]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("th", "td", "caption"):
-            self.cells.append((tag, dict(attrs), ""))
-
-    def handle_data(self, data: str) -> None:
-        if self.cells:
-            tag, attrs, text = self.cells[-1]
-            self.cells[-1] = (tag, attrs, text + data)
-
-
-def cells(html: str) -> list[tuple[str, dict[str, str | None], str]]:
-    parser = Cells()
-    parser.feed(html)
-    return [(tag, attrs, text.strip()) for tag, attrs, text in parser.cells]
+def cells(html: str) -> list[tuple[str, dict[str, str], str]]:
+    """(tag, attributes, text) of every th, td and caption of the table in ``html``."""
+    table = ElementTree.fromstring(re.search(r"<table.*</table>", html, re.S).group(0))
+    return [(e.tag, e.attrib, "".join(e.itertext()).strip()) for e in table.iter() if e.tag in ("th", "td", "caption")]
 
 
 def test_fmt_keeps_the_requested_decimals_never_negative_zero_and_every_digit_of_a_large_number() -> None:
