@@ -42,17 +42,18 @@ def linked(markdown: str) -> list[str]:
     return list(dict.fromkeys(LINK.findall(markdown)))
 
 
-def test_the_map_names_every_page_of_the_main_path_in_the_navigations_order() -> None:
-    shown = [page for page in linked(section("Map of the chapters")) if page in main_path()]
+def test_the_map_names_every_page_of_the_main_path_in_order_marks_the_optional_chapter_and_counts_right() -> None:
+    the_map = section("Map of the chapters")
+    shown = [page for page in linked(the_map) if page in main_path()]
     assert shown == main_path()
     assert {"lab.md", "explorer.md"} <= set(shown)
-
-
-def test_the_map_marks_the_optional_chapter_as_the_navigation_does() -> None:
     optional = next(item["Optional, advanced"] for item in read_config()["nav"]
                     if isinstance(item, dict) and "Optional, advanced" in item)
-    part = section("Map of the chapters").split("**Optional, advanced**")[1]
+    part = the_map.split("**Optional, advanced**")[1]
     assert linked(part.split("\n**")[0]) == list(optional[0].values())
+    line = next(item for item in the_map.split("\n- ") if "(experiments.md)" in item)
+    listed = line.split(":", 1)[1].split(", each")[0]
+    assert len(re.split(r",| and ", listed)) == 3, listed  # "three experiments"
 
 
 def test_start_here_names_a_short_path_of_pages_in_reading_order() -> None:
@@ -61,9 +62,3 @@ def test_start_here_names_a_short_path_of_pages_in_reading_order() -> None:
     order = main_path()
     assert 3 <= len(path) <= 6 and path == sorted(path, key=order.index)
     assert "explorer.md" in path, "the path reaches a trained model's heads"
-
-
-def test_the_three_experiments_line_lists_three() -> None:
-    line = next(item for item in section("Map of the chapters").split("\n- ") if "(experiments.md)" in item)
-    listed = line.split(":", 1)[1].split(", each")[0]
-    assert len(re.split(r",| and ", listed)) == 3, listed
