@@ -1,4 +1,1 @@
-"""Per-page text work: ``attnlab.site.build.convert`` and what it checks.
-
-Every module here reads or rewrites one page's text; none writes a file.
-"""
+"""Per-page text work for ``attnlab.site.build.convert``: each module reads or rewrites a page's text."""
