@@ -78,53 +78,29 @@ def blocks(text: str) -> list[str]:
     return [b for b in text.strip().split("\n\n") if b]
 
 
-def test_companion_prints_five_contrasts_then_we002(text: str) -> None:
+def test_companion_prints_five_contrasts_then_we002_each_with_its_weights_and_output(text: str) -> None:
     titles = [b.splitlines()[0] for b in blocks(text)]
     assert len(titles) == 6 and titles[0].startswith("Baseline") and titles[5].startswith("WE-002")
+    for block, (_, _, weights, output) in zip(blocks(text), CONTRASTS):
+        assert re.search(rf"weights\s+{re.escape(vector(weights))}", block), block
+        assert re.search(rf"output\s+{re.escape(vector(output))}", block), block
+    assert not NOT_A_NUMBER.search(text)
 
 
-@pytest.mark.parametrize(("index", "contrast"), list(enumerate(CONTRASTS)), ids=[c[0] for c in CONTRASTS])
-def test_companion_prints_each_contrasts_weights_and_output(text: str, index: int, contrast: tuple) -> None:
-    _, _, weights, output = contrast
-    block = blocks(text)[index]
-    assert re.search(rf"weights\s+{re.escape(vector(weights))}", block), block
-    assert re.search(rf"output\s+{re.escape(vector(output))}", block), block
-
-
-def test_companion_prints_we002s_query_as_given(text: str) -> None:
-    assert blocks(text)[5].startswith("WE-002: q = [√2, 0] against three keys")
-
-
-def test_companion_prints_we002_with_six_decimals(text: str) -> None:
+def test_companion_prints_we002s_query_as_given_and_its_numbers_with_six_decimals(text: str) -> None:
     block = blocks(text)[5]
+    assert block.startswith("WE-002: q = [√2, 0] against three keys")
     assert re.search(rf"scaled logits\s+{re.escape(vector([1, 0, 1], 6))}", block), block
     assert re.search(rf"weights\s+{re.escape(vector(WE002_WEIGHTS, 6))}", block), block
     assert re.search(rf"output\s+{re.escape(vector(WE002_OUTPUT, 6))}", block), block
 
 
-def test_companion_text_has_no_nan_or_inf(text: str) -> None:
-    assert not NOT_A_NUMBER.search(text)
-
-
-def test_companion_json_has_the_documented_keys(report: dict[str, Any]) -> None:
-    assert {"baseline", "zero_query", "causal_grid", "no_causal_grid", "value_y_4", "we002"} <= set(report)
-
-
-@pytest.mark.parametrize(("key", "controls"), [(c[0], c[1]) for c in CONTRASTS], ids=[c[0] for c in CONTRASTS])
-def test_companion_json_contrast_equals_compute_for_its_controls(
-        report: dict[str, Any], key: str, controls: dict[str, Any]) -> None:
-    assert report[key] == compute(controls).to_dict()
-
-
-@pytest.mark.parametrize(("key", "weights", "output"), [(c[0], c[2], c[3]) for c in CONTRASTS],
-                         ids=[c[0] for c in CONTRASTS])
-def test_companion_json_contrast_matches_the_hand_arithmetic(
-        report: dict[str, Any], key: str, weights: list[float], output: list[float]) -> None:
-    assert report[key]["weights"] == pytest.approx(weights, rel=1e-12, abs=1e-15)
-    assert report[key]["output"] == pytest.approx(output, rel=1e-12)
-
-
-def test_companion_json_we002_matches_the_hand_arithmetic(report: dict[str, Any]) -> None:
+def test_companion_json_is_compute_for_each_contrast_and_the_hand_arithmetic(report: dict[str, Any]) -> None:
+    assert set(report) == {"baseline", "zero_query", "causal_grid", "no_causal_grid", "value_y_4", "we002"}
+    for key, controls, weights, output in CONTRASTS:
+        assert report[key] == compute(controls).to_dict()
+        assert report[key]["weights"] == pytest.approx(weights, rel=1e-12, abs=1e-15)
+        assert report[key]["output"] == pytest.approx(output, rel=1e-12)
     we = report["we002"]
     assert we["scaled"] == pytest.approx([1.0, 0.0, 1.0], rel=1e-15, abs=1e-15)
     assert we["weights"] == pytest.approx(WE002_WEIGHTS, rel=1e-15)
@@ -132,28 +108,9 @@ def test_companion_json_we002_matches_the_hand_arithmetic(report: dict[str, Any]
     assert we["visible"] == [True, True, True]
 
 
-def test_companion_json_is_one_object(report: dict[str, Any]) -> None:
-    assert isinstance(report, dict)
-
-
-@pytest.fixture(scope="module")
-def imported() -> set[str]:
-    """Top-level names of the modules a fresh ``import attnlab`` adds to ``sys.modules``."""
-    probe = (
-        "import json, sys; before = set(sys.modules); import attnlab; "
-        "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))"
-    )
+def test_import_attnlab_loads_only_numpy_and_the_standard_library() -> None:
+    probe = ("import json, sys; before = set(sys.modules); import attnlab; "
+             "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))")
     done = run("-c", probe)
     assert done.returncode == 0, done.stderr
-    return set(json.loads(done.stdout))
-
-
-def test_import_attnlab_loads_only_numpy_and_the_standard_library(imported: set[str]) -> None:
-    assert imported - sys.stdlib_module_names - {"numpy", "attnlab"} == set()
-
-
-@pytest.mark.parametrize(
-    "heavy", ["matplotlib", "scipy", "mkdocs", "markdown", "pandas", "yaml", "hypothesis", "torch"]
-)
-def test_import_attnlab_does_not_load_heavy_packages(imported: set[str], heavy: str) -> None:
-    assert heavy not in imported
+    assert set(json.loads(done.stdout)) - sys.stdlib_module_names - {"numpy", "attnlab"} == set()
