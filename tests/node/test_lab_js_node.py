@@ -16,12 +16,7 @@ import subprocess
 from typing import Any
 
 import pytest
-from browser.agreement import (
-    assert_agrees,
-    camel,
-    control_settings,
-    in_javascript_terms,
-)
+from browser.agreement import assert_agrees, camel, control_settings, in_javascript_terms
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sites import ROOT

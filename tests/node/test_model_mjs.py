@@ -21,12 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser.agreement import (
-    assert_agrees,
-    camel,
-    control_settings,
-    in_javascript_terms,
-)
+from browser.agreement import assert_agrees, camel, control_settings, in_javascript_terms
 from sites import DOCS, ROOT
 
 from attnlab.__main__ import CONTRASTS
