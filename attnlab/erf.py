@@ -42,7 +42,7 @@ TABLE = taylor_table()
 
 
 def erf(x: Any) -> np.ndarray:
-    """erf(x) = (2/√π) ∫₀ˣ e^(−t²) dt for every entry of ``x`` (±1 past ``END``, NaN stays NaN); float64."""
+    """erf(x) = (2/√π) ∫₀ˣ e^(−t²) dt for every entry of ``x``, float64 (±1 past ``END``; not a number stays so)."""
     z = np.asarray(x, dtype=np.float64)
     size = np.abs(z)
     near = size <= END  # False for infinity and for not-a-number, which get no grid point
