@@ -64,14 +64,17 @@ def test_streaming_handles_scores_up_to_a_million_without_overflow_or_nan(case: 
     assert_same_output(streamed, naive, case["v"])
 
 
-def test_rows_with_no_visible_key_in_early_blocks_raise_no_warning() -> None:
+def test_rows_with_no_visible_key_in_early_blocks_and_scores_further_apart_than_float64_raise_no_warning() -> None:
     visible = np.zeros((3, 6), dtype=bool)
     visible[:, -1] = True  # every row sees only the last key, so five blocks see nothing
     q, k, v = np.ones((3, 2)), np.arange(12.0).reshape(6, 2), np.arange(6.0)[:, None]
+    far = [[1.5e308]], [[1.0], [-1.0]], [[1.0], [2.0]]  # scaled scores ±1.5e308 differ by more than float64 holds
     with warnings.catch_warnings(), np.errstate(all="raise"):
         warnings.simplefilter("error")
         streamed = streaming_attention(q, k, v, visible, block=1)
+        apart = streaming_attention(*far, block=1)
     assert streamed.tolist() == [[5.0], [5.0], [5.0]]
+    assert_same_output(apart, attention(*far).output, np.array(far[2]))
 
 
 def test_worked_example_by_hand_and_the_shapes() -> None:
@@ -100,11 +103,14 @@ def test_trace_of_toy_rises_row_keeps_the_running_maximum_and_rescales_the_runni
     assert [s.keys_seen for s in steps] == [3, 6, 7]
 
 
-def test_trace_ends_at_the_output() -> None:
+def test_trace_ends_at_the_output_and_its_causal_flag_is_the_causal_mask() -> None:
     rng = np.random.default_rng(6)
     q, k, v = rng.normal(size=(5, 3)), rng.normal(size=(9, 3)), rng.normal(size=(9, 2))
     last = streaming_trace(q, k, v, causal(5, 9), block=4)[-1]
     assert_same_output(last.weighted / last.total[:, None], attention(q, k, v, causal(5, 9)).output, v)
+    flagged, masked = streaming_trace(Q, K, V, block=1, causal=True), streaming_trace(Q, K, V, causal(3), block=1)
+    assert all(np.array_equal(a.total, b.total) and np.array_equal(a.weighted, b.weighted)
+               for a, b in zip(flagged, masked, strict=True))
 
 
 def raised(function: Any, *args: Any) -> tuple[type, str]:
@@ -183,15 +189,6 @@ def test_streaming_never_allocates_an_n_by_m_array_and_the_measure_sees_naive_at
     assert traced_peak(streaming_attention, q, k, v, block=SMALL_BLOCK, causal=True) < N * M == visible.nbytes
 
 
-def test_scores_further_apart_than_float64_can_hold_give_no_warning() -> None:
-    # Scaled scores ±1.5e308 differ by more than the largest float64.
-    q, k, v = [[1.5e308]], [[1.0], [-1.0]], [[1.0], [2.0]]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        streamed = streaming_attention(q, k, v, block=1)
-    assert_same_output(streamed, attention(q, k, v).output, np.array(v))
-
-
 # --- causal=True: the mask worked out from positions, never written down ---------------------
 
 
@@ -205,22 +202,14 @@ def test_causal_flag_equals_attention_with_the_causal_mask(n: int, extra: int, b
                        attention(q, k, v, causal(n, m)).output, v)
 
 
-def test_causal_flag_combines_with_a_visible_mask() -> None:
+def test_causal_flag_combines_with_a_visible_mask_and_refuses_rows_left_without_a_key() -> None:
     rng = np.random.default_rng(3)
     q, k, v = rng.normal(size=(4, 2)), rng.normal(size=(6, 2)), rng.normal(size=(6, 2))
     padding = np.array([True, False, True, True, True, True])
     both = causal(4, 6) & padding[None, :]
     assert_same_output(streaming_attention(q, k, v, np.tile(padding, (4, 1)), block=2, causal=True),
                        attention(q, k, v, both).output, v)
-
-
-def test_causal_flag_with_more_queries_than_keys_refuses_the_rows_left_without_a_key() -> None:
     with pytest.raises(ValueError, match="visible row 0 blocks every key"):
         streaming_attention(np.ones((4, 1)), np.ones((2, 1)), np.ones((2, 1)), block=1, causal=True)
 
-
-def test_causal_trace_of_the_toy_rises_row_is_the_trace_with_the_causal_mask() -> None:
-    flagged, masked = streaming_trace(Q, K, V, block=1, causal=True), streaming_trace(Q, K, V, causal(3), block=1)
-    assert all(np.array_equal(a.total, b.total) and np.array_equal(a.weighted, b.weighted)
-               for a, b in zip(flagged, masked, strict=True))
 

@@ -82,51 +82,35 @@ def test_node_names_in_camel_case_fills_defaults_takes_an_alias_beside_a_camel_n
     assert uniform["weights"] == [1 / 3, 1 / 3, 1 / 3]
 
 
-BAD_CONTROLS: dict[str, tuple[str, str]] = {
-    "a token the toy does not have": (
-        "{token: 'sun'}",
-        'RangeError: token must be one of grid, load, rises; got "sun"',
-    ),
-    "a token in the wrong case": ("{token: 'Rises'}", "RangeError: token must be one of"),
-    "a number as token": ("{token: 2}", "RangeError: token must be one of grid, load, rises; got 2"),
-    "null as token": ("{token: null}", "RangeError: token must be one of grid, load, rises; got null"),
-    "a string as multiplier": ("{queryScale: '1'}", 'TypeError: queryScale must be a number, got "1"'),
-    "a boolean as multiplier": ("{query_scale: true}", "TypeError: queryScale must be a number, got true"),
-    "a list as multiplier": ("{queryScale: [1]}", "TypeError: queryScale must be a number, got [1]"),
-    "a BigInt multiplier": ("{queryScale: 2n}", "TypeError: queryScale must be a number, got 2n"),
-    **{f"{number} as multiplier": (f"{{queryScale: {number}}}", f"RangeError: queryScale must be a finite number, "
-                                                                f"got {number}") for number in ("NaN", "Infinity",
-                                                                                               "-Infinity")},
-    "a control under both its names": ("{valueY: 4.0, value_y: 4.0}",
-                                       "TypeError: valueY is given twice, as valueY and value_y: give it once"),
-    "a control under both its names, unequal": ("{queryScale: 1.0, query_scale: 2.0}",
-                                                "TypeError: queryScale is given twice, as queryScale and query_scale"),
-    "an unknown control": ("{colour: 'red', value_y: 4.0}",
-                           'RangeError: unknown control "colour"; the known controls are token, queryScale, causal, '
-                           "valueY, scaleScores (snake_case aliases such as query_scale work too)"),
-    "an infinite third value": ("{valueY: -Infinity}", "RangeError: valueY must be a finite number, got -Infinity"),
-    "null as third value": ("{value_y: null}", "TypeError: valueY must be a number, got null"),
-    "a multiplier whose scores overflow": ("{queryScale: 1e308}", "RangeError: queryScale 1e+308 is too large"),
-    "1 as causal": ("{causal: 1}", "TypeError: causal must be true or false, got 1"),
-    "a string as causal": ("{causal: 'true'}", 'TypeError: causal must be true or false, got "true"'),
-    "0 as the √d_k switch": ("{scaleScores: 0}", "TypeError: scaleScores must be true or false, got 0"),
-    "null as the √d_k switch, by its alias": (
-        "{scale_scores: null}",
-        "TypeError: scaleScores must be true or false, got null",
-    ),
-    "two unknown controls": ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
-}
+TOKEN, NUMBER, SWITCH = "RangeError: token must be one of", "must be a number, got", "must be true or false, got"
+BAD_CONTROLS = [
+    ("{token: 'sun'}", f'{TOKEN} grid, load, rises; got "sun"'), ("{token: 'Rises'}", TOKEN),
+    ("{token: 2}", f"{TOKEN} grid, load, rises; got 2"), ("{token: null}", f"{TOKEN} grid, load, rises; got null"),
+    *((f"{{{name}: {value}}}", f"TypeError: queryScale {NUMBER} {shown}") for name, value, shown in [
+        ("queryScale", "'1'", '"1"'), ("query_scale", "true", "true"), ("queryScale", "[1]", "[1]"),
+        ("queryScale", "2n", "2n")]),
+    *((f"{{queryScale: {x}}}", f"RangeError: queryScale must be a finite number, got {x}") for x in ("NaN", "Infinity",
+                                                                                                    "-Infinity")),
+    ("{valueY: -Infinity}", "RangeError: valueY must be a finite number, got -Infinity"),
+    ("{value_y: null}", f"TypeError: valueY {NUMBER} null"),
+    ("{queryScale: 1e308}", "RangeError: queryScale 1e+308 is too large"),
+    ("{causal: 1}", f"TypeError: causal {SWITCH} 1"), ("{causal: 'true'}", f'TypeError: causal {SWITCH} "true"'),
+    ("{scaleScores: 0}", f"TypeError: scaleScores {SWITCH} 0"),
+    ("{scale_scores: null}", f"TypeError: scaleScores {SWITCH} null"),
+    ("{valueY: 4.0, value_y: 4.0}", "TypeError: valueY is given twice, as valueY and value_y: give it once"),
+    ("{queryScale: 1.0, query_scale: 2.0}", "TypeError: queryScale is given twice, as queryScale and query_scale"),
+    ("{colour: 'red', value_y: 4.0}", 'RangeError: unknown control "colour"; the known controls are token, queryScale, '
+                                      "causal, valueY, scaleScores (snake_case aliases such as query_scale work too)"),
+    ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
+]
 """Bad controls, each refused by attnlab.js under Node in its own words, naming the control (JavaScript's name)."""
-NOT_PLAIN_CONTROLS = {
-    "a Map of controls": 'new Map([["token", "grid"]])', "a Date": "new Date(0)", "a RegExp": "/grid/",
-    "an array": '["grid"]', "null": "null", "a token string": '"grid"',
-    "controls inherited from a prototype": 'Object.create({token: "grid"})',
-    "an instance of a class": "new (class Controls { constructor() { this.token = 'grid'; } })()",
-}
-"""JavaScript values Python has no counterpart for, each refused by attnlab.js as not a plain object of controls."""
-REFUSALS = {**BAD_CONTROLS, **{why: (given, "TypeError: controls must be a plain object with keys token, queryScale, "
-                                            "causal, valueY, scaleScores, got [object ")
-                               for why, given in NOT_PLAIN_CONTROLS.items()}}
+NOT_PLAIN_CONTROLS = ['new Map([["token", "grid"]])', "new Date(0)", "/grid/", '["grid"]', "null", '"grid"',
+                      'Object.create({token: "grid"})',
+                      "new (class Controls { constructor() { this.token = 'grid'; } })()"]
+"""JavaScript values Python has no counterpart for (a Map, a Date, a RegExp, an array, null, a token string, controls
+inherited from a prototype, an instance of a class), each refused by attnlab.js as not a plain object of controls."""
+REFUSALS = [*BAD_CONTROLS, *((source, "TypeError: controls must be a plain object with keys token, queryScale, causal, "
+                                      "valueY, scaleScores, got [object ") for source in NOT_PLAIN_CONTROLS)]
 
 
 def refusals_in_node(calls: list[str]) -> list[str]:
@@ -139,9 +123,9 @@ def refusals_in_node(calls: list[str]) -> list[str]:
 
 
 def test_node_refuses_each_bad_control_naming_it() -> None:
-    printed = refusals_in_node([f"lab.compute({given})" for given, _ in REFUSALS.values()])
-    for (why, (_, message)), answer in zip(REFUSALS.items(), printed, strict=True):
-        assert answer.startswith(message), (why, answer[:300])
+    printed = refusals_in_node([f"lab.compute({source})" for source, _ in REFUSALS])
+    for (source, message), answer in zip(REFUSALS, printed, strict=True):
+        assert answer.startswith(message), (source, answer[:300])
 
 
 def test_node_visible_map_refuses_what_python_causal_refuses_naming_the_argument() -> None:
