@@ -27,30 +27,7 @@ from attnlab.streaming import streaming_attention
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Attention",
-    "EncoderBlockParams",
-    "FeedForwardParams",
-    "Head",
-    "LayerNormParams",
-    "MultiHead",
-    "MultiHeadParams",
-    "attention",
-    "causal",
-    "cross_attention",
-    "encoder_block",
-    "feed_forward",
-    "gelu",
-    "init_encoder_block",
-    "layer_norm",
-    "mix",
-    "multi_head",
-    "positional_encoding",
-    "project",
-    "relu",
-    "scale",
-    "scores",
-    "softmax",
-    "streaming_attention",
-    "we002",
-]
+__all__ = ["Attention", "EncoderBlockParams", "FeedForwardParams", "Head", "LayerNormParams", "MultiHead",
+           "MultiHeadParams", "attention", "causal", "cross_attention", "encoder_block", "feed_forward", "gelu",
+           "init_encoder_block", "layer_norm", "mix", "multi_head", "positional_encoding", "project", "relu",
+           "scale", "scores", "softmax", "streaming_attention", "we002"]

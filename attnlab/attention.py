@@ -1,10 +1,5 @@
-"""Scaled dot-product attention, one named step at a time.
-
-The steps follow the guide: project rows to queries, keys and values; take
-raw ``scores`` (Q Kᵀ); ``scale`` them by 1/√d_k; decide which keys are
-``visible``; turn visible scaled scores into ``weights`` with a masked,
-numerically stable softmax; mix the values into the ``output``.
-"""
+"""Scaled dot-product attention, one named step at a time: ``project``, ``scores`` (Q Kᵀ), ``scale`` by 1/√d_k,
+``causal`` visibility, a masked stable ``softmax`` into weights, ``mix`` the values into the output."""
 
 from __future__ import annotations
 
@@ -38,11 +33,9 @@ def frozen(array: Any) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Attention:
-    """Every intermediate of one attention computation (read-only arrays).
+    """Every intermediate of one attention computation, read-only: n×m arrays and an n×d_v ``output``.
 
-    Shapes for n query rows and m keys: ``scores``, ``scaled``, ``visible`` and
-    ``weights`` are n×m, ``output`` is n×d_v. When a single 1-D query was
-    given, the leading n axis is dropped.
+    For a single 1-D query the leading n axis is dropped.
     """
 
     scores: np.ndarray
@@ -68,23 +61,14 @@ def project(x: Any, w: Any, name: str = "W") -> np.ndarray:
 
 
 def scores(q: Any, k: Any) -> np.ndarray:
-    """Raw compatibility Q Kᵀ: entry (i, j) is the dot product of query i and key j.
-
-    ``q`` is n×d_k (or one row of d_k), ``k`` is m×d_k.
-    """
+    """Raw compatibility Q Kᵀ of n×d_k (or one row of d_k) queries and m×d_k keys: entry (i, j) is q_i · k_j."""
     queries, keys = as_array("q", q, (1, 2)), as_matrix("k", k)
     same_width("q", queries, "k", keys)
     return product(queries, keys.T, "q", "k.T")
 
 
 def scale(raw: Any, d_k: int) -> np.ndarray:
-    """Divide raw scores by √d_k, which keeps their spread independent of d_k when CL-006's assumptions hold.
-
-    Those are query and key entries that are independent, with mean 0 and
-    variance 1: then a raw score has variance d_k and a scaled one 1. When
-    entries share structure, as a trained model's can, the scaled spread
-    may still grow with d_k (the Scores chapter measures it).
-    """
+    """Divide raw scores by √d_k: with independent query and key entries of variance 1 (CL-006), variance 1."""
     return as_array("raw", raw, (1, 2)) / math.sqrt(positive_int("d_k", d_k))
 
 
@@ -95,9 +79,8 @@ MAX_MASK = 10**9
 def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarray:
     """Boolean n×m visibility: key j is visible to query i iff j ≤ i + offset.
 
-    With ``m`` keys and ``n`` queries, the default offset ``m - n`` places the
-    queries at the last n positions, as when generating with a key/value
-    cache; for self-attention (n = m) it is 0, the usual lower triangle.
+    The default offset ``m - n`` places the queries at the last n positions
+    (a key/value cache); for self-attention it is 0, the lower triangle.
     """
     n = positive_int("n", n)
     m = n if m is None else positive_int("m", m)
@@ -108,11 +91,7 @@ def causal(n: int, m: int | None = None, offset: int | None = None) -> np.ndarra
 
 
 def softmax(scaled: Any, visible: Any) -> np.ndarray:
-    """Masked, stable softmax along the last axis of one row or n rows.
-
-    The row maximum over *visible* entries is subtracted before
-    exponentiating: it cancels in the ratio, and no exponential can
-    overflow. Blocked entries get exactly 0 and stay out of the denominator.
+    """Masked, stable softmax along the last axis: the visible row maximum is subtracted first, blocked entries get 0.
 
     Parameters
     ----------
@@ -148,12 +127,8 @@ def refuse_empty_rows(has_visible: Any) -> None:
 
 
 def mix(weights: Any, v: Any) -> np.ndarray:
-    """Weighted sum of value rows: output i = Σ_j weights[i, j] · v[j].
-
-    ``weights`` are attention weights, one row of m or n rows of m: never
-    negative, each row adding up to 1 (up to a softmax's rounding,
-    (m + 1)·2^-52). ``v`` is m×d_v.
-    """
+    """Weighted sum of value rows: output i = Σ_j weights[i, j] · v[j], for rows of m non-negative weights adding
+    up to 1 (to (m + 1)·2^-52) and m×d_v values."""
     w, values = as_array("weights", weights, (1, 2)), as_matrix("v", v)
     m = values.shape[0]
     if w.shape[-1] != m:
@@ -171,7 +146,7 @@ def mix(weights: Any, v: Any) -> np.ndarray:
 
 def checked_inputs(q: Any, k: Any, v: Any, visible: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                                             np.ndarray | None, bool]:
-    """``attention``'s arguments checked: n×d_k queries, m×d_k keys, m×d_v values, n×m mask or None, one row?"""
+    """``attention``'s arguments checked: queries, keys, values, an n×m mask or None, and whether q was one row."""
     queries, single = as_rows("q", q)
     keys, values = as_matrix("k", k), as_matrix("v", v)
     same_width("q", queries, "k", keys)

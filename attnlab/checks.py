@@ -1,9 +1,5 @@
-"""Input checks shared by every public function.
-
-Each check turns what a reader typed (lists, tuples, arrays) into a float
-array or a number, or raises an error naming the argument and what was wrong:
-a wrong shape, a value that is not a number, an empty input, NaN or infinity.
-"""
+"""Input checks shared by every public function: each returns a float array or a number, or raises naming the
+argument and what was wrong (a wrong shape, not a number, empty, NaN or infinity)."""
 
 from __future__ import annotations
 
@@ -30,9 +26,8 @@ def _asarray(name: str, value: Any) -> np.ndarray:
 def as_array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
     """Return ``value`` as a finite float64 array with ``ndim`` dimensions (one count or a tuple of them).
 
-    Raises ``TypeError`` for entries that are not real numbers (text, None,
-    booleans, complex numbers, dates) and ``ValueError`` for ragged rows,
-    another number of dimensions, empty input, NaN or infinity.
+    ``TypeError`` for entries that are not real numbers (booleans included),
+    ``ValueError`` for ragged rows, another ``ndim``, empty input, NaN or infinity.
     """
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     raw = _asarray(name, value)
@@ -100,8 +95,8 @@ def same_rows(first: str, a: np.ndarray, second: str, b: np.ndarray) -> None:
 
 def overflow_free(result: np.ndarray, what: str, first: str, a: np.ndarray, second: str,
                   b: np.ndarray) -> np.ndarray:
-    """Return ``result``, computed from finite ``a`` and ``b`` under ``np.errstate(over="ignore",
-    invalid="ignore")``, unless it left float64; then the error names both inputs and their largest entries."""
+    """Return ``result`` (computed from ``a`` and ``b`` with warnings off) unless it left float64; then raise naming
+    both inputs and their largest entries."""
     if not np.isfinite(result).all():
         raise ValueError(f"{what} overflow float64: {first} and {second} entries are too large "
                          f"(largest |{first}| {np.abs(a).max():g}, largest |{second}| {np.abs(b).max():g})")

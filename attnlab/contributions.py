@@ -1,20 +1,10 @@
 """What each key adds to a query's output, not only its weight: the norm-based view.
 
-A weight map says how much of each value row a query takes; it does not say
-how large the thing taken is. Kobayashi et al. (EMNLP 2020) write head h's
-share of query i's output in multi-head attention as a sum over the keys,
-
-    Σ_j α_ij f(x_j),    f(x_j) = v_j W_O^h,
-
-where α_ij is the weight, v_j = x_j W_V^h + b_V^h is key j's value row, and
-W_O^h holds the rows of W_O that head h's output columns meet (the bias b_O
-is added once, after the heads, and belongs to no key). The vector key j
-adds is α_ij f(x_j); its length, α_ij ‖f(x_j)‖ since α_ij ≥ 0, is the size
-of what key j contributes. A large weight on a key whose f(x_j) is short
-adds little; a small weight on a long one can add a lot.
-
-Every function takes one head (2-D arrays) or a stack of heads with a
-leading head axis (3-D), as ``attnlab.stacked`` produces them.
+Kobayashi et al. (EMNLP 2020) write head h's share of query i's output as
+Σ_j α_ij f(x_j) with f(x_j) = v_j W_O^h, where v_j is key j's value row and
+W_O^h the rows of W_O that head h's output meets. The size of what key j
+contributes is α_ij ‖f(x_j)‖: a large weight on a short f(x_j) adds little.
+Every function takes one head (2-D arrays) or a stack of heads (3-D).
 """
 
 from __future__ import annotations
@@ -25,13 +15,7 @@ import numpy as np
 
 from attnlab.checks import as_array, as_mask, index, positive_int
 
-__all__ = [
-    "contribution_sizes",
-    "disagreement",
-    "output_rows",
-    "shares",
-    "transformed",
-]
+__all__ = ["contribution_sizes", "disagreement", "output_rows", "shares", "transformed"]
 
 
 def output_rows(w_o: Any, head: int, d_v: int) -> np.ndarray:
@@ -55,10 +39,7 @@ def transformed(values: Any, w_o_rows: Any) -> np.ndarray:
 
 
 def contribution_sizes(weights: Any, values: Any, w_o_rows: Any) -> np.ndarray:
-    """‖α_ij f(x_j)‖ for every query i and key j: the length of what key j adds to query i's output.
-
-    Shaped like ``weights``; zero wherever the weight is zero (blocked keys).
-    """
+    """‖α_ij f(x_j)‖ for every query i and key j, shaped like ``weights``: what key j adds to query i's output."""
     alpha = as_array("weights", weights, (2, 3))
     if (alpha < 0).any():
         raise ValueError("weights must be non-negative (softmax weights are)")
@@ -80,11 +61,8 @@ def shares(sizes: Any) -> np.ndarray:
 def disagreement(weights: Any, sizes: Any, rows: Any = None) -> np.ndarray:
     """How far each head's weights are from its contribution shares, from 0 (the same) to 1.
 
-    Per query row, half the summed absolute difference between the weights
-    and the shares (the total variation distance of two distributions over
-    the keys); then the mean over the rows marked True in ``rows`` (all by
-    default; pass the real tokens to leave padding queries out). One number
-    for one head, one per head for a stack.
+    The total variation distance per query row, averaged over the rows marked
+    True in ``rows`` (default all): one number per head.
     """
     alpha = as_array("weights", weights, (2, 3))
     share = shares(sizes)

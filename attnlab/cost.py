@@ -1,12 +1,9 @@
-"""What attention costs: exact counts of entries, bytes and multiply-adds.
+"""What attention costs: exact counts of entries, bytes and multiply-adds (integer arithmetic on the shapes).
 
 Naive attention writes down one n×m score matrix per head and per layer
-(claim CL-026), so its memory and its arithmetic grow with n·m: with T
-tokens attending to themselves, with T². The rest of a layer grows with T
-alone, so the T² part of its arithmetic takes over only past a length set
-by the widths (``layer_madds``, ``crossover``; claim CL-041). Everything
-here is integer arithmetic on the shapes, so the counts are exact for any
-size.
+(claim CL-026), so its memory and arithmetic grow with T² for T tokens; the
+rest of a layer grows with T, so the T² part takes over only past a length
+set by the widths (``layer_madds``, ``crossover``; claim CL-041).
 """
 
 from __future__ import annotations
@@ -17,16 +14,7 @@ from fractions import Fraction
 from attnlab.checks import at_least, integer, positive_int
 from attnlab.text import Rounded
 
-__all__ = [
-    "UNITS",
-    "Cost",
-    "LayerMadds",
-    "causal_visible",
-    "cost",
-    "crossover",
-    "layer_madds",
-    "readable_bytes",
-]
+__all__ = ["UNITS", "Cost", "LayerMadds", "causal_visible", "cost", "crossover", "layer_madds", "readable_bytes"]
 
 
 UNITS: tuple[str, ...] = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -39,12 +27,9 @@ def tenths(count: int, unit: int) -> int:
 
 
 def readable_bytes(count: int) -> Rounded:
-    """``count`` bytes in the largest binary unit that keeps the shown number at least 1, one decimal at most.
+    """``count`` bytes (0 or more) in the largest binary unit that shows at least 1, one decimal at most.
 
-    ``count`` is a whole number of bytes, 0 or more. The unit is chosen after
-    rounding, so 1048575 bytes read "1 MiB", not "1024 KiB"; the arithmetic
-    is exact for any size. The text keeps ``count`` as its ``exact`` value
-    (:class:`~attnlab.text.Rounded`).
+    The unit is chosen after rounding: 1048575 bytes read "1 MiB", not "1024 KiB".
 
     >>> readable_bytes(128), readable_bytes(3 * 2**29), readable_bytes(2**40)
     ('128 bytes', '1.5 GiB', '1 TiB')
@@ -60,17 +45,14 @@ def readable_bytes(count: int) -> Rounded:
 
 
 def _ramp(upto: int) -> int:
-    """Σ max(x, 0) for x = …, upto − 1, upto: the triangular number of ``upto`` (0 below 1)."""
+    """The triangular number of ``upto`` (0 below 1)."""
     return upto * (upto + 1) // 2 if upto > 0 else 0
 
 
 def causal_visible(n: int, m: int | None = None, offset: int | None = None) -> int:
-    """How many of the n×m entries ``attnlab.causal(n, m, offset)`` leaves visible.
+    """How many of the n×m entries ``attnlab.causal(n, m, offset)`` leaves visible, in closed form.
 
-    Query i sees keys 0 … i + offset (clipped to 0 … m − 1), so row i holds
-    min(max(i + offset + 1, 0), m) visible keys. The sum over rows is done in
-    closed form, so huge n and m cost nothing. The default offset m − n puts
-    the queries at the last n positions; for n = m = T it gives T(T+1)/2.
+    Row i holds min(max(i + offset + 1, 0), m) visible keys; for n = m = T the sum is T(T+1)/2.
     """
     n = positive_int("n", n)
     m = n if m is None else positive_int("m", m)
@@ -83,13 +65,10 @@ def causal_visible(n: int, m: int | None = None, offset: int | None = None) -> i
 
 @dataclass(frozen=True)
 class Cost:
-    """Exact sizes of naive attention for n queries over m keys.
+    """Exact sizes of naive attention for n queries over m keys; "per head" means one head of one layer.
 
-    The inputs are kept; every count is derived from them, so a ``Cost``
-    cannot disagree with itself. "Per head" means one head of one layer.
-    ``kv_heads`` is the number of key/value heads per layer: ``heads`` in
-    the original design, fewer when query heads share them (multi-query
-    attention has 1, grouped-query attention one per group; claim CL-034).
+    ``kv_heads`` is the number of key/value heads per layer: ``heads`` in the
+    original design, fewer when query heads share them (claim CL-034).
     """
 
     n: int
@@ -103,13 +82,7 @@ class Cost:
 
     @property
     def copies(self) -> int:
-        """How many score matrices a forward pass computes: one per head per layer.
-
-        All of them are held at once only where they are all needed later:
-        naive training keeps every layer's weights for the backward pass.
-        Inference can free a layer's scores before the next layer runs, and
-        holds one layer's ``heads`` matrices at most.
-        """
+        """How many score matrices a forward pass computes: one per head per layer (training keeps them all)."""
         return self.heads * self.layers
 
     @property
@@ -163,13 +136,7 @@ class Cost:
 
     @property
     def kv_cache_bytes(self) -> int:
-        """Bytes of one sequence's key/value cache holding the m key positions, over every layer.
-
-        Each position keeps one key (d_k numbers) and one value (d_v numbers)
-        per key/value head and layer: m·(d_k + d_v)·kv_heads·layers·bytes.
-        With d_k = d_v = d, the per-head width, that is
-        2·m·d·kv_heads·layers·bytes; a batch of sequences holds one each.
-        """
+        """Bytes of one sequence's key/value cache over every layer: m·(d_k + d_v)·kv_heads·layers·bytes."""
         return self.m * (self.d_k + self.d_v) * self.kv_heads * self.layers * self.bytes_per_number
 
 
@@ -177,11 +144,9 @@ def cost(n: int, m: int | None = None, *, d_k: int, d_v: int | None = None, head
          layers: int = 1, bytes_per_number: int = 8, kv_heads: int | None = None) -> Cost:
     """Exact cost of naive attention for n queries over m keys (m = n = T if omitted).
 
-    ``d_k`` and ``d_v`` are per-head widths (``d_v`` defaults to ``d_k``);
-    ``bytes_per_number`` is 8 for float64 (what attnlab computes with), 4 for
-    float32, 2 for float16 and bfloat16. ``kv_heads`` (default ``heads``)
-    must divide ``heads``: each key/value head serves a group of
-    ``heads // kv_heads`` query heads.
+    ``d_k`` and ``d_v`` (default ``d_k``) are per-head widths; ``bytes_per_number``
+    is 8 for float64, 4 for float32, 2 for float16; ``kv_heads`` (default
+    ``heads``) must divide ``heads``.
 
     Examples
     --------
@@ -206,10 +171,8 @@ def cost(n: int, m: int | None = None, *, d_k: int, d_v: int | None = None, head
 class LayerMadds:
     """Multiply-adds of one encoder layer over T tokens, split by how they grow (claim CL-041).
 
-    ``linear`` grows with T: the projections to Q, K, V and through W_O
-    (4·T·d_model²) and the feed-forward network (2·T·d_model·d_ff).
-    ``quadratic`` grows with T²: the scores and the mixing of every head,
-    2·T²·d_model, since the heads' widths add up to d_model.
+    ``linear``: projections and W_O (4·T·d_model²) and the FFN (2·T·d_model·d_ff);
+    ``quadratic``: every head's scores and mixing, 2·T²·d_model.
     """
 
     linear: int
@@ -222,23 +185,14 @@ class LayerMadds:
 
 
 def layer_madds(t: int, d_model: int, d_ff: int | None = None) -> LayerMadds:
-    """Exact multiply-adds of one encoder layer over ``t`` tokens; ``d_ff`` defaults to 4·d_model.
-
-    Biases, softmax, layer norms and the activation are left out: they grow
-    with T (or, for the softmax, with T² but one operation per entry, not
-    d_model), and are small next to the matrix products counted here.
-    """
+    """Exact multiply-adds of one layer's matrix products over ``t`` tokens; ``d_ff`` defaults to 4·d_model."""
     t, d_model = positive_int("t", t), positive_int("d_model", d_model)
     inner = 4 * d_model if d_ff is None else positive_int("d_ff", d_ff)
     return LayerMadds(4 * t * d_model**2 + 2 * t * d_model * inner, 2 * t**2 * d_model)
 
 
 def crossover(d_model: int, d_ff: int | None = None) -> int:
-    """The length T at which the quadratic part of a layer's multiply-adds equals the linear part.
-
-    2·T²·d_model = 4·T·d_model² + 2·T·d_model·d_ff gives T = 2·d_model + d_ff,
-    which is 6·d_model with d_ff = 4·d_model: beyond it the T² part is the
-    larger (claim CL-041).
+    """The length T = 2·d_model + d_ff at which a layer's quadratic multiply-adds equal its linear ones.
 
     >>> crossover(512), layer_madds(1024, 512).quadratic_share
     (3072, 0.25)

@@ -1,23 +1,11 @@
-"""The error function erf, for a whole array at once, as exact as ``math.erf``.
+"""The error function erf, for a whole array at once, as exact as ``math.erf`` (numpy has none; ``gelu`` needs it).
 
-``gelu`` needs erf at every entry of a feed-forward layer (all-MiniLM-L6-v2
-has 1536 per token in each of its 6 layers). numpy has no erf, and calling
-``math.erf`` once per entry is the slowest step of the model's forward pass.
-
-Here erf is a Taylor polynomial around the nearest of a fixed grid of points
-``STEP`` apart. The grid's coefficients are computed once, at import, from
-``math.erf`` (the constant term, correctly rounded) and from the derivatives
-of erf, which are Hermite polynomials times a Gaussian:
-erf⁽ᵏ⁾(c) = (2/√π)·(−1)ᵏ⁻¹·Hₖ₋₁(c)·e^(−c²). No constant is typed in. An
-argument is never more than STEP/2 = 2⁻¹⁰ from its grid point, so the first
-term left out, past ``DEGREE``, is 2⁻⁶⁰ times its coefficient, and the
-polynomial agrees with ``math.erf`` to about one unit in the last place
-(tests/maths/test_erf.py). It is about six times faster than ``math.erf`` per entry.
-
-Far out on the negative side, where ``gelu`` multiplies x by Φ(x) = erfc(−x/√2)/2,
-1 + erf(x) is all rounding error: ``erfcx``, the scaled complement e^(x²)·erfc(x),
-comes from Laplace's continued fraction there instead, and ``gaussian`` gives
-e^(−x²/2) without the rounding of x² in its exponent.
+erf is a Taylor polynomial around the nearest of a grid of points ``STEP``
+apart, its coefficients computed at import from ``math.erf`` and from erf's
+derivatives, erf⁽ᵏ⁾(c) = (2/√π)·(−1)ᵏ⁻¹·Hₖ₋₁(c)·e^(−c²) (Hermite polynomials).
+Far out on the negative side, where 1 + erf(x) is all rounding error,
+``erfcx`` = e^(x²)·erfc(x) comes from Laplace's continued fraction, and
+``gaussian`` gives e^(−x²/2) without the rounding of x².
 """
 
 from __future__ import annotations
@@ -27,10 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "erf",
-    "erfcx",
-]
+__all__ = ["erf", "erfcx"]
 
 STEP = 1 / 512
 """Spacing of the grid of expansion points on [0, END]."""
@@ -57,11 +42,7 @@ TABLE = taylor_table()
 
 
 def erf(x: Any) -> np.ndarray:
-    """erf(x) = (2/√π) ∫₀ˣ e^(−t²) dt for every entry of ``x``; same shape, float64.
-
-    erf is odd, so the polynomial is evaluated at |x| and given x's sign;
-    past ``END`` it is ±1, at ±∞ exactly ±1, and an entry that is not a number stays one.
-    """
+    """erf(x) = (2/√π) ∫₀ˣ e^(−t²) dt for every entry of ``x``, float64 (±1 past ``END``; not a number stays so)."""
     z = np.asarray(x, dtype=np.float64)
     size = np.abs(z)
     near = size <= END  # False for infinity and for not-a-number, which get no grid point
@@ -77,20 +58,16 @@ def erf(x: Any) -> np.ndarray:
 
 
 FRACTION_FROM = 2.0
-"""From here on ``erfcx`` uses the continued fraction: below it, 1 − erf(x) is at least 0.0047 and loses no more than
-1e-13."""
+"""From here on ``erfcx`` uses the continued fraction (below, 1 − erf(x) loses at most 1e-13)."""
 FRACTION_TERMS = 60
-"""Depth of the continued fraction: at x = FRACTION_FROM it has converged to 1e-15 (tests/maths/test_erf.py), faster
-beyond."""
+"""Depth of the continued fraction: converged to 1e-15 at x = FRACTION_FROM."""
 
 
 def erfcx(x: Any) -> np.ndarray:
-    """e^(x²)·erfc(x) for every entry of ``x``: erfc(x) = 1 − erf(x) rescaled so that it never underflows.
+    """e^(x²)·erfc(x) for every entry of ``x``: erfc rescaled so that it never underflows.
 
-    From ``FRACTION_FROM`` on it is Laplace's continued fraction
-    √π·erfcx(x) = 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))), evaluated from
-    its ``FRACTION_TERMS``-th level up; below, e^(x²)·(1 − erf(x)), which is
-    infinite for x below about −26.6, where the true value leaves float64.
+    From ``FRACTION_FROM`` on, √π·erfcx(x) = 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …))));
+    below, e^(x²)·(1 − erf(x)).
     """
     z = np.asarray(x, dtype=np.float64)
     far = z >= FRACTION_FROM

@@ -1,14 +1,10 @@
 """The toy calculation LAB-001 and its five controls.
 
-Three made-up tokens, ``grid``, ``load`` and ``rises``, with two numbers
-each (claim CL-004: invented for arithmetic, no meaning intended). The
-browser lab reads the same constants from ``toy_data()`` and must return
-the same fields as ``compute``.
-
-The brief's four controls (the selected row, the query multiplier, causal
-visibility, the third value's second coordinate) have a fifth beside them:
-``scale_scores``, the division by √d_k, which a reader can switch off to see
-what the Scores chapter argues for.
+Three made-up tokens, ``grid``, ``load`` and ``rises``, with two numbers each
+(claim CL-004). The browser lab reads the same constants from ``toy_data()``
+and returns the same fields as ``compute``. The controls: the selected row,
+the query multiplier, causal visibility, the third value's second coordinate,
+and ``scale_scores``, the division by √d_k.
 """
 
 from __future__ import annotations
@@ -25,18 +21,7 @@ from attnlab.attention import causal as causal_mask
 from attnlab.attention import mix, project, scale, scores, shifted_exponentials, softmax
 from attnlab.checks import finite_number, shown
 
-__all__ = [
-    "DEFAULTS",
-    "TOKENS",
-    "W_K",
-    "W_Q",
-    "W_V",
-    "LabResult",
-    "X",
-    "compute",
-    "controls",
-    "toy_data",
-]
+__all__ = ["DEFAULTS", "TOKENS", "W_K", "W_Q", "W_V", "LabResult", "X", "compute", "controls", "toy_data"]
 
 TOKENS: tuple[str, ...] = ("grid", "load", "rises")
 X = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
@@ -46,20 +31,14 @@ W_V = ((1.0, 0.0), (0.0, 2.0))
 
 DEFAULTS: Mapping[str, Any] = MappingProxyType({"token": "rises", "query_scale": 1.0, "causal": True,
                                                 "value_y": 2.0, "scale_scores": True})
-"""The controls' defaults, read-only like every constant of the toy: a chapter's code block runs in the
-build's process, and an edit here would reach the lab the build publishes but not the pages before it."""
+"""The controls' defaults, read-only (a chapter's edit would reach the published lab)."""
 MULTIPLIERS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0)
 """The query multipliers experiment 1 compares."""
 
 
 @dataclass(frozen=True)
 class Default:
-    """Marks a control argument that was not passed; shows the default (``DEFAULTS``) it stands for.
-
-    ``compute({"query_scale": 2.0}, query_scale=1.0)`` must be refused like
-    any dict mixed with keyword controls, although 1.0 is also the default:
-    only a marker of its own tells an omitted argument from an explicit one.
-    """
+    """Marks a control argument that was not passed (so an explicit default mixed with a dict is refused)."""
 
     value: Any
 
@@ -72,17 +51,12 @@ Vector = tuple[float, ...]
 
 @dataclass(frozen=True)
 class LabResult:
-    """Every intermediate of the selected query row, plus the full weight map.
+    """Every intermediate of the selected query row, plus the full weight map (immutable: tuples).
 
-    Immutable all the way down: vectors are tuples, matrices tuples of
-    tuples, ``controls`` a read-only mapping, so no edit can reach
-    ``to_dict()``. ``to_dict()`` gives lists, and equals the browser's JSON.
-    ``weight_map[i][j]`` is the weight query i gives key j under the same
-    controls (the multiplier applies to the selected row only). ``scaled``
-    holds the scores the softmax receives: divided by √d_k, or the raw
-    scores themselves when ``scale_scores`` is off. ``exponentials`` holds
-    exp(s − max) of each visible key (0 for a blocked one), the numerators
-    the weights divide by their sum.
+    ``to_dict()`` equals the browser's JSON. ``weight_map[i][j]`` is the weight
+    query i gives key j; ``scaled`` is what the softmax receives (the raw
+    scores when ``scale_scores`` is off); ``exponentials`` are exp(s − max)
+    of the visible keys, 0 for blocked ones.
     """
 
     controls: Mapping[str, Any]
@@ -104,8 +78,7 @@ class LabResult:
         return {field.name: as_lists(getattr(self, field.name)) for field in fields(self)}
 
     def to_json(self) -> str:
-        """The result serialised to JSON."""
-        return json.dumps(self.to_dict())
+            return json.dumps(self.to_dict())
 
 
 def as_lists(value: Any) -> Any:
@@ -125,22 +98,13 @@ def as_tuples(array: np.ndarray) -> Any:
 def controls(token: str | Mapping[str, Any] | Default = Default("rises"), query_scale: Any = Default(1.0),
              causal: Any = Default(True), value_y: Any = Default(2.0),
              scale_scores: Any = Default(True)) -> dict[str, Any]:
-    """Validate the five controls, given as arguments or as one dict.
-
-    A dict may leave keys out (they take their defaults) but may not add
-    unknown ones, and may not be mixed with keyword controls (one of the two
-    would silently lose). Returns a new dict with every key. The browser
-    lab refuses the same controls, in words of its own.
-    """
+    """Validate the five controls, given as arguments or as one dict (missing keys take their defaults)."""
     keywords = {"query_scale": query_scale, "causal": causal, "value_y": value_y, "scale_scores": scale_scores}
     if isinstance(token, Mapping):
         extra = [name for name, value in keywords.items() if not isinstance(value, Default)]
         if extra:
             raise TypeError(f"controls were given as a dict and also as arguments {extra}: use one or the other")
-        odd = [name for name in token if not isinstance(name, str)]
-        if odd:
-            raise TypeError(f"control names must be strings, got {shown(odd[0])}")
-        unknown = sorted(set(token) - set(DEFAULTS))
+        unknown = sorted(set(token) - set(DEFAULTS), key=str)
         if unknown:
             raise ValueError(f"unknown control(s) {shown(unknown)}; known: {shown(sorted(DEFAULTS))}")
         given = {**DEFAULTS, **token}
@@ -163,26 +127,14 @@ def controls(token: str | Mapping[str, Any] | Default = Default("rises"), query_
 
 def toy_data() -> dict[str, Any]:
     """The toy's constants and control defaults as JSON-ready data for the browser."""
-    return {
-        "tokens": list(TOKENS),
-        "x": [list(r) for r in X],
-        "w_q": [list(r) for r in W_Q],
-        "w_k": [list(r) for r in W_K],
-        "w_v": [list(r) for r in W_V],
-        "defaults": dict(DEFAULTS),
-    }
+    return {"tokens": list(TOKENS), "x": as_lists(X), "w_q": as_lists(W_Q), "w_k": as_lists(W_K),
+            "w_v": as_lists(W_V), "defaults": dict(DEFAULTS)}
 
 
 def compute(token: str | Mapping[str, Any] | Default = Default("rises"), query_scale: Any = Default(1.0),
             causal: Any = Default(True), value_y: Any = Default(2.0),
             scale_scores: Any = Default(True)) -> LabResult:
-    """Run the toy under the given controls and keep every intermediate.
-
-    The steps are ``attnlab.attention``'s, one function each: project,
-    score, scale by 1/√d_k (unless ``scale_scores`` is false), softmax over
-    the visible keys, mix. Controls are checked by ``controls``; the toy's
-    rows are fixed and finite, so the only other refusal is a
-    ``query_scale`` so large that the selected row's scores leave float64.
+    """Run the toy under the given controls with ``attnlab.attention``'s steps, keeping every intermediate.
 
     Examples
     --------
@@ -210,18 +162,8 @@ def compute(token: str | Mapping[str, Any] | Default = Default("rises"), query_s
     scaled = scale(raw, keys.shape[1]) if c["scale_scores"] else raw
     weights = softmax(scaled, visible)
     output = mix(weights, values)
-    return LabResult(
-        controls=MappingProxyType(c),
-        token=c["token"],
-        row=row,
-        query=as_tuples(queries[row]),
-        keys=as_tuples(keys),
-        values=as_tuples(values),
-        scores=as_tuples(raw[row]),
-        scaled=as_tuples(scaled[row]),
-        visible=as_tuples(visible[row]),
-        exponentials=as_tuples(shifted_exponentials(scaled[row:row + 1], visible[row:row + 1])[0]),
-        weights=as_tuples(weights[row]),
-        output=as_tuples(output[row]),
-        weight_map=as_tuples(weights),
-    )
+    exponentials = shifted_exponentials(scaled[row:row + 1], visible[row:row + 1])[0]
+    arrays = {"query": queries[row], "keys": keys, "values": values, "scores": raw[row], "scaled": scaled[row],
+              "visible": visible[row], "exponentials": exponentials, "weights": weights[row], "output": output[row],
+              "weight_map": weights}
+    return LabResult(MappingProxyType(c), c["token"], row, **{name: as_tuples(a) for name, a in arrays.items()})

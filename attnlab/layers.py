@@ -1,8 +1,7 @@
 """The pieces around one head: several heads, positions, layer norm, FFN, blocks.
 
-Parameters are plain frozen dataclasses of arrays so a chapter can print
-them and a test can build them by hand. ``init_*`` functions draw seeded
-random parameters for examples; nothing here learns.
+Parameters are plain frozen dataclasses of arrays; ``init_*`` draw seeded
+random ones for examples. Nothing here learns.
 """
 
 from __future__ import annotations
@@ -29,26 +28,9 @@ from attnlab.checks import (
 )
 from attnlab.erf import FRACTION_FROM, erf, erfcx, gaussian
 
-__all__ = [
-    "EncoderBlockParams",
-    "FeedForwardParams",
-    "Head",
-    "LayerNormParams",
-    "MultiHead",
-    "MultiHeadParams",
-    "cross_attention",
-    "encoder_block",
-    "encoder_block_steps",
-    "feed_forward",
-    "gelu",
-    "init_encoder_block",
-    "init_multi_head",
-    "layer_norm",
-    "multi_head",
-    "positional_encoding",
-    "project_head",
-    "relu",
-]
+__all__ = ["EncoderBlockParams", "FeedForwardParams", "Head", "LayerNormParams", "MultiHead", "MultiHeadParams",
+           "cross_attention", "encoder_block", "encoder_block_steps", "feed_forward", "gelu", "init_encoder_block",
+           "init_multi_head", "layer_norm", "multi_head", "positional_encoding", "project_head", "relu"]
 
 Activation = Callable[[np.ndarray], np.ndarray]
 
@@ -133,11 +115,7 @@ def project_head(x_q: Any, x_kv: Any, head: Head) -> tuple[np.ndarray, np.ndarra
 
 
 def multi_head(x_q: Any, x_kv: Any, params: MultiHeadParams, visible: Any = None) -> MultiHead:
-    """Multi-head attention: Concat(head_1 … head_H) W_O.
-
-    Queries come from ``x_q``, keys and values from ``x_kv``: pass the same
-    rows for self-attention, decoder and encoder rows for cross-attention.
-    """
+    """Multi-head attention, Concat(head_1 … head_H) W_O: queries from ``x_q``, keys and values from ``x_kv``."""
     queries, keys = as_matrix("x_q", x_q), as_matrix("x_kv", x_kv)
     if not instance("params", params, MultiHeadParams).heads:
         raise ValueError("params.heads is empty: multi-head attention needs at least one head")
@@ -148,19 +126,12 @@ def multi_head(x_q: Any, x_kv: Any, params: MultiHeadParams, visible: Any = None
 
 
 def cross_attention(decoder: Any, encoder: Any, params: MultiHeadParams) -> MultiHead:
-    """Encoder-decoder attention: queries from the decoder, keys and values from the encoder.
-
-    Every encoder row is visible; the decoder has n rows, the encoder m, and
-    n ≠ m is normal.
-    """
+    """Encoder-decoder attention: queries from the n decoder rows, keys and values from the m encoder rows."""
     return multi_head(as_matrix("decoder", decoder), as_matrix("encoder", encoder), params)
 
 
 def positional_encoding(length: int, d_model: int) -> np.ndarray:
-    """Sinusoidal positions: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same).
-
-    Returns a ``length`` × ``d_model`` array to add to the token embeddings.
-    """
+    """Sinusoidal positions, ``length`` × ``d_model``: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same)."""
     length = positive_int("length", length)
     d_model = positive_int("d_model", d_model)
     position = np.arange(length)[:, None]
@@ -170,11 +141,7 @@ def positional_encoding(length: int, d_model: int) -> np.ndarray:
 
 
 def layer_norm(x: Any, gain: Any = None, bias: Any = None, eps: float = 1e-5) -> np.ndarray:
-    """Normalise each row over its own features, then apply gain and bias.
-
-    Uses the mean and the population variance of one token's features
-    (not across tokens): ``gain * (x - mean) / sqrt(var + eps) + bias``.
-    """
+    """``gain * (x - mean) / sqrt(var + eps) + bias`` with each row's own mean and population variance."""
     rows = as_array("x", x, (1, 2))
     eps = finite_number("eps", eps)
     if eps < 0:
@@ -202,16 +169,10 @@ def relu(x: Any) -> np.ndarray:
 
 
 def gelu(x: Any) -> np.ndarray:
-    """x · Φ(x) = x · (1 + erf(x / √2)) / 2, elementwise over a number, a row or n rows: BERT's activation.
+    """x · Φ(x) = x · (1 + erf(x / √2)) / 2, elementwise: BERT's activation (the exact form, not tanh's).
 
-    The exact form, not the tanh approximation, so a trained BERT-style model
-    is reproduced to float precision. numpy has no erf; ``attnlab.erf``
-    computes it for the whole array, as exact as ``math.erf``. Where x is
-    below −2√2, 1 + erf(x/√2) would be mostly rounding error (and 0 from
-    x ≈ −8.3 on, so that ``gelu(-10)`` gave a negative zero): there Φ(x) is
-    erfcx(−x/√2)·e^(−x²/2)/2, accurate to 1e-12 relative down to where the
-    result leaves the normal floats (x ≈ −37.6), and then as close as a
-    subnormal float can be.
+    Below x = −2√2, where 1 + erf(x/√2) is mostly rounding error, Φ(x) is
+    erfcx(−x/√2)·e^(−x²/2)/2 instead (``attnlab.erf``).
     """
     values = as_array("x", x, (0, 1, 2))
     z = -values / math.sqrt(2.0)  # Φ(x) = erfc(z) / 2
@@ -222,13 +183,7 @@ def gelu(x: Any) -> np.ndarray:
 
 
 def feed_forward(x: Any, params: FeedForwardParams, activation: Activation = relu) -> np.ndarray:
-    """Position-wise FFN: activation(x W1 + b1) W2 + b2, the same map at every row.
-
-    No row looks at another: token mixing happens only in attention. The
-    biases must be finite, ``b1`` with one entry per column of ``w1`` and
-    ``b2`` per column of ``w2``; what ``activation`` returns is checked like
-    an input, under its own name.
-    """
+    """Position-wise FFN: activation(x W1 + b1) W2 + b2, the same map at every row (no row looks at another)."""
     params = instance("params", params, FeedForwardParams)
     if not callable(activation):
         raise TypeError(f"activation must be a function of an array, such as relu or gelu, got {shown(activation)}")
@@ -244,7 +199,7 @@ def norm(x: np.ndarray, params: LayerNormParams) -> np.ndarray:
 
 def encoder_block(x: Any, params: EncoderBlockParams, visible: Any = None,
                   order: Literal["post", "pre"] = "post", activation: Activation = relu) -> np.ndarray:
-    """One encoder block with residual paths (no dropout: nothing is trained here).
+    """One encoder block with residual paths (no dropout).
 
     ``order="post"`` is the original Transformer, LayerNorm(x + Sublayer(x));
     ``order="pre"`` is the Pre-LN variant, x + Sublayer(LayerNorm(x)).
@@ -255,12 +210,7 @@ def encoder_block(x: Any, params: EncoderBlockParams, visible: Any = None,
 def encoder_block_steps(x: Any, params: EncoderBlockParams, visible: Any = None,
                         order: Literal["post", "pre"] = "post",
                         activation: Activation = relu) -> tuple[np.ndarray, MultiHead]:
-    """``encoder_block``'s output together with its multi-head attention, every head's steps kept.
-
-    The attention is the one the block computed (on ``x`` for Post-LN, on
-    LayerNorm(x) for Pre-LN), so a caller that shows the heads need not run
-    them a second time.
-    """
+    """``encoder_block``'s output and the multi-head attention it computed, every head's steps kept."""
     rows = as_matrix("x", x)
     params = instance("params", params, EncoderBlockParams)
     if not isinstance(order, str) or order not in ("post", "pre"):
@@ -279,8 +229,8 @@ def encoder_block_steps(x: Any, params: EncoderBlockParams, visible: Any = None,
 def init_multi_head(rng: np.random.Generator, d_model: int, n_heads: int, d_k: int, d_v: int) -> MultiHeadParams:
     """Seeded random multi-head parameters, scaled by 1/√fan-in, for examples."""
     rng = instance("rng", rng, np.random.Generator)
-    d_model, n_heads, d_k, d_v = (positive_int(name, value) for name, value in
-                                  (("d_model", d_model), ("n_heads", n_heads), ("d_k", d_k), ("d_v", d_v)))
+    for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_k", d_k), ("d_v", d_v)):
+        positive_int(name, value)
 
     def draw(rows: int, cols: int) -> np.ndarray:
         return rng.standard_normal((rows, cols)) / np.sqrt(rows)

@@ -1,12 +1,9 @@
 """Why scores are divided by √d_k, measured: the spread of one query's scaled scores as d_k grows.
 
-The paper's argument (claim CL-006) assumes that the entries of a query and
-a key are independent, with mean 0 and variance 1; then dividing by √d_k
-keeps the scores' spread the same at every width. :func:`rows` draws
-vectors whose entries keep mean 0 and variance 1 but share a part with the
-other entries of the same vector, which breaks only the independence, and
-:func:`spread` measures what the division then leaves within a row and how
-sharp the softmax becomes.
+The paper's argument (claim CL-006) assumes independent query and key entries
+of mean 0 and variance 1. :func:`rows` draws entries that share a part within
+a vector, breaking only the independence, and :func:`spread` measures what the
+division by √d_k then leaves.
 """
 
 from __future__ import annotations
@@ -23,13 +20,7 @@ __all__ = ["Spread", "rows", "spread"]
 
 
 def rows(rng: np.random.Generator, shape: tuple[int, ...], shared: float = 0.0) -> np.ndarray:
-    """Random vectors along the last axis of ``shape``, each entry with mean 0 and variance 1.
-
-    Every entry is its own standard normal part, scaled by √(1 − shared),
-    plus a part common to its whole vector, scaled by √shared. So two entries
-    of one vector have correlation ``shared``; with ``shared`` 0 the entries
-    are independent and the draw is exactly ``rng.standard_normal(shape)``.
-    """
+    """Random vectors along the last axis of ``shape``, entries of mean 0 and variance 1 correlated by ``shared``."""
     rng = instance("rng", rng, np.random.Generator)
     shared = finite_number("shared", shared)
     if not 0 <= shared <= 1:
@@ -52,14 +43,9 @@ class Spread:
 
 
 def spread(d_k: int, shared: float = 0.0, queries: int = 1000, keys: int = 8, seed: int = 2019) -> Spread:
-    """Draw ``queries`` queries, each with ``keys`` keys of its own, and measure their scaled scores.
+    """Draw ``queries`` queries, each with ``keys`` keys, and measure their scaled scores (seeded per width, cached).
 
-    Queries and keys come from :func:`rows` with the same ``shared`` part;
-    the generator is seeded with ``[seed, d_k]``, so a width always gives
-    the same figures. Independent entries (``shared`` 0) give a spread near
-    1 at every width; a shared part makes it grow with d_k. The figures are
-    kept per argument (the site's build asks the same widths from a chapter's
-    code, its prose and its notebook).
+    Independent entries give a spread near 1 at every width; a shared part makes it grow with d_k.
     """
     return _spread(positive_int("d_k", d_k), finite_number("shared", shared), positive_int("queries", queries),
                    positive_int("keys", keys), integer("seed", seed))

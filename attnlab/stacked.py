@@ -1,15 +1,10 @@
 """Every head of a layer at once: ``multi_head``'s numbers from one stacked product per step.
 
-``multi_head`` runs the heads one after another, each through ``attention``'s
-named steps, and checks every input again each time: the path the guide
-teaches, and the reference. A trained model has many heads (all-MiniLM-L6-v2:
-12 in each of 6 layers), and run that way its forward pass is several times
-slower than PyTorch's. Here the heads' projections are laid side by side once
-(``stack_heads``), so each step is one product over every head: the queries of
-all heads are ``x @ [W_Q¹ … W_Qᴴ]``, and the scores, weights and outputs carry
-a leading head axis. The steps and their order are those of ``attention``
-(the same ``scale`` and masked ``softmax``); tests/maths/test_stacked.py checks the
-results equal ``multi_head``'s and ``encoder_block_steps``' to 1e-12.
+``multi_head`` runs the heads one after another and checks every input each
+time: the path the guide teaches. Here the heads' projections are laid side by
+side once (``stack_heads``), so the queries of all heads are
+``x @ [W_Q¹ … W_Qᴴ]`` and the scores, weights and outputs carry a leading head
+axis; the steps are ``attention``'s, and the results equal ``multi_head``'s to 1e-12.
 """
 
 from __future__ import annotations
@@ -20,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.attention import Attention, frozen, overflow_free, scale, softmax
-from attnlab.checks import as_array, as_mask, as_matrix, instance, positive_int
+from attnlab.checks import as_array, as_mask, as_matrix, as_vector, instance, positive_int
 from attnlab.layers import (
     Activation,
     EncoderBlockParams,
@@ -32,26 +27,13 @@ from attnlab.layers import (
     relu,
 )
 
-__all__ = [
-    "StackedBlock",
-    "StackedHeads",
-    "split_heads",
-    "stack_block",
-    "stack_heads",
-    "stacked_encoder_block_steps",
-    "stacked_multi_head",
-]
+__all__ = ["StackedBlock", "StackedHeads", "split_heads", "stack_block", "stack_heads", "stacked_encoder_block_steps",
+           "stacked_multi_head"]
 
 
 @dataclass(frozen=True)
 class StackedHeads:
-    """Every head's projections side by side: column block h of ``w_q`` is head h's W_Q.
-
-    ``w_q`` and ``w_k`` are d_model × H·d_k, ``w_v`` is d_model × H·d_v, the
-    biases are rows of the same widths (zeros where a head has none), and
-    ``w_o`` (H·d_v × d_model) and ``b_o`` are the output map, as in
-    ``MultiHeadParams``.
-    """
+    """Every head's projections side by side: column block h of ``w_q`` is head h's W_Q (biases: zeros if none)."""
 
     w_q: np.ndarray
     w_k: np.ndarray
@@ -85,27 +67,17 @@ def _side_by_side(name: str, parts: list[Any]) -> np.ndarray:
 
 
 def _row_major(array: np.ndarray) -> np.ndarray:
-    """A read-only row-major copy: x @ W streams W's rows in memory order (a stored model's
-    transposed matrices are column-major, and reading them so is slower)."""
+    """A read-only row-major copy (x @ W reads W's rows fastest so)."""
     return frozen(np.ascontiguousarray(array))
 
 
 def _bias_row(name: str, bias: Any, width: int) -> np.ndarray:
     """A checked bias row of ``width`` entries, or zeros for a head without one."""
-    if bias is None:
-        return np.zeros(width)
-    row = as_array(name, bias, 1)
-    if row.shape != (width,):
-        raise ValueError(f"{name} must have shape ({width},) to match its matrix, got {row.shape}")
-    return row
+    return np.zeros(width) if bias is None else as_vector(name, bias, width, "its matrix")
 
 
 def stack_heads(params: MultiHeadParams) -> StackedHeads:
-    """Lay every head's W_Q, W_K, W_V (and bias rows) side by side, checked once.
-
-    Heads must share their shapes; W_O must have one row per column of the
-    stacked values.
-    """
+    """Lay every head's W_Q, W_K, W_V (and bias rows) side by side, checked once; heads must share shapes."""
     heads = instance("params", params, MultiHeadParams).heads
     if not heads:
         raise ValueError("params.heads is empty: multi-head attention needs at least one head")
@@ -144,10 +116,7 @@ def split_heads(rows: np.ndarray, n_heads: int) -> np.ndarray:
 
 
 def stacked_multi_head(x_q: Any, x_kv: Any, heads: StackedHeads, visible: Any = None) -> MultiHead:
-    """Multi-head attention with every head in one product per step; the same ``MultiHead`` as ``multi_head``.
-
-    Each head's ``Attention`` holds read-only views of the stacked arrays.
-    """
+    """Multi-head attention with every head in one product per step; the same ``MultiHead`` as ``multi_head``."""
     rows_q, rows_kv = as_matrix("x_q", x_q), as_matrix("x_kv", x_kv)
     heads = instance("heads", heads, StackedHeads)
     for name, rows in (("x_q", rows_q), ("x_kv", rows_kv)):
@@ -172,11 +141,7 @@ def stacked_multi_head(x_q: Any, x_kv: Any, heads: StackedHeads, visible: Any = 
 
 def stacked_encoder_block_steps(x: Any, block: StackedBlock, visible: Any = None,
                                 activation: Activation = relu) -> tuple[np.ndarray, MultiHead]:
-    """A Post-LN encoder block (BERT's order) with stacked heads: ``encoder_block_steps(..., order="post")``.
-
-    LayerNorm(x + MultiHead(x)), then LayerNorm(mid + FFN(mid)); the weights
-    were checked by ``stack_block``, so only the rows are checked here.
-    """
+    """A Post-LN encoder block with stacked heads: ``encoder_block_steps(..., order="post")``, rows checked."""
     rows = as_matrix("x", x)
     block = instance("block", block, StackedBlock)
     heads = stacked_multi_head(rows, rows, block.attention, visible)

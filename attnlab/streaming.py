@@ -1,20 +1,12 @@
-"""Exact attention without the n×m score matrix: one block of keys at a time.
+"""Exact attention without the n×m score matrix: one block of keys at a time (claims CL-027, CL-028).
 
-Softmax seems to need every score of a row before any weight is known: the
-row maximum to subtract and the row sum to divide by. It does not (claim
-CL-027). Keep, for each query row, a running maximum ``peak``, a running
-sum of exponentials ``total`` and a running weighted sum of values. When a
-new block of keys raises the maximum from ``peak`` to ``new_peak``, what was
-gathered so far is multiplied by exp(peak − new_peak), which is exactly what
-it would have been had the new maximum been known from the start. After the
-last block, the weighted sum divided by ``total`` is the output of
-``attention`` (claim CL-028), yet only an n×block slice of scores ever
-existed.
-
-A causal mask need not be written down either: ``causal=True`` works out
-each block's visible keys from the positions (bottom-right aligned, as
-``attnlab.causal(n, m)``), so no n×m array exists at any point and memory
-stays O(n·block). A dense ``visible`` mask, by contrast, is itself n×m.
+Each query row keeps a running maximum ``peak``, a running sum of
+exponentials ``total`` and a running weighted sum of values. When a block
+raises the maximum from ``peak`` to ``new_peak``, what was gathered is
+multiplied by exp(peak − new_peak), as if the new maximum had been known
+from the start; at the end, the weighted sum over ``total`` is the output.
+``causal=True`` works the causal mask out from the positions, so memory stays
+O(n·block).
 """
 
 from __future__ import annotations
@@ -36,12 +28,10 @@ BLOCK = 512
 
 @dataclass(frozen=True)
 class Step:
-    """The running state after the first ``keys_seen`` keys (one entry or row per query).
+    """The running state after the first ``keys_seen`` keys: ``weighted / total`` is the output over them.
 
-    ``peak`` is the largest visible scaled score so far (−∞ if none),
-    ``total`` the sum of exp(scaled − peak) over visible keys so far, and
-    ``weighted`` the matching sum of exp(scaled − peak) · value, so
-    ``weighted / total`` is the output of attention over the keys seen.
+    ``peak`` is the largest visible scaled score (−∞ if none), ``total`` the
+    sum of exp(scaled − peak), ``weighted`` the sum of exp(scaled − peak) · value.
     """
 
     keys_seen: int
@@ -100,12 +90,7 @@ def _running(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, mask: np
 
 def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1, *,
                     causal: bool = False) -> list[Step]:
-    """Every running state of ``streaming_attention``, one ``Step`` per block (for teaching).
-
-    Arguments as for ``streaming_attention``; a 1-D query gives 1-D ``peak``
-    and ``total`` of length 1. The default block of 1 shows each key folded
-    in. Every array of every ``Step`` is read-only.
-    """
+    """Every running state of ``streaming_attention``, one read-only ``Step`` per block (default: per key)."""
     queries, keys, values, mask, _ = checked_inputs(q, k, v, visible)
     return [Step(s.keys_seen, frozen(s.peak), frozen(s.total), frozen(s.weighted))
             for s in _running(queries, keys, values, mask, positive_int("block", block), _causal_flag(causal))]
@@ -113,17 +98,10 @@ def streaming_trace(q: Any, k: Any, v: Any, visible: Any = None, block: int = 1,
 
 def streaming_attention(q: Any, k: Any, v: Any, visible: Any = None, block: int = BLOCK, *,
                         causal: bool = False) -> np.ndarray:
-    """The output of ``attention(q, k, v, visible)``, computed ``block`` keys at a time.
+    """``attention(q, k, v, visible).output``, computed ``block`` keys at a time (the same checks and errors).
 
-    The arguments and their checks are those of ``attention`` (plus
-    ``block``, a positive int), and so are the errors (a score overflow
-    names the largest |k| of its block). Returns only the output, a new n×d_v array, or a 1-D array of
-    length d_v for a single 1-D query, like ``attention(...).output``. The
-    largest arrays made are n×block; a ``visible`` mask is read a slice at a
-    time, but it is n×m itself. ``causal=True`` applies ``causal(n, m)``
-    without that array, block by block from the positions (and on top of
-    ``visible`` if both are given): the same output as
-    ``attention(q, k, v, causal(n, m))``, in O(n·block) memory.
+    The largest arrays made are n×block. ``causal=True`` applies
+    ``causal(n, m)`` (on top of ``visible``) without making that array.
 
     Examples
     --------

@@ -1,50 +1,30 @@
 """The companion command ``python -m attnlab`` and the weight of ``import attnlab``.
 
-Each runs in a fresh interpreter (``sys.executable``), as a reader would run it.
-Expected numbers are the toy's and WE-002's arithmetic done by hand.
+Each runs in a fresh interpreter (``sys.executable``), as a reader would run it. The numbers must be
+``compute``'s and ``we002``'s, which test_lab.py and test_examples.py check by hand.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 import subprocess
 import sys
+from dataclasses import fields
 from typing import Any
 
 import pytest
 from sites import ROOT
 
+from attnlab.examples import we002
 from attnlab.lab import compute
 from attnlab.text import vector
 
-SQRT2 = math.sqrt(2.0)
-E = math.e
-
-
-def softmax_by_hand(scaled: list[float]) -> list[float]:
-    """exp(s_j) / Σ exp(s), for a few small numbers written out in a test."""
-    exps = [math.exp(s) for s in scaled]
-    return [x / sum(exps) for x in exps]
-
-
-# rises: scores 2, 1, 3 over √2; values [1, 0], [0, 2], [1, 2] (third y = 4 in experiment 3)
-RISES = softmax_by_hand([2 / SQRT2, 1 / SQRT2, 3 / SQRT2])
-# grid, causal off: scores 1, 0, 1 over √2
-GRID_OPEN = softmax_by_hand([1 / SQRT2, 0.0, 1 / SQRT2])
-WE002_WEIGHTS = [E / (2 * E + 1), 1 / (2 * E + 1), E / (2 * E + 1)]
-WE002_OUTPUT = [4 * E / (2 * E + 1), (E + 2) / (2 * E + 1)]
-
-# (JSON key, controls, weights, output) for the five documented contrasts
-CONTRASTS: list[tuple[str, dict[str, Any], list[float], list[float]]] = [
-    ("baseline", {}, RISES, [RISES[0] + RISES[2], 2 * RISES[1] + 2 * RISES[2]]),
-    ("zero_query", {"query_scale": 0.0}, [1 / 3, 1 / 3, 1 / 3], [2 / 3, 4 / 3]),
-    ("causal_grid", {"token": "grid"}, [1.0, 0.0, 0.0], [1.0, 0.0]),
-    ("no_causal_grid", {"token": "grid", "causal": False}, GRID_OPEN,
-     [GRID_OPEN[0] + GRID_OPEN[2], 2 * GRID_OPEN[1] + 2 * GRID_OPEN[2]]),
-    ("value_y_4", {"value_y": 4.0}, RISES, [RISES[0] + RISES[2], 2 * RISES[1] + 4 * RISES[2]]),
+CONTRASTS: list[tuple[str, dict[str, Any]]] = [
+    ("baseline", {}), ("zero_query", {"query_scale": 0.0}), ("causal_grid", {"token": "grid"}),
+    ("no_causal_grid", {"token": "grid", "causal": False}), ("value_y_4", {"value_y": 4.0}),
 ]
+"""The five documented contrasts (JSON key, controls); test_lab.py works each one's numbers out by hand."""
 NOT_A_NUMBER = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 
@@ -78,82 +58,36 @@ def blocks(text: str) -> list[str]:
     return [b for b in text.strip().split("\n\n") if b]
 
 
-def test_companion_prints_five_contrasts_then_we002(text: str) -> None:
+def test_companion_prints_five_contrasts_then_we002_each_with_its_weights_and_output(text: str) -> None:
     titles = [b.splitlines()[0] for b in blocks(text)]
     assert len(titles) == 6 and titles[0].startswith("Baseline") and titles[5].startswith("WE-002")
-
-
-@pytest.mark.parametrize(("index", "contrast"), list(enumerate(CONTRASTS)), ids=[c[0] for c in CONTRASTS])
-def test_companion_prints_each_contrasts_weights_and_output(text: str, index: int, contrast: tuple) -> None:
-    _, _, weights, output = contrast
-    block = blocks(text)[index]
-    assert re.search(rf"weights\s+{re.escape(vector(weights))}", block), block
-    assert re.search(rf"output\s+{re.escape(vector(output))}", block), block
-
-
-def test_companion_prints_we002s_query_as_given(text: str) -> None:
-    assert blocks(text)[5].startswith("WE-002: q = [√2, 0] against three keys")
-
-
-def test_companion_prints_we002_with_six_decimals(text: str) -> None:
-    block = blocks(text)[5]
-    assert re.search(rf"scaled logits\s+{re.escape(vector([1, 0, 1], 6))}", block), block
-    assert re.search(rf"weights\s+{re.escape(vector(WE002_WEIGHTS, 6))}", block), block
-    assert re.search(rf"output\s+{re.escape(vector(WE002_OUTPUT, 6))}", block), block
-
-
-def test_companion_text_has_no_nan_or_inf(text: str) -> None:
+    for block, (_, controls) in zip(blocks(text), CONTRASTS):
+        r = compute(controls)
+        assert re.search(rf"weights\s+{re.escape(vector(r.weights))}", block), block
+        assert re.search(rf"output\s+{re.escape(vector(r.output))}", block), block
     assert not NOT_A_NUMBER.search(text)
 
 
-def test_companion_json_has_the_documented_keys(report: dict[str, Any]) -> None:
-    assert {"baseline", "zero_query", "causal_grid", "no_causal_grid", "value_y_4", "we002"} <= set(report)
+def test_companion_prints_we002s_query_as_given_and_its_numbers_with_six_decimals(text: str) -> None:
+    block = blocks(text)[5]
+    assert block.startswith("WE-002: q = [√2, 0] against three keys")
+    example = we002()
+    assert re.search(rf"scaled logits\s+{re.escape(vector([1, 0, 1], 6))}", block), block
+    assert re.search(rf"weights\s+{re.escape(vector(example.weights, 6))}", block), block
+    assert re.search(rf"output\s+{re.escape(vector(example.output, 6))}", block), block
 
 
-@pytest.mark.parametrize(("key", "controls"), [(c[0], c[1]) for c in CONTRASTS], ids=[c[0] for c in CONTRASTS])
-def test_companion_json_contrast_equals_compute_for_its_controls(
-        report: dict[str, Any], key: str, controls: dict[str, Any]) -> None:
-    assert report[key] == compute(controls).to_dict()
+def test_companion_json_is_compute_for_each_contrast_and_we002(report: dict[str, Any]) -> None:
+    assert list(report) == [*(key for key, _ in CONTRASTS), "we002"]
+    for key, controls in CONTRASTS:
+        assert report[key] == compute(controls).to_dict()
+    example = we002()
+    assert report["we002"] == {field.name: getattr(example, field.name).tolist() for field in fields(example)}
 
 
-@pytest.mark.parametrize(("key", "weights", "output"), [(c[0], c[2], c[3]) for c in CONTRASTS],
-                         ids=[c[0] for c in CONTRASTS])
-def test_companion_json_contrast_matches_the_hand_arithmetic(
-        report: dict[str, Any], key: str, weights: list[float], output: list[float]) -> None:
-    assert report[key]["weights"] == pytest.approx(weights, rel=1e-12, abs=1e-15)
-    assert report[key]["output"] == pytest.approx(output, rel=1e-12)
-
-
-def test_companion_json_we002_matches_the_hand_arithmetic(report: dict[str, Any]) -> None:
-    we = report["we002"]
-    assert we["scaled"] == pytest.approx([1.0, 0.0, 1.0], rel=1e-15, abs=1e-15)
-    assert we["weights"] == pytest.approx(WE002_WEIGHTS, rel=1e-15)
-    assert we["output"] == pytest.approx(WE002_OUTPUT, rel=1e-15)
-    assert we["visible"] == [True, True, True]
-
-
-def test_companion_json_is_one_object(report: dict[str, Any]) -> None:
-    assert isinstance(report, dict)
-
-
-@pytest.fixture(scope="module")
-def imported() -> set[str]:
-    """Top-level names of the modules a fresh ``import attnlab`` adds to ``sys.modules``."""
-    probe = (
-        "import json, sys; before = set(sys.modules); import attnlab; "
-        "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))"
-    )
+def test_import_attnlab_loads_only_numpy_and_the_standard_library() -> None:
+    probe = ("import json, sys; before = set(sys.modules); import attnlab; "
+             "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))")
     done = run("-c", probe)
     assert done.returncode == 0, done.stderr
-    return set(json.loads(done.stdout))
-
-
-def test_import_attnlab_loads_only_numpy_and_the_standard_library(imported: set[str]) -> None:
-    assert imported - sys.stdlib_module_names - {"numpy", "attnlab"} == set()
-
-
-@pytest.mark.parametrize(
-    "heavy", ["matplotlib", "scipy", "mkdocs", "markdown", "pandas", "yaml", "hypothesis", "torch"]
-)
-def test_import_attnlab_does_not_load_heavy_packages(imported: set[str], heavy: str) -> None:
-    assert heavy not in imported
+    assert set(json.loads(done.stdout)) - sys.stdlib_module_names - {"numpy", "attnlab"} == set()

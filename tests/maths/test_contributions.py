@@ -64,72 +64,38 @@ def test_doubling_a_value_row_doubles_its_column_of_sizes_and_nothing_else() -> 
     assert np.allclose(after[:, 1], 2 * before[:, 1]) and np.array_equal(after[:, [0, 2]], before[:, [0, 2]])
 
 
-def test_a_zero_weight_contributes_nothing() -> None:
-    sizes = contribution_sizes(np.array([[1.0, 0.0]]), np.ones((2, 2)), np.eye(2))
-    assert sizes[0, 1] == 0.0
-
-
-def test_output_rows_are_the_rows_of_w_o_that_meet_the_head() -> None:
+def test_by_hand_a_zero_weight_contributes_nothing_and_output_rows_are_the_heads_rows_of_w_o() -> None:
+    assert contribution_sizes(np.array([[1.0, 0.0]]), np.ones((2, 2)), np.eye(2))[0, 1] == 0.0
     w_o = np.arange(12.0).reshape(6, 2)  # 3 heads of width 2
     assert output_rows(w_o, 1, 2).tolist() == [[4.0, 5.0], [6.0, 7.0]]
-
-
-def test_shares_make_each_row_sum_to_one() -> None:
     assert shares(np.array([[1.0, 3.0], [2.0, 2.0]])).tolist() == [[0.25, 0.75], [0.5, 0.5]]
 
 
-def test_disagreement_by_hand() -> None:
+def test_disagreement_by_hand_over_the_chosen_rows_one_number_per_head() -> None:
     # weights [0.5, 0.5], sizes [0.5, 1.5] -> shares [0.25, 0.75]: half of |0.25| + |0.25|
-    assert disagreement(np.array([[0.5, 0.5]]), np.array([[0.5, 1.5]])) == pytest.approx(0.25)
-
-
-def test_disagreement_is_zero_when_every_transformed_value_has_the_same_length() -> None:
-    weights = np.random.default_rng(6).dirichlet(np.ones(4), size=3)
-    assert disagreement(weights, 7.0 * weights) == pytest.approx(0.0, abs=1e-15)
-
-
-def test_disagreement_averages_only_the_chosen_rows() -> None:
     weights = np.array([[0.5, 0.5], [1.0, 0.0]])
     sizes = np.array([[0.5, 1.5], [0.0, 1.0]])  # the second row: complete disagreement
     assert disagreement(weights, sizes, rows=np.array([True, False])) == pytest.approx(0.25)
     assert disagreement(weights, sizes) == pytest.approx((0.25 + 1.0) / 2)
+    stack = np.array([[[0.5, 0.5]], [[1.0, 0.0]]])
+    assert disagreement(stack, stack).tolist() == [0.0, 0.0]
+    # every transformed value of the same length: the shares are the weights
+    random = np.random.default_rng(6).dirichlet(np.ones(4), size=3)
+    assert disagreement(random, 7.0 * random) == pytest.approx(0.0, abs=1e-15)
 
 
-def test_disagreement_of_a_stack_is_one_number_per_head() -> None:
-    weights = np.array([[[0.5, 0.5]], [[1.0, 0.0]]])
-    assert disagreement(weights, weights).tolist() == [0.0, 0.0]
-
-
-def test_output_rows_refuse_a_head_outside_w_o_naming_head() -> None:
-    with pytest.raises(ValueError, match="head must be from 0 to 2, got 3"):
-        output_rows(np.ones((6, 2)), 3, 2)
-
-
-def test_output_rows_refuse_a_head_width_that_does_not_divide_w_o() -> None:
-    with pytest.raises(ValueError, match="w_o has 5 rows, not a whole number of heads 2 wide"):
-        output_rows(np.ones((5, 2)), 0, 2)
-
-
-def test_transformed_refuses_values_that_do_not_fit_w_o_rows() -> None:
-    with pytest.raises(ValueError, match="values \\(3, 2\\) and w_o_rows \\(3, 4\\) do not fit"):
-        transformed(np.ones((3, 2)), np.ones((3, 4)))
-
-
-def test_sizes_refuse_negative_weights() -> None:
-    with pytest.raises(ValueError, match="weights must be non-negative"):
-        contribution_sizes(np.array([[-0.5, 1.5]]), np.ones((2, 2)), np.eye(2))
-
-
-def test_sizes_refuse_weights_with_another_count_of_keys() -> None:
-    with pytest.raises(ValueError, match="weights \\(1, 3\\) need one key per value row"):
-        contribution_sizes(np.ones((1, 3)) / 3, np.ones((2, 2)), np.eye(2))
-
-
-def test_shares_refuse_a_row_of_zeros() -> None:
-    with pytest.raises(ValueError, match="a row that adds up to zero"):
-        shares(np.zeros((1, 2)))
-
-
-def test_disagreement_refuses_rows_that_select_nothing() -> None:
-    with pytest.raises(ValueError, match="rows selects no query row"):
-        disagreement(np.ones((1, 2)) / 2, np.ones((1, 2)), rows=np.array([False]))
+def test_what_does_not_fit_is_refused_naming_it() -> None:
+    for call, message in [
+        (lambda: output_rows(np.ones((6, 2)), 3, 2), "head must be from 0 to 2, got 3"),
+        (lambda: output_rows(np.ones((5, 2)), 0, 2), "w_o has 5 rows, not a whole number of heads 2 wide"),
+        (lambda: transformed(np.ones((3, 2)), np.ones((3, 4))), r"values \(3, 2\) and w_o_rows \(3, 4\) do not fit"),
+        (lambda: contribution_sizes(np.array([[-0.5, 1.5]]), np.ones((2, 2)), np.eye(2)),
+         "weights must be non-negative"),
+        (lambda: contribution_sizes(np.ones((1, 3)) / 3, np.ones((2, 2)), np.eye(2)),
+         r"weights \(1, 3\) need one key per value row"),
+        (lambda: shares(np.zeros((1, 2))), "a row that adds up to zero"),
+        (lambda: disagreement(np.ones((1, 2)) / 2, np.ones((1, 2)), rows=np.array([False])),
+         "rows selects no query row"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            call()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from typing import Any
 
 import numpy as np
 import pytest
@@ -18,70 +17,43 @@ from attnlab.bench import main as bench_main
 from attnlab.cost import UNITS, LayerMadds, causal_visible, cost, crossover, layer_madds, readable_bytes
 
 
-def test_self_attention_over_four_tokens_has_sixteen_score_entries() -> None:
-    assert cost(4, d_k=2).score_entries == 4 * 4
-
-
-def test_causal_mask_over_four_tokens_leaves_ten_visible() -> None:
-    assert cost(4, d_k=2).causal_visible == 1 + 2 + 3 + 4
-
-
-def test_score_bytes_are_entries_times_bytes_per_number() -> None:
+def test_counts_by_hand() -> None:
+    c = cost(4, d_k=2)
+    assert (c.score_entries, c.causal_visible, c.d_v) == (4 * 4, 1 + 2 + 3 + 4, 2)
     assert cost(4, d_k=2, bytes_per_number=4).score_bytes == 4 * 4 * 4
-
-
-def test_cross_attention_counts_use_n_queries_and_m_keys() -> None:
-    c = cost(3, 5, d_k=2, d_v=7)
+    c = cost(3, 5, d_k=2, d_v=7)  # n queries over m keys
     assert (c.score_entries, c.score_madds, c.mix_madds, c.madds) == (3 * 5, 3 * 5 * 2, 3 * 5 * 7, 3 * 5 * 9)
-
-
-def test_d_v_defaults_to_d_k() -> None:
-    assert cost(3, d_k=5).d_v == 5
-
-
-def test_totals_multiply_by_heads_and_layers() -> None:
     c = cost(3, 5, d_k=2, d_v=7, heads=8, layers=6, bytes_per_number=2)
     assert (c.total_score_entries, c.total_score_bytes, c.total_madds) == (
         3 * 5 * 8 * 6, 3 * 5 * 2 * 8 * 6, 3 * 5 * (2 + 7) * 8 * 6)
+    assert cost(1, 1000, d_k=64).madds == 1000 * (64 + 64)  # one cached query
+    assert cost(np.int64(4), d_k=np.int32(2)).score_entries == 16
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cost(4, d_k=2).n = 5  # type: ignore[misc]
 
 
-def test_kv_cache_holds_one_key_and_one_value_per_position_head_and_layer() -> None:
-    c = cost(1, 10, d_k=64, d_v=32, heads=8, layers=6, bytes_per_number=2)
-    assert c.kv_cache_bytes == 10 * (64 + 32) * 8 * 6 * 2
-
-
-def test_kv_cache_with_equal_widths_is_two_t_d_heads_layers_bytes() -> None:
+def test_the_kv_cache_holds_one_key_and_one_value_per_position_key_value_head_and_layer() -> None:
+    assert cost(1, 10, d_k=64, d_v=32, heads=8, layers=6, bytes_per_number=2).kv_cache_bytes == 10 * 96 * 8 * 6 * 2
     assert cost(1, 100, d_k=64, heads=8, layers=6, bytes_per_number=4).kv_cache_bytes == 2 * 100 * 64 * 8 * 6 * 4
+    c = cost(1, 10, d_k=128, heads=32, kv_heads=8, layers=32, bytes_per_number=2)  # grouped-query attention
+    assert c.kv_cache_bytes * 4 == cost(1, 10, d_k=128, heads=32, layers=32, bytes_per_number=2).kv_cache_bytes
+    assert {cost(1, 7, d_k=4, heads=h, kv_heads=1).kv_cache_bytes for h in (1, 2, 8)} == {7 * 8 * 8}  # multi-query
+    shared, separate = cost(5, d_k=4, heads=8, kv_heads=2), cost(5, d_k=4, heads=8)
+    assert (shared.total_score_entries, shared.total_madds) == (separate.total_score_entries, separate.total_madds)
+    assert cost(3, d_k=2, heads=6).kv_heads == 6
 
 
-def test_one_cached_query_costs_t_times_the_widths() -> None:
-    assert cost(1, 1000, d_k=64).madds == 1000 * (64 + 64)
+def test_block_bytes_hold_n_by_block_scores_and_never_exceed_the_full_matrix() -> None:
+    assert (cost(10, 100, d_k=2).block_bytes(16), cost(10, 100, d_k=2).block_bytes(1000)) == (10 * 16 * 8, 10 * 100 * 8)
+    with pytest.raises(ValueError, match="block must be at least 1, got 0"):
+        cost(4, d_k=2).block_bytes(0)
 
 
-def test_block_bytes_hold_n_by_block_scores() -> None:
-    assert cost(10, 100, d_k=2).block_bytes(16) == 10 * 16 * 8
-
-
-def test_block_bytes_never_exceed_the_full_matrix() -> None:
-    assert cost(10, 100, d_k=2).block_bytes(1000) == 10 * 100 * 8
-
-
-def test_causal_visible_for_fewer_queries_than_keys_puts_queries_last() -> None:
-    # 2 queries at positions 3 and 4 of 5 keys see 4 and 5 keys.
-    assert causal_visible(2, 5) == 4 + 5
-
-
-def test_causal_visible_with_negative_offset_leaves_first_row_empty() -> None:
+def test_causal_visible_by_hand() -> None:
+    assert causal_visible(2, 5) == 4 + 5  # 2 queries at positions 3 and 4 of 5 keys
     assert causal_visible(3, 3, offset=-1) == 0 + 1 + 2
-
-
-def test_causal_visible_with_large_offset_sees_everything() -> None:
     assert causal_visible(3, 4, offset=10) == 3 * 4
-
-
-def test_causal_visible_of_a_million_tokens_is_exact() -> None:
-    t = 10**6
-    assert causal_visible(t) == t * (t + 1) // 2
+    assert causal_visible(10**6) == 10**6 * (10**6 + 1) // 2
 
 
 @given(st.integers(1, 30), st.integers(1, 30), st.one_of(st.none(), st.integers(-40, 40)))
@@ -100,52 +72,28 @@ def test_counts_grow_with_n_times_m(n: int, m: int, d_k: int, d_v: int) -> None:
     assert (doubled.score_entries, doubled.madds) == (4 * c.score_entries, 4 * c.madds)
 
 
-def test_numpy_integers_are_accepted() -> None:
-    assert cost(np.int64(4), d_k=np.int32(2)).score_entries == 16
+def test_bad_sizes_are_refused_naming_the_argument() -> None:
+    for call, error, text in [
+        (lambda: cost(0, d_k=2), ValueError, "n must be at least 1, got 0"),
+        (lambda: cost(4, -1, d_k=2), ValueError, "m must be at least 1, got -1"),
+        (lambda: cost(4, d_k=2.0), TypeError, "d_k must be an integer, got float 2.0"),
+        (lambda: cost(4, d_k=2, d_v=0), ValueError, "d_v must be at least 1"),
+        (lambda: cost(4, d_k=2, heads=True), TypeError, "heads must be an integer, got bool"),
+        (lambda: cost(4, d_k=2, layers="6"), TypeError, "layers must be an integer, got str"),
+        (lambda: cost(4, d_k=2, bytes_per_number=0), ValueError, "bytes_per_number must be at least 1"),
+        *((lambda kv=kv: cost(3, d_k=2, heads=8, kv_heads=kv), ValueError, "kv_heads") for kv in (3, 16, 0)),
+        *((lambda o=o: causal_visible(3, 3, o), TypeError, "offset must be an integer") for o in (0.5, True, "1")),
+        (lambda: layer_madds(8, 0), ValueError, "d_model"),
+    ]:
+        with pytest.raises(error, match=text):
+            call()
 
 
-def test_cost_is_frozen() -> None:
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        cost(4, d_k=2).n = 5  # type: ignore[misc]
-
-
-@pytest.mark.parametrize(("kwargs", "error", "text"), [
-    ({"n": 0, "d_k": 2}, ValueError, "n must be at least 1, got 0"),
-    ({"n": 4, "m": -1, "d_k": 2}, ValueError, "m must be at least 1, got -1"),
-    ({"n": 4, "d_k": 2.0}, TypeError, "d_k must be an integer, got float 2.0"),
-    ({"n": 4, "d_k": 2, "d_v": 0}, ValueError, "d_v must be at least 1"),
-    ({"n": 4, "d_k": 2, "heads": True}, TypeError, "heads must be an integer, got bool"),
-    ({"n": 4, "d_k": 2, "layers": "6"}, TypeError, "layers must be an integer, got str"),
-    ({"n": 4, "d_k": 2, "bytes_per_number": 0}, ValueError, "bytes_per_number must be at least 1"),
-])
-def test_bad_sizes_are_refused_naming_the_argument(kwargs: dict[str, Any], error: type, text: str) -> None:
-    with pytest.raises(error, match=text):
-        cost(**kwargs)
-
-
-@pytest.mark.parametrize("offset", [0.5, True, "1"])
-def test_causal_visible_refuses_a_non_integer_offset(offset: Any) -> None:
-    with pytest.raises(TypeError, match="offset must be an integer"):
-        causal_visible(3, 3, offset)
-
-
-def test_block_bytes_refuses_a_zero_block() -> None:
-    with pytest.raises(ValueError, match="block must be at least 1, got 0"):
-        cost(4, d_k=2).block_bytes(0)
-
-
-@pytest.mark.parametrize(("count", "text"), [
-    (0, "0 bytes"), (1023, "1023 bytes"), (1024, "1 KiB"), (1536, "1.5 KiB"),
-    (512 * 2**30, "512 GiB"), (3 * 2**39, "1.5 TiB"),
-])
-def test_readable_bytes_uses_binary_units(count: int, text: str) -> None:
-    assert readable_bytes(count) == text
-
-
-@pytest.mark.parametrize(("count", "text"), [(2**20 - 1, "1 MiB"), (1023 * 2**10 + 922, "1023.9 KiB"),
-                                             (2**30 - 1, "1 GiB")])
-def test_readable_bytes_picks_the_unit_after_rounding(count: int, text: str) -> None:
-    assert readable_bytes(count) == text
+def test_readable_bytes_uses_binary_units_picked_after_rounding() -> None:
+    for count, text in [(0, "0 bytes"), (1023, "1023 bytes"), (1024, "1 KiB"), (1536, "1.5 KiB"),
+                        (512 * 2**30, "512 GiB"), (3 * 2**39, "1.5 TiB"), (2**20 - 1, "1 MiB"),
+                        (1023 * 2**10 + 922, "1023.9 KiB"), (2**30 - 1, "1 GiB")]:
+        assert readable_bytes(count) == text
 
 
 JUST_BELOW_A_UNIT = st.integers(1, len(UNITS) - 1).flatmap(
@@ -165,29 +113,23 @@ def test_readable_bytes_writes_every_digit_of_a_count_beyond_float64() -> None:
     assert readable_bytes(10**400 * 2**60) == f"{10**400} EiB"
 
 
-@pytest.mark.parametrize(("count", "error", "text"), [
-    (math.nan, TypeError, "count must be an integer, got float nan"),
-    (1.0, TypeError, "count must be an integer, got float 1.0"),
-    (True, TypeError, "count must be an integer, got bool"),
-    (-1, ValueError, "count must be at least 0, got -1"),
-])
-def test_readable_bytes_refuses_anything_but_a_whole_number_of_bytes_naming_count(count: Any, error: type,
-                                                                                 text: str) -> None:
-    with pytest.raises(error, match=text):
-        readable_bytes(count)
+def test_readable_bytes_refuses_anything_but_a_whole_number_of_bytes_naming_count() -> None:
+    for count, error, text in [(math.nan, TypeError, "count must be an integer, got float nan"),
+                               (1.0, TypeError, "count must be an integer, got float 1.0"),
+                               (True, TypeError, "count must be an integer, got bool"),
+                               (-1, ValueError, "count must be at least 0, got -1")]:
+        with pytest.raises(error, match=text):
+            readable_bytes(count)
 
 
 def test_growth_exponent_of_t_squared_is_two() -> None:
     assert growth_exponent([256, 512, 1024], [256**2, 512**2, 1024**2]) == pytest.approx(2.0, abs=1e-12)
 
 
-def test_targets_pass_and_fail_on_the_measured_ratios() -> None:
+def test_targets_pass_and_fail_on_the_measured_ratios_and_not_at_all_for_sizes_not_run() -> None:
     rows = [{"T": 4096, "naive_seconds": 1.0, "streaming_seconds": 2.5},
             {"T": 8192, "naive_peak_bytes": 2000, "streaming_peak_bytes": 100}]
     assert [(x["ratio"], x["passed"]) for x in targets(rows)] == [(100 / 2000, True), (2.5 / 1.0, False)]
-
-
-def test_targets_for_sizes_not_run_are_neither_passed_nor_failed() -> None:
     assert [x["passed"] for x in targets([])] == [None, None]
 
 
@@ -197,32 +139,7 @@ def test_quick_benchmark_prints_json_with_one_row(capsys: pytest.CaptureFixture[
     assert ([row["T"] for row in result["rows"]], result["exponents"]["naive_seconds"]) == ([256], None)
 
 
-# --- key/value heads (CL-034) and where the T² part takes over (CL-041) ----------------------
-
-
-def test_grouped_query_attention_caches_one_key_and_value_per_key_value_head() -> None:
-    c = cost(1, 10, d_k=128, heads=32, kv_heads=8, layers=32, bytes_per_number=2)
-    assert c.kv_cache_bytes == 10 * (128 + 128) * 8 * 32 * 2
-    assert c.kv_cache_bytes * 4 == cost(1, 10, d_k=128, heads=32, layers=32, bytes_per_number=2).kv_cache_bytes
-
-
-def test_multi_query_attention_caches_one_key_value_head_whatever_the_query_heads() -> None:
-    assert {cost(1, 7, d_k=4, heads=h, kv_heads=1).kv_cache_bytes for h in (1, 2, 8)} == {7 * 8 * 8}
-
-
-def test_key_value_heads_leave_the_score_counts_alone() -> None:
-    shared, separate = cost(5, d_k=4, heads=8, kv_heads=2), cost(5, d_k=4, heads=8)
-    assert (shared.total_score_entries, shared.total_madds) == (separate.total_score_entries, separate.total_madds)
-
-
-def test_kv_heads_default_to_the_query_heads() -> None:
-    assert cost(3, d_k=2, heads=6).kv_heads == 6
-
-
-@pytest.mark.parametrize("kv_heads", [3, 16, 0])
-def test_kv_heads_that_do_not_divide_the_query_heads_are_refused(kv_heads: int) -> None:
-    with pytest.raises(ValueError, match="kv_heads"):
-        cost(3, d_k=2, heads=8, kv_heads=kv_heads)
+# --- where the T² part takes over (CL-041) ---------------------------------------------------
 
 
 def test_a_layer_counts_twelve_t_d_squared_linear_and_two_t_squared_d_quadratic_multiply_adds() -> None:
@@ -230,11 +147,8 @@ def test_a_layer_counts_twelve_t_d_squared_linear_and_two_t_squared_d_quadratic_
     assert layer_madds(10, 4, d_ff=2) == LayerMadds(4 * 10 * 4**2 + 2 * 10 * 4 * 2, 2 * 10**2 * 4)
 
 
-def test_at_1024_tokens_of_width_512_the_quadratic_part_is_a_quarter() -> None:
-    assert layer_madds(1024, 512).quadratic_share == 0.25
-
-
 def test_the_crossover_is_six_times_the_width_with_the_usual_feed_forward() -> None:
+    assert layer_madds(1024, 512).quadratic_share == 0.25
     assert crossover(512) == 6 * 512 and crossover(384, d_ff=1536) == 6 * 384 and crossover(4, d_ff=2) == 10
 
 
@@ -245,7 +159,3 @@ def test_the_quadratic_part_is_larger_exactly_beyond_the_crossover(d_model: int,
     assert equal.linear == equal.quadratic and past.quadratic > past.linear
     assert at == 1 or before.quadratic < before.linear
 
-
-def test_layer_madds_refuses_a_width_of_zero() -> None:
-    with pytest.raises(ValueError, match="d_model"):
-        layer_madds(8, 0)

@@ -46,38 +46,21 @@ def test_tiny_arguments_keep_their_relative_precision(x: float) -> None:
     assert erf(np.array([x]))[0] == pytest.approx(math.erf(x), rel=TOLERANCE)
 
 
-def test_is_odd_exactly() -> None:
+def test_is_odd_exactly_keeps_the_shape_and_has_the_right_edges() -> None:
     x = np.linspace(0.0, 7.0, 1001)
     assert (erf(-x) == -erf(x)).all()
-
-
-def test_edges_zero_infinity_and_nan() -> None:
     out = erf(np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e308]))
     assert out[:4].tolist() == [0.0, 0.0, 1.0, -1.0]
     assert math.copysign(1.0, out[1]) == -1.0 and math.isnan(out[4]) and out[5] == 1.0
-
-
-def test_keeps_the_shape_and_takes_a_scalar() -> None:
     assert erf(np.zeros((2, 3))).shape == (2, 3)
     assert float(erf(0.5)) == pytest.approx(math.erf(0.5), rel=TOLERANCE)
 
 
-def test_the_constant_term_of_each_expansion_is_math_erf_at_its_centre() -> None:
-    table = taylor_table(step=0.5, end=2.0, degree=3)
-    assert table[0].tolist() == [math.erf(c) for c in (0.0, 0.5, 1.0, 1.5, 2.0)]
-
-
-def test_the_first_derivative_row_is_the_gaussian_times_two_over_root_pi() -> None:
-    table = taylor_table(step=0.5, end=1.0, degree=2)
-    expected = [2 / math.sqrt(math.pi) * math.exp(-c * c) for c in (0.0, 0.5, 1.0)]
-    assert table[1].tolist() == pytest.approx(expected, rel=1e-15)
-
-
-def test_the_second_derivative_row_is_minus_c_times_the_first() -> None:
-    # erf'' = −2c · erf', and row 2 holds erf'' / 2!
-    table = taylor_table(step=0.5, end=1.5, degree=2)
-    centres = np.array([0.0, 0.5, 1.0, 1.5])
-    assert table[2] == pytest.approx(-centres * table[1], rel=1e-15)
+def test_the_taylor_rows_are_math_erf_then_its_derivatives_at_each_centre() -> None:
+    table, centres = taylor_table(step=0.5, end=1.5, degree=2), np.array([0.0, 0.5, 1.0, 1.5])
+    assert table[0].tolist() == [math.erf(c) for c in centres]
+    assert table[1] == pytest.approx(2 / math.sqrt(math.pi) * np.exp(-centres * centres), rel=1e-15)
+    assert table[2] == pytest.approx(-centres * table[1], rel=1e-15)  # erf'' = −2c · erf', over 2!
 
 
 def test_a_wrong_coefficient_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,13 +79,10 @@ def test_erfcx_is_e_to_the_x_squared_times_erfc_to_1e_12(x: float) -> None:
     assert high_precision.relative_error(float(erfcx(np.array([x]))[0]), high_precision.erfcx(x)) <= 1e-12
 
 
-@pytest.mark.parametrize("x", [FRACTION_FROM, math.nextafter(FRACTION_FROM, 0.0), 2.5, 6.0, 26.6, 1e300])
-def test_erfcx_around_the_switch_to_the_continued_fraction_and_far_out(x: float) -> None:
+def test_erfcx_around_the_switch_far_out_and_where_the_true_value_leaves_float64() -> None:
     # at 1e300, erfcx(x) ≈ 1/(x√π): erfc itself is 0 and e^(x²) infinite in float64
-    assert high_precision.relative_error(float(erfcx(np.array([x]))[0]), high_precision.erfcx(x)) <= 1e-15 * 4
-
-
-def test_erfcx_keeps_the_shape_and_is_infinite_where_the_true_value_leaves_float64() -> None:
+    for x in (FRACTION_FROM, math.nextafter(FRACTION_FROM, 0.0), 2.5, 6.0, 26.6, 1e300):
+        assert high_precision.relative_error(float(erfcx(np.array([x]))[0]), high_precision.erfcx(x)) <= 1e-15 * 4
     out = erfcx(np.array([[-30.0, 0.0], [1.0, 10.0]]))
     assert out.shape == (2, 2) and out[0, 0] == math.inf and out[0, 1] == 1.0
 

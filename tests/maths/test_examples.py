@@ -13,7 +13,6 @@ import importlib
 import math
 
 import numpy as np
-import pytest
 
 from attnlab.examples import we002
 from attnlab.text import fmt
@@ -23,42 +22,18 @@ WEIGHTS = [E / (2 * E + 1), 1 / (2 * E + 1), E / (2 * E + 1)]
 OUTPUT = [4 * E / (2 * E + 1), (E + 2) / (2 * E + 1)]
 
 
-def test_we002_raw_scores_are_sqrt2_0_sqrt2() -> None:
-    np.testing.assert_allclose(we002().scores, [math.sqrt(2), 0.0, math.sqrt(2)], rtol=1e-15)
-
-
-def test_we002_scaled_logits_are_1_0_1() -> None:
-    np.testing.assert_allclose(we002().scaled, [1.0, 0.0, 1.0], rtol=1e-15, atol=0)
-
-
-def test_we002_tied_logits_give_exactly_tied_weights() -> None:
+def test_we002_by_hand() -> None:
     r = we002()
-    assert r.scaled[0] == r.scaled[2]
-    assert r.weights[0] == r.weights[2]
+    np.testing.assert_allclose(r.scores, [math.sqrt(2), 0.0, math.sqrt(2)], rtol=1e-15)
+    np.testing.assert_allclose(r.scaled, [1.0, 0.0, 1.0], rtol=1e-15, atol=0)
+    assert r.scaled[0] == r.scaled[2] and r.weights[0] == r.weights[2]  # tied logits, exactly tied weights
+    np.testing.assert_allclose(r.weights, WEIGHTS, rtol=1e-15)
+    np.testing.assert_allclose(r.output, OUTPUT, rtol=1e-15)
+    assert [fmt(x, 6) for x in (*r.scaled, *r.weights, *r.output)] == [fmt(x, 6) for x in (1, 0, 1, *WEIGHTS, *OUTPUT)]
+    assert (r.scores.shape, r.visible.tolist(), r.output.shape) == ((3,), [True, True, True], (2,))  # one query
 
 
-def test_we002_weights_are_e_over_2e_plus_1_and_1_over_2e_plus_1() -> None:
-    np.testing.assert_allclose(we002().weights, WEIGHTS, rtol=1e-15)
-
-
-def test_we002_output_is_4e_and_e_plus_2_over_2e_plus_1() -> None:
-    np.testing.assert_allclose(we002().output, OUTPUT, rtol=1e-15)
-
-
-def test_we002_six_decimal_table_values() -> None:
-    r = we002()
-    shown = [fmt(x, 6) for x in (*r.scaled, *r.weights, *r.output)]
-    assert shown == [fmt(x, 6) for x in (1, 0, 1, *WEIGHTS, *OUTPUT)]
-
-
-def test_we002_is_a_single_query_with_every_key_visible() -> None:
-    r = we002()
-    assert (r.scores.shape, r.visible.tolist(), r.output.shape) == ((3,), [True, True, True], (2,))
-
-
-@pytest.mark.parametrize(
-    "module", ["attnlab.attention", "attnlab.lab", "attnlab.examples", "attnlab.cost", "attnlab.streaming"]
-)
-def test_docstring_examples_hold(module: str) -> None:
-    result = doctest.testmod(importlib.import_module(module), verbose=False)
-    assert (result.failed, result.attempted > 0) == (0, True)
+def test_docstring_examples_hold() -> None:
+    for module in ("attnlab.attention", "attnlab.lab", "attnlab.examples", "attnlab.cost", "attnlab.streaming"):
+        result = doctest.testmod(importlib.import_module(module), verbose=False)
+        assert (result.failed, result.attempted > 0) == (0, True), module

@@ -13,7 +13,6 @@ from decimal import Decimal
 
 import high_precision
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -44,31 +43,15 @@ def test_gelu_is_x_times_phi_to_1e_12_relative_for_any_float_down_to_underflow(x
     assert_close(x)
 
 
-@pytest.mark.parametrize("x", [*np.linspace(-38.5, 0.0, 78)[:-1], -1e-300, 1e-300, 0.5, 3.0, 8.0])
-def test_gelu_is_x_times_phi_on_a_grid_through_the_tail(x: float) -> None:
-    assert_close(float(x))
-
-
-def test_gelu_of_minus_ten_is_a_tiny_negative_number_not_minus_zero() -> None:
-    # −10·Φ(−10) ≈ −7.6e-23: it rounds to a normal float, so -0.0 was an error of 100 %
-    got = float(gelu(-10.0))
-    assert got < 0 and high_precision.relative_error(got, high_precision.gelu(-10.0)) <= RELATIVE
-
-
-@pytest.mark.parametrize("side", [-1, 1])
-def test_both_sides_of_the_switch_to_the_continued_fraction_are_accurate(side: int) -> None:
-    edge = -FRACTION_FROM * math.sqrt(2.0)
-    for x in (edge, math.nextafter(edge, side * math.inf)):
-        assert_close(x)
-
-
-def test_the_last_normal_results_and_the_first_subnormal_ones() -> None:
-    # x·Φ(x) crosses the smallest normal float near x = −37.62
-    xs = np.linspace(-37.7, -37.55, 16)
-    exact = [high_precision.gelu(float(x)) for x in xs]
-    assert abs(exact[0]) < TINY < abs(exact[-1])
-    for x in xs:
+def test_gelu_is_x_times_phi_through_the_tail_at_the_switch_and_where_results_turn_subnormal() -> None:
+    edge = -FRACTION_FROM * math.sqrt(2.0)  # where the continued fraction takes over
+    crossing = np.linspace(-37.7, -37.55, 16)  # x·Φ(x) crosses the smallest normal float near x = −37.62
+    assert abs(high_precision.gelu(-37.7)) < TINY < abs(high_precision.gelu(-37.55))
+    for x in [*np.linspace(-38.5, 0.0, 78)[:-1], -1e-300, 1e-300, 0.5, 3.0, 8.0, *crossing,
+              edge, math.nextafter(edge, -math.inf), math.nextafter(edge, math.inf)]:
         assert_close(float(x))
+    # −10·Φ(−10) ≈ −7.6e-23 rounds to a normal float, so the -0.0 it once gave was an error of 100 %
+    assert float(gelu(-10.0)) < 0
 
 
 def test_gelu_far_below_underflow_is_minus_zero() -> None:

@@ -91,17 +91,15 @@ def test_baseline_matches_hand_arithmetic() -> None:
     assert baseline_mismatches() == []
 
 
-@pytest.mark.parametrize(("name", "i", "j"), MATRIX_ENTRIES, ids=[f"{n}[{i}][{j}]" for n, i, j in MATRIX_ENTRIES])
-def test_changing_a_toy_matrix_entry_breaks_the_baseline(
-        monkeypatch: pytest.MonkeyPatch, name: str, i: int, j: int) -> None:
-    monkeypatch.setattr(lab, name, mutated(getattr(lab, name), i, j))
-    assert baseline_mismatches() != []
-
-
-@pytest.mark.parametrize("key", sorted(DEFAULTS))
-def test_changing_a_control_default_breaks_the_baseline(monkeypatch: pytest.MonkeyPatch, key: str) -> None:
-    monkeypatch.setattr(lab, "DEFAULTS", {**lab.DEFAULTS, key: changed_default(key)})
-    assert baseline_mismatches() != []
+def test_changing_any_toy_matrix_entry_or_control_default_breaks_the_baseline() -> None:
+    for name, i, j in MATRIX_ENTRIES:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(lab, name, mutated(getattr(lab, name), i, j))
+            assert baseline_mismatches() != [], (name, i, j)
+    for key in DEFAULTS:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(lab, "DEFAULTS", {**lab.DEFAULTS, key: changed_default(key)})
+            assert baseline_mismatches() != [], key
 
 
 def test_the_toys_defaults_and_the_companions_contrasts_are_read_only() -> None:
@@ -113,111 +111,61 @@ def test_the_toys_defaults_and_the_companions_contrasts_are_read_only() -> None:
             mapping["value_y"] = 3.0  # type: ignore[index]
 
 
-@pytest.mark.parametrize("function", [compute, controls])
-def test_keyword_defaults_equal_the_lab_defaults(function: Any) -> None:
-    signature = inspect.signature(function).parameters
-    assert {name: p.default.value for name, p in signature.items()} == TOY_DEFAULTS == DEFAULTS
+def test_keyword_defaults_equal_the_lab_defaults() -> None:
+    for function in (compute, controls):
+        signature = inspect.signature(function).parameters
+        assert {name: p.default.value for name, p in signature.items()} == TOY_DEFAULTS == DEFAULTS
 
 
-def test_rises_scores_are_2_1_3() -> None:
-    assert compute().scores == tuple(RISES_SCORES)
-
-
-def test_rises_scaled_scores_divide_by_sqrt2() -> None:
-    assert close(compute().scaled, RISES_SCALED)
-
-
-def test_rises_weights_are_softmax_of_scaled_scores() -> None:
-    assert close(compute().weights, RISES_WEIGHTS)
-
-
-def test_rises_output_mixes_the_values() -> None:
-    assert close(compute().output, RISES_OUTPUT)
-
-
-def test_causal_weight_map_is_lower_triangular() -> None:
-    assert close(compute().weight_map, CAUSAL_MAP)
-
-
-def test_weight_map_row_of_selected_token_equals_its_weights() -> None:
+def test_rises_step_by_step_and_the_causal_weight_map() -> None:
+    r = compute()
+    assert r.scores == tuple(RISES_SCORES)
+    assert close(r.scaled, RISES_SCALED) and close(r.weights, RISES_WEIGHTS) and close(r.output, RISES_OUTPUT)
+    assert close(r.weight_map, CAUSAL_MAP)
+    assert close(r.exponentials, [math.exp((2 - 3) / SQRT2), math.exp((1 - 3) / SQRT2), 1.0])
+    assert close(r.weights, [e / sum(r.exponentials) for e in r.exponentials])
+    # load under the causal rule: q = [0, 1] scores grid 1 and load 1 (tied, both the maximum); rises blocked
+    assert compute("load").exponentials == (1.0, 1.0, 0.0)
     for token in lab.TOKENS:
-        r = compute(token, causal=False, query_scale=0.5)
-        assert r.weight_map[r.row] == r.weights
+        other = compute(token, causal=False, query_scale=0.5)
+        assert other.weight_map[other.row] == other.weights
 
 
-def test_grid_with_causal_on_outputs_its_own_value() -> None:
+def test_the_causal_switch() -> None:
     r = compute("grid")
     assert (r.weights, r.output) == ((1.0, 0.0, 0.0), (1.0, 0.0))
-
-
-def test_grid_with_causal_off_mixes_later_rows() -> None:
     # q = [1, 0]; scores 1, 0, 1; scaled 1/√2, 0, 1/√2
     a = math.exp(1 / SQRT2)
     w = [a / (2 * a + 1), 1 / (2 * a + 1), a / (2 * a + 1)]
     r = compute("grid", causal=False)
-    assert close(r.weights, w)
-    assert close(r.output, [w[0] + w[2], 2 * w[1] + 2 * w[2]])
-
-
-def test_causal_toggle_changes_nothing_for_rises() -> None:
+    assert close(r.weights, w) and close(r.output, [w[0] + w[2], 2 * w[1] + 2 * w[2]])
     on, off = compute("rises", causal=True), compute("rises", causal=False)
     assert (on.scores, on.visible, on.weights, on.output) == (off.scores, off.visible, off.weights, off.output)
 
 
-def test_zero_query_gives_uniform_weights_and_the_mean_value() -> None:
+def test_the_query_multiplier() -> None:
     r = compute(query_scale=0.0)
     assert r.scores == (0.0, 0.0, 0.0)
-    assert close(r.weights, [1 / 3, 1 / 3, 1 / 3])
-    assert close(r.output, [(1 + 0 + 1) / 3, (0 + 2 + 2) / 3])
-
-
-def test_zero_query_is_uniform_over_visible_keys_only() -> None:
-    assert close(compute("load", query_scale=0.0).weights, [1 / 2, 1 / 2, 0.0])
-
-
-def test_query_scale_multiplies_the_selected_query_only() -> None:
+    assert close(r.weights, [1 / 3, 1 / 3, 1 / 3]) and close(r.output, [(1 + 0 + 1) / 3, (0 + 2 + 2) / 3])
+    assert close(compute("load", query_scale=0.0).weights, [1 / 2, 1 / 2, 0.0])  # uniform over visible keys only
     r = compute(query_scale=2.0)
     assert r.query == (2.0, 2.0)
     assert close(r.scaled, [4 / SQRT2, 2 / SQRT2, 6 / SQRT2])
-    assert close(r.weight_map[:2], CAUSAL_MAP[:2])
+    assert close(r.weight_map[:2], CAUSAL_MAP[:2])  # the selected query only
+    with pytest.raises(ValueError, match="query_scale"):
+        compute(query_scale=1.7e308)
 
 
-def test_rises_exponentials_are_exp_of_each_scaled_score_minus_the_largest() -> None:
-    assert close(compute().exponentials, [math.exp((2 - 3) / SQRT2), math.exp((1 - 3) / SQRT2), 1.0])
-
-
-def test_weights_are_the_exponentials_over_their_sum() -> None:
-    r = compute()
-    assert close(r.weights, [e / sum(r.exponentials) for e in r.exponentials])
-
-
-def test_a_blocked_key_has_exponential_zero() -> None:
-    # load under the causal rule: q = [0, 1] scores grid 1 and load 1 (tied, both the maximum); rises blocked
-    assert compute("load").exponentials == (1.0, 1.0, 0.0)
-
-
-def test_without_the_division_the_softmax_takes_the_raw_scores() -> None:
+def test_the_division_by_sqrt_d_k_switched_off() -> None:
     z = math.exp(2) + math.exp(1) + math.exp(3)
     r = compute(scale_scores=False)
     assert r.scores == r.scaled == tuple(RISES_SCORES)
     assert close(r.weights, [math.exp(2) / z, math.exp(1) / z, math.exp(3) / z])
     assert close(r.output, [(math.exp(2) + math.exp(3)) / z, (2 * math.exp(1) + 2 * math.exp(3)) / z])
-
-
-def test_without_the_division_the_top_weight_is_larger() -> None:
     # dividing by √2 shrinks the gaps between scores, so the softmax is flatter with it
-    assert compute(scale_scores=False).weights[2] > compute().weights[2]
-
-
-def test_the_switch_changes_nothing_for_a_zero_query() -> None:
+    assert r.weights[2] > compute().weights[2]
     on, off = compute(query_scale=0.0), compute(query_scale=0.0, scale_scores=False)
     assert (on.weights, on.output) == (off.weights, off.output)
-
-
-@pytest.mark.parametrize("value", [1, 0, "false", None])
-def test_non_bool_scale_scores_is_refused_naming_it(value: Any) -> None:
-    with pytest.raises(TypeError, match="scale_scores must be a boolean, got"):
-        compute(scale_scores=value)
 
 
 def test_value_y_moves_only_the_second_output_coordinate_by_2_w_rises() -> None:
@@ -225,141 +173,68 @@ def test_value_y_moves_only_the_second_output_coordinate_by_2_w_rises() -> None:
     assert (after.scores, after.scaled, after.weights) == (before.scores, before.scaled, before.weights)
     assert after.output[0] == before.output[0]
     assert math.isclose(after.output[1] - before.output[1], (4 - 2) * W2, rel_tol=1e-12)
+    assert compute("load", value_y=4.0).output == compute("load").output  # the third key is blocked there
 
 
-def test_value_y_has_no_effect_where_the_third_key_is_blocked() -> None:
-    assert compute("load", value_y=4.0).output == compute("load").output
-
-
-def test_controls_as_one_dict_equal_controls_as_arguments() -> None:
+def test_controls_as_one_dict_equal_controls_as_arguments_and_missing_keys_take_defaults() -> None:
     given = {"token": "load", "query_scale": 0.5, "causal": False, "value_y": -1.0}
     assert compute(given) == compute(**given)
-
-
-def test_partial_dict_takes_defaults_for_missing_keys() -> None:
     assert compute({"value_y": 4.0}) == compute(value_y=4.0)
-
-
-def test_dict_mixed_with_keyword_controls_is_refused_naming_them() -> None:
-    with pytest.raises(TypeError, match=r"dict and also as arguments \['causal'\]"):
-        compute({"token": "grid"}, causal=False)
-
-
-@pytest.mark.parametrize("name", ["query_scale", "causal", "value_y"])
-def test_dict_mixed_with_a_keyword_control_equal_to_its_default_is_still_refused(name: str) -> None:
-    with pytest.raises(TypeError, match=rf"dict and also as arguments \['{name}'\]"):
-        compute({name: changed_default(name)}, **{name: DEFAULTS[name]})
-
-
-def test_control_names_that_are_not_strings_are_refused_naming_the_first() -> None:
-    with pytest.raises(TypeError, match="control names must be strings, got 1"):
-        compute({1: 2, "x": 3})
-
-
-def test_controls_returns_every_key_validated() -> None:
     assert controls({"query_scale": 3}) == {**TOY_DEFAULTS, "query_scale": 3.0}
 
 
-def test_result_is_a_frozen_dataclass() -> None:
-    with pytest.raises(AttributeError):
-        compute().weights = [1.0, 0.0, 0.0]  # type: ignore[misc]
+def test_a_dict_mixed_with_keyword_controls_is_refused_naming_them_even_at_their_defaults() -> None:
+    with pytest.raises(TypeError, match=r"dict and also as arguments \['causal'\]"):
+        compute({"token": "grid"}, causal=False)
+    for name in ("query_scale", "causal", "value_y"):
+        with pytest.raises(TypeError, match=rf"dict and also as arguments \['{name}'\]"):
+            compute({name: changed_default(name)}, **{name: DEFAULTS[name]})
 
 
-@pytest.mark.parametrize("edit", [
-    lambda r: operator.setitem(r.weights, 0, 1.0),
-    lambda r: operator.setitem(r.weight_map[0], 0, 1.0),
-    lambda r: operator.setitem(r.controls, "token", "grid"),
-], ids=["a weight", "an entry of the weight map", "a control"])
-def test_nothing_inside_a_result_can_be_edited(edit: Any) -> None:
-    with pytest.raises(TypeError):
-        edit(compute())
-
-
-def test_editing_to_dict_leaves_the_result_as_it_was() -> None:
+def test_nothing_inside_a_result_can_be_edited() -> None:
     r = compute()
+    with pytest.raises(AttributeError):
+        r.weights = [1.0, 0.0, 0.0]  # type: ignore[misc]
+    for edit in (lambda r: operator.setitem(r.weights, 0, 1.0), lambda r: operator.setitem(r.weight_map[0], 0, 1.0),
+                 lambda r: operator.setitem(r.controls, "token", "grid")):
+        with pytest.raises(TypeError):
+            edit(r)
     changed = r.to_dict()
     changed["weights"][0], changed["controls"]["token"] = 99.0, "grid"
     assert r.to_dict() == compute().to_dict()
 
 
-def test_to_json_round_trips_to_to_dict() -> None:
+def test_to_dict_has_every_field_and_to_json_round_trips_to_it() -> None:
+    assert set(compute().to_dict()) == set(inspect.signature(LabResult).parameters)
     r = compute("load", query_scale=1.5, causal=False, value_y=-2.5)
     assert json.loads(r.to_json()) == r.to_dict()
 
 
-def test_to_dict_has_every_field_of_the_result() -> None:
-    fields = set(inspect.signature(LabResult).parameters)
-    assert set(compute().to_dict()) == fields
-
-
-def test_toy_data_holds_the_brief_constants() -> None:
+def test_toy_data_holds_the_brief_constants_json_ready() -> None:
     data = toy_data()
-    assert data["tokens"] == ["grid", "load", "rises"]
-    assert data["x"] == [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
-    assert data["w_q"] == [[1.0, 0.0], [0.0, 1.0]]
-    assert data["w_k"] == [[1.0, 1.0], [0.0, 1.0]]
-    assert data["w_v"] == [[1.0, 0.0], [0.0, 2.0]]
+    assert (data["tokens"], data["x"]) == (["grid", "load", "rises"], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    assert (data["w_q"], data["w_k"], data["w_v"]) == ([[1.0, 0.0], [0.0, 1.0]], [[1.0, 1.0], [0.0, 1.0]],
+                                                       [[1.0, 0.0], [0.0, 2.0]])
+    assert json.loads(json.dumps(data)) == data
 
 
-def test_toy_data_is_json_ready() -> None:
-    assert json.loads(json.dumps(toy_data())) == toy_data()
-
-
-@pytest.mark.parametrize(("token", "written"), [("power", "'power'"), ("RISES", "'RISES'"), ("", "''"), (2, "2"),
-                                               (None, "None")])
-def test_unknown_token_is_refused_naming_token_and_value(token: Any, written: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(f"token must be one of ['grid', 'load', 'rises'], got {written}")):
-        compute(token)
-
-
-def test_a_token_that_is_not_a_string_is_refused_though_numpy_compares_it_equal() -> None:
-    with pytest.raises(
-        ValueError, match=re.escape("token must be one of ['grid', 'load', 'rises'], got array(['grid']")
-    ):
-        compute(np.array(["grid"]))
-
-
-def test_unknown_token_in_dict_is_refused_naming_token() -> None:
-    with pytest.raises(ValueError, match="token"):
-        compute({"token": "Rises"})
-
-
-@pytest.mark.parametrize(("name", "value"), [
-    ("query_scale", math.nan), ("query_scale", math.inf), ("value_y", math.inf), ("value_y", -math.inf),
-    ("value_y", math.nan),
-])
-def test_non_finite_control_is_refused_naming_it(name: str, value: float) -> None:
-    with pytest.raises(ValueError, match=f"{name} must be finite"):
-        compute(**{name: value})
-
-
-@pytest.mark.parametrize(("name", "value"), [
-    ("query_scale", "1.0"), ("value_y", "2"), ("query_scale", True), ("value_y", None),
-])
-def test_non_number_control_is_refused_naming_it(name: str, value: Any) -> None:
-    with pytest.raises(TypeError, match=f"{name} must be a real number"):
-        compute(**{name: value})
-
-
-@pytest.mark.parametrize("value", [1, 0, "true", None, 1.0])
-def test_non_bool_causal_is_refused_naming_causal(value: Any) -> None:
-    with pytest.raises(TypeError, match="causal must be a boolean, got"):
-        compute(causal=value)
-
-
-def test_unknown_control_key_is_refused_naming_the_key() -> None:
-    with pytest.raises(
-        ValueError, match=re.escape("unknown control(s) ['temperature']; known: ['causal', 'query_scale',")
-    ):
-        compute({"temperature": 1.0})
-
-
-def test_string_controls_in_dict_are_refused_naming_them() -> None:
-    with pytest.raises(TypeError, match="query_scale"):
-        compute({"query_scale": "0"})
-
-
-def test_query_scale_that_overflows_the_scores_is_refused_naming_query_scale() -> None:
-    with pytest.raises(ValueError, match="query_scale"):
-        compute(query_scale=1.7e308)
-
+def test_a_bad_control_is_refused_naming_it_and_its_value() -> None:
+    tokens = "token must be one of ['grid', 'load', 'rises'], got "
+    for given, error, message in [
+        *((dict(token=t), ValueError, re.escape(tokens + w)) for t, w in
+          [("power", "'power'"), ("RISES", "'RISES'"), ("", "''"), (2, "2"), (None, "None")]),
+        # numpy compares an array equal to "grid", but it is not a token
+        (dict(token=np.array(["grid"])), ValueError, re.escape(tokens + "array(['grid']")),
+        (dict(token={"token": "Rises"}), ValueError, re.escape(tokens + "'Rises'")),
+        *(({n: v}, ValueError, f"{n} must be finite") for n, v in
+          [("query_scale", math.nan), ("query_scale", math.inf), ("value_y", -math.inf), ("value_y", math.nan)]),
+        *(({n: v}, TypeError, f"{n} must be a real number") for n, v in
+          [("query_scale", "1.0"), ("value_y", "2"), ("query_scale", True), ("value_y", None)]),
+        (dict(token={"query_scale": "0"}), TypeError, "query_scale must be a real number"),
+        *((dict(causal=v), TypeError, "causal must be a boolean, got") for v in (1, 0, "true", None, 1.0)),
+        *((dict(scale_scores=v), TypeError, "scale_scores must be a boolean, got") for v in (1, 0, "false", None)),
+        (dict(token={"temperature": 1.0}), ValueError,
+         re.escape("unknown control(s) ['temperature']; known: ['causal', 'query_scale',")),
+    ]:
+        with pytest.raises(error, match=message):
+            compute(**given)

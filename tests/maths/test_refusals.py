@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
 import attnlab
 from attnlab import EncoderBlockParams, FeedForwardParams, Head, LayerNormParams, MultiHeadParams, text
-from attnlab.checks import added, as_array, as_rows, index, same_rows, same_width, shown
+from attnlab.checks import added, as_array, as_rows, index, shown
 from attnlab.streaming import streaming_attention
 
 I2 = [[1.0, 0.0], [0.0, 1.0]]
@@ -110,19 +110,17 @@ def refusal(function: str, path: str, change: Callable[[Any], Any]) -> pytest.Ex
 
 
 @pytest.mark.parametrize("kind", sorted(BAD_ARRAYS))
-@settings(max_examples=12)
-@given(where=st.sampled_from(ARRAYS))
-def test_a_bad_array_anywhere_is_refused_naming_it(where: tuple[str, str], kind: str) -> None:
+def test_a_bad_array_anywhere_is_refused_naming_it(kind: str) -> None:
     change, error, words = BAD_ARRAYS[kind]
-    info = refusal(*where, change)
-    assert info.type is error or kind == "ragged", info.value
-    assert str(info.value).startswith(f"{named(*where)} {words}"), info.value
+    for where in ARRAYS:
+        info = refusal(*where, change)
+        assert info.type is error or kind == "ragged", (where, info.value)
+        assert str(info.value).startswith(f"{named(*where)} {words}"), (where, info.value)
 
 
-@pytest.mark.parametrize("function", sorted(CALLS))
-def test_each_call_in_the_table_succeeds_as_given(function: str) -> None:
-    call, arguments = CALLS[function]
-    call(**arguments)  # so each refusal is the changed argument's doing
+def test_each_call_in_the_table_succeeds_as_given() -> None:
+    for call, arguments in CALLS.values():
+        call(**arguments)  # so each refusal is the changed argument's doing
 
 
 def test_every_exported_function_that_takes_arrays_is_in_the_array_table() -> None:
@@ -131,24 +129,24 @@ def test_every_exported_function_that_takes_arrays_is_in_the_array_table() -> No
 
 
 INTEGERS = [("causal", "n", 1), ("causal", "m", 1), ("causal", "offset", None), ("scale", "d_k", 1),
-            ("streaming_attention", "block", 1), ("positional_encoding", "length", 1), ("fmt", "decimals", 0)]
+            ("streaming_attention", "block", 1), ("positional_encoding", "length", 1),
+            ("positional_encoding", "d_model", 1), ("fmt", "decimals", 0)]
 """(function, integer argument, the least it allows or None)."""
 
 
-@pytest.mark.parametrize(("function", "argument", "least"), INTEGERS)
 @pytest.mark.parametrize("bad", [True, 2.0, "2"], ids=["a boolean", "a float", "text"])
-def test_an_integer_argument_refuses_what_is_not_an_int_naming_it(function: str, argument: str, least: int | None,
-                                                                  bad: Any) -> None:
-    info = refusal(function, argument, lambda _: bad)
-    assert info.type is TypeError and str(info.value).startswith(f"{argument} must be an integer, got "), info.value
+def test_an_integer_argument_refuses_what_is_not_an_int_naming_it(bad: Any) -> None:
+    for function, argument, _ in INTEGERS:
+        info = refusal(function, argument, lambda _: bad)
+        assert info.type is TypeError and str(info.value).startswith(f"{argument} must be an integer, got "), info.value
 
 
-@pytest.mark.parametrize(("function", "argument", "least"), [case for case in INTEGERS if case[2] is not None])
-def test_an_integer_argument_refuses_a_value_below_its_least_naming_it(function: str, argument: str,
-                                                                       least: int) -> None:
-    info = refusal(function, argument, lambda _: least - 1)
-    assert str(info.value) == f"{argument} must be at least {least}, got {least - 1}" or \
-        str(info.value).startswith(f"{argument} must be from {least} to ")
+def test_an_integer_argument_refuses_a_value_below_its_least_naming_it() -> None:
+    for function, argument, least in INTEGERS:
+        if least is not None:
+            info = refusal(function, argument, lambda _, least=least: least - 1)
+            assert str(info.value) == f"{argument} must be at least {least}, got {least - 1}" or \
+                str(info.value).startswith(f"{argument} must be from {least} to ")
 
 
 NUMBERS = [("layer_norm", "eps"), ("fmt", "x")]
@@ -159,13 +157,12 @@ BAD_NUMBERS = {"text": ("0.5", TypeError, "must be a real number, got '0.5'"),
                "infinity": (math.inf, ValueError, "must be finite, got inf")}
 
 
-@pytest.mark.parametrize(("function", "argument"), NUMBERS)
 @pytest.mark.parametrize("kind", sorted(BAD_NUMBERS))
-def test_a_number_argument_refuses_non_numbers_and_non_finite_values_naming_it(function: str, argument: str,
-                                                                              kind: str) -> None:
+def test_a_number_argument_refuses_non_numbers_and_non_finite_values_naming_it(kind: str) -> None:
     bad, error, words = BAD_NUMBERS[kind]
-    info = refusal(function, argument, lambda _: bad)
-    assert info.type is error and str(info.value).startswith(f"{argument} {words}"), info.value
+    for function, argument in NUMBERS:
+        info = refusal(function, argument, lambda _: bad)
+        assert info.type is error and str(info.value).startswith(f"{argument} {words}"), info.value
 
 
 MASKS = [("attention", "visible"), ("softmax", "visible"), ("multi_head", "visible")]
@@ -175,20 +172,19 @@ BAD_MASKS = {"numbers": (lambda m: np.asarray(m, dtype=int), TypeError, "must be
              "text": (lambda _: "all", TypeError, "must be a boolean array, got dtype <U3")}
 
 
-@pytest.mark.parametrize(("function", "argument"), MASKS)
 @pytest.mark.parametrize("kind", sorted(BAD_MASKS))
-def test_a_mask_refuses_non_booleans_and_wrong_shapes_naming_it(function: str, argument: str, kind: str) -> None:
+def test_a_mask_refuses_non_booleans_and_wrong_shapes_naming_it(kind: str) -> None:
     change, error, words = BAD_MASKS[kind]
-    info = refusal(function, argument, change)
-    assert info.type is error and str(info.value).startswith(f"{argument} {words}"), info.value
+    for function, argument in MASKS:
+        info = refusal(function, argument, change)
+        assert info.type is error and str(info.value).startswith(f"{argument} {words}"), info.value
 
 
-@pytest.mark.parametrize(("function", "argument"), [("feed_forward", "params"), ("multi_head", "params"),
-                                                    ("encoder_block", "params")])
-@pytest.mark.parametrize("bad", [None, [1.0, 2.0]], ids=["None", "a list"])
-def test_a_bundle_argument_refuses_what_is_not_that_bundle_naming_it(function: str, argument: str, bad: Any) -> None:
-    info = refusal(function, argument, lambda _: bad)
-    assert info.type is TypeError and str(info.value).startswith(f"{argument} must be a "), info.value
+def test_a_bundle_argument_refuses_what_is_not_that_bundle_naming_it() -> None:
+    for function in ("feed_forward", "multi_head", "encoder_block"):
+        for bad in (None, [1.0, 2.0]):
+            info = refusal(function, "params", lambda _, bad=bad: bad)
+            assert info.type is TypeError and str(info.value).startswith("params must be a "), info.value
 
 
 @given(arrays(np.float64, array_shapes(min_dims=1, max_dims=2), elements=st.floats(allow_nan=False,
@@ -204,14 +200,6 @@ def test_as_array_turns_integers_beyond_int64_into_float64() -> None:
 def test_as_rows_lifts_a_single_row_and_says_so() -> None:
     rows, single = as_rows("q", [1.0, 2.0])
     assert rows.shape == (1, 2) and single and not as_rows("q", [[1.0, 2.0]])[1]
-
-
-def test_same_width_and_same_rows_name_both_arguments_and_shapes() -> None:
-    a, b = np.zeros((2, 3)), np.zeros((3, 4))
-    with pytest.raises(ValueError, match=r"^q has width 3 but k has width 4: .*\(2, 3\) and \(3, 4\)"):
-        same_width("q", a, "k", b)
-    with pytest.raises(ValueError, match=r"^k has 2 rows but v has 3: .*\(2, 3\) and \(3, 4\)"):
-        same_rows("k", a, "v", b)
 
 
 def test_a_sum_beyond_float64_is_refused_naming_both_terms() -> None:

@@ -17,12 +17,9 @@ entries = st.floats(-10, 10, allow_nan=False)
 positions = st.integers(-500, 500)
 
 
-def test_width_two_turns_by_one_radian_per_position() -> None:
+def test_width_two_turns_by_one_radian_per_position_and_position_zero_leaves_a_row_alone() -> None:
     assert np.allclose(rotate([1.0, 0.0], [1]), [math.cos(1), math.sin(1)], rtol=0, atol=1e-15)
     assert np.allclose(rotate([0.0, 1.0], [math.pi / 2]), [-1.0, 0.0], rtol=0, atol=1e-15)
-
-
-def test_position_zero_leaves_a_row_alone() -> None:
     x = np.array([[0.3, -2.0, 5.0, 1.5]])
     assert np.array_equal(rotate(x, [0]), x)
 
@@ -72,24 +69,15 @@ def test_an_added_position_vector_does_not_give_scores_that_depend_on_the_offset
     assert math.isclose(*rotated, rel_tol=1e-12)
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (([1.0, 2.0, 3.0], [1]), "width must be even"),
-    (([[1.0, 2.0], [3.0, 4.0]], [1]), "positions has 1 entries but there are 2 rows"),
-    (([1.0, 2.0], [math.nan]), "positions"),
-])
-def test_bad_rotations_are_refused_naming_what_is_wrong(args: tuple, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        rotate(*args)
-
-
-def test_alibi_penalises_each_key_by_slope_times_its_distance() -> None:
+def test_alibi_penalises_each_key_by_slope_times_its_distance_with_fewer_queries_at_the_last_positions() -> None:
     assert alibi_bias(3, slope=0.5).tolist() == [[0.0, -0.5, -1.0], [-0.5, 0.0, -0.5], [-1.0, -0.5, 0.0]]
-
-
-def test_alibi_places_fewer_queries_at_the_last_positions() -> None:
     assert alibi_bias(1, 4, slope=2.0).tolist() == [[-6.0, -4.0, -2.0, 0.0]]
 
 
-def test_alibi_refuses_a_slope_that_is_not_positive() -> None:
-    with pytest.raises(ValueError, match="slope must be positive"):
-        alibi_bias(3, slope=0.0)
+def test_bad_rotations_and_slopes_are_refused_naming_what_is_wrong() -> None:
+    for call, message in [(lambda: rotate([1.0, 2.0, 3.0], [1]), "width must be even"),
+                          (lambda: rotate([[1.0, 2.0], [3.0, 4.0]], [1]), "positions has 1 entries but there are 2"),
+                          (lambda: rotate([1.0, 2.0], [math.nan]), "positions"),
+                          (lambda: alibi_bias(3, slope=0.0), "slope must be positive")]:
+        with pytest.raises(ValueError, match=message):
+            call()

@@ -18,12 +18,8 @@ from attnlab.scaling import rows, spread
 WIDTHS = (8, 32, 128, 512)
 
 
-def test_without_a_shared_part_the_draw_is_a_plain_standard_normal_draw() -> None:
-    drawn = rows(np.random.default_rng(5), (4, 6))
-    assert np.array_equal(drawn, np.random.default_rng(5).standard_normal((4, 6)))
-
-
-def test_with_only_a_shared_part_every_entry_of_a_vector_is_the_same() -> None:
+def test_without_a_shared_part_the_draw_is_plain_and_with_only_one_every_entry_of_a_vector_is_the_same() -> None:
+    assert np.array_equal(rows(np.random.default_rng(5), (4, 6)), np.random.default_rng(5).standard_normal((4, 6)))
     drawn = rows(np.random.default_rng(5), (4, 6), shared=1.0)
     assert np.array_equal(drawn, np.repeat(drawn[:, :1], 6, axis=1)) and len(set(drawn[:, 0])) == 4
 
@@ -39,10 +35,12 @@ def test_two_entries_of_one_vector_are_correlated_by_the_shared_part() -> None:
     assert np.corrcoef(drawn[:, 0], drawn[:, 1])[0, 1] == pytest.approx(0.25, abs=0.02)
 
 
-@pytest.mark.parametrize("shared", [-0.1, 1.5, float("nan")])
-def test_a_shared_part_outside_zero_to_one_is_refused_naming_it(shared: float) -> None:
-    with pytest.raises(ValueError, match="shared"):
-        rows(np.random.default_rng(0), (2, 2), shared)
+def test_a_shared_part_outside_zero_to_one_or_a_width_below_one_is_refused_naming_it() -> None:
+    for shared in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="shared"):
+            rows(np.random.default_rng(0), (2, 2), shared)
+    with pytest.raises(ValueError, match="d_k"):
+        spread(0)
 
 
 def test_independent_entries_keep_the_scaled_spread_near_one_at_every_width() -> None:
@@ -61,8 +59,3 @@ def test_a_shared_part_concentrates_the_weights_as_the_width_grows() -> None:
 
 def test_a_width_gives_the_same_figures_every_time() -> None:
     assert spread(32, 0.25) == spread(32, 0.25)
-
-
-def test_a_width_that_is_not_a_positive_integer_is_refused_naming_it() -> None:
-    with pytest.raises(ValueError, match="d_k"):
-        spread(0)

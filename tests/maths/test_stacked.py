@@ -92,24 +92,16 @@ def test_split_heads_gives_each_head_its_own_column_block() -> None:
     assert split[1].tolist() == [[2.0, 3.0], [8.0, 9.0]]
 
 
-def test_stack_heads_lays_the_projections_side_by_side_in_head_order() -> None:
+def test_stack_heads_lays_the_projections_side_by_side_in_head_order_with_zeros_for_missing_biases() -> None:
     params = init_multi_head(np.random.default_rng(3), 4, 3, 2, 5)
     stacked = stack_heads(params)
     assert stacked.w_q.shape == (4, 6) and stacked.w_v.shape == (4, 15) and stacked.n_heads == 3
     assert (stacked.w_k[:, 2:4] == params.heads[1].w_k).all()
     assert (stacked.w_v[:, 10:15] == params.heads[2].w_v).all()
-
-
-def test_missing_biases_are_stacked_as_zeros() -> None:
-    stacked = stack_heads(init_multi_head(np.random.default_rng(4), 4, 2, 3, 2))
-    assert stacked.b_q.tolist() == [0.0] * 6 and stacked.b_v.tolist() == [0.0] * 4 and stacked.b_o.tolist() == [0.0] * 4
-
-
-def test_a_head_that_comes_out_of_order_is_caught() -> None:
+    assert (stacked.b_q.tolist(), stacked.b_v.tolist(), stacked.b_o.tolist()) == ([0.0] * 6, [0.0] * 15, [0.0] * 4)
     # mutation check: the stacked heads must be the heads in their own order
-    params = init_multi_head(np.random.default_rng(5), 4, 2, 3, 3)
-    swapped = MultiHeadParams(params.heads[::-1], params.w_o)
     x = np.random.default_rng(6).standard_normal((3, 4))
+    swapped = MultiHeadParams(params.heads[::-1], params.w_o)
     assert largest_gap(stacked_multi_head(x, x, stack_heads(swapped)), multi_head(x, x, params)) > 1e-3
 
 
@@ -121,42 +113,25 @@ def test_stacked_results_are_read_only() -> None:
             array[0, 0] = 1.0
 
 
-def test_stack_heads_refuses_no_heads() -> None:
-    with pytest.raises(ValueError, match=r"params.heads is empty"):
-        stack_heads(MultiHeadParams((), np.eye(2)))
-
-
-def test_stack_heads_refuses_heads_of_different_shapes_naming_the_head() -> None:
-    first, second = Head(np.eye(2), np.eye(2), np.eye(2)), Head(np.ones((2, 3)), np.ones((2, 3)), np.eye(2))
-    with pytest.raises(ValueError, match="w_q of head 1 has shape \\(2, 3\\) but head 0's is \\(2, 2\\)"):
-        stack_heads(MultiHeadParams((first, second), np.eye(4)))
-
-
-def test_stack_heads_refuses_a_w_o_of_the_wrong_height_naming_w_o() -> None:
+def test_stacking_refuses_heads_that_do_not_fit_naming_what_is_wrong() -> None:
     params = init_multi_head(np.random.default_rng(8), 4, 2, 2, 3)
-    with pytest.raises(ValueError, match="w_o has 5 rows but the heads' values are 6 wide"):
-        stack_heads(MultiHeadParams(params.heads, np.ones((5, 4))))
+    first, second = Head(np.eye(2), np.eye(2), np.eye(2)), Head(np.ones((2, 3)), np.ones((2, 3)), np.eye(2))
+    for heads, w_o, message in [
+        ((), np.eye(2), "params.heads is empty"),
+        ((first, second), np.eye(4), r"w_q of head 1 has shape \(2, 3\) but head 0's is \(2, 2\)"),
+        (params.heads, np.ones((5, 4)), "w_o has 5 rows but the heads' values are 6 wide"),
+        ((Head(np.eye(2), np.eye(2), np.eye(2), b_q=np.zeros(3)),), np.eye(2), r"b_q of head 0 must have shape \(2,\)"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            stack_heads(MultiHeadParams(heads, w_o))
 
 
-def test_stack_heads_refuses_a_bias_of_the_wrong_width_naming_it() -> None:
-    head = Head(np.eye(2), np.eye(2), np.eye(2), b_q=np.zeros(3))
-    with pytest.raises(ValueError, match="b_q of head 0 must have shape \\(2,\\)"):
-        stack_heads(MultiHeadParams((head,), np.eye(2)))
-
-
-def test_stacked_multi_head_refuses_rows_of_the_wrong_width_naming_them() -> None:
-    stacked = stack_heads(init_multi_head(np.random.default_rng(9), 4, 2, 2, 2))
-    with pytest.raises(ValueError, match="x_kv has width 3 but the heads project from 4"):
-        stacked_multi_head(np.ones((2, 4)), np.ones((2, 3)), stacked)
-
-
-def test_stacked_multi_head_refuses_a_mask_of_the_wrong_shape_naming_visible() -> None:
-    stacked = stack_heads(init_multi_head(np.random.default_rng(10), 4, 2, 2, 2))
-    with pytest.raises(ValueError, match="visible must have shape \\(2, 2\\)"):
-        stacked_multi_head(np.ones((2, 4)), np.ones((2, 4)), stacked, np.ones((2, 3), dtype=bool))
-
-
-def test_stacked_multi_head_refuses_a_fully_blocked_row_like_softmax() -> None:
-    stacked = stack_heads(init_multi_head(np.random.default_rng(11), 4, 2, 2, 2))
-    with pytest.raises(ValueError, match="blocks every key"):
-        stacked_multi_head(np.ones((2, 4)), np.ones((2, 4)), stacked, np.array([[True, True], [False, False]]))
+def test_stacked_multi_head_refuses_rows_or_a_mask_that_do_not_fit_naming_them() -> None:
+    stacked, rows = stack_heads(init_multi_head(np.random.default_rng(9), 4, 2, 2, 2)), np.ones((2, 4))
+    for x_kv, visible, message in [
+        (np.ones((2, 3)), None, "x_kv has width 3 but the heads project from 4"),
+        (rows, np.ones((2, 3), dtype=bool), r"visible must have shape \(2, 2\)"),
+        (rows, np.array([[True, True], [False, False]]), "blocks every key"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            stacked_multi_head(rows, x_kv, stacked, visible)

@@ -1,12 +1,8 @@
 """``attnlab.streaming``: attention's exact output, one block of keys at a time.
 
-Tolerance: outputs are compared with ``rtol=1e-12`` plus ``atol = 1e-12 ×
-the largest |value|``. Each output entry is a weighted mixture of value
-entries, so rounding errors scale with the values being mixed, not with the
-output: when positive and negative values nearly cancel, an output near 0
-carries an absolute error of a few ulps of the values, which is a large
-*relative* error of a tiny number. The absolute term allows exactly that
-and nothing more (it is 1e-12 of the values' own size).
+Tolerance: ``rtol=1e-12`` plus ``atol = 1e-12 × the largest |value|``: an
+output is a mixture of values, so its rounding error scales with the values
+(an output near 0 from values that cancel carries a few of their ulps).
 """
 
 from __future__ import annotations
@@ -35,12 +31,7 @@ def assert_same_output(streamed: np.ndarray, naive: np.ndarray, values: np.ndarr
 @st.composite
 def cases(draw: st.DrawFn, bound: float = 10.0, integer_scores: bool = False) -> dict[str, Any]:
     """q, k, v, a mask with at least one visible key per row, and a block size 1 … m + 3."""
-    n, m, d_k, d_v = (
-        draw(st.integers(1, 40)),
-        draw(st.integers(1, 40)),
-        draw(st.integers(1, 8)),
-        draw(st.integers(1, 8)),
-    )
+    (n, m), (d_k, d_v) = (draw(st.integers(1, 40)) for _ in "nm"), (draw(st.integers(1, 8)) for _ in "kv")
     if integer_scores:  # integer q and k: every score is exact, whatever order numpy sums in
         entries = st.integers(-1000, 1000).map(float)
     else:
@@ -57,25 +48,11 @@ def cases(draw: st.DrawFn, bound: float = 10.0, integer_scores: bool = False) ->
 
 @settings(max_examples=300, deadline=None)
 @given(cases())
-def test_streaming_equals_attention_for_random_shapes_masks_and_blocks(case: dict[str, Any]) -> None:
-    naive = attention(case["q"], case["k"], case["v"], case["visible"]).output
-    assert_same_output(streaming_attention(**case), naive, case["v"])
-
-
-@settings(max_examples=100, deadline=None)
-@given(cases())
-def test_streaming_equals_attention_with_every_key_visible(case: dict[str, Any]) -> None:
-    naive = attention(case["q"], case["k"], case["v"]).output
-    streamed = streaming_attention(case["q"], case["k"], case["v"], block=case["block"])
-    assert_same_output(streamed, naive, case["v"])
-
-
-@settings(max_examples=100, deadline=None)
-@given(cases())
-def test_streaming_equals_attention_for_a_single_1d_query(case: dict[str, Any]) -> None:
-    q, visible = case["q"][0], case["visible"][0]
-    naive = attention(q, case["k"], case["v"], visible).output
-    assert_same_output(streaming_attention(q, case["k"], case["v"], visible, case["block"]), naive, case["v"])
+def test_streaming_equals_attention_for_random_shapes_masks_blocks_and_a_single_1d_query(case: dict[str, Any]) -> None:
+    q, k, v, visible, block = case["q"], case["k"], case["v"], case["visible"], case["block"]
+    assert_same_output(streaming_attention(**case), attention(q, k, v, visible).output, v)
+    assert_same_output(streaming_attention(q, k, v, block=block), attention(q, k, v).output, v)
+    assert_same_output(streaming_attention(q[0], k, v, visible[0], block), attention(q[0], k, v, visible[0]).output, v)
 
 
 @settings(max_examples=200, deadline=None)
@@ -87,67 +64,53 @@ def test_streaming_handles_scores_up_to_a_million_without_overflow_or_nan(case: 
     assert_same_output(streamed, naive, case["v"])
 
 
-def test_rows_with_no_visible_key_in_early_blocks_raise_no_warning() -> None:
+def test_rows_with_no_visible_key_in_early_blocks_and_scores_further_apart_than_float64_raise_no_warning() -> None:
     visible = np.zeros((3, 6), dtype=bool)
     visible[:, -1] = True  # every row sees only the last key, so five blocks see nothing
     q, k, v = np.ones((3, 2)), np.arange(12.0).reshape(6, 2), np.arange(6.0)[:, None]
+    far = [[1.5e308]], [[1.0], [-1.0]], [[1.0], [2.0]]  # scaled scores ±1.5e308 differ by more than float64 holds
     with warnings.catch_warnings(), np.errstate(all="raise"):
         warnings.simplefilter("error")
         streamed = streaming_attention(q, k, v, visible, block=1)
+        apart = streaming_attention(*far, block=1)
     assert streamed.tolist() == [[5.0], [5.0], [5.0]]
+    assert_same_output(apart, attention(*far).output, np.array(far[2]))
 
 
-def test_single_query_returns_a_1d_output_of_length_d_v() -> None:
+def test_worked_example_by_hand_and_the_shapes() -> None:
     assert streaming_attention([1.0, 0.0], np.eye(2), np.ones((2, 3))).shape == (3,)
-
-
-def test_matrix_of_queries_returns_n_by_d_v() -> None:
     assert streaming_attention(np.ones((4, 2)), np.eye(2), np.ones((2, 3))).shape == (4, 3)
-
-
-def test_worked_example_by_hand() -> None:
+    assert isinstance(BLOCK, int) and BLOCK >= 1
     # q = [1, 0]; keys [1, 0] and [0, 1] give scaled scores 1/√2 and 0; values 1 and 3.
     w = math.exp(1 / math.sqrt(2)) / (math.exp(1 / math.sqrt(2)) + 1)
     streamed = streaming_attention([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]], block=1)
     assert streamed[0] == pytest.approx(w * 1 + (1 - w) * 3, rel=1e-15)
 
 
-def test_default_block_is_a_positive_int() -> None:
-    assert isinstance(BLOCK, int) and BLOCK >= 1
-
-
-def test_trace_of_toy_rises_row_keeps_the_running_maximum() -> None:
+def test_trace_of_toy_rises_row_keeps_the_running_maximum_and_rescales_the_running_sum() -> None:
     # rises = [1, 1] against keys [1, 1], [0, 1], [1, 2]: scaled scores 2/√2, 1/√2, 3/√2.
     q, k, v = [1.0, 1.0], [[1.0, 1.0], [0.0, 1.0], [1.0, 2.0]], [[1.0, 0.0], [0.0, 2.0], [1.0, 2.0]]
-    peaks = [step.peak[0] for step in streaming_trace(q, k, v, block=1)]
+    steps = streaming_trace(q, k, v, block=1)
+    peaks = [step.peak[0] for step in steps]
     assert peaks == pytest.approx([2 / math.sqrt(2), 2 / math.sqrt(2), 3 / math.sqrt(2)], rel=1e-15)
-
-
-def test_trace_rescales_the_running_sum_when_the_maximum_rises() -> None:
-    q, k, v = [1.0, 1.0], [[1.0, 1.0], [0.0, 1.0], [1.0, 2.0]], [[1.0, 0.0], [0.0, 2.0], [1.0, 2.0]]
-    totals = [step.total[0] for step in streaming_trace(q, k, v, block=1)]
     gap = 1 / math.sqrt(2)  # each key's scaled score is 1/√2 away from the next
     expected = [1.0, 1 + math.exp(-gap), (1 + math.exp(-gap)) * math.exp(-gap) + 1]
-    assert totals == pytest.approx(expected, rel=1e-15)
-
-
-def test_trace_steps_are_read_only() -> None:
-    step = streaming_trace([1.0, 0.0], np.eye(2), np.ones((2, 3)))[0]
-    for array in (step.peak, step.total, step.weighted):
+    assert [step.total[0] for step in steps] == pytest.approx(expected, rel=1e-15)
+    for array in (steps[0].peak, steps[0].total, steps[0].weighted):
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 0
-
-
-def test_trace_counts_keys_seen_block_by_block() -> None:
     steps = streaming_trace(np.ones((2, 2)), np.ones((7, 2)), np.ones((7, 1)), block=3)
     assert [s.keys_seen for s in steps] == [3, 6, 7]
 
 
-def test_trace_ends_at_the_output() -> None:
+def test_trace_ends_at_the_output_and_its_causal_flag_is_the_causal_mask() -> None:
     rng = np.random.default_rng(6)
     q, k, v = rng.normal(size=(5, 3)), rng.normal(size=(9, 3)), rng.normal(size=(9, 2))
     last = streaming_trace(q, k, v, causal(5, 9), block=4)[-1]
     assert_same_output(last.weighted / last.total[:, None], attention(q, k, v, causal(5, 9)).output, v)
+    flagged, masked = streaming_trace(Q, K, V, block=1, causal=True), streaming_trace(Q, K, V, causal(3), block=1)
+    assert all(np.array_equal(a.total, b.total) and np.array_equal(a.weighted, b.weighted)
+               for a, b in zip(flagged, masked, strict=True))
 
 
 def raised(function: Any, *args: Any) -> tuple[type, str]:
@@ -180,21 +143,20 @@ BAD_INPUTS = {
 }
 
 
-@pytest.mark.parametrize("args", BAD_INPUTS.values(), ids=BAD_INPUTS.keys())
-def test_bad_input_raises_the_same_error_as_attention(args: tuple[Any, ...]) -> None:
-    assert raised(streaming_attention, *args) == raised(attention, *args)
-
-
-def test_fully_blocked_row_error_names_the_row() -> None:
+def test_bad_input_raises_the_same_error_as_attention() -> None:
+    for name, args in BAD_INPUTS.items():
+        assert raised(streaming_attention, *args) == raised(attention, *args), name
     assert raised(streaming_attention, Q, K, V, BLOCKED_ROW_1) == (
         ValueError, "visible row 1 blocks every key: a fully blocked row has no weights")
 
 
-@pytest.mark.parametrize(("block", "error"), [(0, ValueError), (-3, ValueError), (1.5, TypeError),
-                                              (True, TypeError), ("8", TypeError)])
-def test_bad_block_is_refused_naming_block(block: Any, error: type) -> None:
-    with pytest.raises(error, match="block must be"):
-        streaming_attention(Q, K, V, block=block)
+def test_a_bad_block_or_causal_flag_is_refused_naming_it() -> None:
+    for block, error in [(0, ValueError), (-3, ValueError), (1.5, TypeError), (True, TypeError), ("8", TypeError)]:
+        with pytest.raises(error, match="block must be"):
+            streaming_attention(Q, K, V, block=block)
+    for flag in (1, "yes", None):
+        with pytest.raises(TypeError, match="causal must be True or False"):
+            streaming_attention(Q, K, V, causal=flag)
 
 
 N, M, WIDTH, SMALL_BLOCK = 128, 50_000, 1, 64
@@ -218,25 +180,13 @@ def memory_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             causal(N, M))
 
 
-@pytest.mark.parametrize("masked", [False, True], ids=["all visible", "causal mask"])
-def test_streaming_never_allocates_an_n_by_m_array(masked: bool) -> None:
+def test_streaming_never_allocates_an_n_by_m_array_and_the_measure_sees_naive_attentions() -> None:
     q, k, v, visible = memory_inputs()
-    peak = traced_peak(streaming_attention, q, k, v, visible if masked else None, block=SMALL_BLOCK)
-    assert peak < N * M * 8 / 20
-
-
-def test_the_memory_measure_sees_the_n_by_m_arrays_of_naive_attention() -> None:
-    q, k, v, visible = memory_inputs()
+    for mask in (None, visible):
+        assert traced_peak(streaming_attention, q, k, v, mask, block=SMALL_BLOCK) < N * M * 8 / 20
     assert traced_peak(attention, q, k, v, visible) > N * M * 8
-
-
-def test_scores_further_apart_than_float64_can_hold_give_no_warning() -> None:
-    # Scaled scores ±1.5e308 differ by more than the largest float64.
-    q, k, v = [[1.5e308]], [[1.0], [-1.0]], [[1.0], [2.0]]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        streamed = streaming_attention(q, k, v, block=1)
-    assert_same_output(streamed, attention(q, k, v).output, np.array(v))
+    # causal=True needs no n×m array, not even a boolean one like the dense mask
+    assert traced_peak(streaming_attention, q, k, v, block=SMALL_BLOCK, causal=True) < N * M == visible.nbytes
 
 
 # --- causal=True: the mask worked out from positions, never written down ---------------------
@@ -252,36 +202,14 @@ def test_causal_flag_equals_attention_with_the_causal_mask(n: int, extra: int, b
                        attention(q, k, v, causal(n, m)).output, v)
 
 
-def test_causal_flag_combines_with_a_visible_mask() -> None:
+def test_causal_flag_combines_with_a_visible_mask_and_refuses_rows_left_without_a_key() -> None:
     rng = np.random.default_rng(3)
     q, k, v = rng.normal(size=(4, 2)), rng.normal(size=(6, 2)), rng.normal(size=(6, 2))
     padding = np.array([True, False, True, True, True, True])
     both = causal(4, 6) & padding[None, :]
     assert_same_output(streaming_attention(q, k, v, np.tile(padding, (4, 1)), block=2, causal=True),
                        attention(q, k, v, both).output, v)
-
-
-def test_causal_flag_with_more_queries_than_keys_refuses_the_rows_left_without_a_key() -> None:
     with pytest.raises(ValueError, match="visible row 0 blocks every key"):
         streaming_attention(np.ones((4, 1)), np.ones((2, 1)), np.ones((2, 1)), block=1, causal=True)
 
 
-def test_causal_trace_of_the_toy_rises_row_is_the_trace_with_the_causal_mask() -> None:
-    flagged, masked = streaming_trace(Q, K, V, block=1, causal=True), streaming_trace(Q, K, V, causal(3), block=1)
-    assert all(np.array_equal(a.total, b.total) and np.array_equal(a.weighted, b.weighted)
-               for a, b in zip(flagged, masked, strict=True))
-
-
-@pytest.mark.parametrize("flag", [1, "yes", None])
-def test_causal_flag_must_be_true_or_false(flag: Any) -> None:
-    with pytest.raises(TypeError, match="causal must be True or False"):
-        streaming_attention(Q, K, V, causal=flag)
-
-
-def test_causal_flag_needs_no_n_by_m_array_not_even_a_boolean_one() -> None:
-    q, k, v, _ = memory_inputs()
-    assert traced_peak(streaming_attention, q, k, v, block=SMALL_BLOCK, causal=True) < N * M  # bytes of a bool mask
-
-
-def test_a_dense_causal_mask_is_itself_an_n_by_m_array() -> None:
-    assert causal(N, M).nbytes == N * M

@@ -6,7 +6,6 @@ import copy
 import json
 import math
 import pickle
-from typing import Any
 
 import numpy as np
 import pytest
@@ -14,15 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attnlab.cost import readable_bytes
-from attnlab.text import (
-    Rounded,
-    fmt,
-    given_vector,
-    joined,
-    significant,
-    thousands,
-    vector,
-)
+from attnlab.text import Rounded, fmt, given_vector, joined, significant, thousands, vector
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False), st.integers(0, 6))
@@ -33,18 +24,9 @@ def test_fmt_keeps_the_exact_float_it_rounds(x: float, decimals: int) -> None:
 def test_fmt_is_text_that_compares_prints_and_serialises_as_its_digits() -> None:
     shown = fmt(1 / 3)
     assert shown == "0.333" and f"[{shown}]" == "[0.333]" and json.dumps(shown) == '"0.333"'
-
-
-def test_fmt_of_a_numpy_number_keeps_a_python_float() -> None:
+    assert type(f"**{fmt(0.5)}**") is str  # text built around a shown number is plain text
     assert type(fmt(np.float32(0.5)).exact) is float
-
-
-def test_vector_keeps_every_entry_exactly() -> None:
     assert vector(np.array([[1 / 3], [2 / 3]])).exact == [1 / 3, 2 / 3]
-
-
-def test_text_built_around_a_shown_number_is_plain_text() -> None:
-    assert type(f"**{fmt(0.5)}**") is str
 
 
 def test_joined_keeps_each_part_in_order() -> None:
@@ -52,12 +34,10 @@ def test_joined_keeps_each_part_in_order() -> None:
     assert (both, both.exact) == ("0.333 / 0.667", [1 / 3, 2 / 3])
 
 
-def test_significant_keeps_trailing_zeros_and_the_exact_value() -> None:
+def test_significant_keeps_trailing_zeros_and_the_exact_value_and_writes_small_numbers_with_an_exponent() -> None:
     assert (significant(0.0899999), significant(0.0899999).exact) == ("0.090", 0.0899999)
-
-
-def test_significant_switches_to_an_exponent_for_small_numbers() -> None:
     assert significant(5.7123e-5) == "5.7e-05"
+    assert significant(1 / 3, 17) == "0.33333333333333331"
 
 
 def test_thousands_groups_digits_and_keeps_the_integer() -> None:
@@ -79,23 +59,14 @@ def test_rounded_can_name_its_value_explicitly() -> None:
     assert (shown, shown.exact) == ("about a third", 1 / 3)
 
 
-@pytest.mark.parametrize("x", [math.nan, math.inf, -math.inf, np.float64("nan")])
-def test_significant_refuses_not_a_number_and_infinity_naming_x(x: float) -> None:
-    with pytest.raises(ValueError, match=r"^x must be finite, got"):
-        significant(x)
-
-
-@pytest.mark.parametrize(("digits", "error"), [(0, ValueError), (18, ValueError), (2.0, TypeError), (True, TypeError)])
-def test_significant_refuses_digits_outside_1_to_17_naming_digits(digits: Any, error: type[Exception]) -> None:
-    with pytest.raises(error, match=r"^digits must be"):
-        significant(0.5, digits)
-
-
-def test_significant_writes_seventeen_digits_when_asked() -> None:
-    assert significant(1 / 3, 17) == "0.33333333333333331"
-
-
-@pytest.mark.parametrize("function", [vector, given_vector])
-def test_a_vector_with_a_non_finite_entry_is_refused_naming_v(function: Any) -> None:
-    with pytest.raises(ValueError, match=r"^v has a non-finite entry nan at index \(1,\)"):
-        function([1.0, math.nan])
+def test_bad_numbers_and_digits_are_refused_naming_them() -> None:
+    for call, error, message in [
+        *((lambda x=x: significant(x), ValueError, r"^x must be finite, got") for x in (math.nan, -math.inf)),
+        *((lambda d=d: significant(0.5, d), e, r"^digits must be")
+          for d, e in [(0, ValueError), (18, ValueError), (2.0, TypeError), (True, TypeError)]),
+        *((lambda f=f: f([1.0, math.nan]), ValueError, r"^v has a non-finite entry nan at index \(1,\)")
+          for f in (vector, given_vector)),
+        (lambda: joined(" / ", fmt(0.5), "0.25"), TypeError, r"^parts\[1\] must be a shown number"),
+    ]:
+        with pytest.raises(error, match=message):
+            call()

@@ -15,7 +15,6 @@ import subprocess
 from typing import Any
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sites import ROOT
@@ -123,21 +122,14 @@ def test_both_paths_give_the_float32_order_exactly(data: st.DataObject) -> None:
     assert answer["plain"]["y"] == expected
 
 
-@pytest.mark.parametrize(("k", "out"), [(384, 384), (1536, 384), (32, 384)], ids=["384x384", "1536x384", "32x384"])
-def test_the_models_shapes_give_the_float32_order_on_both_paths(k: int, out: int) -> None:
-    case = {"n": 37, "k": k, "out": out, "xStride": k, "wStride": k, "bias": pattern(out, 13).tolist(),
-            "paths": ["simd", "plain"]}
-    [answer] = run([case])
-    expected = float32_order(case).ravel().tolist()
-    assert answer["simd"]["y"] == answer["plain"]["y"] == expected
-
-
-def test_rows_past_one_chunk_of_scratch_memory_are_all_computed() -> None:
+def test_the_models_shapes_and_rows_past_one_chunk_of_scratch_memory_give_the_float32_order() -> None:
+    cases = [{"n": 37, "k": k, "out": 384, "xStride": k, "wStride": k, "bias": pattern(384, 13).tolist(),
+              "paths": ["simd", "plain"]} for k in (384, 1536, 32)]
     # 4 MiB of scratch holds 511 rows of 1024 inputs and 1024 outputs: 600 rows take two chunks
-    case = {"n": 600, "k": 1024, "out": 1024, "xStride": 1024, "wStride": 1024, "paths": ["simd"]}
-    [answer] = run([case])
-    assert answer["simd"]["simd"]
-    assert answer["simd"]["y"] == float32_order(case).ravel().tolist()
+    cases.append({"n": 600, "k": 1024, "out": 1024, "xStride": 1024, "wStride": 1024, "paths": ["simd"]})
+    for case, answer in zip(cases, run(cases), strict=True):
+        assert answer["simd"]["simd"]
+        assert all(answer[path]["y"] == float32_order(case).ravel().tolist() for path in case["paths"]), case["k"]
 
 
 @settings(max_examples=25, deadline=None)

@@ -16,12 +16,7 @@ import subprocess
 from typing import Any
 
 import pytest
-from browser.agreement import (
-    assert_agrees,
-    camel,
-    control_settings,
-    in_javascript_terms,
-)
+from browser.agreement import assert_agrees, camel, control_settings, in_javascript_terms
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sites import ROOT
@@ -75,111 +70,70 @@ def test_node_agrees_with_python_given_the_snake_case_aliases() -> None:
         assert_agrees(answer.get("result", answer), python(controls), where=f"compute({controls})")
 
 
-def test_node_returns_two_word_fields_and_controls_in_camel_case() -> None:
+def test_node_names_in_camel_case_fills_defaults_takes_an_alias_beside_a_camel_name_and_gives_exact_weights() -> None:
     given = {"token": "load", "queryScale": 2.0, "causal": False, "valueY": 4.0, "scaleScores": False}
-    [answer] = run_in_node([given])
-    result = answer["result"]
-    assert "weightMap" in result and "weight_map" not in result
-    assert result["controls"] == given
+    camel_case, mixed, empty, blocked, uniform = (answer["result"] for answer in run_in_node([
+        given, {"query_scale": 0.5, "valueY": -1.0}, {}, {"token": "grid", "causal": True},
+        {"token": "rises", "queryScale": 0, "causal": False}]))
+    assert "weightMap" in camel_case and "weight_map" not in camel_case and camel_case["controls"] == given
+    assert_agrees(mixed, python({"query_scale": 0.5, "value_y": -1.0}))
+    assert_agrees(empty, python({}))
+    assert (blocked["weights"], blocked["visible"]) == ([1.0, 0.0, 0.0], [True, False, False])
+    assert uniform["weights"] == [1 / 3, 1 / 3, 1 / 3]
 
 
-def test_node_takes_an_alias_and_a_camel_case_name_together() -> None:
-    [answer] = run_in_node([{"query_scale": 0.5, "valueY": -1.0}])
-    assert_agrees(answer["result"], python({"query_scale": 0.5, "value_y": -1.0}))
-
-
-@pytest.mark.parametrize("controls", [{"valueY": 4.0, "value_y": 4.0}, {"queryScale": 1.0, "query_scale": 2.0}])
-def test_node_refuses_a_control_given_under_both_its_names(controls: dict[str, Any]) -> None:
-    [answer] = run_in_node([controls])
-    name = next(iter(controls))
-    assert (
-        answer["error"] == f"TypeError: {name} is given twice, as {name} and {next(reversed(controls))}: give it once"
-    )
-
-
-def test_node_refuses_an_unknown_control_listing_the_known_ones() -> None:
-    [answer] = run_in_node([{"colour": "red", "value_y": 4.0}])
-    assert answer["error"] == ('RangeError: unknown control "colour"; the known controls are token, queryScale, '
-                               "causal, valueY, scaleScores (snake_case aliases such as query_scale work too)")
-
-
-def test_node_fills_missing_controls_with_the_toy_defaults() -> None:
-    [answer] = run_in_node([{}])
-    assert_agrees(answer["result"], python({}))
-
-
-def test_node_blocked_keys_get_exactly_zero_weight() -> None:
-    [answer] = run_in_node([{"token": "grid", "causal": True}])
-    assert answer["result"]["weights"] == [1.0, 0.0, 0.0]
-    assert answer["result"]["visible"] == [True, False, False]
-
-
-def test_node_zero_multiplier_gives_exactly_uniform_weights() -> None:
-    [answer] = run_in_node([{"token": "rises", "queryScale": 0, "causal": False}])
-    assert answer["result"]["weights"] == [1 / 3, 1 / 3, 1 / 3]
-
-
-BAD_CONTROLS: dict[str, tuple[str, str]] = {
-    "a token the toy does not have": (
-        "{token: 'sun'}",
-        'RangeError: token must be one of grid, load, rises; got "sun"',
-    ),
-    "a token in the wrong case": ("{token: 'Rises'}", "RangeError: token must be one of"),
-    "a number as token": ("{token: 2}", "RangeError: token must be one of grid, load, rises; got 2"),
-    "null as token": ("{token: null}", "RangeError: token must be one of grid, load, rises; got null"),
-    "a string as multiplier": ("{queryScale: '1'}", 'TypeError: queryScale must be a number, got "1"'),
-    "a boolean as multiplier": ("{query_scale: true}", "TypeError: queryScale must be a number, got true"),
-    "a list as multiplier": ("{queryScale: [1]}", "TypeError: queryScale must be a number, got [1]"),
-    "a BigInt multiplier": ("{queryScale: 2n}", "TypeError: queryScale must be a number, got 2n"),
-    "NaN as multiplier": ("{queryScale: NaN}", "RangeError: queryScale must be a finite number, got NaN"),
-    "an infinite third value": ("{valueY: -Infinity}", "RangeError: valueY must be a finite number, got -Infinity"),
-    "null as third value": ("{value_y: null}", "TypeError: valueY must be a number, got null"),
-    "a multiplier whose scores overflow": ("{queryScale: 1e308}", "RangeError: queryScale 1e+308 is too large"),
-    "1 as causal": ("{causal: 1}", "TypeError: causal must be true or false, got 1"),
-    "a string as causal": ("{causal: 'true'}", 'TypeError: causal must be true or false, got "true"'),
-    "0 as the √d_k switch": ("{scaleScores: 0}", "TypeError: scaleScores must be true or false, got 0"),
-    "null as the √d_k switch, by its alias": (
-        "{scale_scores: null}",
-        "TypeError: scaleScores must be true or false, got null",
-    ),
-    "two unknown controls": ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
-}
+TOKEN, NUMBER, SWITCH = "RangeError: token must be one of", "must be a number, got", "must be true or false, got"
+BAD_CONTROLS = [
+    ("{token: 'sun'}", f'{TOKEN} grid, load, rises; got "sun"'), ("{token: 'Rises'}", TOKEN),
+    ("{token: 2}", f"{TOKEN} grid, load, rises; got 2"), ("{token: null}", f"{TOKEN} grid, load, rises; got null"),
+    *((f"{{{name}: {value}}}", f"TypeError: queryScale {NUMBER} {shown}") for name, value, shown in [
+        ("queryScale", "'1'", '"1"'), ("query_scale", "true", "true"), ("queryScale", "[1]", "[1]"),
+        ("queryScale", "2n", "2n")]),
+    *((f"{{queryScale: {x}}}", f"RangeError: queryScale must be a finite number, got {x}") for x in ("NaN", "Infinity",
+                                                                                                    "-Infinity")),
+    ("{valueY: -Infinity}", "RangeError: valueY must be a finite number, got -Infinity"),
+    ("{value_y: null}", f"TypeError: valueY {NUMBER} null"),
+    ("{queryScale: 1e308}", "RangeError: queryScale 1e+308 is too large"),
+    ("{causal: 1}", f"TypeError: causal {SWITCH} 1"), ("{causal: 'true'}", f'TypeError: causal {SWITCH} "true"'),
+    ("{scaleScores: 0}", f"TypeError: scaleScores {SWITCH} 0"),
+    ("{scale_scores: null}", f"TypeError: scaleScores {SWITCH} null"),
+    ("{valueY: 4.0, value_y: 4.0}", "TypeError: valueY is given twice, as valueY and value_y: give it once"),
+    ("{queryScale: 1.0, query_scale: 2.0}", "TypeError: queryScale is given twice, as queryScale and query_scale"),
+    ("{colour: 'red', value_y: 4.0}", 'RangeError: unknown control "colour"; the known controls are token, queryScale, '
+                                      "causal, valueY, scaleScores (snake_case aliases such as query_scale work too)"),
+    ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
+]
 """Bad controls, each refused by attnlab.js under Node in its own words, naming the control (JavaScript's name)."""
-NOT_PLAIN_CONTROLS = {
-    "a Map of controls": 'new Map([["token", "grid"]])', "a Date": "new Date(0)", "a RegExp": "/grid/",
-    "an array": '["grid"]', "null": "null", "a token string": '"grid"',
-    "controls inherited from a prototype": 'Object.create({token: "grid"})',
-    "an instance of a class": "new (class Controls { constructor() { this.token = 'grid'; } })()",
-}
-"""JavaScript values Python has no counterpart for, each refused by attnlab.js as not a plain object of controls."""
-REFUSALS = {**BAD_CONTROLS, **{why: (given, "TypeError: controls must be a plain object with keys token, queryScale, "
-                                            "causal, valueY, scaleScores, got [object ")
-                               for why, given in NOT_PLAIN_CONTROLS.items()}}
+NOT_PLAIN_CONTROLS = ['new Map([["token", "grid"]])', "new Date(0)", "/grid/", '["grid"]', "null", '"grid"',
+                      'Object.create({token: "grid"})',
+                      "new (class Controls { constructor() { this.token = 'grid'; } })()"]
+"""JavaScript values Python has no counterpart for (a Map, a Date, a RegExp, an array, null, a token string, controls
+inherited from a prototype, an instance of a class), each refused by attnlab.js as not a plain object of controls."""
+REFUSALS = [*BAD_CONTROLS, *((source, "TypeError: controls must be a plain object with keys token, queryScale, causal, "
+                                      "valueY, scaleScores, got [object ") for source in NOT_PLAIN_CONTROLS)]
 
 
-@pytest.mark.parametrize(("given", "message"), REFUSALS.values(), ids=REFUSALS.keys())
-def test_node_refuses_each_bad_control_naming_it(given: str, message: str) -> None:
-    lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
-    printed = node(
-        f"try {{ {lab}.compute({given}); }} catch (e) {{ process.stdout.write(e.name + ': ' + e.message); }}",
-        str(ATTNLAB_JS),
-    )
-    assert printed.startswith(message), printed[:300]
+def refusals_in_node(calls: list[str]) -> list[str]:
+    """How attnlab.js (with the toy loaded as ``lab``) refuses each JavaScript call, or "" where it returns."""
+    lab = f"const lab = require(process.argv[1]).withToy({json.dumps(toy_data())});"
+    tries = ", ".join(f"() => {call}" for call in calls)
+    return json.loads(node(f"{lab} const attnlab = require(process.argv[1]); process.stdout.write(JSON.stringify("
+                           f"[{tries}].map(f => {{ try {{ f(); return ''; }} catch (e) {{ return e.name + ': ' + "
+                           "e.message; } })));", str(ATTNLAB_JS)))
 
 
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        ("1, 3", "TypeError: causal must be true or false, got 1"),
-        ("true, 2.5", "TypeError: n must be an integer, got 2.5"),
-        ("true, '3'", 'TypeError: n must be an integer, got "3"'),
-        ("false, 0", "RangeError: n must be at least 1, got 0"),
-    ],
-)
-def test_node_visible_map_refuses_what_python_causal_refuses_naming_the_argument(args: str, message: str) -> None:
-    printed = node(f"try {{ require(process.argv[1]).visibleMap({args}); }} "
-                   "catch (e) { process.stdout.write(e.name + ': ' + e.message); }", str(ATTNLAB_JS))
-    assert printed == message
+def test_node_refuses_each_bad_control_naming_it() -> None:
+    printed = refusals_in_node([f"lab.compute({source})" for source, _ in REFUSALS])
+    for (source, message), answer in zip(REFUSALS, printed, strict=True):
+        assert answer.startswith(message), (source, answer[:300])
+
+
+def test_node_visible_map_refuses_what_python_causal_refuses_naming_the_argument() -> None:
+    cases = {"1, 3": "TypeError: causal must be true or false, got 1",
+             "true, 2.5": "TypeError: n must be an integer, got 2.5",
+             "true, '3'": 'TypeError: n must be an integer, got "3"',
+             "false, 0": "RangeError: n must be at least 1, got 0"}
+    assert refusals_in_node([f"attnlab.visibleMap({args})" for args in cases]) == list(cases.values())
 
 
 def test_node_ignores_controls_added_to_every_object_through_object_prototype() -> None:
@@ -189,35 +143,15 @@ def test_node_ignores_controls_added_to_every_object_through_object_prototype() 
     assert_agrees(json.loads(printed), python({}))
 
 
-@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
-def test_node_refuses_non_finite_numbers(number: str) -> None:
-    lab = f"require(process.argv[1]).withToy({json.dumps(toy_data())})"
-    printed = node(
-        f"try {{ {lab}.compute({{queryScale: {number}}}); }} catch (e) {{ process.stdout.write(e.message); }}",
-        str(ATTNLAB_JS),
-    )
-    assert printed == f"queryScale must be a finite number, got {number}"
-
-
-def test_node_attend_refuses_scores_that_overflow_as_python_does() -> None:
-    big = "[1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]]"
-    script = f"try {{ require(process.argv[1]).attend({big}); }} catch (e) {{ process.stdout.write(e.message); }}"
-    printed = node(script, str(ATTNLAB_JS))
-    assert printed.startswith("the scores of query and keys overflow")
+def test_node_attend_refuses_scores_that_overflow_as_python_does_and_a_missing_toy_is_named() -> None:
+    attend, compute_without_toy, toy_without_data = refusals_in_node([
+        "attnlab.attend([1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]])", "attnlab.compute({})",
+        "attnlab.toy()"])
+    assert "the scores of query and keys overflow" in attend
     with pytest.raises(ValueError, match="overflow"):
         attention([1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]])
-
-
-def test_node_without_toy_data_says_where_to_get_it() -> None:
-    printed = node("try { require(process.argv[1]).compute({}); } catch (e) { process.stdout.write(e.message); }",
-                   str(ATTNLAB_JS))
-    assert "toy data is missing" in printed
-
-
-def test_toy_without_data_loaded_names_the_missing_script() -> None:
-    printed = node("try { require(process.argv[1]).toy(); } catch (e) { process.stdout.write(e.message); }",
-                   str(ATTNLAB_JS))
-    assert "load assets/lab-data.js first" in printed
+    assert "toy data is missing" in compute_without_toy
+    assert "load assets/lab-data.js first" in toy_without_data
 
 
 def test_toy_returns_the_data_it_is_given() -> None:
@@ -268,11 +202,10 @@ def fmt_in_node(pairs: list[tuple[float, int]]) -> list[str]:
     return json.loads(node(FMT_RUNNER, str(ATTNLAB_JS), stdin=json.dumps(pairs)))
 
 
-@pytest.mark.parametrize(("x", "decimals"), [
-    (1 / 16, 3), (-1 / 16, 3), (3 / 16, 3), (1 / 8, 2), (5 / 2, 0), (7 / 2, 0), (-1 / 2, 0), (-0.0, 3), (-0.0004, 3),
-])
-def test_node_fmt_rounds_halfway_and_negative_zero_as_python(x: float, decimals: int) -> None:
-    assert fmt_in_node([(x, decimals)]) == [fmt(x, decimals)]
+def test_node_fmt_rounds_halfway_and_negative_zero_as_python() -> None:
+    pairs = [(1 / 16, 3), (-1 / 16, 3), (3 / 16, 3), (1 / 8, 2), (5 / 2, 0), (7 / 2, 0), (-1 / 2, 0), (-0.0, 3),
+             (-0.0004, 3)]
+    assert fmt_in_node(pairs) == [fmt(x, decimals) for x, decimals in pairs]
 
 
 @settings(max_examples=20, deadline=None)
@@ -298,8 +231,11 @@ process.stdout.write(JSON.stringify(pairs.map(refusal)));
 """Reads [[x, decimals], ...] on stdin ("NaN" and "Infinity" stand for themselves) and writes how fmt refuses each."""
 FMT_REFUSALS = [("1", 3, 'x must be a number, got "1"'), (True, 3, "x must be a number, got true"),
                 (1.0, 21, "decimals must be from 0 to 20, got 21"), (1.0, -1, "decimals must be from 0 to 20, got -1"),
-                (1.0, 1.5, "decimals must be a whole number, got 1.5")]
-"""Calls Python's fmt refuses too (a non-number, decimals beyond 20 or not whole), each in attnlab.js's own words."""
+                (1.0, 1.5, "decimals must be a whole number, got 1.5"),
+                ("NaN", 3, "x must be a finite number, got NaN"),
+                ("Infinity", 3, "x must be a finite number, got Infinity")]
+"""Calls Python's fmt refuses too (a non-number, decimals beyond 20 or not whole, NaN and infinity), each in
+attnlab.js's own words."""
 
 
 def fmt_refusals_in_node(pairs: list[tuple[Any, Any]]) -> list[str | None]:
@@ -311,19 +247,13 @@ def test_node_fmt_refuses_what_python_fmt_refuses_naming_the_argument() -> None:
     printed = fmt_refusals_in_node([(x, d) for x, d, _ in FMT_REFUSALS])
     for (x, decimals, message), in_node in zip(FMT_REFUSALS, printed, strict=True):
         with pytest.raises((TypeError, ValueError), match=f"^{message.split()[0]} must be"):
-            fmt(x, decimals)
+            fmt(float(x) if x in ("NaN", "Infinity") else x, decimals)
         assert in_node == message, (x, decimals, in_node)
 
 
-@pytest.mark.parametrize("number", ["NaN", "Infinity"])
-def test_node_fmt_refuses_nan_and_infinity_which_no_lab_result_holds(number: str) -> None:
-    # Python's fmt prints nan and inf for the softmax chapter's naive formula; the lab only shows results
-    assert fmt_refusals_in_node([(number, 3)]) == [f"x must be a finite number, got {number}"]
-
-
-@pytest.mark.parametrize("given_text", ["", "undefined", "null", "42"])
-def test_the_models_encode_refuses_anything_but_a_sentence_before_it_asks_for_the_model(given_text: str) -> None:
-    script = ("require(process.argv[1]); globalThis.attnlab.model.encode(" + given_text + ")"
-              ".then(() => process.stdout.write('encoded'), (e) => process.stdout.write(e.name + ': ' + e.message));")
-    printed = node(script, str(ROOT / "docs" / "assets" / "explorer-model.js"))
-    assert printed == f"TypeError: encode takes the sentence as a string, got {given_text or 'undefined'}"
+def test_the_models_encode_refuses_anything_but_a_sentence_before_it_asks_for_the_model() -> None:
+    for given_text in ("", "undefined", "null", "42"):
+        script = ("require(process.argv[1]); globalThis.attnlab.model.encode(" + given_text + ").then(() => "
+                  "process.stdout.write('encoded'), (e) => process.stdout.write(e.name + ': ' + e.message));")
+        printed = node(script, str(ROOT / "docs" / "assets" / "explorer-model.js"))
+        assert printed == f"TypeError: encode takes the sentence as a string, got {given_text or 'undefined'}"

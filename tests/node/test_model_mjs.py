@@ -21,12 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser.agreement import (
-    assert_agrees,
-    camel,
-    control_settings,
-    in_javascript_terms,
-)
+from browser.agreement import assert_agrees, camel, control_settings, in_javascript_terms
 from sites import DOCS, ROOT
 
 from attnlab.__main__ import CONTRASTS
@@ -67,22 +62,12 @@ def imported(site: Path, settings: list[dict[str, Any]], cwd: Path) -> list[dict
     return json.loads(done.stdout)
 
 
-def test_model_mjs_ships_beside_the_pages(built_site: Path) -> None:
-    assert (built_site / "model.mjs").is_file() and (built_site / "index.html").is_file()
-
-
-def test_node_model_mjs_prints_exactly_what_the_python_companion_prints_we_002_included(built_site: Path) -> None:
+def test_node_model_mjs_beside_the_pages_prints_exactly_what_the_python_companion_prints(
+        built_site: Path, offline_copy: Path) -> None:
+    assert (built_site / "index.html").is_file()
     text = printed(built_site)
-    assert text == companion()
-    assert "\nWE-002: q = [√2, 0] against three keys\n" in text
-
-
-def test_node_model_mjs_prints_the_same_from_the_unzipped_offline_copy(built_site: Path, offline_copy: Path) -> None:
-    assert printed(offline_copy) == printed(built_site)
-
-
-def test_node_model_mjs_prints_every_contrast_in_order_then_we_002(built_site: Path) -> None:
-    titles = [block.splitlines()[0] for block in printed(built_site).split("\n\n")]
+    assert text == companion() == printed(offline_copy)
+    titles = [block.splitlines()[0] for block in text.split("\n\n")]
     assert titles == [*(title for title, _ in CONTRASTS.values()), "WE-002: q = [√2, 0] against three keys"]
 
 
@@ -93,19 +78,12 @@ def test_node_model_mjs_json_has_the_python_companions_numbers(built_site: Path)
         assert_agrees(node_report[key], in_javascript_terms(python_report[key]), where=key)
 
 
-def test_imported_compute_returns_the_labs_fields_and_numbers(built_site: Path, tmp_path: Path) -> None:
-    settings = control_settings(count=60)
-    in_camel_case = [{camel(name): value for name, value in controls.items()} for controls in settings]
-    for controls, answer in zip(settings, imported(built_site, in_camel_case, cwd=tmp_path), strict=True):
+def test_imported_compute_returns_the_labs_fields_and_numbers_under_either_name(built_site: Path,
+                                                                                 tmp_path: Path) -> None:
+    settings = [*control_settings(count=60), {"value_y": 4.0, "query_scale": 0.5}]
+    asked = [{camel(name): value for name, value in controls.items()} for controls in settings[:-1]] + settings[-1:]
+    for controls, answer in zip(settings, imported(built_site, asked, cwd=tmp_path), strict=True):
         assert_agrees(answer, in_javascript_terms(compute(controls).to_dict()), where=f"compute({controls})")
-
-
-def test_imported_compute_takes_the_snake_case_aliases(built_site: Path, tmp_path: Path) -> None:
-    [answer] = imported(built_site, [{"value_y": 4.0, "query_scale": 0.5}], cwd=tmp_path)
-    assert_agrees(answer, in_javascript_terms(compute(value_y=4.0, query_scale=0.5).to_dict()))
-
-
-def test_importing_the_module_prints_nothing(built_site: Path, tmp_path: Path) -> None:
     done = node("--input-type=module", "-e", f"import {json.dumps((built_site / 'model.mjs').as_uri())};",
                 cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
@@ -128,12 +106,12 @@ def test_an_unknown_argument_is_refused_in_one_line_with_the_usage(built_site: P
     assert done.stderr == "node model.mjs: unknown argument(s) --csv; usage: node model.mjs [--json] [--help]\n"
 
 
-@pytest.mark.parametrize("flag", ["--help", "-h"])
-def test_help_prints_the_usage_and_every_option(built_site: Path, flag: str) -> None:
-    done = node("model.mjs", flag, cwd=built_site)
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.startswith("usage: node model.mjs [--json] [--help]\n")
-    assert "--json" in done.stdout.split("options:")[1] and "python -m attnlab" in done.stdout
+def test_help_prints_the_usage_and_every_option(built_site: Path) -> None:
+    for flag in ("--help", "-h"):
+        done = node("model.mjs", flag, cwd=built_site)
+        assert (done.returncode, done.stderr) == (0, "")
+        assert done.stdout.startswith("usage: node model.mjs [--json] [--help]\n")
+        assert "--json" in done.stdout.split("options:")[1] and "python -m attnlab" in done.stdout
 
 
 def into_closed_pipe(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -147,10 +125,10 @@ def into_closed_pipe(site: Path, *args: str) -> subprocess.CompletedProcess[str]
         os.close(writing)
 
 
-@pytest.mark.parametrize("args", [(), ("--json",), ("--help",)], ids=["text", "json", "help"])
-def test_a_pipe_closed_early_ends_it_quietly_with_status_1_like_the_python_companion(built_site: Path,
-                                                                                  args: tuple[str, ...]) -> None:
-    assert (into_closed_pipe(built_site, *args).returncode, into_closed_pipe(built_site, *args).stderr) == (1, "")
+def test_a_pipe_closed_early_ends_it_quietly_with_status_1_like_the_python_companion(built_site: Path) -> None:
+    for args in ((), ("--json",), ("--help",)):
+        done = into_closed_pipe(built_site, *args)
+        assert (done.returncode, done.stderr) == (1, ""), args
 
 
 def test_piped_into_head_it_prints_the_first_line_and_no_stack_trace(built_site: Path) -> None:
@@ -199,10 +177,10 @@ def test_the_toy_it_exports_cannot_be_changed_under_compute(tmp_path: Path) -> N
     assert json.loads(done.stdout) == [list(compute().output), {}], done.stderr
 
 
-@pytest.mark.parametrize("maths", ["Math.", "exp(", "sqrt", "reduce("])
-def test_the_module_holds_no_maths_of_its_own(maths: str) -> None:
+def test_the_module_holds_no_maths_of_its_own() -> None:
     # one copy of the calculation: assets/attnlab.js, which the browser lab runs too
-    assert maths not in (DOCS / "model.mjs").read_text(encoding="utf-8")
+    module = (DOCS / "model.mjs").read_text(encoding="utf-8")
+    assert not [maths for maths in ("Math.", "exp(", "sqrt", "reduce(") if maths in module]
 
 
 # --- the snippets the Notes page shows ------------------------------------------------------------------------

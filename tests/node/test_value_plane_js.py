@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from browser.agreement import assert_agrees, control_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,8 +41,9 @@ def in_node(settings_: list[dict[str, Any]], points: list[list[list[float]]] = (
                            stdin=json.dumps(payload)))
 
 
-def test_node_places_every_mark_where_python_does_over_the_lab_settings() -> None:
-    chosen = control_settings(count=200)
+def test_node_places_every_mark_where_python_does_over_the_lab_settings_and_the_awkward_cases() -> None:
+    # the awkward cases: a third value on the axis, a blocked row, a zero query
+    chosen = [*control_settings(count=200), {"value_y": 0.0}, {"token": "grid", "causal": True}, {"query_scale": 0.0}]
     for controls, js in zip(chosen, in_node(chosen)["geometries"], strict=True):
         assert_agrees(js, geometry(compute(controls), lab_frame()), where=f"geometry({controls})")
 
@@ -60,8 +60,3 @@ def test_node_hull_is_python_hull(point_sets: list[list[list[int]]]) -> None:
     for points, js in zip(point_sets, in_node([], point_sets)["hulls"], strict=True):
         assert js == [list(p) for p in hull(points)], points
 
-
-@pytest.mark.parametrize("controls", [{"value_y": 0.0}, {"token": "grid", "causal": True}, {"query_scale": 0.0}])
-def test_node_agrees_on_the_awkward_cases(controls: dict[str, Any]) -> None:
-    [js] = in_node([controls])["geometries"]
-    assert_agrees(js, geometry(compute(controls), lab_frame()))

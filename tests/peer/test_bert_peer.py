@@ -52,19 +52,14 @@ def reference_model(dtype: str) -> Any:
     ).eval()
 
 
-def reference_outputs(dtype: str, sentences: list[str] = SENTENCES,
-                      ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def reference_outputs(dtype: str, sentences: list[str] = SENTENCES) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Hidden states (7 × batch × n × 384) and weights (6 × batch × heads × n × n) from BertModel."""
     torch, _ = peer()
-    model = reference_model(dtype)
     batch = tokenize(sentences)
     with torch.no_grad():
-        out = model(
-            input_ids=torch.from_numpy(batch.ids),
-            attention_mask=torch.from_numpy(batch.real.astype(np.int64)),
-            output_hidden_states=True,
-            output_attentions=True,
-        )
+        out = reference_model(dtype)(input_ids=torch.from_numpy(batch.ids),
+                                     attention_mask=torch.from_numpy(batch.real.astype(np.int64)),
+                                     output_hidden_states=True, output_attentions=True)
     return ([h.double().numpy() for h in out.hidden_states], [a.double().numpy() for a in out.attentions])
 
 
@@ -97,29 +92,16 @@ def largest_gaps(ours: tuple[Encoding, ...], reference: tuple[list[np.ndarray], 
     return hidden_gap, weight_gap
 
 
-def test_the_batch_really_has_padding(ours: tuple[Encoding, ...]) -> None:
-    lengths = [int(enc.real.sum()) for enc in ours]
-    assert len(set(lengths)) == len(SENTENCES) and min(lengths) < len(ours[0].real)
-
-
-def test_reference_gives_padding_keys_zero_weight_like_attnlab(
+def test_on_a_padded_batch_padding_keys_get_zero_weight_in_both_and_the_rest_matches_float32_to_1e_5(
         ours: tuple[Encoding, ...], float32_reference: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
+    lengths = [int(enc.real.sum()) for enc in ours]
+    assert len(set(lengths)) == len(SENTENCES) and min(lengths) < len(ours[0].real)  # the batch really has padding
     _, weights = float32_reference
     padding = ~ours[0].real
     assert (weights[0][0][:, :, padding] == 0).all()
     assert all((h.weights[:, padding] == 0).all() for h in ours[0].layers[0].heads)
-
-
-def test_hidden_states_match_bertmodel_float32_to_1e_5(
-        ours: tuple[Encoding, ...], float32_reference: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
-    hidden_gap, _ = largest_gaps(ours, float32_reference)
-    assert hidden_gap < TOLERANCE
-
-
-def test_attention_weights_match_bertmodel_float32_to_1e_5(
-        ours: tuple[Encoding, ...], float32_reference: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
-    _, weight_gap = largest_gaps(ours, float32_reference)
-    assert weight_gap < TOLERANCE
+    hidden_gap, weight_gap = largest_gaps(ours, float32_reference)
+    assert hidden_gap < TOLERANCE and weight_gap < TOLERANCE
 
 
 def test_bertmodel_in_float64_agrees_to_1e_12(ours: tuple[Encoding, ...]) -> None:
@@ -136,12 +118,8 @@ def test_mean_pooling_matches_the_reference_over_real_tokens(
 
 
 @pytest.mark.parametrize("batch", [list(p.batch) for p in PREPARED], ids=[p.key for p in PREPARED])
-def test_every_prepared_sentence_of_the_explorer_matches_bertmodel_float32_to_1e_5(batch: list[str]) -> None:
-    hidden_gap, weight_gap = largest_gaps(encode(batch), reference_outputs("float32", batch))
-    assert hidden_gap < TOLERANCE and weight_gap < TOLERANCE
-
-
-@pytest.mark.parametrize("batch", [list(p.batch) for p in PREPARED], ids=[p.key for p in PREPARED])
-def test_every_prepared_sentence_of_the_explorer_matches_bertmodel_float64_to_1e_12(batch: list[str]) -> None:
-    hidden_gap, weight_gap = largest_gaps(encode(batch), reference_outputs("float64", batch))
-    assert hidden_gap < 1e-12 and weight_gap < 1e-12
+def test_every_prepared_sentence_of_the_explorer_matches_bertmodel_float32_to_1e_5_and_float64_to_1e_12(
+        batch: list[str]) -> None:
+    for dtype, tolerance in (("float32", TOLERANCE), ("float64", 1e-12)):
+        hidden_gap, weight_gap = largest_gaps(encode(batch), reference_outputs(dtype, batch))
+        assert hidden_gap < tolerance and weight_gap < tolerance, dtype

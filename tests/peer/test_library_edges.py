@@ -100,16 +100,15 @@ def test_is_causal_aligns_top_left_so_one_query_over_four_keys_sees_only_the_fir
     assert causal(1, 4).all()  # attnlab's causal(n, m) puts the one query last: it sees every key
 
 
-@pytest.mark.parametrize(("n", "m"), [(1, 4), (2, 4), (4, 4), (4, 2), (3, 1)])
-def test_torchs_two_causal_alignments_are_top_left_causal_and_attnlabs_causal(torch: ModuleType, n: int,
-                                                                              m: int) -> None:
+def test_torchs_two_causal_alignments_are_top_left_causal_and_attnlabs_causal(torch: ModuleType) -> None:
     from torch.nn.attention.bias import causal_lower_right, causal_upper_left
 
-    assert np.array_equal(causal_upper_left(n, m)._materialize().numpy(), top_left_causal(n, m))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore" if n > m else "error")  # torch warns only when queries outnumber keys
-        lower_right = causal_lower_right(n, m)
-    assert np.array_equal(lower_right._materialize().numpy(), causal(n, m))
+    for n, m in [(1, 4), (2, 4), (4, 4), (4, 2), (3, 1)]:
+        assert np.array_equal(causal_upper_left(n, m)._materialize().numpy(), top_left_causal(n, m))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore" if n > m else "error")  # torch warns only when queries outnumber keys
+            lower_right = causal_lower_right(n, m)
+        assert np.array_equal(lower_right._materialize().numpy(), causal(n, m)), (n, m)
 
 
 def test_with_more_queries_than_keys_a_bottom_right_causal_mask_leaves_the_first_rows_without_a_key(
@@ -125,7 +124,6 @@ def test_with_more_queries_than_keys_a_bottom_right_causal_mask_leaves_the_first
     assert np.allclose(theirs, zero_filled_attention(Q, K[:2], V[:2], visible), rtol=0, atol=1e-15)
     with pytest.raises(ValueError, match="visible row 0 blocks every key"):
         attention(Q, K[:2], V[:2], visible)
-
 
 
 def test_pytorchs_layer_norm_puts_epsilon_1e_5_by_default_as_attnlab_does(torch: ModuleType) -> None:
@@ -207,9 +205,7 @@ def test_torch_softmax_in_float16_is_finite_where_exp_alone_overflows(torch: Mod
     assert torch.isinf(torch.exp(row)).any()
     weights = torch.softmax(row, dim=-1)
     assert torch.isfinite(weights).all() and weights.dtype == torch.float16 and weights[0] == 1
-
-
-def test_in_float16_the_scores_themselves_overflow_before_any_softmax(torch: ModuleType) -> None:
+    # but in float16 the scores themselves can overflow before any softmax
     q = torch.full((1, 64), 40.0, dtype=torch.float16)  # 64 · 40² = 102400 > 65504
     assert torch.isinf(q @ q.T).all() and torch.isfinite(q.float() @ q.float().T).all()
 
