@@ -1,10 +1,4 @@
-"""Zip files that are the same bytes for the same contents and date: the offline copy and the wheel.
-
-A zip entry carries a modification time and permissions; taking them from
-the files would make two builds of the same sources differ. Here every
-entry is dated the build's day and marked a plain file, and entries go in
-the order the caller gives.
-"""
+"""Zips that are the same bytes for the same contents and date (the offline copy, the wheel, the model)."""
 
 from __future__ import annotations
 
@@ -13,19 +7,14 @@ import zipfile
 from collections.abc import Iterable
 
 COMPRESSION = 5
-"""zlib's level for every entry: for this site's offline copy, 1 % larger than at zlib's default (6), in 60 % of
-its time (most of the copy is text: the explorer's data, the search index, the pages)."""
+"""zlib's level: for the offline copy, 1 % larger than at the default (6), in 60 % of its time."""
 EARLIEST = (1980, 1, 1)
 """The earliest date a zip entry can hold."""
 
 
 def dated_zip(entries: Iterable[tuple[str, bytes]], date: str, compress: bool = True) -> bytes:
-    """A zip of ``entries`` (name, bytes) in the order given, every entry dated ``date`` (``YYYY-MM-DD``).
-
-    Deflated at :data:`COMPRESSION`, or stored as they are (``compress=False``), with fixed permissions (a
-    regular file, rw-r--r--), so the same entries and date give the same bytes. A date before 1980 is
-    written as 1980-01-01.
-    """
+    """A zip of ``entries`` (name, bytes) in the order given, every entry dated ``date`` (``YYYY-MM-DD``; before
+    1980 as 1980-01-01), rw-r--r--, deflated at :data:`COMPRESSION` or stored (``compress=False``)."""
     year, month, day = max(EARLIEST, tuple(int(part) for part in date.split("-")))
     moment = (year, month, day, 0, 0, 0)
     buffer = io.BytesIO()

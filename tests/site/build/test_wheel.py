@@ -25,6 +25,7 @@ from sites import ROOT
 
 import attnlab
 from attnlab.site.build import wheel
+from attnlab.site.build.zips import dated_zip
 from attnlab.site.pages.published import wheel_name
 
 VERSION = attnlab.__version__
@@ -34,7 +35,7 @@ PACKAGE = Path(attnlab.__file__).parent
 
 def built(date: str = "2024-05-06", package: Path = PACKAGE) -> bytes:
     """The wheel of ``package`` on ``date``, with the installed attnlab's metadata."""
-    return wheel.wheel(wheel.contents(package, wheel.installed(), VERSION), date)
+    return dated_zip(wheel.contents(package, wheel.installed(), VERSION).items(), date)
 
 
 def entries(data: bytes) -> dict[str, bytes]:
