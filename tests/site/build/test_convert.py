@@ -61,12 +61,9 @@ def test_a_citation_becomes_a_link_to_its_claim(tmp_path: Path) -> None:
     assert 'href="claims.md#cl-005"' in convert(tmp_path, "Scaled [[CL-005]].\n", extensions=("attr_list",))
 
 
-def test_a_formula_becomes_mathml(tmp_path: Path) -> None:
+def test_a_formula_becomes_mathml_and_an_unbalanced_one_stops_the_page_naming_it(tmp_path: Path) -> None:
     html = convert(tmp_path, "Divide by $\\sqrt{d_k}$.\n")
     assert "<msqrt>" in html and "arithmatex" not in html
-
-
-def test_an_unbalanced_formula_stops_the_page_naming_it(tmp_path: Path) -> None:
     with pytest.raises(PageError, match=r"docs/p\.md: formula 'x\^\{2': 1 brace group"):
         convert(tmp_path, "---\nliterals: [2]\n---\n\nSquare $x^{2$.\n")
 
@@ -102,24 +99,16 @@ def test_a_pages_tables_get_a_download_control_that_carries_their_data_and_no_fi
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["mixing.md"]
 
 
-def test_a_page_with_the_explorer_marker_gets_the_explorer(tmp_path: Path) -> None:
+def test_only_a_page_with_the_explorer_marker_gets_the_explorer(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     html = convert(tmp_path, f"# Explore\n\n{explorer.MARKER}\n", path="explore.md")
     assert f'<div class="{explorer.CLASS}"' in html and explorer.MARKER not in html
 
-
-def test_a_page_without_the_marker_never_builds_the_explorer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the widget reads the model's files for their size: a page that does not show it must not pay for that
-    def refuse(page: str) -> str:
+    def refuse(page: str) -> str:  # the widget weighs the model's files: a page not showing it must not pay that
         raise AssertionError(f"the explorer was built for {page}")
 
     monkeypatch.setattr(explorer, "widget", refuse)
     assert "Nothing here" in convert(tmp_path, "# A page\n\nNothing here.\n")
-
-
-def test_a_kind_the_guide_does_not_know_stops_the_page_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(PageError, match=r"docs/notes\.md: front matter 'kind' must be one of chapter, page, "
-                                        r"reference, got 'appendix'"):
-        convert(tmp_path, "---\nkind: appendix\n---\n\nNotes.\n", path="notes.md")
 
 
 def test_a_build_runs_numpys_matrix_products_on_one_thread() -> None:
@@ -133,12 +122,9 @@ def test_mkdocs_nav_gives_paths_and_titles_in_order() -> None:
     assert list(nav_pages(nav)) == [("index.md", "Home"), ("softmax.md", "Softmax"), ("mixing.md", "Mixing")]
 
 
-def test_the_claims_page_lists_its_claims_where_its_marker_is(tmp_path: Path) -> None:
+def test_the_claims_page_lists_its_claims_where_its_marker_is_and_stops_without_it(tmp_path: Path) -> None:
     html = convert(tmp_path, "# Claims\n\n<!-- attnlab:claims -->\n", path="claims.md", extensions=("attr_list",))
     assert re.search(r'<h2 id="cl-001">CL-001</h2>', html)
-
-
-def test_a_claims_page_without_its_marker_stops(tmp_path: Path) -> None:
     with pytest.raises(PageError, match=r"docs/claims.md: the marker line <!-- attnlab:claims --> is missing"):
         convert(tmp_path, "# Claims\n", path="claims.md")
 
@@ -149,17 +135,21 @@ def test_a_block_changing_the_toys_defaults_stops_the_page_naming_its_line(tmp_p
         convert(tmp_path, page)
 
 
-@pytest.mark.parametrize(("front", "message"), [
-    ("kind: [chapter]\n", "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got ['chapter']"),
-    ("kind: !!python/name:os.system reference\n", "docs/p.md:2: front matter is not YAML that MkDocs reads: could not "
-                                                  "determine a constructor for the tag"),
-    ("kind: reference\nliterals: [1\n", "docs/p.md:3: front matter is not YAML that MkDocs reads: expected ','"),
-])
-def test_a_front_matter_mkdocs_cannot_read_or_a_kind_that_is_not_one_stops_the_page_in_one_line(
-        tmp_path: Path, front: str, message: str) -> None:
-    with pytest.raises(PageError, match="^" + re.escape(message)) as stopped:
-        convert(tmp_path, f"---\n{front}---\n\n# A\n\nText.\n")
-    assert "\n" not in str(stopped.value)
+FRONT_MATTER_REFUSED = {
+    "kind: appendix\n": "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got 'appendix'",
+    "kind: [chapter]\n": "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got ['chapter']",
+    "kind: !!python/name:os.system reference\n": "docs/p.md:2: front matter is not YAML that MkDocs reads: could not "
+                                                 "determine a constructor for the tag",
+    "kind: reference\nliterals: [1\n": "docs/p.md:3: front matter is not YAML that MkDocs reads: expected ','",
+}
+
+
+def test_a_front_matter_mkdocs_cannot_read_or_a_kind_the_guide_does_not_know_stops_the_page_in_one_line(
+        tmp_path: Path) -> None:
+    for front, message in FRONT_MATTER_REFUSED.items():
+        with pytest.raises(PageError, match="^" + re.escape(message)) as stopped:
+            convert(tmp_path, f"---\n{front}---\n\n# A\n\nText.\n")
+        assert "\n" not in str(stopped.value)
 
 
 def test_a_quote_of_more_decimals_than_a_float_holds_stops_the_page_naming_its_line(tmp_path: Path) -> None:

@@ -177,11 +177,8 @@ def test_a_cell_whose_page_output_comes_from_hidden_lines_ends_by_displaying_wha
     *run, shown = cell.source.split("\n")
     exec("\n".join(run), namespace)  # noqa: S102 - the cell, as Jupyter runs it
     assert eval(shown, namespace) == tuple(compute().output)  # noqa: S307 - what Jupyter displays under it
-
-
-def test_a_cell_ending_in_an_expression_or_assigning_nothing_is_left_as_it_is() -> None:
     for code in ("r = compute()\nprint(r.output)", "import numpy as np", "def f(x):\n    y = x"):
-        assert notebooks.displaying(code) == code
+        assert notebooks.displaying(code) == code, "ending in an expression or assigning nothing: as it is"
 
 
 def test_a_block_showing_only_its_result_links_to_it_on_the_page() -> None:
@@ -220,7 +217,7 @@ def test_each_exercise_gets_a_cell_to_fill_in_and_its_answer_goes_to_the_answers
     assert answers[-1].source == "from attnlab import bert\nprint(2)"
 
 
-def test_a_chapter_reading_the_model_says_what_more_to_install() -> None:
+def test_each_notebook_says_how_to_install_attnlab_and_the_model_it_reads_and_the_answers_the_way_back() -> None:
     chapter, answers = laid_out()
     for cells in (chapter, answers):
         assert (
@@ -228,13 +225,9 @@ def test_a_chapter_reading_the_model_says_what_more_to_install() -> None:
         )
     plain = CHAPTER.replace("from attnlab import bert\n    ", "")
     assert "tokenizers" not in laid_out(plain)[0][0].source
-
-
-def test_the_answers_notebook_opens_with_its_title_and_the_way_back() -> None:
-    first = laid_out()[1][0].source
-    assert first.startswith("# Small: answers\n\n*The answers to the prompt and the exercises of the chapter "
-                            "[Small](../small.html)")
-    assert "[small.ipynb](small.ipynb)" in first
+    assert answers[0].source.startswith("# Small: answers\n\n*The answers to the prompt and the exercises of the "
+                                        "chapter [Small](../small.html)")
+    assert "[small.ipynb](small.ipynb)" in answers[0].source, "the way back"
 
 
 def notebook_files(source: str = CHAPTER) -> dict[str, str]:
@@ -242,20 +235,14 @@ def notebook_files(source: str = CHAPTER) -> dict[str, str]:
     return dict(notebooks.chapter_notebooks("small.md", source, "Small"))
 
 
-def test_the_files_are_valid_nbformat_written_as_nbformat_writes_them() -> None:
+def test_the_files_are_valid_nbformat_as_nbformat_writes_it_without_outputs_counts_or_times() -> None:
     files = notebook_files()
-    assert list(files) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"]
+    assert list(files) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"] and files == notebook_files()
     for text in files.values():
         read = nbformat.reads(text, as_version=4)
         nbformat.validate(read)
         assert nbformat.writes(read) + "\n" == text
         assert (read.nbformat, read.nbformat_minor, read.metadata.kernelspec.name) == (4, 5, "python3")
-
-
-def test_no_outputs_counts_or_times_and_the_same_chapter_gives_the_same_bytes() -> None:
-    files = notebook_files()
-    assert files == notebook_files()
-    for text in files.values():
         data = json.loads(text)
         code = [c for c in data["cells"] if c["cell_type"] == "code"]
         assert code and all(c["outputs"] == [] and c["execution_count"] is None for c in code)
@@ -271,42 +258,37 @@ def test_a_code_cell_names_its_block_in_its_metadata() -> None:
 # --- the built site ----------------------------------------------------------------------------------------
 
 
-def test_the_site_and_its_offline_copy_hold_two_notebooks_per_chapter_and_no_others(built_site: Path) -> None:
+def test_the_site_and_its_offline_copy_hold_two_notebooks_per_chapter_linked_from_its_exercises(
+        built_site: Path) -> None:
     expected = sorted(name for path in GUIDE.chapters for name in (notebook_path(path), answers_path(path)))
     assert sorted(p.relative_to(built_site).as_posix() for p in (built_site / "notebooks").iterdir()) == expected
     folder = archive_name().removesuffix(".zip")
     packed = zipfile.ZipFile(built_site / archive_name()).namelist()
     assert sorted(n.removeprefix(f"{folder}/") for n in packed if n.endswith(".ipynb")) == expected
     assert f"{folder}/{wheel_name()}" in packed
-
-
-@pytest.mark.parametrize("path", GUIDE.chapters)
-def test_each_chapter_links_both_its_notebooks_from_its_exercises(built_site: Path, path: str) -> None:
-    html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
-    section = html[html.index('id="exercises"'):]
-    assert f'<a href="{notebook_path(path)}" download>its notebook</a>' in section
-    assert f'<a href="{answers_path(path)}" download>the answers</a>' in section
-
-
-@pytest.mark.parametrize("path", GUIDE.chapters)
-def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks(built_site: Path, path: str) -> None:
-    showing = {f"block-{line}" for line, block in source_blocks(DOCS / path).items()
-               if block.shows_code and shown_part(block.code).strip()}
-    cells = {f"block-{cell.metadata.attnlab.block.rpartition(':')[2]}": cell.source
-             for name in (notebook_path(path), answers_path(path))
-             for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")}
-    assert sorted(cells) == sorted(showing)
-    page = blocks(built_site / path.replace(".md", ".html"))
-    listings = {ident: [text.strip() for is_listing, text in page[ident].pieces if is_listing] for ident in cells}
-    assert [ident for ident, source in cells.items()  # a cell may end by displaying what it computed
-            if not any(source.strip() == text or (source.startswith(f"{text}\n\n") and
-                                                   notebooks.displaying(text) == source.strip())
-                       for text in listings[ident])] == []
-
-
-def test_the_notebooks_name_the_guides_version(built_site: Path) -> None:
+    for path in GUIDE.chapters:
+        html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
+        section = html[html.index('id="exercises"'):]
+        assert f'<a href="{notebook_path(path)}" download>its notebook</a>' in section, path
+        assert f'<a href="{answers_path(path)}" download>the answers</a>' in section, path
     cell = nbformat.read(built_site / notebook_path(GUIDE.chapters[0]), as_version=4).cells[0]
     assert f"of Attention Lab {attnlab.__version__}" in cell.source
+
+
+def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks_as_shown(built_site: Path) -> None:
+    for path in GUIDE.chapters:
+        showing = {f"block-{line}" for line, block in source_blocks(DOCS / path).items()
+                   if block.shows_code and shown_part(block.code).strip()}
+        cells = {f"block-{cell.metadata.attnlab.block.rpartition(':')[2]}": cell.source
+                 for name in (notebook_path(path), answers_path(path))
+                 for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")}
+        assert sorted(cells) == sorted(showing), path
+        page = blocks(built_site / path.replace(".md", ".html"))
+        listings = {ident: [text.strip() for listing, text in page[ident].pieces if listing] for ident in cells}
+        assert [ident for ident, source in cells.items()  # a cell may end by displaying what it computed
+                if not any(source.strip() == text or (source.startswith(f"{text}\n\n") and
+                                                       notebooks.displaying(text) == source.strip())
+                           for text in listings[ident])] == [], path
 
 
 def test_a_shown_line_needing_a_hidden_one_stops_the_notebook_naming_the_block() -> None:
