@@ -27,8 +27,9 @@ from attnlab.text import fmt, significant
 
 MARKER = "<!-- attnlab:explorer -->"
 FOLDER = "assets/explorer"
-SCALES = {"weights": 10**3, "sizes": 10**2}
-"""Each measure is stored in whole 1/SCALES[measure] steps: the decimals the explorer shows."""
+DECIMALS = {"weights": 3, "sizes": 2}
+"""Decimals the explorer shows of each measure: each is stored in whole 1/SCALES[measure] steps."""
+SCALES = {measure: 10**places for measure, places in DECIMALS.items()}
 GLOBAL = "ATTNLAB_EXPLORER"
 CLASS = "attnlab-explorer"
 """The class of the explorer's region, by which the post-build pass knows a page shows it."""

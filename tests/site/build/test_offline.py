@@ -11,12 +11,10 @@ import json
 import os
 import re
 import zipfile
-from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
 
 import pytest
-from sites import CONFIG, build
 from test_site import pages
 
 import attnlab
@@ -162,17 +160,6 @@ def test_every_page_has_the_offline_line_at_its_foot_for_the_script_to_fill(buil
 def test_the_home_page_offers_the_download(built_site: Path) -> None:
     html = (built_site / "index.html").read_text(encoding="utf-8")
     assert f'<a class="md-button" href="{NAME}" download data-attnlab-download>' in html
-
-
-def test_building_again_gives_the_same_archive(built_site: Path, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    first_date = datetime(*zipfile.ZipFile(built_site / NAME).infolist()[0].date_time, tzinfo=UTC)
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(first_date.timestamp())))  # should midnight have passed
-    result = build(CONFIG, tmp_path / "again")
-    assert result.returncode == 0, result.stderr
-    assert (tmp_path / "again" / NAME).read_bytes() == (built_site / NAME).read_bytes()
-    made = [wheel_name(), *(p.relative_to(built_site).as_posix() for p in (built_site / "notebooks").iterdir())]
-    assert [n for n in made if (tmp_path / "again" / n).read_bytes() != (built_site / n).read_bytes()] == []
 
 
 def test_an_archive_can_store_its_entries_uncompressed(tmp_path: Path) -> None:
