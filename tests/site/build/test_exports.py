@@ -94,13 +94,11 @@ def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name() ->
     assert "attnlab-export" not in html and "data-export" not in html, "no line under a table, no data left"
 
 
-def test_the_summary_names_only_what_the_page_has_and_a_page_of_words_has_no_control() -> None:
+def test_the_summary_names_only_what_the_page_has_each_link_what_it_downloads_and_words_have_no_control() -> None:
     assert CONTROL.search(built(FIGURE)[0])["summary"] == "Download this page's figures"  # type: ignore[index]
     assert CONTROL.search(built(table(["a"], [[1]]))[0])["summary"] == "Download this page's tables"  # type: ignore[index]
     assert built("# Words\n\nOnly words.\n") == ("<h1>Words</h1>\n<p>Only words.</p>", {})
 
-
-def test_each_link_says_what_it_downloads() -> None:
     html, _ = built(table(["a"], [[fmt(THIRD)]]) + "\n" + FIGURE)
     names = re.findall(r' download>(CSV|JSON|SVG)<span class="attnlab-sr"> ([^<]*)</span></a>', html)
     assert names == [("CSV", "of table 1"), ("JSON", "of table 1"), ("SVG", "of figure 1")]
@@ -149,7 +147,7 @@ def test_a_marker_markdown_wrapped_in_a_paragraph_leaves_none_empty_and_one_in_a
     assert html.startswith("<p>Before </p><details")
 
 
-def test_a_figure_is_published_as_a_standalone_svg_with_its_numbers_and_pictures() -> None:
+def test_a_figure_is_published_as_a_standalone_svg_with_its_numbers_and_pictures_in_the_palettes_colours() -> None:
     page, files = built(FIGURE)
     root = ElementTree.fromstring(files["exports/mixing-figure-1.svg"])
     shown = re.search(r'data-values="([^"]*)"', page)
@@ -159,9 +157,6 @@ def test_a_figure_is_published_as_a_standalone_svg_with_its_numbers_and_pictures
     pictures = root.findall(f"{{{SVG}}}svg")
     assert [(p.get("x"), p.get("width")) for p in pictures] == [("0.0", "30.0"), ("46.0", "40.0")]
     assert (root.get("width"), root.get("height")) == ("86.0", "20.0"), "side by side, a gap between"
-
-
-def test_a_figure_file_styles_its_marks_with_the_palettes_colours() -> None:
     _, files = taken_out(export.resolve(FIGURE, "mixing.md"), "mixing.html", figure_style(STYLE))
     style = ElementTree.fromstring(files["exports/mixing-figure-1.svg"]).find(f"{{{SVG}}}style")
     assert style is not None and style.text == f".attnlab-plane-hull {{ fill: {TINT}; }}"

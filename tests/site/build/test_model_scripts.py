@@ -71,20 +71,13 @@ def test_every_file_is_listed_with_its_size_and_the_sha256_of_what_it_holds(ship
     assert [f["name"] for f in listed["files"]] == ["tokenizer.js", *(f"weights-{i}.js" for i in range(8))]
 
 
-def test_the_weights_come_in_chunks_that_tile_the_stream(shipped: dict[str, bytes]) -> None:
+def test_the_weights_tile_the_stream_in_near_equal_chunks_under_50_mb_near_two_bytes_a_weight_as_stated(
+        shipped: dict[str, bytes]) -> None:
     chunks = [f for f in manifest(shipped)["files"] if f["kind"] == "weights"]
     assert [c["first"] for c in chunks] == [0, *np.cumsum([c["values"] for c in chunks[:-1]]).tolist()]
     assert max(c["values"] for c in chunks) - min(c["values"] for c in chunks) < model_files.CHUNKS
-
-
-def test_the_whole_download_is_under_50_mb_and_near_two_bytes_a_weight(shipped: dict[str, bytes]) -> None:
-    total = sum(len(data) for data in shipped.values())
-    values = manifest(shipped)["values"]
-    assert total <= 50_000_000
-    assert 2 * values < total < 2 * values * 1.02
-
-
-def test_the_download_size_the_page_states_is_what_the_files_weigh(shipped: dict[str, bytes]) -> None:
+    total, values = sum(len(data) for data in shipped.values()), manifest(shipped)["values"]
+    assert total <= 50_000_000 and 2 * values < total < 2 * values * 1.02
     weighed = len(shipped["manifest.js"]) + manifest(shipped)["bytes"]  # it and every file it lists
     assert weighed == model_files.DOWNLOAD_BYTES, f"set model_files.DOWNLOAD_BYTES to {weighed}"
 

@@ -152,10 +152,13 @@ def test_numbers_citations_and_links_read_as_on_the_page_from_the_notebooks_fold
     assert "{" not in text.replace("$x_{12}$", "")
 
 
-def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place() -> None:
+def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place_in_its_metadata() -> None:
     code = [c for c in laid_out()[0] if c.kind == "code" and c.place]
     assert code == [notebooks.Cell("code", "from attnlab.lab import compute\n\nr = compute()\nprint(r.weights[2])",
                                    f"docs/small.md:{line_of(SHOWN)}", partial=True)]
+    data = json.loads(notebook_files()["notebooks/small.ipynb"])
+    places = [c["metadata"].get("attnlab", {}).get("block") for c in data["cells"] if c["cell_type"] == "code"]
+    assert places == [f"docs/small.md:{line_of(SHOWN)}", None, None]
 
 
 def test_a_cell_whose_block_prints_with_hidden_lines_links_to_the_result_on_the_page() -> None:
@@ -181,15 +184,12 @@ def test_a_cell_whose_page_output_comes_from_hidden_lines_ends_by_displaying_wha
         assert notebooks.displaying(code) == code, "ending in an expression or assigning nothing: as it is"
 
 
-def test_a_block_showing_only_its_result_links_to_it_on_the_page() -> None:
+def test_a_block_showing_only_its_result_links_to_it_and_a_listing_that_does_not_run_stays_in_the_prose() -> None:
     text = markdown(laid_out()[0])
     result, figure = line_of('```python exec="on"\nprint("result")'), line_of('```python exec="on" html="1"')
     assert f"*The page shows [a result here](../small.html#block-{result}), computed when it was built.*" in text
     assert f"[a figure here](../small.html#block-{figure})" in text
     assert "print(\"result\")" not in text
-
-
-def test_a_listing_that_does_not_run_stays_in_the_prose_whole() -> None:
     cell = next(c for c in laid_out()[0] if "pip install x" in c.source)
     assert "```bash\n# not a heading\npip install x\n```" in cell.source and cell.kind == "markdown"
 
@@ -249,12 +249,6 @@ def test_the_files_are_valid_nbformat_as_nbformat_writes_it_without_outputs_coun
         assert not re.search(r"20\d\d-\d\d-\d\d|timestamp|execution\"", text)
 
 
-def test_a_code_cell_names_its_block_in_its_metadata() -> None:
-    data = json.loads(notebook_files()["notebooks/small.ipynb"])
-    places = [c["metadata"].get("attnlab", {}).get("block") for c in data["cells"] if c["cell_type"] == "code"]
-    assert places == [f"docs/small.md:{line_of(SHOWN)}", None, None]
-
-
 # --- the built site ----------------------------------------------------------------------------------------
 
 
@@ -291,12 +285,15 @@ def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks_as_shown(bu
                            for text in listings[ident])] == [], path
 
 
-def test_a_shown_line_needing_a_hidden_one_stops_the_notebook_naming_the_block() -> None:
+def test_a_shown_line_needing_a_hidden_one_or_ending_the_process_stops_the_notebook_naming_the_block() -> None:
     source = CHAPTER.replace('r = compute()\nprint(r.weights[2])\n#| hide\n',
                              '#| hide\nsecret = compute().output\n#| show\nprint(secret[0])\n#| hide\n')
     place = f"docs/small.md:{line_of(SHOWN)}"
     with pytest.raises(ValueError, match=rf"^{re.escape(place)}: notebooks/small\.ipynb fails on this block's "
                                          r"shown code, run on its own as the notebook runs it: NameError"):
+        notebook_files(source)
+    source = CHAPTER.replace("r = compute()\n", "import os\nos._exit(0)\n")
+    with pytest.raises(ValueError, match=rf"^docs/small\.md:{line_of(SHOWN)}: notebooks/small\.ipynb's cell called"):
         notebook_files(source)
 
 
@@ -313,8 +310,3 @@ def test_each_cell_leaving_lines_out_runs_on_its_own() -> None:
     with pytest.raises(ValueError, match=r"^docs/small\.md:9: notebooks/small\.ipynb fails on .*NameError"):
         notebooks.run_shown_parts("notebooks/small.ipynb", [first, second])
 
-
-def test_a_shown_line_ending_the_process_stops_the_notebook_naming_the_block() -> None:
-    source = CHAPTER.replace("r = compute()\n", "import os\nos._exit(0)\n")
-    with pytest.raises(ValueError, match=rf"^docs/small\.md:{line_of(SHOWN)}: notebooks/small\.ipynb's cell called"):
-        notebook_files(source)
