@@ -112,14 +112,6 @@ def sizes(p: Prepared) -> np.ndarray:
     return np.stack([bert.contributions(enc, layer) for layer in range(len(enc.layers))])
 
 
-def strongest(p: Prepared, query: str, key: str) -> tuple[int, int, float]:
-    """(layer, head, weight): the head giving the first ``query`` token the most weight on the first ``key`` token."""
-    tokens = encoding(p).tokens
-    found = weights(p)[:, :, tokens.index(query), tokens.index(key)]
-    layer, head = np.unravel_index(int(np.argmax(found)), found.shape)
-    return int(layer), int(head), float(found[layer, head])
-
-
 def _where(layer: int, head: int) -> str:
     """A head as the explorer names it, counting from 1."""
     return f"layer {layer + 1}, head {head + 1}"
@@ -127,9 +119,10 @@ def _where(layer: int, head: int) -> str:
 
 def _pair_answer(p: Prepared, query: str, key: str) -> str:
     """Which head weighs the pair most, and how much, in words."""
-    layer, head, weight = strongest(p, query, key)
-    return (f"{_where(layer, head)} gives {fmt(weight)} of the weight of “{query}” to “{key}”, the most of the "
-            f"{weights(p).shape[0] * weights(p).shape[1]} heads")
+    layer, head = bert.strongest_head(encoding(p), query, key)
+    pair = bert.pair_weights(encoding(p), query, key)
+    return (f"{_where(layer, head)} gives {fmt(float(pair[layer, head]))} of the weight of “{query}” to “{key}”, "
+            f"the most of the {pair.size} heads")
 
 
 def _toy_words(p: Prepared) -> str:

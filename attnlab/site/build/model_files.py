@@ -45,21 +45,13 @@ LICENCE = "Apache-2.0"
 DOWNLOAD_BYTES = 45_535_914
 """What the page loads for the model (manifest.js and every file it lists): written here, as making the files
 takes seconds; a test weighs them."""
-LAYER_TENSORS = (
-    "attention.self.query.weight", "attention.self.query.bias",
-    "attention.self.key.weight", "attention.self.key.bias",
-    "attention.self.value.weight", "attention.self.value.bias",
-    "attention.output.dense.weight", "attention.output.dense.bias",
-    "attention.output.LayerNorm.weight", "attention.output.LayerNorm.bias",
-    "intermediate.dense.weight", "intermediate.dense.bias",
-    "output.dense.weight", "output.dense.bias",
-    "output.LayerNorm.weight", "output.LayerNorm.bias",
-)
+LAYER_TENSORS = tuple(f"{part}.{kind}" for part in (
+    "attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense",
+    "attention.output.LayerNorm", "intermediate.dense", "output.dense", "output.LayerNorm")
+    for kind in ("weight", "bias"))
 """Each encoder layer's tensors the forward pass reads, by their names in model.safetensors."""
-EMBEDDING_TENSORS = (
-    "embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
-    "embeddings.token_type_embeddings.weight", "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias",
-)
+EMBEDDING_TENSORS = (*(f"embeddings.{name}_embeddings.weight" for name in ("word", "position", "token_type")),
+                     "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias")
 
 
 def tensor_names(layers: int) -> list[str]:
@@ -118,16 +110,9 @@ def weights_script(name: str, units: np.ndarray, first: int) -> bytes:
     return b"\xff\xfe" + head.encode("utf-16-le") + utf16_literal(units) + ";\n".encode("utf-16-le")
 
 
-def model_config(config: dict[str, Any]) -> dict[str, Any]:
-    """The model's shape, in the names minilm.js reads."""
-    return {
-        "layers": config["num_hidden_layers"],
-        "heads": config["num_attention_heads"],
-        "hidden": config["hidden_size"],
-        "intermediate": config["intermediate_size"],
-        "eps": config["layer_norm_eps"],
-        "positions": config["max_position_embeddings"],
-    }
+SHAPE = {"layers": "num_hidden_layers", "heads": "num_attention_heads", "hidden": "hidden_size",
+         "intermediate": "intermediate_size", "eps": "layer_norm_eps", "positions": "max_position_embeddings"}
+"""The model's shape in the names minilm.js reads, from config.json's."""
 
 
 def readme(weights_sha256: str, size: str) -> str:
@@ -187,7 +172,7 @@ def _files(directory: Path) -> dict[str, bytes]:
     manifest = {
         "model": UPSTREAM, "revision": REVISION, "safetensorsSha256": weights_sha256,
         "licence": LICENCE, "licenceFile": "LICENSE.txt", "precision": PRECISION,
-        "config": model_config(config), "values": int(stream.size), "tensors": table,
+        "config": {name: config[key] for name, key in SHAPE.items()}, "values": int(stream.size), "tensors": table,
         "files": listed, "bytes": total,
     }
     out["manifest.js"] = (

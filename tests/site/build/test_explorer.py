@@ -162,9 +162,6 @@ def test_every_prepared_sentence_has_a_hint_and_an_answer_computed_from_its_numb
     tokens = explorer.encoding(p).tokens
     w = explorer.weights(p)[:, :, tokens.index("it"), tokens.index("pump")]
     layer, head = divmod(int(np.argmax(w)), w.shape[1])
-    assert explorer.strongest(p, "it", "pump") == (layer, head, w[layer, head])
-    assert (
-        f"layer {layer + 1}, head {head + 1} gives {w[layer, head]:.3f} of the weight of “it” to “pump”"
-        in explorer.answer(p)
-    )
+    assert f"layer {layer + 1}, head {head + 1} gives {w[layer, head]:.3f} of the weight of “it” to “pump”" in \
+        explorer.answer(p)
     assert explorer.answer(prepared("padded")).startswith("Every [PAD] key gets weight 0 from every query")
