@@ -11,7 +11,9 @@ import csv
 import io
 import json
 import re
+from collections import Counter
 from html import unescape
+from itertools import groupby
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -19,6 +21,7 @@ import markdown
 import numpy as np
 import pytest
 from sites import DOCS
+from test_figures_site import scan
 from test_site import pages
 
 from attnlab.lab import TOKENS, compute
@@ -189,17 +192,13 @@ def hand_written_tables(page: str) -> int:
     return len(TABLE_LINE.findall(CODE.sub("", source)))
 
 
-FIGURE_ON_PAGE = re.compile(r'<figure class="attnlab-figure[^"]*" id="[^"]*" data-figure="(?P<kind>[^"]*)" '
-                            r'data-values="(?P<values>[^"]*)">(?P<content>.*?)<figcaption>', re.S)
-
-
 def test_every_page_lists_each_generated_table_and_figure_in_one_control_and_keeps_no_data(built_site: Path) -> None:
-    wrong = {}
+    wrong, figures_on = {}, Counter(f.page for f in scan(built_site))
     for page in pages(built_site):
         html = page.read_text(encoding="utf-8")
         tables = len(re.findall(r'<table>|<table class="attn-map[ "]', html)) - len(DOCSTRING_TABLE.findall(html))
         tables -= hand_written_tables(page.name) if page.name != "404.html" else 0
-        figures = len(FIGURE_ON_PAGE.findall(html))
+        figures = figures_on[page.relative_to(built_site).as_posix()]
         controls = [c["list"] for c in CONTROL.finditer(html)]
         listed = [(c.count("<li>Table "), c.count("<li>Figure ")) for c in controls]
         if listed != ([(tables, figures)] if tables or figures else []) or re.search("data-export|attnlab-export",
@@ -217,14 +216,13 @@ def test_the_controls_link_exactly_the_published_files(built_site: Path) -> None
 
 def test_every_figure_is_published_standalone_with_the_numbers_it_carries_on_its_page(built_site: Path) -> None:
     wrong = {}
-    for page in pages(built_site):
-        for n, shown in enumerate(FIGURE_ON_PAGE.finditer(page.read_text(encoding="utf-8")), start=1):
-            name = f"{page.stem}-figure-{n}.svg"
+    for page, figures in groupby(scan(built_site), key=lambda f: f.page):
+        for n, shown in enumerate(figures, start=1):
+            name = f"{page.removesuffix('.html')}-figure-{n}.svg"
             root = ElementTree.parse(built_site / "exports" / name).getroot()
             found = (root.tag, root.get("data-figure"), json.loads(root.get("data-values", "null")),
                      len(root.findall(f"{{{SVG}}}svg")))
-            if found != (f"{{{SVG}}}svg", shown["kind"], json.loads(unescape(shown["values"])),
-                         shown["content"].count("<svg ")):
+            if found != (f"{{{SVG}}}svg", shown.kind, shown.values, shown.body.count("<svg ")):
                 wrong[name] = found
     assert wrong == {}
 
