@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 
 import attnlab
-from attnlab.site.build.zips import dated_zip
+from attnlab.site.build.offline import dated_zip
 from attnlab.site.pages.provenance import build_date
 from attnlab.site.pages.published import NAME, TAG, wheel_name
 

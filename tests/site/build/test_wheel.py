@@ -25,7 +25,7 @@ from sites import ROOT
 
 import attnlab
 from attnlab.site.build import wheel
-from attnlab.site.build.zips import dated_zip
+from attnlab.site.build.offline import dated_zip
 
 VERSION = attnlab.__version__
 INFO = f"attnlab-{VERSION}.dist-info"
