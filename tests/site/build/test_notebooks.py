@@ -131,7 +131,7 @@ def line_of(text: str) -> int:
     return CHAPTER[:CHAPTER.index(text)].count("\n") + 1
 
 
-def test_the_prose_is_cut_into_a_cell_per_section_after_a_title_cell_saying_how_to_run_it() -> None:
+def test_the_prose_is_a_cell_per_section_after_a_title_cell_saying_how_to_run_it_numbers_and_links_as_shown() -> None:
     chapter, _ = laid_out()
     assert chapter[0].source.startswith("# A small chapter\n\n*This notebook is the chapter [Small](../small.html)")
     assert f"`%pip install ../{wheel_name()}`" in chapter[0].source
@@ -140,10 +140,7 @@ def test_the_prose_is_cut_into_a_cell_per_section_after_a_title_cell_saying_how_
     assert [c.source.split("\n")[0] for c in chapter if c.kind == "markdown" and c.source.startswith("#")] == [
         "# A small chapter", "## Worked", "## Exercises", "### Exercise 1: By hand",
         "### Exercise 2: With the package (in Python)"]
-
-
-def test_numbers_citations_and_links_read_as_on_the_page_from_the_notebooks_folder() -> None:
-    text = markdown(laid_out()[0])
+    text = markdown(chapter)  # numbers, citations and links read as on the page, from the notebooks' folder
     assert "a number 0.576 and" in text
     assert re.search(r'\[CL-001\]\(\.\./claims\.html#cl-001 "[^"]+"\)', text)
     assert "[a link](../block.html#the-block)" in text

@@ -122,30 +122,26 @@ def site_files(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
 
 
-def test_the_explorer_links_the_models_own_zip_which_the_site_holds(built_site: Path) -> None:
-    html = (built_site / "explorer.html").read_text(encoding="utf-8")
-    links = re.findall(r'<a href="([^"]+)" download data-testid="model-archive">', html)
-    assert links == [model_files.archive_name()] and (built_site / links[0]).is_file()
-
-
-def test_the_build_zips_the_whole_finished_site_but_the_model(built_site: Path, offline_copy: Path) -> None:
+def test_the_build_zips_the_whole_finished_site_as_it_is_but_the_model_and_states_the_zips_size(
+        built_site: Path, offline_copy: Path) -> None:
     # everything the build wrote, the search index of the theme's offline plugin included; the model is its own zip
     model = {name for name in site_files(built_site) if name.startswith(offline.MODEL_FOLDER + "/")}
     assert model and (built_site / model_files.archive_name()).is_file()
     assert site_files(offline_copy) == (site_files(built_site) - {NAME, model_files.archive_name()} - model) | {
-        "README.txt"
-    }
-
-
-def test_the_copys_pages_are_the_sites_pages(built_site: Path, offline_copy: Path) -> None:
+        "README.txt"}
     differ = [name for name in site_files(offline_copy) - {offline.DATA, "README.txt"}
               if (built_site / name).read_bytes() != (offline_copy / name).read_bytes()]
     assert differ == []
-
-
-def test_the_site_states_the_size_of_its_archive(built_site: Path) -> None:
     stated = download_data((built_site / offline.DATA).read_text(encoding="utf-8"))
     assert stated["bytes"] == (built_site / NAME).stat().st_size and not stated["offline"]
+
+
+def test_the_home_page_offers_the_download_and_the_explorer_the_models_own_zip(built_site: Path) -> None:
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    assert f'<a class="md-button" href="{NAME}" download data-attnlab-download>' in html
+    html = (built_site / "explorer.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"]+)" download data-testid="model-archive">', html)
+    assert links == [model_files.archive_name()] and (built_site / links[0]).is_file()
 
 
 def test_every_page_has_the_offline_line_at_its_foot_for_the_script_to_fill(built_site: Path) -> None:
@@ -157,12 +153,7 @@ def test_every_page_has_the_offline_line_at_its_foot_for_the_script_to_fill(buil
             if not (line.search(html := p.read_text(encoding="utf-8")) and script.search(html))] == []
 
 
-def test_the_home_page_offers_the_download(built_site: Path) -> None:
-    html = (built_site / "index.html").read_text(encoding="utf-8")
-    assert f'<a class="md-button" href="{NAME}" download data-attnlab-download>' in html
-
-
-def test_an_archive_can_store_its_entries_uncompressed(tmp_path: Path) -> None:
+def test_an_archive_can_store_its_entries_uncompressed() -> None:
     data = offline.zipped({"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False)
     [entry] = entries(data)
     assert entry.compress_type == zipfile.ZIP_STORED and entry.compress_size == entry.file_size == 400
