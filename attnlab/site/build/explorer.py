@@ -205,21 +205,10 @@ def sentence_data(key: str) -> dict[str, Any]:
     p = prepared(key)
     enc = encoding(p)
     w = weights(p)
-    return {
-        "key": p.key,
-        "label": p.label,
-        "lookFor": p.look_for,
-        "hint": p.hint,
-        "answer": answer(p),
-        "batch": list(p.batch),
-        "tokens": list(enc.tokens),
-        "real": [int(r) for r in enc.real],
-        "layers": w.shape[0],
-        "heads": w.shape[1],
-        "scales": SCALES,
-        "weights": quantised(w, SCALES["weights"]),
-        "sizes": quantised(sizes(p), SCALES["sizes"]),
-    }
+    return {"key": p.key, "label": p.label, "lookFor": p.look_for, "hint": p.hint, "answer": answer(p),
+            "batch": list(p.batch), "tokens": list(enc.tokens), "real": [int(r) for r in enc.real],
+            "layers": w.shape[0], "heads": w.shape[1], "scales": SCALES,
+            "weights": quantised(w, SCALES["weights"]), "sizes": quantised(sizes(p), SCALES["sizes"])}
 
 
 def script(variable: str, key: str, data: dict[str, Any], note: str) -> str:

@@ -74,20 +74,12 @@ def settings(directory: Path) -> dict[str, Any]:
         raise ValueError("tokenizer.json: the vocabulary's ids are not 0, 1, 2 … without a gap")
     cls, sep = _specials(document["post_processor"])
     strip = normalizer["strip_accents"]
-    return {
-        "cleanText": normalizer["clean_text"],
-        "chineseChars": normalizer["handle_chinese_chars"],
-        "stripAccents": normalizer["lowercase"] if strip is None else strip,  # None: as lowercase says
-        "lowercase": normalizer["lowercase"],
-        "unk": model["unk_token"],
-        "prefix": model["continuing_subword_prefix"],
-        "maxWordChars": model["max_input_chars_per_word"],
-        "added": [token["content"] for token in document["added_tokens"]],
-        "cls": cls,
-        "sep": sep,
-        "limit": bert.pieces_limit(directory),
-        "vocab": [token for token, _ in by_id],
-    }
+    return {"cleanText": normalizer["clean_text"], "chineseChars": normalizer["handle_chinese_chars"],
+            "stripAccents": normalizer["lowercase"] if strip is None else strip,  # None: as lowercase says
+            "lowercase": normalizer["lowercase"], "unk": model["unk_token"],
+            "prefix": model["continuing_subword_prefix"], "maxWordChars": model["max_input_chars_per_word"],
+            "added": [token["content"] for token in document["added_tokens"]], "cls": cls, "sep": sep,
+            "limit": bert.pieces_limit(directory), "vocab": [token for token, _ in by_id]}
 
 
 def ranges(points: Iterable[int]) -> list[int]:
