@@ -60,14 +60,11 @@ def reader_python(offline_copy: Path, tmp_path_factory: pytest.TempPathFactory) 
     return python
 
 
-def test_the_network_is_off_in_the_readers_python(reader_python: Path, tmp_path: Path) -> None:
+def test_the_wheel_brings_attnlab_and_only_numpy_every_module_importing_and_the_site_left_out(
+        reader_python: Path, tmp_path: Path) -> None:
     result = run(reader_python, "import urllib.request; urllib.request.urlopen('https://pypi.org/simple/numpy/')",
                  tmp_path)
     assert "the network is off in this test: no look-up of 'pypi.org'" in result.stderr
-
-
-def test_the_wheel_brings_attnlab_and_only_numpy_every_module_importing_and_the_site_left_out(
-        reader_python: Path, tmp_path: Path) -> None:
     result = run(reader_python, "import json, importlib.metadata as m, attnlab; print(json.dumps(["
                                 "attnlab.__file__, m.requires('attnlab'), sorted(d.metadata['Name'] for d in "
                                 "m.distributions())]))", tmp_path)
