@@ -189,18 +189,11 @@ def test_every_character_in_a_formula_is_in_the_math_font(built_site: Path) -> N
 # --- offline and self-contained -----------------------------------------------------------------
 
 
-def test_no_page_loads_a_resource_from_another_host(built_site: Path) -> None:
-    found = [f"{p.name}: {url}" for p in pages(built_site) for url in scan(p).loads if remote(url)]
-    assert found == [], "resources from other hosts:\n" + "\n".join(found)
-
-
-def test_every_local_resource_a_page_loads_exists(built_site: Path) -> None:
-    missing = [f"{p.name}: {url}" for p in pages(built_site) for url in scan(p).loads
-               if url and not url.startswith("data:") and not local_file(built_site, p, url).is_file()]
-    assert missing == []
-
-
-def test_stylesheets_import_and_reference_nothing_from_another_host(built_site: Path) -> None:
+def test_no_page_or_stylesheet_loads_from_another_host_and_every_local_resource_exists(built_site: Path) -> None:
+    loads = [(p, url) for p in pages(built_site) for url in scan(p).loads]
+    assert [f"{p.name}: {url}" for p, url in loads if remote(url)] == [], "resources from other hosts"
+    assert [f"{p.name}: {url}" for p, url in loads if url and not url.startswith("data:")
+            and not local_file(built_site, p, url).is_file()] == [], "local resources missing"
     remote_css = re.compile(r"url\(\s*['\"]?\s*(?:[a-z]+:)?//|@import\s+(?:url\()?\s*['\"]?\s*(?:[a-z]+:)?//", re.I)
     found = [f"{css.relative_to(built_site)}: {m.group(0)}" for css in sorted(built_site.rglob("*.css"))
              for m in remote_css.finditer(css.read_text(encoding="utf-8"))]

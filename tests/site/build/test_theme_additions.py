@@ -21,17 +21,14 @@ def pages(site: Path) -> list[Path]:
     return sorted(site.glob("*.html"))
 
 
-def test_every_page_loads_the_guard_after_the_theme_defines_its_helpers_before_the_palette_reads_storage(
+def test_every_page_loads_the_theme_names_and_the_guard_after_the_theme_defines_its_helpers_and_before_the_palette(
         built_site: Path) -> None:
     wrong = [p.name for p in pages(built_site) if not 0 <= (html := p.read_text(encoding="utf-8")).find(THEME_HELPERS)
              < html.find(GUARD) < html.find('__md_get("__palette")')]
     assert wrong == []
-
-
-def test_every_page_loads_the_theme_names_script(built_site: Path) -> None:
     missing = [p.name for p in pages(built_site)
                if not re.search(r'src="(\./)?assets/theme-names\.js"', p.read_text(encoding="utf-8"))]
-    assert missing == []
+    assert missing == [], "the theme-names script"
 
 
 def test_the_not_found_page_addresses_every_asset_relative_to_itself(built_site: Path) -> None:
