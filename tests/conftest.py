@@ -1,23 +1,15 @@
 """Shared fixtures (the site is built once per test session, strictly: see ``sites.py``) and the markers.
 
-The tests mirror the code's layout: ``maths/`` (``attnlab``), ``site/pages/``,
-``site/figures/`` and ``site/build/`` (``attnlab.site``), ``node/`` (the
-browser's JavaScript run under Node), ``peer/`` (the check against PyTorch)
-and ``browser/`` (a real Chromium). Markers come from the folder and from
-the fixtures a test uses, never from a list kept by hand:
-
-- ``browser``: every test under ``browser/``;
-- ``peer``: every test under ``peer/`` (it needs the ``peer`` extra, PyTorch);
-- ``slow``: those, and any test that builds the whole guide (it uses the
-  ``built_site``, ``offline_copy`` or ``guide_copy`` fixture) or runs the mutation
-  audit (``audit``), so ``-m "not slow"``
-  (``make test-fast``) builds no whole guide, starts no browser and imports no PyTorch.
+Markers come from the folder and the fixtures a test uses, never from a list
+kept by hand: ``browser`` and ``peer`` for the tests under those folders, and
+``slow`` for those and any test that builds the whole guide or runs the
+mutation audit (:data:`SLOW_FIXTURES`), so ``-m "not slow"`` (``make
+test-fast``) builds no whole guide, starts no browser and imports no PyTorch.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 import zipfile
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -30,7 +22,7 @@ from sites import CONFIG, DOCS, ROOT, build, docs_copy
 
 from attnlab.site.pages.published import archive_name
 
-__all__ = ["DOCS", "ROOT", "build_site"]
+__all__ = ["DOCS", "ROOT"]
 
 # No deadline for any property: the tests assert results, never speed, and CI is a busy 2-core box.
 settings.register_profile("attnlab", deadline=None)
@@ -43,10 +35,8 @@ if not os.environ.get("SOURCE_DATE_EPOCH"):
     os.environ["SOURCE_DATE_EPOCH"] = str(int(today.timestamp()))
 
 FOLDER_MARKERS = {"browser": ("browser", "slow"), "peer": ("peer", "slow")}
-"""Markers every test in a folder (below ``tests/``) gets."""
 SLOW_FIXTURES = {"built_site", "offline_copy", "guide_copy", "audit"}
-"""Fixtures that build the whole guide (or, for ``audit``, a changed copy's chapters): a test using one is slow
-wherever it lives."""
+"""Fixtures that build the whole guide (or, for ``audit``, a changed copy's chapters)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
@@ -63,16 +53,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(name)
 
 
-def build_site(destination: Path) -> subprocess.CompletedProcess[str]:
-    """The guide built with ``mkdocs build --strict`` into ``destination``."""
-    return build(CONFIG, destination)
-
-
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The strictly built site; the whole session fails loudly if the build does."""
     destination = tmp_path_factory.mktemp("site") / "site"
-    result = build_site(destination)
+    result = build(CONFIG, destination)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return destination
 

@@ -1,13 +1,9 @@
 """The page's own model under Node, for the tests and the benchmark: its files, a runner, Python's reference.
 
-``write_model_files`` writes what ``attnlab.site.build.model_files.files`` returns
-into a folder; ``node_runner`` runs a script under Node after a prelude that
-loads ``docs/assets/wordpiece.js`` and ``minilm.js`` (which requires ``kernel.js``) and can load a folder of
-model files as a browser's ``<script>`` elements would (each file decoded by
-its byte-order mark; a file that is missing or does not parse leaves
-nothing). ``reference`` is what ``attnlab.bert`` computes for one sentence on
-the same float16 weights, and ``generated_sentences`` the 50 sentences the
-parity test adds to the explorer's prepared ones.
+``node_runner`` runs a script under Node after a prelude that loads
+``wordpiece.js`` and ``minilm.js`` and loads model files as ``<script>``
+elements would (decoded by their byte-order mark; a missing or broken file
+leaves nothing); ``reference`` is ``attnlab.bert`` on the same float16 weights.
 """
 
 from __future__ import annotations
@@ -25,6 +21,7 @@ import numpy as np
 
 from attnlab import bert
 from attnlab.site.build.model_files import FOLDER, files
+from attnlab.site.build.publish import write_files
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "docs" / "assets"
@@ -100,10 +97,7 @@ def write_bare_page(folder: Path) -> Path:
 
 def write_model_files(destination: Path) -> Path:
     """The model's files written under ``destination`` as the site holds them; returns their folder."""
-    for path, data in files().items():
-        target = destination / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+    write_files(destination, files())
     return destination / FOLDER
 
 

@@ -1,16 +1,12 @@
 """The mutation audit: change one constant of the toy, or the real-model chapters' prepared sentence, and rebuild.
 
-Each run copies the guide (``attnlab/``, ``docs/``, ``mkdocs.yml``) to a
-scratch folder, makes one change there, runs ``python -m
-attnlab.site.pages.rebind docs`` in the copy and then converts the pages
-the change reaches with the guide's own Markdown settings, every block run
-and every check made, exactly as a strict build converts them (the theme,
-search and the post-build pass, which no constant reaches, are left out to
-keep a run short). A run ends one of two ways: the pages convert, so every
-quote was rewritten and every relation still holds, or their refusals name
-file, line and sentence (a build stops at the first refusing page; the
-audit lists every page's). ``python tests/mutation_audit.py``
-prints the table; ``tests/site/pages/test_mutation_audit.py`` (slow) runs it.
+Each run copies the guide to a scratch folder, makes one change, runs
+``python -m attnlab.site.pages.rebind docs`` there and converts the pages the
+change reaches as a strict build does (no theme, search or post-build pass,
+which no constant reaches). Either the pages convert (every quote rewritten,
+every relation holding) or every page's refusals name file, line and sentence.
+``python tests/mutation_audit.py`` prints the table;
+``tests/site/pages/test_mutation_audit.py`` (slow) runs it.
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""Reading pictures back from their SVG: a label as written, the grid of every head (which cell in which shade).
-
-A label's subscripts are drawn as lowered ``<tspan>`` elements
-(``attnlab.site.figures.svg.text``); :func:`label` writes each back as
-``_script``, so a test compares the label as the drawing code was given it.
-
-The grid (``attnlab.site.figures.headgrid``) draws the cells of one shade as
-one path of rectangles, each started from the last (``m`` moves) and the
-first placed absolutely (``M``). Read independently of the drawing code, so
-the unit tests and the built site's check compare the picture with attnlab.
+"""Reading pictures back from their SVG, independently of the drawing code: a label as written (each lowered
+``<tspan>`` as ``_script``), and the grid of every head (one path of rectangles per shade, ``M`` then ``m`` moves).
 """
 
 from __future__ import annotations

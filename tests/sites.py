@@ -21,10 +21,7 @@ PYTHON_NAME = "tag:yaml.org,2002:python/name:"
 
 
 def build(config: Path, destination: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` of ``config`` into ``destination``; return the finished process.
-
-    ``env`` adds to (or overrides) the caller's environment.
-    """
+    """Run ``mkdocs build --strict`` of ``config`` into ``destination``, ``env`` added to the environment."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(destination)],
@@ -55,11 +52,8 @@ _Dumper.add_representer(EnvTag, lambda dumper, tag: dumper.represent_sequence("!
 
 
 def site_pages() -> list[str]:
-    """Every HTML page the guide's build writes, by path inside the site: its navigation's pages and 404.html.
-
-    Read from ``mkdocs.yml``, so tests can be parametrized by page before anything is built
-    (``tests/browser/conftest.py`` checks the built site has exactly these).
-    """
+    """Every HTML page the guide's build writes (its navigation's pages and 404.html), read from ``mkdocs.yml``
+    so tests can be parametrized by page before anything is built."""
     from attnlab.site.pages.page import nav_pages
 
     return sorted([path.removesuffix(".md") + ".html" for path, _ in nav_pages(read_config()["nav"])] + ["404.html"])
@@ -79,10 +73,7 @@ def write_config(root: Path, config: dict) -> Path:
 
 
 def docs_copy(tmp_path: Path) -> Path:
-    """A copy of the guide's sources (config, docs, theme overrides) to change; returns its root.
-
-    The copy builds exactly as the guide does (the plugin is an installed package).
-    """
+    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does."""
     root = tmp_path / "guide"
     shutil.copytree(DOCS, root / "docs")
     shutil.copytree(ROOT / "overrides", root / "overrides")
@@ -90,14 +81,9 @@ def docs_copy(tmp_path: Path) -> Path:
     return root
 
 
-def one_page_site(tmp_path: Path, markdown: str, *extensions: str | dict, guide: bool = False) -> Path:
-    """A site of one page, ``docs/index.md``, converted with the guide's plugin; returns its config.
-
-    Math is on (arithmatex, as in the guide); ``extensions`` are added before the guide's own.
-    ``guide=True`` converts the page with every Markdown setting of the guide instead
-    (code blocks run through its formatter, the theme and its overrides), so what the guide's
-    build refuses can be shown on one page.
-    """
+def one_page_site(tmp_path: Path, markdown: str, guide: bool = False) -> Path:
+    """A site of one page, ``docs/index.md``, converted with the guide's plugin and math on; returns its config.
+    ``guide=True`` uses every Markdown setting of the guide (its formatter, theme and overrides) instead."""
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text(markdown, encoding="utf-8")
     if guide:
@@ -107,6 +93,5 @@ def one_page_site(tmp_path: Path, markdown: str, *extensions: str | dict, guide:
         # the plugins a page of prose and code blocks needs: the guide's and markdown-exec's
         config["plugins"] = [p for p in config["plugins"] if p == "attnlab" or "markdown-exec" in p]
         return write_config(tmp_path, config)
-    extensions_used = [{"pymdownx.arithmatex": {"generic": True}}, *extensions]
-    return write_config(tmp_path, {"site_name": "tiny", "markdown_extensions": extensions_used,
-                                   "plugins": ["attnlab"]})
+    return write_config(tmp_path, {"site_name": "tiny", "plugins": ["attnlab"],
+                                   "markdown_extensions": [{"pymdownx.arithmatex": {"generic": True}}]})

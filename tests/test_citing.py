@@ -17,18 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 CITATION = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
 
 
-def test_the_citation_names_the_packages_version() -> None:
-    assert CITATION["version"] == attnlab.__version__
-
-
-def test_the_citation_has_what_the_format_requires() -> None:
+def test_the_citation_has_what_the_format_requires_the_packages_version_and_a_date_not_after_today() -> None:
     # Citation File Format 1.2.0: cff-version, message, title and authors are required
     assert CITATION["cff-version"] == "1.2.0"
     assert CITATION["message"].strip() and CITATION["title"].strip()
     assert all(author.get("name") or author.get("family-names") for author in CITATION["authors"])
-
-
-def test_the_citation_date_is_a_real_date_not_after_today() -> None:
+    assert CITATION["version"] == attnlab.__version__
     released = CITATION["date-released"]
     assert isinstance(released, datetime.date) and released <= datetime.date.today()
 

@@ -62,11 +62,8 @@ def test_the_site_machinery_imports_one_way_pages_then_figures_then_build() -> N
     site = {module_name(p): imported_modules(p) for p in (PACKAGE / "site").rglob("*.py")}
     assert {name.split(".")[2] for name in site if name.count(".") > 2} == set(LAYERS)
     assert upward_imports(site) == []
-
-
-def test_an_upward_import_is_found() -> None:
-    site = {"attnlab.site.pages.a": {"attnlab.site.build.b"}, "attnlab.site.build.b": {"attnlab.site.pages.a"}}
-    assert upward_imports(site) == ["attnlab.site.pages.a -> attnlab.site.build.b"]
+    probe = {"attnlab.site.pages.a": {"attnlab.site.build.b"}, "attnlab.site.build.b": {"attnlab.site.pages.a"}}
+    assert upward_imports(probe) == ["attnlab.site.pages.a -> attnlab.site.build.b"], "an upward import is found"
 
 
 PATH = re.compile(r"(?<![\w/.-])((?:attnlab|tests|docs|benchmarks|scripts|overrides|\.ci)/[\w./-]*\w/?)")
@@ -82,9 +79,6 @@ def test_readme_and_contributing_name_only_paths_that_exist() -> None:
     named = {name: missing_paths((ROOT / name).read_text(encoding="utf-8"))
              for name in ("README.md", "CONTRIBUTING.md")}
     assert named == {"README.md": [], "CONTRIBUTING.md": []}
-
-
-def test_a_path_that_does_not_exist_is_found() -> None:
     assert missing_paths("See `tests/site/gone.py`, tests/sites.py and docs/<page>.md.") == ["tests/site/gone.py"]
 
 
@@ -111,10 +105,7 @@ def root_name(node: ast.expr) -> str | None:
 
 
 def patches(path: Path) -> list[str]:
-    """Each place in ``path`` that assigns to an attribute of a third-party module, class or object it imported.
-
-    Each is ``path:line: what``.
-    """
+    """Each place in ``path`` assigning to an attribute of a third-party thing it imported: ``path:line: what``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names = imported_names(tree)
     found = []
@@ -130,11 +121,8 @@ def patches(path: Path) -> list[str]:
     return found
 
 
-def test_no_file_assigns_to_an_attribute_of_a_library_the_guide_builds_with() -> None:
+def test_no_file_assigns_to_an_attribute_of_a_library_the_guide_builds_with(tmp_path: Path) -> None:
     assert [p for path in sorted(PACKAGE.rglob("*.py")) for p in patches(path)] == []
-
-
-def test_the_patch_scan_finds_a_patch(tmp_path: Path) -> None:
     probe = tmp_path / "probe.py"
     probe.write_text("import markdown_exec\nfrom mkdocs.structure.pages import Page\n"
                      "markdown_exec.MarkdownConverter.counter += 1\nPage.render = None\nsetattr(Page, 'x', 1)\n",

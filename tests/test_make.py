@@ -30,14 +30,11 @@ def fake_python(tmp_path: Path, version: str) -> str:
     return str(script)
 
 
-def test_an_old_python_is_named_with_its_version_and_how_to_choose_another(tmp_path: Path) -> None:
+def test_an_old_or_missing_python_is_said_in_one_line_with_how_to_choose_another(tmp_path: Path) -> None:
     done = make_venv(tmp_path, fake_python(tmp_path, "3.10.14"))
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "is Python 3.10.14, and the guide needs 3.11 or newer: name another with PYTHON=" in done.stderr
     assert not (tmp_path / "venv").exists()
-
-
-def test_a_missing_python_is_said_in_one_line_with_how_to_choose_another(tmp_path: Path) -> None:
     done = make_venv(tmp_path, str(tmp_path / "no-such-python"))
     assert done.returncode != 0
     assert f"no Python found as '{tmp_path / 'no-such-python'}'" in done.stderr and "PYTHON=" in done.stderr

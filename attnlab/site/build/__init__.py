@@ -1,5 +1,1 @@
-"""The site-level work of a build: what the site publishes beside its pages, the offline zip last.
-
-:func:`~attnlab.site.build.publish.publish` is the one post-build pass. MkDocs
-runs it through the guide's plugin (:mod:`~attnlab.site.build.plugin`).
-"""
+"""The site-level work of a build: the MkDocs plugin, the page pass and the post-build pass."""

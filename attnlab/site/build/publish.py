@@ -1,36 +1,11 @@
-"""The post-build pass: everything the site publishes beside its pages, written once the pages are.
+"""The post-build pass (:func:`publish`, run by the guide's plugin): what the site publishes beside its pages.
 
-- ``assets/lab-data.js``: the toy's constants and the sliders' ranges for the
-  browser lab, a classic script that sets ``globalThis.ATTNLAB_TOY``, so
-  Python and the page share one copy of the numbers (``attnlab.js`` holds
-  none of its own; the lab's markup loads this script before it);
-- ``assets/contrasts.js``: the companion's contrasts (``attnlab.__main__.CONTRASTS``)
-  and WE-002's inputs for ``model.mjs``, the companion under Node:
-  ``globalThis.ATTNLAB_CONTRASTS`` and ``globalThis.ATTNLAB_WE002``;
-- ``assets/guide-data.js``: the guide's name, version and chapters for the
-  reader's progress (``docs/assets/progress.js``): ``globalThis.ATTNLAB_GUIDE``;
-- ``assets/palette.css`` and ``assets/palette.js``: the guide's colours
-  (:mod:`attnlab.site.figures.palette`) as CSS custom properties, which every
-  page loads before ``attnlab.css``, and as ``globalThis.ATTNLAB_PALETTE`` for
-  the explorer's script;
-- ``assets/decoder-model.js``: the small decoder's committed files (``attnlab/data/decoder``) for the page's
-  ``decoder.js``: ``globalThis.ATTNLAB_DECODER_FILES``, the weights as base64 with their SHA-256, loaded by the
-  chapter on a click (a script element, so ``file://`` works);
-- ``claims.json``: every claim with kind, statement, locator, sources and
-  the pages that cite it; ``sources.bib``: every source as BibTeX;
-- ``exports/``: each table's CSV and JSON and each figure's SVG, taken off its page
-  (:mod:`~attnlab.site.build.exports`);
-- ``assets/explorer/``: the explorer's data, where a page shows the explorer
-  (:mod:`attnlab.site.build.explorer`), and there too ``assets/model/``, the
-  model the explorer runs for a reader's own sentence, with its own zip beside
-  the offline copy's (:mod:`~attnlab.site.build.model_files`);
-- ``notebooks/``: each chapter as a Jupyter notebook, and its answers
-  (:mod:`~attnlab.site.build.notebooks`);
-- ``attnlab-<version>-py3-none-any.whl``: the package, for the notebooks and
-  the exercises in Python (:mod:`~attnlab.site.build.wheel`);
-- last, the offline copy and the script stating its size (:mod:`~attnlab.site.build.offline`).
-
-:func:`publish` is the whole pass: MkDocs runs it from the guide's plugin.
+Generated scripts in ``assets/`` (the toy's data and sliders' ranges, the
+companion's contrasts, the guide's chapters, the palette, the small
+decoder's files), ``claims.json`` and ``sources.bib``, the exports
+(:mod:`~attnlab.site.build.exports`), the explorer's data and the model's
+files where a page shows the explorer, the notebooks, the wheel, and last
+the math font's cut and the offline copy.
 """
 
 from __future__ import annotations
@@ -38,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import attnlab
@@ -102,12 +78,8 @@ BEFORE_THE_PAGES = lab_files()
 
 
 def unchanged_lab_files() -> dict[str, str]:
-    """:func:`lab_files`, refused if a page's code changed the toy while the pages were built.
-
-    The toy's constants are read-only, but a code block runs in the build's
-    process and could still rebind one (``attnlab.lab.W_V = ...``): the pages
-    after it and the lab would then disagree with the pages before it.
-    """
+    """:func:`lab_files`, refused if a page's code rebound a toy constant while the pages were built (the lab
+    would disagree with the pages before it)."""
     files = lab_files()
     changed = [name for name, text in files.items() if text != BEFORE_THE_PAGES[name]]
     if changed:
@@ -133,8 +105,8 @@ def missing_pages(site: Path, nav: tuple[tuple[str, str], ...]) -> None:
 
 
 def links_outside(docs: Path) -> None:
-    """Refuse a symbolic link in ``docs`` to a file outside the project (``docs``' parent), naming each: MkDocs
-    copies what it points to, so the site and its offline zip would carry a file from elsewhere on the machine."""
+    """Refuse a symbolic link in ``docs`` to a file outside the project (``docs``' parent), naming each: the site
+    would publish it."""
     project = docs.resolve().parent
     outside = [f"{docs.name}/{path.relative_to(docs).as_posix()} -> {path.resolve()}"
                for path in sorted(docs.rglob("*")) if path.is_symlink() and not path.resolve().is_relative_to(project)]
@@ -168,41 +140,26 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
     return files
 
 
-def write_files(site: Path, files: dict[str, str]) -> None:
-    """Write each of ``files`` (path inside the site → text) into ``site``."""
-    for name, text in files.items():
+def write_files(site: Path, files: Mapping[str, str | bytes]) -> None:
+    """Write each of ``files`` (path inside the site → text or bytes) into ``site``."""
+    for name, data in files.items():
         target = site / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        target.write_bytes(data.encode() if isinstance(data, str) else data)
 
 
 def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_copy: bool = True) -> None:
-    """The post-build pass over the built ``site`` from the pages in ``docs`` and the navigation ``nav``.
-
-    ``offline_copy`` false (a preview server's rebuild) leaves out the zip,
-    the script stating its size and the cut of the math font (a ``--dirty``
-    rebuild copies the font only when its source changes, so a cut font
-    could lack a new formula's characters). Raises ``ValueError`` with a message
-    naming what is wrong (a page missing, a link to a file outside the
-    project, a page's front matter, a file the offline copy cannot hold, the build date).
-    """
+    """The post-build pass over the built ``site`` from ``docs`` and the navigation ``nav``; ``ValueError`` names
+    what is wrong. ``offline_copy`` false (a preview's rebuild) leaves out the zips and the font's cut (a
+    ``--dirty`` rebuild would keep a cut font lacking a new formula's characters)."""
     missing_pages(site, nav)
     links_outside(docs)
     write_files(site, published(site, docs, nav))
     wheel.write(site)
     if shows_explorer(site):
-        write_model(site, offline_copy)
+        write_files(site, model_files.files())
+        if offline_copy:
+            (site / model_files.archive_name()).write_bytes(model_files.archive(build_date()))
     if offline_copy:
         mathfont.write(site)
         offline.write(site)
-
-
-def write_model(site: Path, archive: bool) -> None:
-    """Write the model's files into ``site`` and, with ``archive``, their zip at its root (the guide's zip
-    leaves both out), dated as the pages are."""
-    for name, data in model_files.files().items():
-        target = site / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    if archive:
-        (site / model_files.archive_name()).write_bytes(model_files.archive(build_date()))

@@ -1,29 +1,13 @@
-"""What the page's WordPiece tokenizer needs: the model's tokenizer.json, and the character classes of ``tokenizers``.
+"""What the page's WordPiece tokenizer (``docs/assets/wordpiece.js``) needs: tokenizer.json, ``tokenizers``' classes.
 
-``docs/assets/wordpiece.js`` splits a reader's sentence as Python's
-``tokenizers`` splits it with the model's ``tokenizer.json``: the added
-(special) tokens cut out of the raw text, BERT's normaliser (control
-characters dropped, whitespace made a space, a space on each side of a CJK
-ideograph, accents stripped, lower case), BERT's pre-tokeniser (split on
-whitespace and around each punctuation mark), then greedy longest-match word
-pieces, and ``[CLS]`` … ``[SEP]`` around. ``settings`` reads what
-tokenizer.json says and refuses a file that asks for anything else.
-
-Which characters are "control", "whitespace", "punctuation", "CJK" or
-"non-spacing mark" is not in tokenizer.json: it is in the Rust library, whose
-Unicode tables are older than the browser's (``\\p{P}`` in JavaScript is not
-the set the library splits on: U+2E43 … U+2E4F, punctuation since Unicode
-9.0, are not split by ``tokenizers`` 0.23). ``probed_classes`` therefore
-asks the installed library itself: it runs the normaliser and the
-pre-tokeniser over the code points (separated by ``a``, which no step
-changes) and reads off what each step did to each one. The classes go to the
-page as sorted inclusive ranges, ``[first, last, first, last, …]``.
-
-Asking about 1.1 million code points takes seconds, so the answer is asked
-once and committed (``data/character-classes.json``, which
-``character_classes`` reads); a test compares it with what the installed
-library answers, so a ``tokenizers`` that splits differently fails the
-suite. ``python -m attnlab.site.build.tokenizer_file`` writes it again.
+``settings`` reads what the model's tokenizer.json asks (BERT's normaliser,
+pre-tokeniser, greedy word pieces, ``[CLS]`` … ``[SEP]``) and refuses a file
+asking anything else. Which characters are control, whitespace, punctuation,
+CJK or non-spacing marks lives in the Rust library, whose Unicode tables are
+older than a browser's, so ``probed_classes`` asks the installed library
+itself, code point by code point (seconds); the answer is committed as
+``CLASSES_FILE`` (``python -m attnlab.site.build.tokenizer_file`` writes it
+again) and a test compares it with the library's.
 """
 
 from __future__ import annotations
@@ -40,7 +24,7 @@ from typing import Any
 from attnlab import bert
 
 SEPARATOR = "a"
-"""Put between the probed code points: no step of the normaliser or the pre-tokeniser changes it."""
+"""Put between the probed code points: no step changes it."""
 SUPPORTED = {
     "normalizer": "BertNormalizer",
     "pre_tokenizer": "BertPreTokenizer",
@@ -49,7 +33,6 @@ SUPPORTED = {
 }
 """The one component of each kind that wordpiece.js implements."""
 CLASSES_FILE = "data/character-classes.json"
-"""The committed answer of ``probed_classes``, inside this package."""
 
 
 def read_json(directory: Path) -> dict[str, Any]:
@@ -81,12 +64,8 @@ def _specials(post: dict[str, Any]) -> tuple[str, str]:
 
 
 def settings(directory: Path) -> dict[str, Any]:
-    """What tokenizer.json asks of the tokenizer, checked, in the names wordpiece.js reads.
-
-    ``vocab`` lists the word pieces in id order; ``limit`` is
-    :func:`attnlab.bert.max_pieces`, the most tokens ([CLS] and [SEP]
-    included) the page accepts, as Python does.
-    """
+    """What tokenizer.json asks, checked, in the names wordpiece.js reads (``vocab`` in id order; ``limit``, the
+    most tokens the page accepts, as Python does)."""
     document = read_json(directory)
     _checked_kinds(document)
     normalizer, model = document["normalizer"], document["model"]
@@ -95,20 +74,12 @@ def settings(directory: Path) -> dict[str, Any]:
         raise ValueError("tokenizer.json: the vocabulary's ids are not 0, 1, 2 … without a gap")
     cls, sep = _specials(document["post_processor"])
     strip = normalizer["strip_accents"]
-    return {
-        "cleanText": normalizer["clean_text"],
-        "chineseChars": normalizer["handle_chinese_chars"],
-        "stripAccents": normalizer["lowercase"] if strip is None else strip,  # None: as lowercase says
-        "lowercase": normalizer["lowercase"],
-        "unk": model["unk_token"],
-        "prefix": model["continuing_subword_prefix"],
-        "maxWordChars": model["max_input_chars_per_word"],
-        "added": [token["content"] for token in document["added_tokens"]],
-        "cls": cls,
-        "sep": sep,
-        "limit": bert.pieces_limit(directory),
-        "vocab": [token for token, _ in by_id],
-    }
+    return {"cleanText": normalizer["clean_text"], "chineseChars": normalizer["handle_chinese_chars"],
+            "stripAccents": normalizer["lowercase"] if strip is None else strip,  # None: as lowercase says
+            "lowercase": normalizer["lowercase"], "unk": model["unk_token"],
+            "prefix": model["continuing_subword_prefix"], "maxWordChars": model["max_input_chars_per_word"],
+            "added": [token["content"] for token in document["added_tokens"]], "cls": cls, "sep": sep,
+            "limit": bert.pieces_limit(directory), "vocab": [token for token, _ in by_id]}
 
 
 def ranges(points: Iterable[int]) -> list[int]:
@@ -128,21 +99,13 @@ def every_code_point() -> list[str]:
 
 
 def assigned(chars: list[str]) -> list[str]:
-    """Those of ``chars`` that Python's Unicode (``unicodedata``) assigns, private use included.
-
-    The library's category tables are older than Python's, and a code point
-    once assigned stays assigned, so a code point unassigned here has no
-    category there either: asking only these is a quarter of the work.
-    """
+    """Those of ``chars`` Python's ``unicodedata`` assigns (private use included): the library's older tables
+    assign no more, so only these need asking."""
     return [c for c in chars if unicodedata.category(c) != "Cn"]
 
 
 def _after_each(output: str, chars: list[str]) -> list[str]:
-    """What a step made of each character of ``SEPARATOR + SEPARATOR.join(chars) + SEPARATOR``.
-
-    ``output`` is the step's result; each character became a run of
-    characters none of which is the separator (possibly none).
-    """
+    """What a step made of each of ``chars``, from its ``output`` on them joined and framed by ``SEPARATOR``."""
     pieces = output.split(SEPARATOR)
     if len(pieces) != len(chars) + 2:
         raise ValueError("a probed character became the separator: the probe cannot tell them apart")
@@ -169,17 +132,9 @@ def _punctuation(chars: list[str]) -> set[int]:
 
 
 def probed_classes() -> dict[str, list[int]]:
-    """The installed ``tokenizers``' own class of every code point, as ranges (seconds: ask ``character_classes``).
-
-    ``removed``: dropped by clean_text (controls, formats, private use, U+0000,
-    U+FFFD); ``whitespace``: made a space by clean_text (and split on by the
-    pre-tokeniser); ``punctuation``: split off as a word of its own;
-    ``nonspacing``: dropped after the decomposition that strips accents (only
-    characters that decomposition leaves as they are can come out of it, so
-    only those are asked). These four are categories of assigned characters.
-    ``chinese``, given a space on each side, is a list of blocks in the
-    library, unassigned code points included, so every code point is asked.
-    """
+    """The installed ``tokenizers``' class of every code point, as ranges: ``removed`` and ``whitespace`` by
+    clean_text, ``punctuation`` split off alone, ``nonspacing`` dropped when accents are stripped (asked of the
+    characters NFD leaves as they are), and ``chinese`` spaced (blocks, so every code point is asked)."""
     everything = every_code_point()
     chars = assigned(everything)
     cleaned = _normalised(chars, clean_text=True)

@@ -1,31 +1,12 @@
-"""The ``attnlab`` wheel in the site: ``attnlab-<version>-py3-none-any.whl``, beside the pages.
+"""The ``attnlab`` wheel in the site, ``attnlab-<version>-py3-none-any.whl``: ``pip install`` it with no network.
 
-A reader who has the site, or its offline copy, installs the maths the
-pages ran with one line and no network: ``pip install
-attnlab-0.1.0-py3-none-any.whl`` (numpy is its only dependency, so with no
-network pip takes the numpy that Python already has).
-
-What it holds is the maths a reader imports: every module of ``attnlab/``
-but ``attnlab/site/``, and its ``py.typed``. The site's machinery needs MkDocs, Python-Markdown
-and latex2mathml (``attnlab.site.figures.tables`` alone imports
-``attnlab.site.pages``), so shipped in a numpy-only wheel it would fail to
-import; leaving it out keeps ``import attnlab`` and every module in the
-wheel working with numpy alone, which the tests check in a fresh virtual
-environment. The modules are taken from the ``attnlab`` the build runs
-(the code that computed the pages' numbers), the project's facts (summary,
-licence, Python and numpy requirements, the ``attnlab`` command) from its
-installed metadata, which ``pyproject.toml`` made: nothing is written twice.
-
-The wheel is written here with :mod:`zipfile` rather than by a standard
-builder: setuptools builds in a temporary copy of the project, puts
-``attnlab/site/`` in (the project's one package list), stamps files with
-their modification times and needs its build backend, which pip fetches
-from the network unless told otherwise. Written here it is deterministic:
-entries in a fixed order (the package's modules sorted, then the
-``.dist-info`` files, ``RECORD`` last, as the wheel format advises),
-every timestamp the build date (``SOURCE_DATE_EPOCH`` honoured), fixed
-permissions: the same sources and date give the same bytes.
-``RECORD`` lists each file with its SHA-256 and size, as pip expects.
+It holds every module of ``attnlab/`` but ``site/`` (the build machinery,
+which needs MkDocs), ``py.typed`` and ``data/``, so it works with numpy
+alone; the facts (summary, licence, requirements, the ``attnlab`` command)
+come from the installed metadata. Written with :mod:`zipfile`, not a build
+backend (which would need the network and stamp file times): entries in a
+fixed order, ``RECORD`` last, dated the build's day, so the same sources and
+date give the same bytes.
 """
 
 from __future__ import annotations
@@ -33,36 +14,27 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 
 import attnlab
-from attnlab.site.build.zips import dated_zip
+from attnlab.site.build.offline import dated_zip
 from attnlab.site.pages.provenance import build_date
 from attnlab.site.pages.published import NAME, TAG, wheel_name
 
 LEFT_OUT = "site"
-"""The subpackage of ``attnlab`` the wheel leaves out: the guide's build machinery."""
 GENERATOR = "attnlab.site.build.wheel"
 COPIED = ("Summary", "License-Expression", "Requires-Python")
 """The installed metadata's fields the wheel's METADATA carries as they are."""
 LICENCE = "LICENSE"
 TYPED = "py.typed"
 DATA = "data"
-"""The package's data folder: the small decoder's files, which the wheel carries."""
-"""PEP 561's marker: the package carries type hints."""
 EXTRA = re.compile(r"\bextra\s*==")
-"""A requirement's marker that ties it to an extra."""
 
 
 def modules(package: Path) -> dict[str, bytes]:
-    """Every module of the package folder ``package`` but those under ``site/``, by path in the wheel, sorted.
-
-    Only ``.py`` files go in (no ``__pycache__``), the ``py.typed`` marker
-    that tells type checkers the package has type hints, and the files under ``data/``
-    (the small decoder that ``attnlab.decoder.load()`` reads).
-    """
+    """The ``.py`` files, ``py.typed`` and ``data/`` of the package folder ``package`` but ``site/``, by path in
+    the wheel, sorted."""
     found = {f"{NAME}/{path.relative_to(package).as_posix()}": path.read_bytes()
              for path in package.rglob("*")
              if (path.suffix == ".py" or path.name == TYPED or path.relative_to(package).parts[0] == DATA)
@@ -76,11 +48,8 @@ def requirements(distribution: metadata.Distribution) -> list[str]:
 
 
 def metadata_text(distribution: metadata.Distribution, version: str) -> str:
-    """The wheel's ``METADATA`` (core metadata 2.4, as setuptools writes): name, version, the copied fields,
-    the licence file, the requirements, and the package's docstring as its description.
-
-    Raises ``ValueError`` naming a field the installed metadata lacks.
-    """
+    """The wheel's ``METADATA`` (core metadata 2.4): name, version, the copied fields, the licence file, the
+    requirements, the package's docstring; ``ValueError`` naming a field the installed metadata lacks."""
     fields = distribution.metadata
     missing = [field for field in COPIED if field not in fields]
     if missing:
@@ -100,11 +69,6 @@ def entry_points_text(distribution: metadata.Distribution) -> str:
     return "[console_scripts]\n" + "".join(f"{name} = {value}\n" for name, value in scripts)
 
 
-def wheel_text() -> str:
-    """The ``WHEEL`` file: format version, who wrote it, pure Python, the one tag."""
-    return f"Wheel-Version: 1.0\nGenerator: {GENERATOR}\nRoot-Is-Purelib: true\nTag: {TAG}\n"
-
-
 def record_line(path: str, data: bytes) -> str:
     """One line of ``RECORD``: the path, ``sha256=`` and the URL-safe base64 digest without padding, the size."""
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
@@ -112,11 +76,7 @@ def record_line(path: str, data: bytes) -> str:
 
 
 def licence_text(distribution: metadata.Distribution) -> str:
-    """The licence the metadata's ``License-File`` names: inside a ``.dist-info`` (``licenses/LICENSE``), or
-    beside the project's ``.egg-info`` (where a checkout puts it for ``pip install -e``).
-
-    Raises ``ValueError`` when neither holds it.
-    """
+    """The licence, from a ``.dist-info`` (``licenses/LICENSE``) or beside an editable install's ``.egg-info``."""
     inside = distribution.read_text(f"licenses/{LICENCE}")
     if inside is not None:
         return inside
@@ -129,25 +89,16 @@ def licence_text(distribution: metadata.Distribution) -> str:
 def contents(package: Path, distribution: metadata.Distribution, version: str) -> dict[str, bytes]:
     """Everything the wheel holds, in its order: the modules, then ``.dist-info`` with ``RECORD`` last."""
     info = f"{NAME}-{version}.dist-info"
-    licence = licence_text(distribution)
+    wheel = f"Wheel-Version: 1.0\nGenerator: {GENERATOR}\nRoot-Is-Purelib: true\nTag: {TAG}\n"
     files: dict[str, bytes] = {**modules(package), **{f"{info}/{name}": text.encode() for name, text in (
-        ("METADATA", metadata_text(distribution, version)), ("WHEEL", wheel_text()),
-        ("entry_points.txt", entry_points_text(distribution)), (f"licenses/{LICENCE}", licence))}}
+        ("METADATA", metadata_text(distribution, version)), ("WHEEL", wheel),
+        ("entry_points.txt", entry_points_text(distribution)), (f"licenses/{LICENCE}", licence_text(distribution)))}}
     record = "".join(record_line(path, data) + "\n" for path, data in files.items()) + f"{info}/RECORD,,\n"
     return {**files, f"{info}/RECORD": record.encode()}
 
 
-def wheel(entries: Mapping[str, bytes], date: str) -> bytes:
-    """The wheel's bytes: ``entries`` in their order, each dated ``date``."""
-    return dated_zip(entries.items(), date)
-
-
 def installed() -> metadata.Distribution:
-    """The installed ``attnlab`` distribution, once its version is the package's own.
-
-    Raises ``ValueError`` when it is missing or out of date (``pyproject.toml``
-    reads the version from ``attnlab.__version__`` when the package is installed).
-    """
+    """The installed ``attnlab`` distribution; ``ValueError`` when it is missing or not the package's version."""
     try:
         distribution = metadata.distribution(NAME)
     except metadata.PackageNotFoundError as error:
@@ -162,5 +113,5 @@ def write(site: Path) -> Path:
     """Write the wheel of the running ``attnlab`` into ``site``; return its path."""
     version = attnlab.__version__
     target = site / wheel_name(version)
-    target.write_bytes(wheel(contents(Path(attnlab.__file__).parent, installed(), version), build_date()))
+    target.write_bytes(dated_zip(contents(Path(attnlab.__file__).parent, installed(), version).items(), build_date()))
     return target

@@ -1,9 +1,5 @@
-"""Each executed block as a page's source holds it and as the built page shows it, and the numbers in a text.
-
-For comparing notebooks with pages. Each block's HTML sits in
-``<div class="attnlab-block" id="block-LINE">`` (``attnlab.site.pages.blocks.anchored``);
-its code listings are kept apart, so a comparison can leave out the
-listing of the code a notebook runs.
+"""Each executed block as a page's source holds it and as the built page shows it (``<div class="attnlab-block"
+id="block-LINE">``, its listings kept apart), and the numbers in a text: for comparing notebooks with pages.
 """
 
 from __future__ import annotations

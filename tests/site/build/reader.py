@@ -1,22 +1,11 @@
 """A reader's own Python for the tests: a fresh virtual environment, no network, the built wheel installed offline.
 
-- :func:`fresh_venv` makes one with the Python running the tests and turns
-  its network off: a ``.pth`` file loads an audit hook that refuses every
-  name look-up and connection to another host, pip's included (the tests
-  need no root, so no network namespace);
-- numpy comes from :func:`repacked`: the numpy installed beside the tests,
-  packed back into a wheel. pip's cache is no source to count on (it may be
-  empty or turned off, and it keeps downloads as HTTP responses), while the
-  installed copy is there wherever the tests run;
-- :func:`reader_environment` is the environment pip and the reader's
-  Python run in: none of the machine's ``PIP_*`` settings or configuration
-  files (which may name other indexes or folders of wheels), so
-  ``--no-index`` and the one folder given are all pip has; numpy on one
-  BLAS thread, as the build computes;
-- :func:`kernel_spec` gives Jupyter a kernel running the fresh venv's
-  Python, which sees that venv first (attnlab from the wheel, numpy) and
-  then, appended, only what the kernel itself and the trained model's
-  reading need (:func:`overlay`): a notebook importing anything else fails there.
+:func:`fresh_venv` turns its network off with an audit hook (no root needed);
+numpy comes from :func:`repacked`, the installed numpy packed back into a
+wheel (pip's cache is no source to count on); pip runs without the machine's
+``PIP_*`` settings (:func:`reader_environment`); :func:`kernel_spec` gives
+Jupyter a kernel on that Python which sees only the venv, then what the kernel
+and the model's reading need (:func:`overlay`).
 """
 
 from __future__ import annotations
@@ -83,13 +72,8 @@ def fresh_venv(root: Path) -> Path:
 
 
 def reader_environment() -> dict[str, str]:
-    """The tests' environment as the reader's Python gets it: none of pip's settings (no ``PIP_*`` variable,
-    no configuration file), and numpy's matrix products on one thread.
-
-    The build computes every page on one BLAS thread (``attnlab.site.build.convert``):
-    with several, a product sums in another order, and a number at the
-    level of rounding (the cost chapter's difference of about 2e-16) comes out in another last digit.
-    """
+    """The tests' environment without pip's settings, numpy on one BLAS thread as the build computes (with more,
+    a number at the level of rounding comes out in another last digit)."""
     return {**{k: v for k, v in os.environ.items() if not k.startswith("PIP_")},
             "PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1", **{name: "1" for name in BLAS_THREADS}}
 
@@ -109,13 +93,8 @@ def wheel_file_name(distribution: metadata.Distribution) -> str:
 
 
 def repacked(name: str, folder: Path) -> Path:
-    """The installed distribution ``name`` packed back into a wheel in ``folder``; the wheel's path.
-
-    Its files as ``RECORD`` lists them, but scripts (pip makes them again
-    from the entry points), compiled ``__pycache__`` files and what pip
-    added on installing; a ``RECORD`` of its own. Stored, not compressed:
-    it lives as long as the test session.
-    """
+    """The installed distribution ``name`` packed back into a stored wheel in ``folder`` (its files but scripts,
+    caches and what pip added; a ``RECORD`` of its own); the wheel's path."""
     distribution = metadata.distribution(name)
     root = Path(str(distribution.locate_file("")))
     kept = [file for file in distribution.files or []
@@ -135,10 +114,8 @@ def repacked(name: str, folder: Path) -> Path:
 
 
 def closure(roots: Iterable[str]) -> dict[str, metadata.Distribution]:
-    """The installed distributions ``roots`` need, themselves included, by normalised name.
-
-    Requirements whose marker does not hold here, and extras nobody asked for, are left out.
-    """
+    """The installed distributions ``roots`` need, themselves included, by normalised name (requirements whose
+    marker does not hold here left out)."""
     found: dict[str, metadata.Distribution] = {}
     waiting = [(root, frozenset()) for root in roots]
     while waiting:

@@ -44,9 +44,24 @@ def test_a_binding_shows_its_number(tmp_path: Path) -> None:
     assert "<p>One third is 0.333.</p>" in convert(tmp_path, "One third is [[0.333 = 1 / 3]].\n")
 
 
-def test_a_stale_binding_stops_the_page_naming_its_line_counted_with_front_matter(tmp_path: Path) -> None:
-    with pytest.raises(PageError, match=r"^docs/p\.md:5: quoted 0\.334 but 1 / 3 gives 0\.333$"):
-        convert(tmp_path, "---\nliterals: [1]\n---\n\nIt is [[0.334 = 1 / 3]].\n")
+STOPPED = {  # a page → how its refusal starts (its line counted with the front matter)
+    "---\nliterals: [1]\n---\n\nIt is [[0.334 = 1 / 3]].\n": "docs/p.md:5: quoted 0.334 but 1 / 3 gives 0.333",
+    'Intro.\n\n```python exec="on"\nraise ValueError("boom")\n```\n':
+        "docs/p.md:3: a code block raised ValueError: boom",
+    '```python exec="on"\nprint(f"| w |\\n|---|\\n| {float(\'nan\')} |")\n```\n':
+        "docs/p.md:1: 'nan' is not a finite number",
+    'Intro.\n\n```python exec="on"\nimport attnlab.lab as L\nL.DEFAULTS["value_y"] = 3.0\n```\n':
+        "docs/p.md:3: a code block raised TypeError",  # the toy's defaults are read-only
+    "---\nkind: reference\n---\n\nIt is [[0.000000000000000000001 = 1e-21]].\n":
+        "docs/p.md:5: [[0.000000000000000000001 = ...]] quotes more than 20",
+}
+
+
+def test_a_stale_binding_a_failing_block_or_an_unshowable_number_stops_the_page_naming_its_line(
+        tmp_path: Path) -> None:
+    for page, message in STOPPED.items():
+        with pytest.raises(PageError, match="^" + re.escape(message)):
+            convert(tmp_path, page)
 
 
 def test_every_problem_of_a_page_is_listed_at_once_with_its_line(tmp_path: Path) -> None:
@@ -61,12 +76,9 @@ def test_a_citation_becomes_a_link_to_its_claim(tmp_path: Path) -> None:
     assert 'href="claims.md#cl-005"' in convert(tmp_path, "Scaled [[CL-005]].\n", extensions=("attr_list",))
 
 
-def test_a_formula_becomes_mathml(tmp_path: Path) -> None:
+def test_a_formula_becomes_mathml_and_an_unbalanced_one_stops_the_page_naming_it(tmp_path: Path) -> None:
     html = convert(tmp_path, "Divide by $\\sqrt{d_k}$.\n")
     assert "<msqrt>" in html and "arithmatex" not in html
-
-
-def test_an_unbalanced_formula_stops_the_page_naming_it(tmp_path: Path) -> None:
     with pytest.raises(PageError, match=r"docs/p\.md: formula 'x\^\{2': 1 brace group"):
         convert(tmp_path, "---\nliterals: [2]\n---\n\nSquare $x^{2$.\n")
 
@@ -75,17 +87,6 @@ def test_the_provenance_line_ends_the_page_and_stays_out_of_headings(tmp_path: P
     html = convert(tmp_path, "# A title\n\nText.\n")
     assert '<h1 id="a-title">A title</h1>' in html
     assert html.rstrip().endswith("</details>") and html.count('class="attn-provenance"') == 1
-
-
-def test_a_failing_block_stops_the_page_naming_its_line_and_error(tmp_path: Path) -> None:
-    page = 'Intro.\n\n```python exec="on"\nraise ValueError("boom")\n```\n'
-    with pytest.raises(PageError, match=r"^docs/p\.md:3: a code block raised ValueError: boom"):
-        convert(tmp_path, page)
-
-
-def test_a_block_printing_nan_stops_the_page_naming_the_block(tmp_path: Path) -> None:
-    with pytest.raises(PageError, match=r"docs/p\.md:1: 'nan' is not a finite number"):
-        convert(tmp_path, '```python exec="on"\nprint(f"| w |\\n|---|\\n| {float(\'nan\')} |")\n```\n')
 
 
 def test_what_a_block_prints_is_not_checked_as_page_prose(tmp_path: Path) -> None:
@@ -102,24 +103,16 @@ def test_a_pages_tables_get_a_download_control_that_carries_their_data_and_no_fi
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["mixing.md"]
 
 
-def test_a_page_with_the_explorer_marker_gets_the_explorer(tmp_path: Path) -> None:
+def test_only_a_page_with_the_explorer_marker_gets_the_explorer(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     html = convert(tmp_path, f"# Explore\n\n{explorer.MARKER}\n", path="explore.md")
     assert f'<div class="{explorer.CLASS}"' in html and explorer.MARKER not in html
 
-
-def test_a_page_without_the_marker_never_builds_the_explorer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the widget reads the model's files for their size: a page that does not show it must not pay for that
-    def refuse(page: str) -> str:
+    def refuse(page: str) -> str:  # the widget weighs the model's files: a page not showing it must not pay that
         raise AssertionError(f"the explorer was built for {page}")
 
     monkeypatch.setattr(explorer, "widget", refuse)
     assert "Nothing here" in convert(tmp_path, "# A page\n\nNothing here.\n")
-
-
-def test_a_kind_the_guide_does_not_know_stops_the_page_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(PageError, match=r"docs/notes\.md: front matter 'kind' must be one of chapter, page, "
-                                        r"reference, got 'appendix'"):
-        convert(tmp_path, "---\nkind: appendix\n---\n\nNotes.\n", path="notes.md")
 
 
 def test_a_build_runs_numpys_matrix_products_on_one_thread() -> None:
@@ -133,39 +126,28 @@ def test_mkdocs_nav_gives_paths_and_titles_in_order() -> None:
     assert list(nav_pages(nav)) == [("index.md", "Home"), ("softmax.md", "Softmax"), ("mixing.md", "Mixing")]
 
 
-def test_the_claims_page_lists_its_claims_where_its_marker_is(tmp_path: Path) -> None:
+def test_the_claims_page_lists_its_claims_where_its_marker_is_and_stops_without_it(tmp_path: Path) -> None:
     html = convert(tmp_path, "# Claims\n\n<!-- attnlab:claims -->\n", path="claims.md", extensions=("attr_list",))
     assert re.search(r'<h2 id="cl-001">CL-001</h2>', html)
-
-
-def test_a_claims_page_without_its_marker_stops(tmp_path: Path) -> None:
     with pytest.raises(PageError, match=r"docs/claims.md: the marker line <!-- attnlab:claims --> is missing"):
         convert(tmp_path, "# Claims\n", path="claims.md")
 
 
-def test_a_block_changing_the_toys_defaults_stops_the_page_naming_its_line(tmp_path: Path) -> None:
-    page = 'Intro.\n\n```python exec="on"\nimport attnlab.lab as L\nL.DEFAULTS["value_y"] = 3.0\n```\n'
-    with pytest.raises(PageError, match=r"^docs/p\.md:3: a code block raised TypeError"):
-        convert(tmp_path, page)
+FRONT_MATTER_REFUSED = {
+    "kind: appendix\n": "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got 'appendix'",
+    "kind: [chapter]\n": "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got ['chapter']",
+    "kind: !!python/name:os.system reference\n": "docs/p.md:2: front matter is not YAML that MkDocs reads: could not "
+                                                 "determine a constructor for the tag",
+    "kind: reference\nliterals: [1\n": "docs/p.md:3: front matter is not YAML that MkDocs reads: expected ','",
+}
 
 
-@pytest.mark.parametrize(("front", "message"), [
-    ("kind: [chapter]\n", "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got ['chapter']"),
-    ("kind: !!python/name:os.system reference\n", "docs/p.md:2: front matter is not YAML that MkDocs reads: could not "
-                                                  "determine a constructor for the tag"),
-    ("kind: reference\nliterals: [1\n", "docs/p.md:3: front matter is not YAML that MkDocs reads: expected ','"),
-])
-def test_a_front_matter_mkdocs_cannot_read_or_a_kind_that_is_not_one_stops_the_page_in_one_line(
-        tmp_path: Path, front: str, message: str) -> None:
-    with pytest.raises(PageError, match="^" + re.escape(message)) as stopped:
-        convert(tmp_path, f"---\n{front}---\n\n# A\n\nText.\n")
-    assert "\n" not in str(stopped.value)
-
-
-def test_a_quote_of_more_decimals_than_a_float_holds_stops_the_page_naming_its_line(tmp_path: Path) -> None:
-    quote = "0.000000000000000000001"
-    with pytest.raises(PageError, match=rf"^docs/p\.md:5: \[\[{quote} = \.\.\.\]\] quotes more than 20"):
-        convert(tmp_path, f"---\nkind: reference\n---\n\nIt is [[{quote} = 1e-21]].\n")
+def test_a_front_matter_mkdocs_cannot_read_or_a_kind_the_guide_does_not_know_stops_the_page_in_one_line(
+        tmp_path: Path) -> None:
+    for front, message in FRONT_MATTER_REFUSED.items():
+        with pytest.raises(PageError, match="^" + re.escape(message)) as stopped:
+            convert(tmp_path, f"---\n{front}---\n\n# A\n\nText.\n")
+        assert "\n" not in str(stopped.value)
 
 
 def test_whitespace_between_tags_is_cut_to_one_newline_but_not_inside_pre() -> None:

@@ -1,8 +1,9 @@
 """The `docs` extra is enough to build the guide: `make serve` and `make build` install nothing else.
 
-The whole guide is built with the modules of the `test`, `peer` and `lint`
-extras made unimportable by an import hook (a ``sitecustomize`` on
-``PYTHONPATH``, so that any Python the build starts has it too).
+``test_determinism.py`` builds the whole guide a second time with the modules
+of the `test`, `peer` and `lint` extras made unimportable by this import hook
+(a ``sitecustomize`` on ``PYTHONPATH``, so that any Python the build starts
+has it too); here the hook is shown to refuse them.
 """
 
 from __future__ import annotations
@@ -11,12 +12,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
-
-from tests.sites import CONFIG, build
-
-pytestmark = pytest.mark.slow
 
 REFUSED = ("pytest", "hypothesis", "playwright", "pytest_playwright", "axe_playwright_python", "nbformat",
            "nbclient", "ipykernel", "torch", "transformers", "ruff", "mypy")
@@ -51,8 +46,3 @@ def test_the_hook_refuses_every_module_of_the_other_extras(tmp_path: Path) -> No
     done = subprocess.run([sys.executable, "-c", probe, *REFUSED], env=env, capture_output=True, text=True, check=True)
     assert done.stdout == ""
 
-
-def test_the_guide_builds_with_the_docs_extra_alone(tmp_path: Path) -> None:
-    built = build(CONFIG, tmp_path / "site", docs_only_env(tmp_path))
-    assert built.returncode == 0, built.stderr[-3000:]
-    assert (tmp_path / "site" / "index.html").is_file()

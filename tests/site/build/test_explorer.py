@@ -34,7 +34,7 @@ def in_node(script: str) -> dict[str, Any]:
     executable = shutil.which("node")
     assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs)"
     runner = script + "\nprocess.stdout.write(JSON.stringify(globalThis.ATTNLAB_EXPLORER));"
-    finished = subprocess.run([executable, "-e", runner], capture_output=True, text=True, timeout=60, check=False)
+    finished = subprocess.run([executable, "-"], input=runner, capture_output=True, text=True, timeout=60, check=False)
     assert finished.returncode == 0, finished.stderr
     return json.loads(finished.stdout)
 
@@ -42,30 +42,13 @@ def in_node(script: str) -> dict[str, Any]:
 # --- the prepared sentences -------------------------------------------------------------------
 
 
-def test_there_are_at_least_six_prepared_sentences_with_distinct_keys() -> None:
+def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_own() -> None:
     keys = [p.key for p in PREPARED]
     assert len(keys) >= 6 and len(set(keys)) == len(keys)
-
-
-def test_the_toy_words_stand_in_a_sentence() -> None:
     assert {"grid", "load", "rises"} <= set(tokens("toy-words")) and len(tokens("toy-words")) > 5
-
-
-def test_the_pronoun_sentence_has_it_after_its_referent() -> None:
-    found = tokens("pronoun")
-    assert found.index("pump") < found.index("it")
-
-
-def test_the_repeated_word_comes_three_times() -> None:
+    assert tokens("pronoun").index("pump") < tokens("pronoun").index("it")
     assert tokens("repeated").count("load") == 3
-
-
-def test_the_punctuation_sentence_is_mostly_marks() -> None:
-    marks = [t for t in tokens("punctuation") if t in PUNCTUATION]
-    assert len(marks) >= 8
-
-
-def test_the_padded_pair_runs_in_one_batch_and_is_padded() -> None:
+    assert len([t for t in tokens("punctuation") if t in PUNCTUATION]) >= 8
     p = prepared("padded")
     enc = explorer.encoding(p)
     assert len(p.batch) == 2 and enc.tokens[-1] == "[PAD]" and not enc.real.all()
@@ -114,20 +97,17 @@ def test_a_layers_vectors_are_the_heads_queries_keys_scores_and_value_lengths() 
     assert np.allclose(sizes, enc.layers[4].heads[7].weights * np.linalg.norm(v @ w_o, axis=1), atol=1e-12)
 
 
-@pytest.mark.parametrize("key", [p.key for p in PREPARED])
-def test_each_file_is_within_150_kb(key: str) -> None:
-    assert len(data_script(key).encode("utf-8")) <= FILE_LIMIT_KB * KB
+def test_the_files_run_as_scripts_add_their_sentences_to_what_is_there() -> None:
+    found = in_node("globalThis.ATTNLAB_EXPLORER = {other: 1};\n" + "".join(data_script(p.key) for p in PREPARED))
+    assert set(found) == {"other", *(p.key for p in PREPARED)}
+    assert {p.key: found[p.key]["tokens"] for p in PREPARED} == {p.key: list(tokens(p.key)) for p in PREPARED}
 
 
 @pytest.mark.parametrize("key", [p.key for p in PREPARED])
-def test_each_file_run_as_a_script_adds_its_sentence_and_keeps_the_others(key: str) -> None:
-    found = in_node("globalThis.ATTNLAB_EXPLORER = {other: 1};\n" + data_script(key))
-    assert set(found) == {"other", key} and found[key]["tokens"] == list(tokens(key))
-
-
-@pytest.mark.parametrize("key", [p.key for p in PREPARED])
-def test_every_stored_weight_and_size_is_attnlabs_within_half_a_step_of_its_scale(key: str) -> None:
-    data = json.loads(re.search(r"\] = (\{.*\});\n$", data_script(key)).group(1))
+def test_each_file_is_within_150_kb_and_stores_attnlabs_numbers_within_half_a_step(key: str) -> None:
+    script = data_script(key)
+    assert len(script.encode("utf-8")) <= FILE_LIMIT_KB * KB
+    data = json.loads(re.search(r"\] = (\{.*\});\n$", script).group(1))
     p = prepared(key)
     layers, heads, n = data["layers"], data["heads"], len(data["tokens"])
     stored = {m: np.array(data[m], dtype=float).reshape(layers, heads, n, n) / data["scales"][m]
@@ -137,13 +117,9 @@ def test_every_stored_weight_and_size_is_attnlabs_within_half_a_step_of_its_scal
     assert np.abs(stored["sizes"] - explorer.sizes(p)).max() <= 0.5 / SCALES["sizes"]
 
 
-def test_the_sizes_are_attnlab_bert_contributions_layer_by_layer() -> None:
+def test_the_sizes_are_attnlab_bert_contributions_and_a_file_says_which_tokens_are_real() -> None:
     p = prepared("pronoun")
-    enc = explorer.encoding(p)
-    assert np.array_equal(explorer.sizes(p)[4], bert.contributions(enc, 4))
-
-
-def test_a_file_says_which_tokens_are_real() -> None:
+    assert np.array_equal(explorer.sizes(p)[4], bert.contributions(explorer.encoding(p), 4))
     data = json.loads(re.search(r"\] = (\{.*\});\n$", data_script("padded")).group(1))
     assert data["real"] == [int(r) for r in explorer.encoding(prepared("padded")).real] and 0 in data["real"]
 
@@ -151,28 +127,23 @@ def test_a_file_says_which_tokens_are_real() -> None:
 # --- the markup -------------------------------------------------------------------------------
 
 
-def test_the_selectors_count_layers_and_heads_from_1_and_carry_the_code_index() -> None:
+def test_the_selectors_offer_every_sentence_in_order_and_count_layers_and_heads_from_1() -> None:
     html = widget("explorer.md")
     layers = re.search(r'<select id="explorer-layer".*?</select>', html).group(0)
     heads = re.search(r'<select id="explorer-head".*?</select>', html).group(0)
     assert re.findall(r'value="(\d+)"[^>]*>(\d+)<', layers) == [(str(i), str(i + 1)) for i in range(6)]
     assert re.findall(r'value="(\d+)"[^>]*>(\d+)<', heads) == [(str(i), str(i + 1)) for i in range(12)]
-
-
-def test_every_prepared_sentence_is_offered_in_order() -> None:
     found = re.findall(r'<option value="([\w-]+)"', re.search(r'<select id="explorer-sentence".*?</select>',
-                                                               widget("explorer.md")).group(0))
+                                                               html).group(0))
     assert found == [p.key for p in PREPARED]
+    assert "<noscript><p>The explorer needs JavaScript." in html
 
 
-def test_the_markup_loads_its_script_and_stylesheet_and_finds_its_data_from_the_page() -> None:
+def test_the_markup_finds_its_script_stylesheet_and_data_from_the_page_also_in_a_folder() -> None:
     html = widget("explorer.md")
     assert 'data-data="assets/explorer/"' in html
     assert '<link rel="stylesheet" href="assets/explorer.css">' in html
     assert html.rstrip().endswith('<script src="assets/explorer.js"></script>')
-
-
-def test_a_page_in_a_folder_climbs_to_the_assets() -> None:
     html = widget("guide/explore.md")
     assert 'data-data="../assets/explorer/"' in html and 'src="../assets/explorer.js"' in html
 
@@ -184,10 +155,6 @@ def test_the_load_button_states_the_models_size_without_making_its_files(monkeyp
     assert f"Load the model ({readable_bytes(model_files.DOWNLOAD_BYTES)})</button>" in widget("explorer.md")
 
 
-def test_without_javascript_the_reader_is_told_so() -> None:
-    assert "<noscript><p>The explorer needs JavaScript." in widget("explorer.md")
-
-
 def test_every_prepared_sentence_has_a_hint_and_an_answer_computed_from_its_numbers() -> None:
     for p in PREPARED:
         assert p.hint and explorer.answer(p) and explorer.sentence_data(p.key)["answer"] == explorer.answer(p)
@@ -195,9 +162,6 @@ def test_every_prepared_sentence_has_a_hint_and_an_answer_computed_from_its_numb
     tokens = explorer.encoding(p).tokens
     w = explorer.weights(p)[:, :, tokens.index("it"), tokens.index("pump")]
     layer, head = divmod(int(np.argmax(w)), w.shape[1])
-    assert explorer.strongest(p, "it", "pump") == (layer, head, w[layer, head])
-    assert (
-        f"layer {layer + 1}, head {head + 1} gives {w[layer, head]:.3f} of the weight of “it” to “pump”"
-        in explorer.answer(p)
-    )
+    assert f"layer {layer + 1}, head {head + 1} gives {w[layer, head]:.3f} of the weight of “it” to “pump”" in \
+        explorer.answer(p)
     assert explorer.answer(prepared("padded")).startswith("Every [PAD] key gets weight 0 from every query")

@@ -11,14 +11,17 @@ import csv
 import io
 import json
 import re
+from collections import Counter
 from html import unescape
+from itertools import groupby
 from pathlib import Path
-from typing import Any
 from xml.etree import ElementTree
 
 import markdown
+import numpy as np
 import pytest
 from sites import DOCS
+from test_figures_site import scan
 from test_site import pages
 
 from attnlab.lab import TOKENS, compute
@@ -48,31 +51,18 @@ def rows_of(files: dict[str, str], name: str) -> list[list[str]]:
 # --- what a cell exports ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "plain"), [
-    ("**grid**", "grid"), ("`rises`", "rises"), ("*n*", "n"), ("[CL-001](claims.html#cl-001)", "CL-001"),
-    ("**`grid`**", "grid"), ("$d_k$", "d_k"), ("a &amp; b", "a & b"), ("row <br>two", "row two"),
-])
-def test_markup_is_exported_as_the_text_it_shows(text: str, plain: str) -> None:
-    assert export.plain(text) == plain
+PLAIN = {"**grid**": "grid", "`rises`": "rises", "*n*": "n", "[CL-001](claims.html#cl-001)": "CL-001",
+         "**`grid`**": "grid", "$d_k$": "d_k", "a &amp; b": "a & b", "row <br>two": "row two"}
 
 
-def test_a_rounded_cell_exports_its_exact_value() -> None:
+def test_a_cell_exports_the_text_it_shows_or_its_exact_number_and_never_a_non_finite_one() -> None:
+    assert {text: export.plain(text) for text in PLAIN} == PLAIN
     assert export.exact(fmt(THIRD)) == THIRD and export.exact(vector([THIRD, 1])) == [THIRD, 1.0]
-
-
-def test_numbers_given_as_numbers_export_as_python_numbers() -> None:
-    import numpy as np
     assert [export.exact(x) for x in (np.int64(3), np.float64(0.5), np.bool_(True))] == [3, 0.5, True]
-
-
-def test_html_text_is_exported_as_written() -> None:
-    assert export.exact("<b>", markdown=False) == "<b>"
-
-
-@pytest.mark.parametrize("bad", [float("nan"), float("inf"), Rounded("[1.000, -inf]", [1.0, float("-inf")])])
-def test_a_cell_that_is_not_a_finite_number_is_refused_naming_it(bad: Any) -> None:
-    with pytest.raises(ValueError, match="exports hold finite numbers only"):
-        export.exact(bad)
+    assert export.exact("<b>", markdown=False) == "<b>", "HTML text as written"
+    for bad in (float("nan"), float("inf"), Rounded("[1.000, -inf]", [1.0, float("-inf")])):
+        with pytest.raises(ValueError, match="exports hold finite numbers only"):
+            export.exact(bad)
 
 
 # --- from renderer to the page's control and its files ---------------------------------------------------------
@@ -107,33 +97,25 @@ def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name() ->
     assert "attnlab-export" not in html and "data-export" not in html, "no line under a table, no data left"
 
 
-def test_the_summary_names_only_what_the_page_has() -> None:
+def test_the_summary_names_only_what_the_page_has_each_link_what_it_downloads_and_words_have_no_control() -> None:
     assert CONTROL.search(built(FIGURE)[0])["summary"] == "Download this page's figures"  # type: ignore[index]
     assert CONTROL.search(built(table(["a"], [[1]]))[0])["summary"] == "Download this page's tables"  # type: ignore[index]
-
-
-def test_a_page_without_tables_or_figures_has_no_control() -> None:
     assert built("# Words\n\nOnly words.\n") == ("<h1>Words</h1>\n<p>Only words.</p>", {})
 
-
-def test_each_link_says_what_it_downloads() -> None:
     html, _ = built(table(["a"], [[fmt(THIRD)]]) + "\n" + FIGURE)
     names = re.findall(r' download>(CSV|JSON|SVG)<span class="attnlab-sr"> ([^<]*)</span></a>', html)
     assert names == [("CSV", "of table 1"), ("JSON", "of table 1"), ("SVG", "of figure 1")]
     assert re.search(r'<details class="attnlab-downloads" title="[^"]*page rounds[^"]*">', html), "the tooltip"
 
 
-def test_the_csv_holds_the_exact_numbers_behind_the_rounded_ones() -> None:
-    _, files = built(table(["key", "weight", "value"], [["**grid**", fmt(THIRD), vector([THIRD, 2])]]))
+def test_the_csv_and_json_hold_the_exact_numbers_behind_the_rounded_ones_and_the_json_says_so() -> None:
+    _, files = built(table(["key", "weight", "value"], [["**grid**", fmt(THIRD), vector([THIRD, 2])]],
+                           caption="Weights"))
     assert rows_of(files, "exports/mixing-1.csv") == [["key", "weight", "value"],
                                                       ["grid", repr(THIRD), f"[{THIRD!r}, 2.0]"]]
-
-
-def test_the_json_holds_the_table_and_says_the_page_rounds() -> None:
-    _, files = built(table(["key", "weight"], [["grid", fmt(THIRD)]], caption="Weights"))
     data = json.loads(files["exports/mixing-1.json"])
     assert (data["page"], data["caption"], data["columns"], data["rows"]) == (
-        "mixing.html", "Weights", ["key", "weight"], [["grid", THIRD]])
+        "mixing.html", "Weights", ["key", "weight", "value"], [["grid", THIRD, [THIRD, 2.0]]])
     assert "rounded" in data["note"] and data["computed_by"].startswith("attnlab ")
 
 
@@ -144,19 +126,15 @@ def test_tables_are_numbered_in_page_order() -> None:
     assert json.loads(files["exports/mixing-2.json"])["rows"] == [[2.0]]
 
 
-@pytest.mark.parametrize("name", ["../../../ESCAPED", "/tmp/ESCAPED", "exports/../../ESCAPED", "ESCAPED"])
-@pytest.mark.parametrize("found", ['data-export-file="exports/mixing-1"', 'data-export-file="exports/mixing-figure-1"'])
-def test_a_download_naming_a_file_outside_the_exports_folder_is_refused_naming_the_page(name: str, found: str) -> None:
+def test_a_download_naming_a_file_outside_the_exports_folder_or_a_figure_not_on_the_page_is_refused() -> None:
     html = export.resolve(markdown.markdown(table(["a"], [[fmt(1)]]) + "\n" + FIGURE,
                                             extensions=["tables", "md_in_html"]), "mixing.md")
-    with pytest.raises(ValueError, match=rf"^mixing\.html: a download names '{re.escape(name)}' as its"):
-        taken_out(html.replace(found, f'data-export-file="{name}"'), "mixing.html")
-
-
-def test_a_control_naming_a_figure_not_on_the_page_is_refused_naming_it() -> None:
-    html = export.resolve(FIGURE, "mixing.md").replace('data-export-figure="two-boxes"', 'data-export-figure="gone"')
+    for name in ("../../../ESCAPED", "/tmp/ESCAPED", "exports/../../ESCAPED", "ESCAPED"):
+        for found in ("exports/mixing-1", "exports/mixing-figure-1"):
+            with pytest.raises(ValueError, match=rf"^mixing\.html: a download names '{re.escape(name)}' as its"):
+                taken_out(html.replace(f'data-export-file="{found}"', f'data-export-file="{name}"'), "mixing.html")
     with pytest.raises(ValueError, match=r"^mixing\.html: the download control names figure 'gone'"):
-        taken_out(html, "mixing.html")
+        taken_out(html.replace('data-export-figure="two-boxes"', 'data-export-figure="gone"'), "mixing.html")
 
 
 def test_a_page_in_a_folder_links_up_to_the_exports() -> None:
@@ -165,18 +143,14 @@ def test_a_page_in_a_folder_links_up_to_the_exports() -> None:
     assert sorted(files) == ["exports/more-page-1.csv", "exports/more-page-1.json", "exports/more-page-figure-1.svg"]
 
 
-def test_a_marker_wrapped_by_markdown_in_a_paragraph_leaves_no_empty_paragraph() -> None:
+def test_a_marker_markdown_wrapped_in_a_paragraph_leaves_none_empty_and_one_in_a_sentence_keeps_it() -> None:
     marker = export.marker(["a"], [[fmt(1)]]).replace(" hidden>", ' hidden="hidden">')
-    html = export.resolve(f"<p>{marker}</p>", "mixing.md")
-    assert html.startswith('<details class="attnlab-downloads"')
-
-
-def test_a_marker_inside_a_sentence_keeps_the_sentence_whole() -> None:
+    assert export.resolve(f"<p>{marker}</p>", "mixing.md").startswith('<details class="attnlab-downloads"')
     html = export.resolve(f"<p>Before {export.marker(['a'], [[fmt(1)]])}</p>", "mixing.md")
     assert html.startswith("<p>Before </p><details")
 
 
-def test_a_figure_is_published_as_a_standalone_svg_with_its_numbers_and_pictures() -> None:
+def test_a_figure_is_published_as_a_standalone_svg_with_its_numbers_and_pictures_in_the_palettes_colours() -> None:
     page, files = built(FIGURE)
     root = ElementTree.fromstring(files["exports/mixing-figure-1.svg"])
     shown = re.search(r'data-values="([^"]*)"', page)
@@ -186,20 +160,14 @@ def test_a_figure_is_published_as_a_standalone_svg_with_its_numbers_and_pictures
     pictures = root.findall(f"{{{SVG}}}svg")
     assert [(p.get("x"), p.get("width")) for p in pictures] == [("0.0", "30.0"), ("46.0", "40.0")]
     assert (root.get("width"), root.get("height")) == ("86.0", "20.0"), "side by side, a gap between"
-
-
-def test_a_figure_file_styles_its_marks_with_the_palettes_colours() -> None:
     _, files = taken_out(export.resolve(FIGURE, "mixing.md"), "mixing.html", figure_style(STYLE))
     style = ElementTree.fromstring(files["exports/mixing-figure-1.svg"]).find(f"{{{SVG}}}style")
     assert style is not None and style.text == f".attnlab-plane-hull {{ fill: {TINT}; }}"
 
 
-def test_a_matrix_exports_its_exact_entries_under_its_labels() -> None:
+def test_a_matrix_and_a_weight_map_export_exact_entries_under_their_labels_and_blocked_keys() -> None:
     _, files = built(matrix([[THIRD, 1.0]], ["grid"], ["x", "y"]))
     assert rows_of(files, "exports/mixing-1.csv") == [["token", "x", "y"], ["grid", repr(THIRD), "1.0"]]
-
-
-def test_a_weight_map_exports_exact_weights_and_blocked_keys() -> None:
     r = compute("load")
     _, files = built(weight_map(r.weight_map, TOKENS, TOKENS, "Map", visible=[[True, False, False],
                                                                             [True, True, False],
@@ -224,27 +192,19 @@ def hand_written_tables(page: str) -> int:
     return len(TABLE_LINE.findall(CODE.sub("", source)))
 
 
-FIGURE_ON_PAGE = re.compile(r'<figure class="attnlab-figure[^"]*" id="[^"]*" data-figure="(?P<kind>[^"]*)" '
-                            r'data-values="(?P<values>[^"]*)">(?P<content>.*?)<figcaption>', re.S)
-
-
-def test_every_page_lists_each_generated_table_and_figure_in_one_control(built_site: Path) -> None:
-    wrong = {}
+def test_every_page_lists_each_generated_table_and_figure_in_one_control_and_keeps_no_data(built_site: Path) -> None:
+    wrong, figures_on = {}, Counter(f.page for f in scan(built_site))
     for page in pages(built_site):
         html = page.read_text(encoding="utf-8")
         tables = len(re.findall(r'<table>|<table class="attn-map[ "]', html)) - len(DOCSTRING_TABLE.findall(html))
         tables -= hand_written_tables(page.name) if page.name != "404.html" else 0
-        figures = len(FIGURE_ON_PAGE.findall(html))
+        figures = figures_on[page.relative_to(built_site).as_posix()]
         controls = [c["list"] for c in CONTROL.finditer(html)]
         listed = [(c.count("<li>Table "), c.count("<li>Figure ")) for c in controls]
-        if listed != ([(tables, figures)] if tables or figures else []):
+        if listed != ([(tables, figures)] if tables or figures else []) or re.search("data-export|attnlab-export",
+                                                                                      html):  # no data left
             wrong[page.name] = (tables, figures, listed)
     assert wrong == {}
-
-
-def test_no_export_data_nor_download_line_is_left_on_any_page(built_site: Path) -> None:
-    left = [p.name for p in pages(built_site) if re.search("data-export|attnlab-export", p.read_text(encoding="utf-8"))]
-    assert left == []
 
 
 def test_the_controls_link_exactly_the_published_files(built_site: Path) -> None:
@@ -256,14 +216,13 @@ def test_the_controls_link_exactly_the_published_files(built_site: Path) -> None
 
 def test_every_figure_is_published_standalone_with_the_numbers_it_carries_on_its_page(built_site: Path) -> None:
     wrong = {}
-    for page in pages(built_site):
-        for n, shown in enumerate(FIGURE_ON_PAGE.finditer(page.read_text(encoding="utf-8")), start=1):
-            name = f"{page.stem}-figure-{n}.svg"
+    for page, figures in groupby(scan(built_site), key=lambda f: f.page):
+        for n, shown in enumerate(figures, start=1):
+            name = f"{page.removesuffix('.html')}-figure-{n}.svg"
             root = ElementTree.parse(built_site / "exports" / name).getroot()
             found = (root.tag, root.get("data-figure"), json.loads(root.get("data-values", "null")),
                      len(root.findall(f"{{{SVG}}}svg")))
-            if found != (f"{{{SVG}}}svg", shown["kind"], json.loads(unescape(shown["values"])),
-                         shown["content"].count("<svg ")):
+            if found != (f"{{{SVG}}}svg", shown.kind, shown.values, shown.body.count("<svg ")):
                 wrong[name] = found
     assert wrong == {}
 

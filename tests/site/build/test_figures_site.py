@@ -194,9 +194,6 @@ def model_flow(v: dict[str, Any]) -> None:
         binding[sizes["source"]] = actual["source rows"][0]
     shown = {name: tuple(binding.get(size, size) for size in shape) for name, shape in v["shapes"].items()}
     assert shown == {name: actual[name] for name in shown} and set(shown) == set(actual)
-    probe = np.random.default_rng(5).standard_normal((3, 4))
-    assert np.allclose(run_steps(["branch", "attention", "add", "norm", "branch", "feed-forward", "add", "norm"],
-                                 probe, seed=4), encoder_block(probe, init_encoder_block(4)))
     assert v["encoder_block"] == ["self-attention", "add & norm", "feed-forward", "add & norm"]
 
 

@@ -131,7 +131,7 @@ def line_of(text: str) -> int:
     return CHAPTER[:CHAPTER.index(text)].count("\n") + 1
 
 
-def test_the_prose_is_cut_into_a_cell_per_section_after_a_title_cell_saying_how_to_run_it() -> None:
+def test_the_prose_is_a_cell_per_section_after_a_title_cell_saying_how_to_run_it_numbers_and_links_as_shown() -> None:
     chapter, _ = laid_out()
     assert chapter[0].source.startswith("# A small chapter\n\n*This notebook is the chapter [Small](../small.html)")
     assert f"`%pip install ../{wheel_name()}`" in chapter[0].source
@@ -140,10 +140,7 @@ def test_the_prose_is_cut_into_a_cell_per_section_after_a_title_cell_saying_how_
     assert [c.source.split("\n")[0] for c in chapter if c.kind == "markdown" and c.source.startswith("#")] == [
         "# A small chapter", "## Worked", "## Exercises", "### Exercise 1: By hand",
         "### Exercise 2: With the package (in Python)"]
-
-
-def test_numbers_citations_and_links_read_as_on_the_page_from_the_notebooks_folder() -> None:
-    text = markdown(laid_out()[0])
+    text = markdown(chapter)  # numbers, citations and links read as on the page, from the notebooks' folder
     assert "a number 0.576 and" in text
     assert re.search(r'\[CL-001\]\(\.\./claims\.html#cl-001 "[^"]+"\)', text)
     assert "[a link](../block.html#the-block)" in text
@@ -152,10 +149,13 @@ def test_numbers_citations_and_links_read_as_on_the_page_from_the_notebooks_fold
     assert "{" not in text.replace("$x_{12}$", "")
 
 
-def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place() -> None:
+def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place_in_its_metadata() -> None:
     code = [c for c in laid_out()[0] if c.kind == "code" and c.place]
     assert code == [notebooks.Cell("code", "from attnlab.lab import compute\n\nr = compute()\nprint(r.weights[2])",
                                    f"docs/small.md:{line_of(SHOWN)}", partial=True)]
+    data = json.loads(notebook_files()["notebooks/small.ipynb"])
+    places = [c["metadata"].get("attnlab", {}).get("block") for c in data["cells"] if c["cell_type"] == "code"]
+    assert places == [f"docs/small.md:{line_of(SHOWN)}", None, None]
 
 
 def test_a_cell_whose_block_prints_with_hidden_lines_links_to_the_result_on_the_page() -> None:
@@ -177,22 +177,16 @@ def test_a_cell_whose_page_output_comes_from_hidden_lines_ends_by_displaying_wha
     *run, shown = cell.source.split("\n")
     exec("\n".join(run), namespace)  # noqa: S102 - the cell, as Jupyter runs it
     assert eval(shown, namespace) == tuple(compute().output)  # noqa: S307 - what Jupyter displays under it
-
-
-def test_a_cell_ending_in_an_expression_or_assigning_nothing_is_left_as_it_is() -> None:
     for code in ("r = compute()\nprint(r.output)", "import numpy as np", "def f(x):\n    y = x"):
-        assert notebooks.displaying(code) == code
+        assert notebooks.displaying(code) == code, "ending in an expression or assigning nothing: as it is"
 
 
-def test_a_block_showing_only_its_result_links_to_it_on_the_page() -> None:
+def test_a_block_showing_only_its_result_links_to_it_and_a_listing_that_does_not_run_stays_in_the_prose() -> None:
     text = markdown(laid_out()[0])
     result, figure = line_of('```python exec="on"\nprint("result")'), line_of('```python exec="on" html="1"')
     assert f"*The page shows [a result here](../small.html#block-{result}), computed when it was built.*" in text
     assert f"[a figure here](../small.html#block-{figure})" in text
     assert "print(\"result\")" not in text
-
-
-def test_a_listing_that_does_not_run_stays_in_the_prose_whole() -> None:
     cell = next(c for c in laid_out()[0] if "pip install x" in c.source)
     assert "```bash\n# not a heading\npip install x\n```" in cell.source and cell.kind == "markdown"
 
@@ -220,7 +214,7 @@ def test_each_exercise_gets_a_cell_to_fill_in_and_its_answer_goes_to_the_answers
     assert answers[-1].source == "from attnlab import bert\nprint(2)"
 
 
-def test_a_chapter_reading_the_model_says_what_more_to_install() -> None:
+def test_each_notebook_says_how_to_install_attnlab_and_the_model_it_reads_and_the_answers_the_way_back() -> None:
     chapter, answers = laid_out()
     for cells in (chapter, answers):
         assert (
@@ -228,13 +222,9 @@ def test_a_chapter_reading_the_model_says_what_more_to_install() -> None:
         )
     plain = CHAPTER.replace("from attnlab import bert\n    ", "")
     assert "tokenizers" not in laid_out(plain)[0][0].source
-
-
-def test_the_answers_notebook_opens_with_its_title_and_the_way_back() -> None:
-    first = laid_out()[1][0].source
-    assert first.startswith("# Small: answers\n\n*The answers to the prompt and the exercises of the chapter "
-                            "[Small](../small.html)")
-    assert "[small.ipynb](small.ipynb)" in first
+    assert answers[0].source.startswith("# Small: answers\n\n*The answers to the prompt and the exercises of the "
+                                        "chapter [Small](../small.html)")
+    assert "[small.ipynb](small.ipynb)" in answers[0].source, "the way back"
 
 
 def notebook_files(source: str = CHAPTER) -> dict[str, str]:
@@ -242,79 +232,65 @@ def notebook_files(source: str = CHAPTER) -> dict[str, str]:
     return dict(notebooks.chapter_notebooks("small.md", source, "Small"))
 
 
-def test_the_files_are_valid_nbformat_written_as_nbformat_writes_them() -> None:
+def test_the_files_are_valid_nbformat_as_nbformat_writes_it_without_outputs_counts_or_times() -> None:
     files = notebook_files()
-    assert list(files) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"]
+    assert list(files) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"] and files == notebook_files()
     for text in files.values():
         read = nbformat.reads(text, as_version=4)
         nbformat.validate(read)
         assert nbformat.writes(read) + "\n" == text
         assert (read.nbformat, read.nbformat_minor, read.metadata.kernelspec.name) == (4, 5, "python3")
-
-
-def test_no_outputs_counts_or_times_and_the_same_chapter_gives_the_same_bytes() -> None:
-    files = notebook_files()
-    assert files == notebook_files()
-    for text in files.values():
         data = json.loads(text)
         code = [c for c in data["cells"] if c["cell_type"] == "code"]
         assert code and all(c["outputs"] == [] and c["execution_count"] is None for c in code)
         assert not re.search(r"20\d\d-\d\d-\d\d|timestamp|execution\"", text)
 
 
-def test_a_code_cell_names_its_block_in_its_metadata() -> None:
-    data = json.loads(notebook_files()["notebooks/small.ipynb"])
-    places = [c["metadata"].get("attnlab", {}).get("block") for c in data["cells"] if c["cell_type"] == "code"]
-    assert places == [f"docs/small.md:{line_of(SHOWN)}", None, None]
-
-
 # --- the built site ----------------------------------------------------------------------------------------
 
 
-def test_the_site_and_its_offline_copy_hold_two_notebooks_per_chapter_and_no_others(built_site: Path) -> None:
+def test_the_site_and_its_offline_copy_hold_two_notebooks_per_chapter_linked_from_its_exercises(
+        built_site: Path) -> None:
     expected = sorted(name for path in GUIDE.chapters for name in (notebook_path(path), answers_path(path)))
     assert sorted(p.relative_to(built_site).as_posix() for p in (built_site / "notebooks").iterdir()) == expected
     folder = archive_name().removesuffix(".zip")
     packed = zipfile.ZipFile(built_site / archive_name()).namelist()
     assert sorted(n.removeprefix(f"{folder}/") for n in packed if n.endswith(".ipynb")) == expected
     assert f"{folder}/{wheel_name()}" in packed
-
-
-@pytest.mark.parametrize("path", GUIDE.chapters)
-def test_each_chapter_links_both_its_notebooks_from_its_exercises(built_site: Path, path: str) -> None:
-    html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
-    section = html[html.index('id="exercises"'):]
-    assert f'<a href="{notebook_path(path)}" download>its notebook</a>' in section
-    assert f'<a href="{answers_path(path)}" download>the answers</a>' in section
-
-
-@pytest.mark.parametrize("path", GUIDE.chapters)
-def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks(built_site: Path, path: str) -> None:
-    showing = {f"block-{line}" for line, block in source_blocks(DOCS / path).items()
-               if block.shows_code and shown_part(block.code).strip()}
-    cells = {f"block-{cell.metadata.attnlab.block.rpartition(':')[2]}": cell.source
-             for name in (notebook_path(path), answers_path(path))
-             for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")}
-    assert sorted(cells) == sorted(showing)
-    page = blocks(built_site / path.replace(".md", ".html"))
-    listings = {ident: [text.strip() for is_listing, text in page[ident].pieces if is_listing] for ident in cells}
-    assert [ident for ident, source in cells.items()  # a cell may end by displaying what it computed
-            if not any(source.strip() == text or (source.startswith(f"{text}\n\n") and
-                                                   notebooks.displaying(text) == source.strip())
-                       for text in listings[ident])] == []
-
-
-def test_the_notebooks_name_the_guides_version(built_site: Path) -> None:
+    for path in GUIDE.chapters:
+        html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
+        section = html[html.index('id="exercises"'):]
+        assert f'<a href="{notebook_path(path)}" download>its notebook</a>' in section, path
+        assert f'<a href="{answers_path(path)}" download>the answers</a>' in section, path
     cell = nbformat.read(built_site / notebook_path(GUIDE.chapters[0]), as_version=4).cells[0]
     assert f"of Attention Lab {attnlab.__version__}" in cell.source
 
 
-def test_a_shown_line_needing_a_hidden_one_stops_the_notebook_naming_the_block() -> None:
+def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks_as_shown(built_site: Path) -> None:
+    for path in GUIDE.chapters:
+        showing = {f"block-{line}" for line, block in source_blocks(DOCS / path).items()
+                   if block.shows_code and shown_part(block.code).strip()}
+        cells = {f"block-{cell.metadata.attnlab.block.rpartition(':')[2]}": cell.source
+                 for name in (notebook_path(path), answers_path(path))
+                 for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")}
+        assert sorted(cells) == sorted(showing), path
+        page = blocks(built_site / path.replace(".md", ".html"))
+        listings = {ident: [text.strip() for listing, text in page[ident].pieces if listing] for ident in cells}
+        assert [ident for ident, source in cells.items()  # a cell may end by displaying what it computed
+                if not any(source.strip() == text or (source.startswith(f"{text}\n\n") and
+                                                       notebooks.displaying(text) == source.strip())
+                           for text in listings[ident])] == [], path
+
+
+def test_a_shown_line_needing_a_hidden_one_or_ending_the_process_stops_the_notebook_naming_the_block() -> None:
     source = CHAPTER.replace('r = compute()\nprint(r.weights[2])\n#| hide\n',
                              '#| hide\nsecret = compute().output\n#| show\nprint(secret[0])\n#| hide\n')
     place = f"docs/small.md:{line_of(SHOWN)}"
     with pytest.raises(ValueError, match=rf"^{re.escape(place)}: notebooks/small\.ipynb fails on this block's "
                                          r"shown code, run on its own as the notebook runs it: NameError"):
+        notebook_files(source)
+    source = CHAPTER.replace("r = compute()\n", "import os\nos._exit(0)\n")
+    with pytest.raises(ValueError, match=rf"^docs/small\.md:{line_of(SHOWN)}: notebooks/small\.ipynb's cell called"):
         notebook_files(source)
 
 
@@ -331,8 +307,3 @@ def test_each_cell_leaving_lines_out_runs_on_its_own() -> None:
     with pytest.raises(ValueError, match=r"^docs/small\.md:9: notebooks/small\.ipynb fails on .*NameError"):
         notebooks.run_shown_parts("notebooks/small.ipynb", [first, second])
 
-
-def test_a_shown_line_ending_the_process_stops_the_notebook_naming_the_block() -> None:
-    source = CHAPTER.replace("r = compute()\n", "import os\nos._exit(0)\n")
-    with pytest.raises(ValueError, match=rf"^docs/small\.md:{line_of(SHOWN)}: notebooks/small\.ipynb's cell called"):
-        notebook_files(source)

@@ -11,12 +11,10 @@ import json
 import os
 import re
 import zipfile
-from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
 
 import pytest
-from sites import CONFIG, build
 from test_site import pages
 
 import attnlab
@@ -64,21 +62,16 @@ def test_the_archive_is_named_for_the_guide_and_its_version() -> None:
     assert NAME == f"attention-lab-{attnlab.__version__}.zip"
 
 
-def test_every_file_sits_in_one_folder_in_sorted_order(tmp_path: Path) -> None:
-    names = [e.filename for e in entries(archive(small_site(tmp_path)))]
-    assert names == [f"{FOLDER}/{n}" for n in ("README.txt", "assets/download-data.js", "assets/lab.css",
-                                              "index.html", "softmax.html")]
-
-
-def test_no_archive_of_any_version_goes_into_the_archive(tmp_path: Path) -> None:
-    names = [e.filename for e in entries(archive(small_site(tmp_path)))]
-    assert not [n for n in names if n.endswith(".zip")]
-
-
-def test_every_entry_has_the_build_date_and_plain_file_permissions(tmp_path: Path) -> None:
-    found = {(e.date_time, e.external_attr >> 16, e.create_system, e.compress_type)
-             for e in entries(archive(small_site(tmp_path)))}
-    assert found == {((2024, 5, 6, 0, 0, 0), 0o100644, 3, zipfile.ZIP_DEFLATED)}
+def test_every_file_but_archives_and_the_model_sits_in_one_folder_sorted_dated_and_a_plain_file(
+        tmp_path: Path) -> None:
+    site = small_site(tmp_path)  # with two archives, and the model's files, a download of their own
+    (site / offline.MODEL_FOLDER).mkdir(parents=True)
+    (site / offline.MODEL_FOLDER / "weights-0.js").write_bytes(b"45 MB of weights")
+    found = entries(archive(site))
+    assert [e.filename for e in found] == [f"{FOLDER}/{n}" for n in (
+        "README.txt", "assets/download-data.js", "assets/lab.css", "index.html", "softmax.html")]
+    assert {(e.date_time, e.external_attr >> 16, e.create_system, e.compress_type) for e in found} == {
+        ((2024, 5, 6, 0, 0, 0), 0o100644, 3, zipfile.ZIP_DEFLATED)}
 
 
 def test_the_same_site_gives_the_same_bytes_whatever_the_files_times(tmp_path: Path) -> None:
@@ -94,32 +87,21 @@ def test_a_date_before_1980_is_written_as_1980_inside_the_zip(tmp_path: Path) ->
     assert dates == {(1980, 1, 1, 0, 0, 0)}
 
 
-@pytest.mark.parametrize("name", ["a\\b.html", "assets/..hidden/../x.js", "./x.html", "tab\there.html"])
-def test_a_file_a_zip_would_carry_unsafely_is_refused_naming_it(name: str) -> None:
-    files = {"index.html": b"<h1>Home</h1>", name: b"x"}
-    with pytest.raises(ValueError, match=re.escape(repr(name)) + " cannot go into the offline copy"):
-        offline.checked_names(files)
+def test_a_name_a_zip_would_carry_unsafely_the_sites_own_readme_or_a_name_written_two_ways_is_refused() -> None:
+    for name in ("a\\b.html", "assets/..hidden/../x.js", "./x.html", "tab\there.html"):
+        with pytest.raises(ValueError, match=re.escape(repr(name)) + " cannot go into the offline copy"):
+            offline.checked_names({"index.html": b"<h1>Home</h1>", name: b"x"})
+    for names, message in ((["README.txt"], "'README.txt' cannot go into the offline copy, whose own README.txt"),
+                           (["caf\u00e9.html", "cafe\u0301.html"], "one name written two ways (Unicode NFC and NFD)")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            offline.checked_names({"index.html": b"<h1>Home</h1>", **dict.fromkeys(names, b"x")})
 
 
-@pytest.mark.parametrize(("names", "message"), [
-    (["README.txt"], "the site file 'README.txt' cannot go into the offline copy, whose own README.txt"),
-    (["caf\u00e9.html", "cafe\u0301.html"], "are one name written two ways (Unicode NFC and NFD)"),
-])
-def test_a_readme_of_the_sites_own_or_one_name_written_two_ways_is_refused_naming_it(names: list[str],
-                                                                                     message: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(message)):
-        offline.checked_names({"index.html": b"<h1>Home</h1>", **dict.fromkeys(names, b"x")})
-
-
-def test_the_copy_says_it_is_the_offline_copy(tmp_path: Path) -> None:
-    data = archive(small_site(tmp_path))
-    script = zipfile.ZipFile(BytesIO(data)).read(f"{FOLDER}/{offline.DATA}").decode()
+def test_the_copy_says_it_is_the_offline_copy_and_has_a_readme_saying_how_to_open_it(tmp_path: Path) -> None:
+    zipped = zipfile.ZipFile(BytesIO(archive(small_site(tmp_path))))
+    script = zipped.read(f"{FOLDER}/{offline.DATA}").decode()
     assert download_data(script) == {"file": NAME, "bytes": None, "size": None, "offline": True}
-
-
-def test_the_copy_has_a_readme_saying_how_to_open_it(tmp_path: Path) -> None:
-    readme = zipfile.ZipFile(BytesIO(archive(small_site(tmp_path)))).read(
-        f"{FOLDER}/README.txt").decode()
+    readme = zipped.read(f"{FOLDER}/README.txt").decode()
     assert "Open index.html" in readme and "node model.mjs" in readme and attnlab.__version__ in readme
     assert f"`pip install {wheel_name()}` here" in readme and "notebooks/" in readme
 
@@ -140,66 +122,38 @@ def site_files(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
 
 
-def test_the_explorer_links_the_models_own_zip_which_the_site_holds(built_site: Path) -> None:
+def test_the_build_zips_the_whole_finished_site_as_it_is_but_the_model_and_states_the_zips_size(
+        built_site: Path, offline_copy: Path) -> None:
+    # everything the build wrote, the search index of the theme's offline plugin included; the model is its own zip
+    model = {name for name in site_files(built_site) if name.startswith(offline.MODEL_FOLDER + "/")}
+    assert model and (built_site / model_files.archive_name()).is_file()
+    assert site_files(offline_copy) == (site_files(built_site) - {NAME, model_files.archive_name()} - model) | {
+        "README.txt"}
+    differ = [name for name in site_files(offline_copy) - {offline.DATA, "README.txt"}
+              if (built_site / name).read_bytes() != (offline_copy / name).read_bytes()]
+    assert differ == []
+    stated = download_data((built_site / offline.DATA).read_text(encoding="utf-8"))
+    assert stated["bytes"] == (built_site / NAME).stat().st_size and not stated["offline"]
+
+
+def test_the_home_page_offers_the_download_and_the_explorer_the_models_own_zip(built_site: Path) -> None:
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    assert f'<a class="md-button" href="{NAME}" download data-attnlab-download>' in html
     html = (built_site / "explorer.html").read_text(encoding="utf-8")
     links = re.findall(r'<a href="([^"]+)" download data-testid="model-archive">', html)
     assert links == [model_files.archive_name()] and (built_site / links[0]).is_file()
 
 
-def test_the_build_zips_the_whole_finished_site_but_the_model(built_site: Path, offline_copy: Path) -> None:
-    # everything the build wrote, the search index of the theme's offline plugin included; the model is its own zip
-    model = {name for name in site_files(built_site) if name.startswith(offline.MODEL_FOLDER + "/")}
-    assert model and (built_site / model_files.archive_name()).is_file()
-    assert site_files(offline_copy) == (site_files(built_site) - {NAME, model_files.archive_name()} - model) | {
-        "README.txt"
-    }
-
-
-def test_the_copys_pages_are_the_sites_pages(built_site: Path, offline_copy: Path) -> None:
-    differ = [name for name in site_files(offline_copy) - {offline.DATA, "README.txt"}
-              if (built_site / name).read_bytes() != (offline_copy / name).read_bytes()]
-    assert differ == []
-
-
-def test_the_site_states_the_size_of_its_archive(built_site: Path) -> None:
-    stated = download_data((built_site / offline.DATA).read_text(encoding="utf-8"))
-    assert stated["bytes"] == (built_site / NAME).stat().st_size and not stated["offline"]
-
-
-@pytest.mark.parametrize("kind", ["line", "size script"])
-def test_every_page_has_the_offline_line_at_its_foot_for_the_script_to_fill(built_site: Path, kind: str) -> None:
+def test_every_page_has_the_offline_line_at_its_foot_for_the_script_to_fill(built_site: Path) -> None:
     # hidden, its link at the site's root, until download.js reads the zip's name (browser/test_offline.py)
-    line = (r'<aside class="attnlab-offline"[^>]*data-attnlab-offline hidden>\s*<p[^>]*>\s*'
-            r'<a href="(\./)?index\.html" download')
-    wanted = re.compile(line if kind == "line" else r'<script src="(\./)?assets/download-data\.js"></script>')
-    assert [p.name for p in pages(built_site) if not wanted.search(p.read_text(encoding="utf-8"))] == []
+    line = re.compile(r'<aside class="attnlab-offline"[^>]*data-attnlab-offline hidden>\s*<p[^>]*>\s*'
+                      r'<a href="(\./)?index\.html" download')
+    script = re.compile(r'<script src="(\./)?assets/download-data\.js"></script>')
+    assert [p.name for p in pages(built_site)
+            if not (line.search(html := p.read_text(encoding="utf-8")) and script.search(html))] == []
 
 
-def test_the_home_page_offers_the_download(built_site: Path) -> None:
-    html = (built_site / "index.html").read_text(encoding="utf-8")
-    assert f'<a class="md-button" href="{NAME}" download data-attnlab-download>' in html
-
-
-def test_building_again_gives_the_same_archive(built_site: Path, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    first_date = datetime(*zipfile.ZipFile(built_site / NAME).infolist()[0].date_time, tzinfo=UTC)
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(first_date.timestamp())))  # should midnight have passed
-    result = build(CONFIG, tmp_path / "again")
-    assert result.returncode == 0, result.stderr
-    assert (tmp_path / "again" / NAME).read_bytes() == (built_site / NAME).read_bytes()
-    made = [wheel_name(), *(p.relative_to(built_site).as_posix() for p in (built_site / "notebooks").iterdir())]
-    assert [n for n in made if (tmp_path / "again" / n).read_bytes() != (built_site / n).read_bytes()] == []
-
-
-def test_the_models_files_stay_out_of_the_guides_archive(tmp_path: Path) -> None:
-    site = small_site(tmp_path)
-    (site / offline.MODEL_FOLDER).mkdir(parents=True)
-    (site / offline.MODEL_FOLDER / "weights-0.js").write_bytes(b"45 MB of weights")
-    names = [e.filename for e in entries(archive(site))]
-    assert not [n for n in names if "/assets/model/" in n] and f"{FOLDER}/assets/lab.css" in names
-
-
-def test_an_archive_can_store_its_entries_uncompressed(tmp_path: Path) -> None:
+def test_an_archive_can_store_its_entries_uncompressed() -> None:
     data = offline.zipped({"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False)
     [entry] = entries(data)
     assert entry.compress_type == zipfile.ZIP_STORED and entry.compress_size == entry.file_size == 400

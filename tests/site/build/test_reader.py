@@ -1,13 +1,10 @@
 """From the unzipped offline copy, with the network off: the wheel installs, and every notebook runs and agrees.
 
-A fresh virtual environment stands for the reader's Python (``reader.py``
-says how it is made, its network turned off, and where numpy comes from).
-In it the offline copy's own install line, ``pip install
-attnlab-<version>-py3-none-any.whl`` run in the copy's folder, installs
-``attnlab`` with pip's index disabled; then an exercise's code runs there,
-and each chapter's notebook and its answers run top to bottom with nbclient
-in a kernel on that Python, each code cell's printed numbers compared with
-what the page shows for the same block.
+In a fresh virtual environment standing for the reader's Python (``reader.py``)
+the copy's own install line installs ``attnlab`` with pip's index disabled;
+then an exercise's code runs there, and each chapter's notebooks run top to
+bottom with nbclient in a kernel on that Python, each code cell's numbers
+compared with what the page shows for the same block.
 """
 
 from __future__ import annotations
@@ -18,9 +15,7 @@ import re
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import nbformat
@@ -48,7 +43,6 @@ from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.running import answers_path, install_command, notebook_path
 
 GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
-NOTEBOOKS = [name for path in GUIDE.chapters for name in (notebook_path(path), answers_path(path))]
 
 
 @pytest.fixture(scope="session")
@@ -66,13 +60,11 @@ def reader_python(offline_copy: Path, tmp_path_factory: pytest.TempPathFactory) 
     return python
 
 
-def test_the_network_is_off_in_the_readers_python(reader_python: Path, tmp_path: Path) -> None:
+def test_the_wheel_brings_attnlab_and_only_numpy_every_module_importing_and_the_site_left_out(
+        reader_python: Path, tmp_path: Path) -> None:
     result = run(reader_python, "import urllib.request; urllib.request.urlopen('https://pypi.org/simple/numpy/')",
                  tmp_path)
     assert "the network is off in this test: no look-up of 'pypi.org'" in result.stderr
-
-
-def test_the_wheel_brings_attnlab_and_only_numpy(reader_python: Path, tmp_path: Path) -> None:
     result = run(reader_python, "import json, importlib.metadata as m, attnlab; print(json.dumps(["
                                 "attnlab.__file__, m.requires('attnlab'), sorted(d.metadata['Name'] for d in "
                                 "m.distributions())]))", tmp_path)
@@ -80,47 +72,25 @@ def test_the_wheel_brings_attnlab_and_only_numpy(reader_python: Path, tmp_path: 
     assert Path(where).is_relative_to(reader_python.parent.parent)
     assert requires == ["numpy>=2"]
     assert sorted(set(installed) - {"pip", "setuptools"}) == ["attnlab", "numpy"]
-
-
-def maths_modules() -> list[str]:
-    """Every module of ``attnlab`` but the site's machinery, by its dotted name."""
-    return sorted(m.name for m in pkgutil.walk_packages(attnlab.__path__, "attnlab.")
-                  if not m.name.startswith(f"attnlab.{LEFT_OUT}"))
-
-
-def test_every_module_in_the_wheel_imports_with_numpy_alone(reader_python: Path, tmp_path: Path) -> None:
-    result = run(
-        reader_python,
-        f"import importlib\nfor name in {maths_modules()!r}:\n    importlib.import_module(name)",
-        tmp_path,
-    )
+    modules = sorted(m.name for m in pkgutil.walk_packages(attnlab.__path__, "attnlab.")
+                     if not m.name.startswith(f"attnlab.{LEFT_OUT}"))
+    result = run(reader_python, f"import importlib\nfor name in {modules!r}:\n    importlib.import_module(name)",
+                 tmp_path)
     assert (result.returncode, result.stderr) == (0, "")
-
-
-def test_the_wheel_leaves_the_sites_machinery_out(reader_python: Path, tmp_path: Path) -> None:
-    result = run(reader_python, "import attnlab.site", tmp_path)
-    assert "ModuleNotFoundError: No module named 'attnlab.site'" in result.stderr
+    assert "ModuleNotFoundError: No module named 'attnlab.site'" in run(reader_python, "import attnlab.site",
+                                                                         tmp_path).stderr
 
 
 def test_the_readers_companion_prints_what_the_builds_prints(reader_python: Path, tmp_path: Path) -> None:
-    companion = subprocess.run(
-        [str(reader_python.parent / "attnlab")],
-        check=False,
-        cwd=tmp_path,
-        env=reader_environment(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    companion = subprocess.run([str(reader_python.parent / "attnlab")], check=False, cwd=tmp_path,
+                               env=reader_environment(), capture_output=True, text=True, timeout=120)
     here = subprocess.run([sys.executable, "-m", "attnlab"], check=False, capture_output=True, text=True, timeout=120)
     assert (companion.returncode, companion.stdout) == (0, here.stdout)
 
 
 def python_exercise() -> tuple[str, str, int]:
-    """The guide's first exercise in Python whose answer shows all its code: its chapter, that code, its line.
-
-    Read from the chapters' Markdown, not from the notebooks: the code a reader copies off the page.
-    """
+    """The guide's first exercise in Python whose answer shows all its code (the code a reader copies off the page,
+    from the Markdown): its chapter, that code, its line."""
     for path in GUIDE.chapters:
         source = (DOCS / path).read_text(encoding="utf-8")
         listed = practice.exercises(source, path)
@@ -167,12 +137,10 @@ def executed(notebook: Path, kernels: Path, home: Path) -> nbformat.NotebookNode
 
 @dataclass(frozen=True)
 class Compared:
-    """What a notebook's cells printed and displayed, set against what the page shows for the same blocks."""
+    """How many numbers a notebook's cells printed or displayed, and a line per cell disagreeing with its page."""
 
     numbers: int
-    """How many printed or displayed numbers were compared."""
     disagreeing: tuple[str, ...]
-    """One line per cell whose numbers are not the page's, or that shows nothing where its page shows a result."""
 
 
 def shown_by(cell: nbformat.NotebookNode) -> str:
@@ -199,15 +167,8 @@ def on_the_page(ran: list[str], shown: list[str]) -> bool:
 
 
 def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
-    """Each code cell's printed and displayed numbers against its block's on the page in ``copy``.
-
-    A block that prints all it shows must print the page's numbers exactly.
-    One whose hidden lines print (``#| hide``) ends its cell displaying what
-    its shown code computed (:func:`attnlab.site.build.notebooks.displaying`):
-    if it shows numbers, one must be a number the page shows, rounded as the
-    page rounds it (the page lays the values out in its own order, beside
-    others); a cell that shows nothing disagrees.
-    """
+    """Each code cell's numbers against its block's on the page in ``copy``: exactly the page's, or, where hidden
+    lines print the page's result, one of them rounded as the page rounds (a cell showing nothing disagrees)."""
     count, disagreeing = 0, []
     for number, cell in enumerate(cells.cells, start=1):
         place = cell.metadata.get("attnlab", {}).get("block", "")
@@ -232,25 +193,10 @@ def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
     return Compared(count, tuple(disagreeing))
 
 
-@pytest.fixture(scope="session")
-def notebook_runs(offline_copy: Path, reader_kernels: Path,
-                  tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], nbformat.NotebookNode]:
-    """Runs a notebook of the offline copy in the reader's kernel, once per session, by its path in the copy."""
-    @cache
-    def run_once(name: str) -> nbformat.NotebookNode:
-        return executed(offline_copy / name, reader_kernels, tmp_path_factory.mktemp("notebook"))
-    return run_once
-
-
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_every_notebook_runs_in_the_readers_python_and_prints_the_pages_numbers(
-        name: str, offline_copy: Path, notebook_runs: Callable[[str], nbformat.NotebookNode]) -> None:
-    assert compared(notebook_runs(name), offline_copy).disagreeing == ()
-
-
 @pytest.mark.parametrize("path", GUIDE.chapters)
-def test_each_chapters_notebooks_print_numbers_to_compare_with_its_page(
-        path: str, offline_copy: Path, notebook_runs: Callable[[str], nbformat.NotebookNode]) -> None:
-    found = {name: compared(notebook_runs(name), offline_copy).numbers for name in (notebook_path(path),
-                                                                                   answers_path(path))}
-    assert sum(found.values()) > 0, f"{path}: no cell of its notebooks prints a number ({found})"
+def test_each_chapters_notebooks_run_in_the_readers_python_and_print_the_pages_numbers(
+        path: str, offline_copy: Path, reader_kernels: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    found = {name: compared(executed(offline_copy / name, reader_kernels, tmp_path_factory.mktemp("notebook")),
+                            offline_copy) for name in (notebook_path(path), answers_path(path))}
+    assert {name: c.disagreeing for name, c in found.items() if c.disagreeing} == {}
+    assert sum(c.numbers for c in found.values()) > 0, f"{path}: no cell of its notebooks prints a number"

@@ -60,31 +60,19 @@ def site_imports(html: str) -> list[str]:
             re.finditer(r"^.*$", text, re.M) if SITE_IMPORT.match(line.group(0))]
 
 
-def test_a_listing_that_imports_the_machinery_is_found() -> None:
-    shown = ('<div class="highlight"><pre><span></span><code><span class="kn">from</span> '
-             '<span class="nn">attnlab.site.figures.tables</span> <span class="kn">import</span> table\n'
-             '<span class="kn">from</span> <span class="nn">attnlab.lab</span> import compute</code></pre></div>')
+def test_a_listing_importing_the_machinery_is_found_and_the_maths_imports_and_prose_are_not() -> None:
+    shown = ('<p>from attnlab.site import nothing: prose</p><div class="highlight"><pre><span></span><code>'
+             '<span class="kn">from</span> <span class="nn">attnlab.site.figures.tables</span> '
+             '<span class="kn">import</span> table\n<span class="kn">from</span> <span class="nn">attnlab.lab</span> '
+             "import compute\nimport attnlab.bert\n# attnlab.site builds the page</code></pre></div>")
     assert site_imports(shown) == ["from attnlab.site.figures.tables import table"]
 
 
-def test_the_maths_imports_and_prose_about_the_site_are_not_flagged() -> None:
-    shown = ('<p>from attnlab.site import nothing: prose</p><div class="highlight"><pre><code>'
-             "from attnlab.lab import compute\nimport attnlab.bert\n# attnlab.site builds the page</code></pre></div>")
-    assert site_imports(shown) == []
-
-
-def test_no_listing_on_any_built_page_imports_attnlab_site(built_site: Path) -> None:
+def test_no_listing_on_any_built_page_imports_attnlab_site_or_holds_a_hidden_marker(built_site: Path) -> None:
     found = {page.name: lines for page in pages(built_site)
              if (lines := site_imports(page.read_text(encoding="utf-8")))}
     assert found == {}
-
-
-def test_the_scan_reads_the_guides_listings(built_site: Path) -> None:
-    # not a vacuous pass: the chapters show dozens of listings that import attnlab's maths
     shown = [text for page in pages(built_site) for text in listings(page.read_text(encoding="utf-8"))]
+    # not a vacuous pass: the chapters show dozens of listings that import attnlab's maths
     assert sum(bool(re.search(r"^from attnlab(\.\w+)* import", text, re.M)) for text in shown) > 40
-
-
-def test_no_hidden_marker_reaches_a_page(built_site: Path) -> None:
-    assert [page.name for page in pages(built_site)
-            if any("#| hide" in text or "#| show" in text for text in listings(page.read_text(encoding="utf-8")))] == []
+    assert [text for text in shown if "#| hide" in text or "#| show" in text] == []

@@ -17,11 +17,12 @@ from urllib.parse import urlsplit
 
 import numpy
 import pytest
+from fontTools.ttLib import TTFont
 from hypothesis import given
 from hypothesis import strategies as st
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.toc import AnchorLink
-from sites import DOCS, ROOT, build, one_page_site
+from sites import DOCS, ROOT
 
 import attnlab
 from attnlab.site.build import plugin
@@ -98,40 +99,34 @@ def local_file(site: Path, page: Path, url: str) -> Path:
     return site / path.lstrip("/") if path.startswith("/") else page.parent / path
 
 
-def woff2_tables(data: bytes) -> list[str]:
-    """The table tags in a WOFF2 file's table directory (which is stored uncompressed)."""
-    known = ("cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post", "cvt ", "fpgm", "glyf", "loca",
-             "prep", "CFF ", "VORG", "EBDT", "EBLC", "gasp", "hdmx", "kern", "LTSH", "PCLT", "VDMX", "vhea",
-             "vmtx", "BASE", "GDEF", "GPOS", "GSUB", "EBSC", "JSTF", "MATH")  # WOFF2 known-table indices 0-31
-    assert data[:4] == b"wOF2", "not a WOFF2 file"
-    position, tags = 48, []
-    for _ in range(int.from_bytes(data[12:14], "big")):
-        flags = data[position]
-        position += 1
-        if flags & 0x3F == 0x3F:
-            tag, position = data[position:position + 4].decode("latin-1"), position + 4
-        else:
-            tag = known[flags & 0x3F] if flags & 0x3F < len(known) else "?"
-        transformed = (flags >> 6 == 0) if tag in ("glyf", "loca") else (flags >> 6 != 0)
-        for _ in range(2 if transformed else 1):  # UIntBase128 lengths
-            while data[position] & 0x80:
-                position += 1
-            position += 1
-        tags.append(tag)
-    return tags
-
-
 # --- the math conversion --------------------------------------------------------------------------------
 
+CONVERTED = {  # TeX → a piece of its MathML
+    r"\frac{a}{\sqrt{d_k}}": '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mfrac>',
+    r"\sqrt{d_k}": "<msqrt><mrow><msub><mi>d</mi><mi>k</mi></msub></mrow></msqrt>",
+    "[-3, 5]": '<mo stretchy="false">[</mo><mo form="prefix">\u2212</mo><mn>3</mn>',  # a sign, not a subtraction
+    "a - b": "<mi>a</mi><mo>\u2212</mo><mi>b</mi>",
+    "(a) - b": '<mo stretchy="false">)</mo><mo>\u2212</mo>',
+    r"-\infty": "<mi>\u221e</mi>",  # an identifier, not an operator
+    r"\{ a \}": "<mo",  # escaped braces are no group
+}
+REFUSED = {
+    r"\begin{aligned} a &= b \\ c &= d \end{aligned}": "aligned",
+    r"\operatorname*{arg\,max}_j s_j": r"operatorname\*",
+    r"\sofmax(x)": r"unknown command \\sofmax",
+    r"\frac{a}": "<mfrac> has 1 arguments, expected 2",
+    r"\left( x": "cannot convert",
+    "x^{2": r"1 brace group\(s\) opened with \{ are never closed",
+    "x^{2}}": r"a closing brace \} has no opening \{",
+}
 
-def test_fraction_with_root_becomes_inline_mathml() -> None:
-    mathml = to_mathml(r"\frac{a}{\sqrt{d_k}}")
-    assert mathml.startswith('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">')
-    assert "<mfrac>" in mathml and "<msqrt>" in mathml and "<msub><mi>d</mi><mi>k</mi></msub>" in mathml
 
-
-def test_display_formula_becomes_block_mathml() -> None:
-    assert 'display="block"' in to_mathml("x^2", display=True)
+def test_tex_becomes_mathml_and_what_cannot_be_converted_is_refused_naming_why() -> None:
+    assert {tex: expected in to_mathml(tex) for tex, expected in CONVERTED.items()} == dict.fromkeys(CONVERTED, True)
+    assert 'display="block"' in to_mathml("x^2", display=True) and "{" in to_mathml(r"\{ a")
+    for tex, message in REFUSED.items():
+        with pytest.raises(FormulaError, match=message):
+            to_mathml(tex)
 
 
 @given(st.integers(min_value=0, max_value=10**9))
@@ -139,120 +134,37 @@ def test_a_whole_number_becomes_one_mn(n: int) -> None:
     assert f"<mn>{n}</mn>" in to_mathml(str(n))
 
 
-def test_a_leading_minus_is_a_sign_not_a_subtraction() -> None:
-    assert '<mo stretchy="false">[</mo><mo form="prefix">\u2212</mo><mn>3</mn>' in to_mathml("[-3, 5]")
-
-
-def test_a_minus_between_terms_stays_a_subtraction() -> None:
-    assert "<mi>a</mi><mo>\u2212</mo><mi>b</mi>" in to_mathml("a - b")
-
-
-def test_a_minus_after_a_closing_bracket_stays_a_subtraction() -> None:
-    assert '<mo stretchy="false">)</mo><mo>\u2212</mo>' in to_mathml("(a) - b")
-
-
-def test_infinity_is_an_identifier_not_an_operator() -> None:
-    assert "<mi>\u221e</mi>" in to_mathml(r"-\infty")
-
-
-def test_aligned_environment_is_rejected() -> None:
-    with pytest.raises(FormulaError, match="aligned"):
-        to_mathml(r"\begin{aligned} a &= b \\ c &= d \end{aligned}")
-
-
-def test_operatorname_star_is_rejected() -> None:
-    with pytest.raises(FormulaError, match=r"operatorname\*"):
-        to_mathml(r"\operatorname*{arg\,max}_j s_j")
-
-
-def test_unknown_command_is_rejected_rather_than_printed() -> None:
-    with pytest.raises(FormulaError, match=r"unknown command \\sofmax"):
-        to_mathml(r"\sofmax(x)")
-
-
-def test_missing_argument_is_rejected() -> None:
-    with pytest.raises(FormulaError, match="<mfrac> has 1 arguments, expected 2"):
-        to_mathml(r"\frac{a}")
-
-
-def test_unbalanced_left_is_rejected() -> None:
-    with pytest.raises(FormulaError, match="cannot convert"):
-        to_mathml(r"\left( x")
-
-
-def test_an_unclosed_brace_is_rejected_not_closed_silently() -> None:
-    with pytest.raises(FormulaError, match=r"1 brace group\(s\) opened with \{ are never closed"):
-        to_mathml("x^{2")
-
-
-def test_a_stray_closing_brace_is_rejected() -> None:
-    with pytest.raises(FormulaError, match=r"a closing brace \} has no opening \{"):
-        to_mathml("x^{2}}")
-
-
-def test_escaped_braces_are_not_groups() -> None:
-    assert "<mo" in to_mathml(r"\{ a \}") and "{" in to_mathml(r"\{ a")
-
-
-def test_page_pass_replaces_inline_and_display_arithmatex_with_mathml() -> None:
+def test_page_pass_replaces_inline_and_display_arithmatex_with_mathml_and_names_a_bad_formula() -> None:
     html = ('<p>Here <span class="arithmatex">\\(a &lt; b\\)</span>.</p>\n'
             '<div class="arithmatex">\\[\nx^2\n\\]</div>')
     out = mathml(html, "docs/p.md")
     assert "arithmatex" not in out and "\\(" not in out and "\\[" not in out
     assert '<mi>a</mi><mo>&lt;</mo><mi>b</mi>' in out and 'display="block"' in out
+    with pytest.raises(FormulaError, match=r"docs/scores\.md: formula '\\\\frac\{a\}'"):
+        mathml('<span class="arithmatex">\\(\\frac{a}\\)</span>', "docs/scores.md")
 
 
 def test_plain_text_writes_scripts_as_unicode_where_it_has_them() -> None:
     assert plain_text(r"\mathrm{softmax}(Q K^\top / \sqrt{d_k})") == "softmax(QKᵀ/√dₖ)"
-
-
-def test_plain_text_keeps_the_mark_of_a_script_unicode_lacks() -> None:
-    assert plain_text(r"d_{\text{model}} = 512") == "d_model = 512"
-
-
-def test_plain_statement_writes_out_each_formula_and_keeps_the_words() -> None:
+    assert plain_text(r"d_{\text{model}} = 512") == "d_model = 512"  # the mark of a script Unicode lacks
     assert plain_statement(r"divided by $\sqrt{d_k}$, then $-\infty$ blocks") == "divided by √dₖ, then −∞ blocks"
-
-
-def test_page_pass_error_names_page_and_formula() -> None:
-    html = '<span class="arithmatex">\\(\\frac{a}\\)</span>'
-    with pytest.raises(FormulaError, match=r"docs/scores\.md: formula '\\\\frac\{a\}'"):
-        mathml(html, "docs/scores.md")
-
-
-def test_build_fails_on_a_formula_that_cannot_be_converted(tmp_path: Path) -> None:
-    result = build(one_page_site(tmp_path, "# Home\n\n$\\left( x$\n"), tmp_path / "site")
-    assert result.returncode != 0
-    assert "docs/index.md: formula '\\\\left( x'" in result.stderr
 
 
 # --- math in the built site ---------------------------------------------------------------------
 
 
-def test_built_site_holds_mathml(built_site: Path) -> None:
+def test_the_built_site_holds_mathml_and_no_tex_outside_code(built_site: Path) -> None:
     assert any("<math " in p.read_text(encoding="utf-8") for p in pages(built_site))
-
-
-def test_no_arithmatex_wrapper_is_left(built_site: Path) -> None:
-    left = [p.name for p in pages(built_site) if 'class="arithmatex"' in p.read_text(encoding="utf-8")]
-    assert left == []
-
-
-def test_no_tex_delimiters_are_left_outside_code(built_site: Path) -> None:
     leftovers = [f"{p.name}: {d}" for p in pages(built_site)
                  for d in ("\\(", "\\)", "\\[", "\\]", "$$") if d in "".join(scan(p).text)]
+    leftovers += [p.name for p in pages(built_site) if 'class="arithmatex"' in p.read_text(encoding="utf-8")]
     assert leftovers == []
 
 
-def test_math_font_ships_as_woff2_with_a_math_table(built_site: Path) -> None:
-    assert "MATH" in woff2_tables((built_site / "assets/fonts/noto-sans-math.woff2").read_bytes())
-
-
-def test_math_font_has_its_ofl_licence_beside_it(built_site: Path) -> None:
+def test_math_is_drawn_with_the_shipped_woff2_font_its_math_table_and_licence(built_site: Path) -> None:
+    font = TTFont(built_site / "assets/fonts/noto-sans-math.woff2")
+    assert font.flavor == "woff2" and "MATH" in font
     assert "SIL OPEN FONT LICENSE Version 1.1" in (built_site / "assets/fonts/OFL.txt").read_text()
-
-
-def test_stylesheet_draws_math_with_the_shipped_font(built_site: Path) -> None:
     css = (built_site / "assets/attnlab.css").read_text(encoding="utf-8")
     assert 'url("fonts/noto-sans-math.woff2")' in css and re.search(r"math \{\s*font-family: \"Attention Lab", css)
 
@@ -277,31 +189,21 @@ def test_every_character_in_a_formula_is_in_the_math_font(built_site: Path) -> N
 # --- offline and self-contained -----------------------------------------------------------------
 
 
-def test_no_page_loads_a_resource_from_another_host(built_site: Path) -> None:
-    found = [f"{p.name}: {url}" for p in pages(built_site) for url in scan(p).loads if remote(url)]
-    assert found == [], "resources from other hosts:\n" + "\n".join(found)
-
-
-def test_every_local_resource_a_page_loads_exists(built_site: Path) -> None:
-    missing = [f"{p.name}: {url}" for p in pages(built_site) for url in scan(p).loads
-               if url and not url.startswith("data:") and not local_file(built_site, p, url).is_file()]
-    assert missing == []
-
-
-def test_stylesheets_import_and_reference_nothing_from_another_host(built_site: Path) -> None:
+def test_no_page_or_stylesheet_loads_from_another_host_and_every_local_resource_exists(built_site: Path) -> None:
+    loads = [(p, url) for p in pages(built_site) for url in scan(p).loads]
+    assert [f"{p.name}: {url}" for p, url in loads if remote(url)] == [], "resources from other hosts"
+    assert [f"{p.name}: {url}" for p, url in loads if url and not url.startswith("data:")
+            and not local_file(built_site, p, url).is_file()] == [], "local resources missing"
     remote_css = re.compile(r"url\(\s*['\"]?\s*(?:[a-z]+:)?//|@import\s+(?:url\()?\s*['\"]?\s*(?:[a-z]+:)?//", re.I)
     found = [f"{css.relative_to(built_site)}: {m.group(0)}" for css in sorted(built_site.rglob("*.css"))
              for m in remote_css.finditer(css.read_text(encoding="utf-8"))]
     assert found == []
 
 
-def test_search_worker_shim_is_shipped_and_loaded_from_the_site(built_site: Path) -> None:
+def test_search_works_from_file_urls_its_worker_shim_shipped_and_its_index_inlined(built_site: Path) -> None:
     shim = "assets/vendor/iframe-worker/shim.js"
     assert (built_site / shim).is_file() and (built_site / "assets/vendor/iframe-worker/LICENSE").is_file()
     assert all(any(url.endswith(shim) for url in scan(p).loads) for p in pages(built_site))
-
-
-def test_search_index_is_inlined_for_file_urls(built_site: Path) -> None:
     assert (built_site / "search/search_index.js").read_text(encoding="utf-8").startswith("var __index = ")
 
 
@@ -327,24 +229,15 @@ def test_every_citation_link_reaches_a_claim_anchor(built_site: Path) -> None:
     assert broken == []
 
 
-def test_claims_page_has_a_permalink_for_every_claim(built_site: Path) -> None:
-    ids = scan(built_site / "claims.html").ids
-    assert [c.id for c in registry.claims() if c.id.lower() not in ids] == []
-
-
-def test_claims_page_lists_the_pages_citing_each_claim(built_site: Path) -> None:
+def test_claims_page_has_a_section_for_every_claim_listing_the_pages_citing_it(built_site: Path) -> None:
     html = (built_site / "claims.html").read_text(encoding="utf-8")
     sections = dict(re.findall(r'<h2 id="([a-z]+-\d{3})">(.*?)(?=<h2 |</article>)', html, re.S))
+    assert [c.id for c in registry.claims() if c.id.lower() not in sections] == []
     missing = [f"{claim_id} on {page}"
                for claim_id, cited in citations.cited_on(docs_pages(DOCS)).items()
                for page in cited if f'href="{page.removesuffix(".md")}.html"' not in sections[claim_id.lower()]]
     assert missing == []
-
-
-def test_claims_page_shows_a_statements_formulas_as_mathml(built_site: Path) -> None:
-    html = (built_site / "claims.html").read_text(encoding="utf-8")
-    section = re.search(r'<h2 id="cl-001">.*?(?=<h2 )', html, re.S).group(0)
-    assert "<msqrt>" in section and "$" not in section
+    assert "<msqrt>" in sections["cl-001"] and "$" not in sections["cl-001"], "a statement's formulas as MathML"
 
 
 def test_sources_page_lists_the_claims_resting_on_each_source(built_site: Path) -> None:
@@ -354,23 +247,13 @@ def test_sources_page_lists_the_claims_resting_on_each_source(built_site: Path) 
                for s in registry.sources() for c in registry.resting_on(s.id))
 
 
-def test_site_publishes_claims_json_and_sources_bib(built_site: Path) -> None:
+def test_site_publishes_claims_json_and_sources_bib_and_both_pages_offer_them(built_site: Path) -> None:
     data = json.loads((built_site / "claims.json").read_text(encoding="utf-8"))
     assert [c["id"] for c in data["claims"]] == [c.id for c in registry.claims()]
     assert (built_site / "sources.bib").read_text(encoding="utf-8") == registry.bibtex()
-
-
-@pytest.mark.parametrize("page", ["claims.html", "sources.html"])
-@pytest.mark.parametrize("published", ["claims.json", "sources.bib"])
-def test_claims_and_sources_pages_offer_both_published_files_for_download(built_site: Path, page: str,
-                                                                          published: str) -> None:
-    assert f'<a href="{published}" download>{published}</a>' in (built_site / page).read_text(encoding="utf-8")
-
-
-def test_reference_page_documents_every_module_of_the_package() -> None:
-    modules = sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
-    reference = (DOCS / "reference.md").read_text(encoding="utf-8")
-    assert [m for m in modules if f"::: attnlab.{m}\n" not in reference] == []
+    for page in ("claims.html", "sources.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        assert all(f'<a href="{name}" download>{name}</a>' in html for name in ("claims.json", "sources.bib")), page
 
 
 INTERNAL_MODULES = {"checks", "cli"}
@@ -380,6 +263,11 @@ INTERNAL_MODULES = {"checks", "cli"}
 def package_modules() -> list[str]:
     """The short names of attnlab's modules (not ``__main__``, the command line)."""
     return sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
+
+
+def test_reference_page_documents_every_module_of_the_package() -> None:
+    reference = (DOCS / "reference.md").read_text(encoding="utf-8")
+    assert [m for m in package_modules() if f"::: attnlab.{m}\n" not in reference] == []
 
 
 def test_every_public_module_names_its_public_api_in_all() -> None:
@@ -398,11 +286,6 @@ def test_reference_page_shows_the_public_api_and_no_helper(built_site: Path) -> 
     expected = {name: set() if name in INTERNAL_MODULES else set(importlib.import_module(f"attnlab.{name}").__all__)
                 for name in package_modules()}
     assert shown == expected
-
-
-def test_reference_page_is_generated_from_docstrings(built_site: Path) -> None:
-    ids = scan(built_site / "reference.html").ids
-    assert {"attnlab.attention.softmax", "attnlab.lab.compute"} <= ids
 
 
 def toc_tree() -> list[AnchorLink]:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 THEME_HELPERS = "__md_get=(e,_=localStorage"
 """The start of the theme's definition of its storage helpers (an inline script in the page head)."""
 GUARD = 'assets/storage-guard.js"></script>'
@@ -23,26 +21,17 @@ def pages(site: Path) -> list[Path]:
     return sorted(site.glob("*.html"))
 
 
-def test_every_page_loads_the_guard_after_the_theme_defines_its_helpers(built_site: Path) -> None:
-    wrong = [p.name for p in pages(built_site)
-             if not 0 <= (html := p.read_text(encoding="utf-8")).find(THEME_HELPERS) < html.find(GUARD)]
+def test_every_page_loads_the_theme_names_and_the_guard_after_the_theme_defines_its_helpers_and_before_the_palette(
+        built_site: Path) -> None:
+    wrong = [p.name for p in pages(built_site) if not 0 <= (html := p.read_text(encoding="utf-8")).find(THEME_HELPERS)
+             < html.find(GUARD) < html.find('__md_get("__palette")')]
     assert wrong == []
-
-
-def test_the_guard_comes_before_the_palette_script_reads_storage(built_site: Path) -> None:
-    late = [p.name for p in pages(built_site)
-            if (html := p.read_text(encoding="utf-8")).find('__md_get("__palette")') < html.find(GUARD)]
-    assert late == []
-
-
-def test_every_page_loads_the_theme_names_script(built_site: Path) -> None:
     missing = [p.name for p in pages(built_site)
                if not re.search(r'src="(\./)?assets/theme-names\.js"', p.read_text(encoding="utf-8"))]
-    assert missing == []
+    assert missing == [], "the theme-names script"
 
 
-@pytest.mark.parametrize("attribute", ["href", "src"])
-def test_the_not_found_page_addresses_every_asset_relative_to_itself(built_site: Path, attribute: str) -> None:
+def test_the_not_found_page_addresses_every_asset_relative_to_itself(built_site: Path) -> None:
     html = (built_site / "404.html").read_text(encoding="utf-8")
-    absolute = re.findall(rf'{attribute}="(/[^"]*)"', html)
-    assert re.findall(rf'{attribute}="\./assets/', html) and absolute == []
+    for attribute in ("href", "src"):
+        assert re.findall(rf'{attribute}="\./assets/', html) and re.findall(rf'{attribute}="(/[^"]*)"', html) == []

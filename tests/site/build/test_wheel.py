@@ -25,7 +25,7 @@ from sites import ROOT
 
 import attnlab
 from attnlab.site.build import wheel
-from attnlab.site.pages.published import wheel_name
+from attnlab.site.build.offline import dated_zip
 
 VERSION = attnlab.__version__
 INFO = f"attnlab-{VERSION}.dist-info"
@@ -34,18 +34,13 @@ PACKAGE = Path(attnlab.__file__).parent
 
 def built(date: str = "2024-05-06", package: Path = PACKAGE) -> bytes:
     """The wheel of ``package`` on ``date``, with the installed attnlab's metadata."""
-    return wheel.wheel(wheel.contents(package, wheel.installed(), VERSION), date)
+    return dated_zip(wheel.contents(package, wheel.installed(), VERSION).items(), date)
 
 
 def entries(data: bytes) -> dict[str, bytes]:
     """What the wheel ``data`` holds, by name, in its order."""
     archive = zipfile.ZipFile(io.BytesIO(data))
     return {entry.filename: archive.read(entry) for entry in archive.infolist()}
-
-
-def test_the_wheel_is_named_for_a_pure_python_package_of_its_version() -> None:
-    assert wheel_name("2.3.4") == "attnlab-2.3.4-py3-none-any.whl"
-    assert wheel_name() == f"attnlab-{VERSION}-py3-none-any.whl"
 
 
 def test_it_holds_every_module_of_the_maths_and_nothing_of_the_site() -> None:
@@ -68,16 +63,12 @@ def test_only_python_modules_and_data_outside_site_and_caches_are_taken(tmp_path
                                             "attnlab/lab.py", "attnlab/py.typed", "attnlab/sub/__init__.py"]
 
 
-def test_the_modules_are_the_running_packages_bytes() -> None:
+def test_the_modules_are_the_running_packages_bytes_then_the_dist_info_with_record_last() -> None:
     found = entries(built())
     assert found["attnlab/attention.py"] == (PACKAGE / "attention.py").read_bytes()
-
-
-def test_the_dist_info_comes_last_with_record_at_the_very_end() -> None:
-    names = list(entries(built()))
+    names = list(found)
     first_info = next(i for i, n in enumerate(names) if n.startswith(INFO))
-    assert all(n.startswith(INFO) for n in names[first_info:])
-    assert names[-1] == f"{INFO}/RECORD"
+    assert names[first_info:-1] == sorted(names[first_info:-1]) and names[-1] == f"{INFO}/RECORD"
     assert sorted(names[first_info:]) == [f"{INFO}/{n}" for n in (
         "METADATA", "RECORD", "WHEEL", "entry_points.txt", "licenses/LICENSE")]
 
@@ -104,18 +95,12 @@ def test_metadata_names_the_package_and_numpy_as_its_only_requirement() -> None:
     assert fields.get_payload().startswith("attnlab: the attention calculations")
 
 
-def test_the_licence_travels_in_the_wheel() -> None:
-    assert entries(built())[f"{INFO}/licenses/LICENSE"] == (ROOT / "LICENSE").read_bytes()
-
-
-def test_wheel_file_says_pure_python_for_every_interpreter_and_platform() -> None:
-    text = entries(built())[f"{INFO}/WHEEL"].decode()
+def test_the_licence_the_pure_python_tag_and_the_attnlab_command_travel_in_the_wheel() -> None:
+    found = entries(built())
+    assert found[f"{INFO}/licenses/LICENSE"] == (ROOT / "LICENSE").read_bytes()
+    text = found[f"{INFO}/WHEEL"].decode()
     assert "Root-Is-Purelib: true\n" in text and "Tag: py3-none-any\n" in text and "Wheel-Version: 1.0\n" in text
-
-
-def test_the_attnlab_command_comes_along_and_no_entry_point_into_the_site() -> None:
-    text = entries(built())[f"{INFO}/entry_points.txt"].decode()
-    assert text == "[console_scripts]\nattnlab = attnlab.__main__:main\n"
+    assert found[f"{INFO}/entry_points.txt"].decode() == "[console_scripts]\nattnlab = attnlab.__main__:main\n"
 
 
 def test_requirements_keep_conditions_on_python_and_drop_the_extras(tmp_path: Path) -> None:
@@ -129,16 +114,10 @@ def test_requirements_keep_conditions_on_python_and_drop_the_extras(tmp_path: Pa
     assert wheel.requirements(metadata.PathDistribution(info)) == ["numpy>=2", 'tomli; python_version < "3.11"']
 
 
-def test_the_same_sources_and_date_give_the_same_bytes() -> None:
-    assert built("2024-05-06") == built("2024-05-06")
-
-
-def test_every_entry_has_the_build_date_and_plain_file_permissions() -> None:
+def test_the_same_sources_and_date_give_the_same_bytes_and_another_date_or_module_other_bytes(
+        tmp_path: Path) -> None:
     archive = zipfile.ZipFile(io.BytesIO(built("2024-05-06")))
     assert {(e.date_time, e.external_attr >> 16) for e in archive.infolist()} == {((2024, 5, 6, 0, 0, 0), 0o100644)}
-
-
-def test_another_date_or_a_changed_module_gives_other_bytes(tmp_path: Path) -> None:
     copy = tmp_path / "attnlab"
     for path in [*PACKAGE.glob("*.py"), PACKAGE / "py.typed"]:
         copy.mkdir(exist_ok=True)
@@ -159,5 +138,5 @@ def test_an_installed_version_other_than_the_packages_is_refused(monkeypatch: py
 def test_writing_puts_the_wheel_into_the_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714953600")  # 2024-05-06
     target = wheel.write(tmp_path)
-    assert target == tmp_path / wheel_name()
+    assert target == tmp_path / f"attnlab-{VERSION}-py3-none-any.whl"
     assert target.read_bytes() == built("2024-05-06")
