@@ -14,6 +14,9 @@ from pathlib import Path
 
 import yaml
 
+from attnlab.site.pages.guide import Guide
+from attnlab.site.pages.page import nav_pages
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 CONFIG = ROOT / "mkdocs.yml"
@@ -63,6 +66,11 @@ def read_config(config: Path = CONFIG) -> dict:
     """``mkdocs.yml`` as data; a ``!!python/name:`` reference (a fence formatter) is a :class:`PythonName`,
     an ``!ENV`` value an :class:`EnvTag`."""
     return yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 - a safe loader
+
+
+def guide() -> Guide:
+    """The guide's pages as mkdocs.yml's navigation lists them."""
+    return Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
 
 
 def write_config(root: Path, config: dict) -> Path:

@@ -29,7 +29,6 @@ from attnlab.site.pages import (
     relations,
     running,
 )
-from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import Page
@@ -51,7 +50,7 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     found = problems(markdown, page, guide)
     if found:
         raise PageError("\n".join(found))
-    markdown = relations.render(bindings.render(placed_blocks(markdown, page.name)))
+    markdown = relations.written(markdown, page.name)
     if page.path in guide.titles and guide.kind(page.path) == "chapter":
         markdown = running.with_run_lines(markdown, page.path)
     markdown = practice.numbered(markdown, page.path)
@@ -72,7 +71,7 @@ def shown_elsewhere(page: Page, path: str) -> str:
     name = f"{page.docs_dir.name}/{path}"
     source = (page.docs_dir / path).read_text(encoding="utf-8")
     return running.with_run_lines(
-        relations.render(bindings.render(placed_blocks(source, name, f"{practice.slug(path)}-"))), path)
+        relations.written(source, name, f"{practice.slug(path)}-"), path)
 
 
 def page_markdown(markdown: str, page: Page) -> str:

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import attnlab
 from attnlab.bert import MODEL_PACKAGE
-from attnlab.site.pages import bindings, citations, practice, relations
-from attnlab.site.pages.blocks import HIDE, placed_blocks, shown_part
+from attnlab.site.pages import citations, practice, relations
+from attnlab.site.pages.blocks import HIDE, shown_part
 from attnlab.site.pages.errors import PageError
 from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.guide import Guide
@@ -320,7 +320,7 @@ class Chapter:
 def chapter_markdown(source: str, path: str, docs: str) -> str:
     """A chapter's Markdown as its page shows it (blocks placed, numbers written, exercises numbered, claims
     linked), without front matter; ``docs`` is the docs folder's name."""
-    text = practice.numbered(relations.render(bindings.render(placed_blocks(source, f"{docs}/{path}"))), path)
+    text = practice.numbered(relations.written(source, f"{docs}/{path}"), path)
     text = citations.linked(text, path)
     front = FRONT_MATTER.match(text)
     return text[front.end():] if front else text

@@ -10,7 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from attnlab.site.pages import bindings
 from attnlab.site.pages.bindings import RELATION, namespace
+from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.source import chunks, line_of, sub_prose
 
 
@@ -58,3 +60,9 @@ def check(markdown: str, page: str) -> list[str]:
 def render(markdown: str) -> str:
     """``markdown`` with every relation in prose replaced by its words."""
     return sub_prose(RELATION, lambda m: m["words"], markdown)
+
+
+def written(markdown: str, page: str, prefix: str = "") -> str:
+    """``markdown`` as the reader sees its prose: code blocks placed (HTML ids prefixed by ``prefix``), bound
+    numbers and relations written in."""
+    return render(bindings.render(placed_blocks(markdown, page, prefix)))

@@ -16,18 +16,16 @@ from pathlib import Path
 import nbformat
 import pytest
 from page_blocks import blocks, source_blocks
-from sites import DOCS, read_config
+from sites import DOCS, guide
 
 import attnlab
 from attnlab.lab import compute
 from attnlab.site.build import notebooks
 from attnlab.site.pages.blocks import shown_part
-from attnlab.site.pages.guide import Guide
-from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.published import archive_name, wheel_name
 from attnlab.site.pages.running import answers_path, notebook_path
 
-GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
+GUIDE = guide()
 
 CHAPTER = '''---
 literals: [1, 2]

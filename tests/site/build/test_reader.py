@@ -32,17 +32,15 @@ from reader import (
     repacked,
     run,
 )
-from sites import DOCS, read_config
+from sites import DOCS, guide
 
 import attnlab
 from attnlab.site.build.wheel import LEFT_OUT
 from attnlab.site.pages import practice
 from attnlab.site.pages.blocks import HIDE, shown_part
-from attnlab.site.pages.guide import Guide
-from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.running import answers_path, install_command, notebook_path
 
-GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
+GUIDE = guide()
 
 
 @pytest.fixture(scope="session")

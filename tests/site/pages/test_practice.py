@@ -8,14 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
-from sites import DOCS, read_config
+from sites import DOCS, guide, read_config
 
 from attnlab.site.pages import practice
-from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.practice import exercises, gathered, numbered, problems, prompts
 
-GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
+GUIDE = guide()
 """The guide's own pages, read as the build reads them."""
 PATHS = ("rows.md", "softmax.md", "real-model.md")
 """Chapters for the unit tests of the Exercises page, in reading order."""

@@ -7,14 +7,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sites import DOCS, ROOT, read_config
+from sites import ROOT, guide
 
 from attnlab.site.pages import practice, running
-from attnlab.site.pages.guide import Guide
-from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.published import wheel_name
 
-GUIDE = Guide.read(DOCS, tuple(nav_pages(read_config()["nav"])))
+GUIDE = guide()
 WHEEL = wheel_name()
 CHAPTER = """# Softmax
 
