@@ -68,7 +68,8 @@ def scores(q: Any, k: Any) -> np.ndarray:
 
 
 def scale(raw: Any, d_k: int) -> np.ndarray:
-    """Divide raw scores by √d_k: with independent query and key entries of variance 1 (CL-006), variance 1."""
+    """Divide raw scores by √d_k: their variance is then 1 when query and key entries are independent, mean 0,
+    variance 1 (CL-006)."""
     return as_array("raw", raw, (1, 2)) / math.sqrt(positive_int("d_k", d_k))
 
 
