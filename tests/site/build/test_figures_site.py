@@ -322,7 +322,7 @@ def dot_plane(v: dict[str, Any]) -> None:
     close(v["scores"], r.scores, "the scores")
     close(v["cosines"], [k @ q / np.hypot(*k) / np.hypot(*q) for k in keys], "the cosines")
     feet = np.array(v["feet"])
-    close(np.cross(feet, q), np.zeros(len(keys)), "each foot on the query's line")
+    close(feet[:, 0] * q[1] - feet[:, 1] * q[0], np.zeros(len(keys)), "each foot on the query's line")
     close((keys - feet) @ q, np.zeros(len(keys)), "each drop at a right angle to the query")
 
 
