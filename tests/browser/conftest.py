@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserType
+from sites import site_pages as navigation_pages
 
 from .chromium import CHROMIUM_ARGS, chromium_executable
-from .pages import SITE_PAGES
 
 
 @pytest.fixture(scope="session")
@@ -53,7 +53,7 @@ def file_url(built_site: Path) -> str:
 
 @pytest.fixture(scope="session")
 def site_pages(built_site: Path) -> list[str]:
-    """Every HTML page of the built site, as paths relative to its root: the pages tests are parametrized by."""
+    """Every HTML page of the built site, as paths relative to its root: the pages the tests walk through."""
     pages = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html"))
-    assert pages == SITE_PAGES, "the built site's pages are not those of mkdocs.yml's navigation and 404.html"
+    assert pages == navigation_pages(), "the built site's pages are not those of mkdocs.yml's navigation and 404.html"
     return pages

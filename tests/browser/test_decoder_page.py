@@ -20,8 +20,6 @@ from attnlab import decoder
 from .axe import serious_violations
 from .labpage import watch
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 PROMPT = "qwertzqwe"
 LOADS = 120_000
 """How long Playwright waits for a state, in ms: a bound on a hung page, not a speed test."""

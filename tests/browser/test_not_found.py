@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import BrowserContext
 
 from .conftest import QuietHandler
 from .labpage import watch
@@ -33,20 +33,10 @@ def parent_url(built_site: Path) -> Iterator[str]:
     server.server_close()
 
 
-def styled_without_problems(page: Page, base: str) -> tuple[bool, list[str]]:
-    """Open ``base`` + 404.html; whether it is styled, and any error or request off ``base``."""
-    problems = watch(page, base)
-    page.goto(base + "404.html", wait_until="networkidle")
-    return page.evaluate(STYLED), problems
-
-
-def test_not_found_page_is_styled_at_the_servers_root(page: Page, site_url: str) -> None:
-    assert styled_without_problems(page, site_url) == (True, [])
-
-
-def test_not_found_page_is_styled_under_a_sub_path(page: Page, parent_url: str) -> None:
-    assert styled_without_problems(page, parent_url) == (True, [])
-
-
-def test_not_found_page_is_styled_from_disk(page: Page, file_url: str) -> None:
-    assert styled_without_problems(page, file_url) == (True, [])
+def test_not_found_page_is_styled_at_a_servers_root_under_a_sub_path_and_on_disk(
+        context: BrowserContext, site_url: str, parent_url: str, file_url: str) -> None:
+    for base in (site_url, parent_url, file_url):
+        page = context.new_page()
+        problems = watch(page, base)
+        page.goto(base + "404.html", wait_until="networkidle")
+        assert (page.evaluate(STYLED), problems) == (True, []), base
