@@ -70,7 +70,7 @@ def test_every_slider_setting_shows_python_numbers_and_never_nan_or_infinity(pag
 
 
 def test_the_lab_sizes_its_vectors_from_the_toy_data(page: Page, site_url: str) -> None:
-    # W_V gains a third column of ones, so every value, and the output, gets a third coordinate, in a second lab
+    # a second lab, started after W_V gains a third column of ones: every value, and the output, get a third coordinate
     open_lab(page, site_url)
     page.evaluate("""() => {
         ATTNLAB_TOY.w_v = ATTNLAB_TOY.w_v.map(row => [...row, 1]);
@@ -88,3 +88,5 @@ def test_the_lab_sizes_its_vectors_from_the_toy_data(page: Page, site_url: str) 
     assert shown["values"] == [[*row, fmt(t)] for row, t in zip(expected["values"], third)]
     assert shown["output"] == [*expected["output"], fmt(sum(w * t for w, t in zip(python.weights, third)))]
     assert rendered(page.locator(".attnlab-lab").first) == expected, "the first lab keeps the toy it started with"
+    ids = page.evaluate("Array.from(document.querySelectorAll('[id]'), e => e.id)")
+    assert len(ids) == len(set(ids)), "a lab started later takes ids of its own"
