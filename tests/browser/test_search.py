@@ -1,9 +1,7 @@
 """Site search works offline: from file:// (through the shipped iframe-worker shim) and from a local server.
 
-Tests type as a reader does, as soon as the page has loaded, and then wait
-for a state of the page: the result list answering the whole query. The
-theme's search worker builds its index in its own time (seconds on a loaded
-machine), so the waits have a generous ceiling and no clock of their own.
+Tests type or paste as a reader does and wait for the result list to answer the whole query; the theme's
+worker builds its index in its own time, so the wait has a generous ceiling and no clock of its own.
 """
 
 from __future__ import annotations
@@ -25,10 +23,8 @@ def search_box(page: Page) -> Locator:
 def answer(page: Page, query: str) -> list[str]:
     """Wait until the result list answers ``query``; return the titles of its results.
 
-    With the theme's ``search.highlight`` feature, each section a result
-    lists links to its page with the query in an ``h`` parameter, so a link
-    holding ``h=<query>`` shows the list answers the whole query, not a
-    prefix typed on the way.
+    The theme's ``search.highlight`` puts the query in each result link's ``h`` parameter, so a link holding
+    ``h=<query>`` shows the list answers the whole query, not a prefix typed on the way.
     """
     page.locator(f'.md-search-result__item a[href*="h={query}"]').first.wait_for(timeout=CEILING_MS)
     return page.locator(".md-search-result__item h1").all_inner_texts()
@@ -42,13 +38,9 @@ def type_at_once(page: Page, url: str, query: str) -> list[str]:
 
 
 def paste_once_ready(page: Page, url: str, query: str) -> list[str]:
-    """Open ``url``, open search, and once its index is ready paste ``query``; return the result titles.
-
-    "Pasted" text arrives with an ``input`` event and no key events, as from
-    a context-menu paste, a drop or dictation. The index is ready when the
-    theme writes its placeholder ("Type to start searching") into the result
-    list's heading, which it does only after the worker's ready message.
-    """
+    """Open ``url``, open search, and once its index is ready paste ``query`` (an ``input`` event and no key
+    events, as from a context-menu paste or dictation); return the result titles. The index is ready when the
+    theme writes its placeholder into the result list's heading, after the worker's ready message."""
     page.goto(url)
     search_box(page).click()
     placeholder = page.evaluate(
