@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Any
 
 from playwright.sync_api import Page
 
@@ -30,39 +29,27 @@ def test_the_lab_shows_python_numbers_from_disk_and_from_a_server(page: Page, fi
         assert rendered(lab) == as_shown(compute("load", 2.5, False, -3.5).to_dict())
 
 
-def sweep(page: Page, settings: list[tuple[str, float, bool, float]]) -> list[dict[str, Any]]:
-    """Set each combination on the lab's own inputs and fire an input event, as a slider drag does.
-
-    Returns, per combination, the lab's whole text and its numbers as ``rendered`` reads them.
-    """
-    return page.evaluate(
-        f"""settings => {{
-            const lab = document.querySelector(".attnlab-lab");
-            const input = id => lab.querySelector(`[data-testid="${{id}}"]`);
-            const read = {READ_LAB};
-            return settings.map(([token, scale, causal, valueY]) => {{
-                lab.querySelector(`input[type="radio"][value="${{token}}"]`).checked = true;
-                input("query-scale").value = String(scale);
-                input("causal").checked = causal;
-                input("value-y").value = String(valueY);
-                input("value-y").dispatchEvent(new Event("input", {{bubbles: true}}));
-                return {{text: lab.textContent, shown: read(lab)}};
-            }});
-        }}""",
-        [list(s) for s in settings],
-    )
-
-
-def every_setting() -> list[tuple[str, float, bool, float]]:
-    """Every combination of the controls the lab's inputs allow."""
-    return list(itertools.product(TOKENS, slider_stops("query_scale"), (True, False), slider_stops("value_y")))
+SWEEP = f"""settings => {{
+    const lab = document.querySelector(".attnlab-lab");
+    const input = id => lab.querySelector(`[data-testid="${{id}}"]`);
+    const read = {READ_LAB};
+    return settings.map(([token, scale, causal, valueY]) => {{
+        lab.querySelector(`input[type="radio"][value="${{token}}"]`).checked = true;
+        input("query-scale").value = String(scale);
+        input("causal").checked = causal;
+        input("value-y").value = String(valueY);
+        input("value-y").dispatchEvent(new Event("input", {{bubbles: true}}));
+        return {{text: lab.textContent, shown: read(lab)}};
+    }});
+}}"""
+"""Set each combination on the lab's own inputs and fire an input event, as a slider drag does; per combination,
+the lab's whole text and its numbers as ``rendered`` reads them."""
 
 
 def test_every_slider_setting_shows_python_numbers_and_never_nan_or_infinity(page: Page, site_url: str) -> None:
     open_lab(page, site_url)
-    settings = every_setting()
-    swept = sweep(page, settings)
-    assert len(swept) == len(TOKENS) * 2 * len(slider_stops("query_scale")) * len(slider_stops("value_y"))
+    settings = list(itertools.product(TOKENS, slider_stops("query_scale"), (True, False), slider_stops("value_y")))
+    swept = page.evaluate(SWEEP, [list(s) for s in settings])
     bad = [(s, r["text"]) for s, r in zip(settings, swept) if re.search(r"NaN|Infinity|undefined", r["text"])]
     assert not bad, f"{len(bad)} settings show a non-number, first: {bad[0]}"
     for setting, shown in zip(settings, swept, strict=True):
