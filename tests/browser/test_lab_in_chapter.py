@@ -1,4 +1,4 @@
-"""The lab inside Three experiments, several on one page; the √d_k switch; the numbers in view on a phone."""
+"""The lab inside Three experiments, several on one page; the numbers in view on a phone."""
 
 from __future__ import annotations
 
@@ -61,16 +61,6 @@ def test_each_lab_in_the_chapter_starts_moves_and_resets_on_its_own_with_its_out
     links = page.locator(".md-nav--primary a.md-nav__link[href$='.html']").evaluate_all(
         "links => links.map(a => a.getAttribute('href'))")
     assert links[links.index(CHAPTER) + 1] == "lab.html", "the lab page is next to the chapter"
-
-
-def test_switching_off_the_division_by_the_root_of_d_k_gives_pythons_raw_softmax(page: Page, site_url: str) -> None:
-    lab = open_lab(page, site_url)
-    for token in TOKENS:
-        set_controls(lab, token=token, causal=False, scale_scores=False)
-        assert rendered(lab) == as_shown(compute(token, causal=False, scale_scores=False).to_dict())
-        expect(lab.get_by_test_id("scaled-how")).to_have_text("raw, not divided")
-        set_controls(lab, scale_scores=True)
-        expect(lab.get_by_test_id("scaled-how")).to_have_text("raw ÷ √dₖ")
 
 
 def test_on_a_phone_the_line_in_view_follows_the_sliders_and_leaves_with_its_lab(page: Page, site_url: str) -> None:

@@ -34,6 +34,8 @@ def test_every_lab_control_works_from_the_keyboard_in_tab_order(page: Page, site
         page.keyboard.press(key)
         controls.update(change)
         assert rendered(lab) == as_shown(compute(controls).to_dict()), f"{key} on {focus}"
+        expect(lab.get_by_test_id("scaled-how")).to_have_text("raw ÷ √dₖ" if controls["scale_scores"]
+                                                                 else "raw, not divided")
 
 
 def test_space_ticks_and_enter_clears_the_checklist_and_the_read_marks(page: Page, site_url: str) -> None:

@@ -1,11 +1,7 @@
 """minilm.js in Chromium on both of kernel.js's paths (WebAssembly SIMD and plain JavaScript), against Python.
 
-A page of its own (``tests/model_js.py``'s bare page) loads the model's files from ``file://``
-and builds the model twice, once per path; each sentence (the explorer's prepared ones and every
-fifth generated one, the longest included) runs on both. The two paths must give identical
-numbers, compared in the page; the WebAssembly path's weights and contribution sizes come back
-as float64 bytes and must be within 1e-5 and 1e-4 relative of ``attnlab.bert`` on the same
-float16 weights, so the plain path's are too.
+``tests/model_js.py``'s bare page, from ``file://``, builds the model once per path and runs each sentence on both:
+the paths agree exactly, and the SIMD path's weights and sizes are within 1e-5 and 1e-4 relative of ``attnlab.bert``.
 """
 
 from __future__ import annotations

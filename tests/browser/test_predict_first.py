@@ -1,12 +1,5 @@
-"""Predict first, for real: with a chapter's prompt on screen, its answer is nowhere in view until opened.
-
-For each chapter whose prompt used to sit right above the table or the
-sentence that answers it (Rows, Scores, Softmax, Masking), the test scrolls the prompt to the top of the
-window and looks for the answer, a number or shape computed here with
-``attnlab``, in every piece of text the reader can see. Then it opens the
-answer and finds the same text shown, so the search is not looking for
-something the page never shows.
-"""
+"""Predict first, for real: with a chapter's prompt at the top of the window, its answer (computed here with
+``attnlab``) is in no text the reader can see, and once opened it is (so the search looks for something shown)."""
 
 from __future__ import annotations
 
