@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -147,14 +146,12 @@ def test_read_marks_are_kept_per_chapter_shown_in_the_navigation_counted_at_home
     assert nav_marked(page) == []
 
 
-def test_read_marks_persist_on_disk_and_two_copies_of_one_version_share_them(page: Page, built_site: Path,
-                                                                              file_url: str, tmp_path: Path) -> None:
-    copy = tmp_path / "copy"
-    shutil.copytree(built_site, copy)
+def test_read_marks_persist_on_disk_and_two_copies_of_one_version_share_them(page: Page, file_url: str,
+                                                                              offline_copy: Path) -> None:
     mark_read(page, file_url, "positions.html")
     page.reload()
     assert page.get_by_test_id("read-mark").is_checked()
-    page.goto(copy.as_uri() + "/positions.html")
+    page.goto(offline_copy.as_uri() + "/positions.html")  # the unzipped copy, another folder
     assert page.get_by_test_id("read-mark").is_checked()
 
 
