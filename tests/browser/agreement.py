@@ -1,9 +1,5 @@
-"""Compare the browser's (or Node's) lab result with Python's, field by field.
-
-JavaScript names a field or a control of two words in camelCase (``weightMap``,
-``queryScale``) where Python writes snake_case (``weight_map``, ``query_scale``):
-``in_javascript_terms`` renames a Python result so the two can be compared.
-"""
+"""Compare the browser's (or Node's) lab result with Python's, field by field, once ``in_javascript_terms`` has
+renamed Python's snake_case (``weight_map``) to JavaScript's camelCase (``weightMap``)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""axe-core's serious and critical findings on a page at rest.
-
-The theme animates some of its chrome (the header swaps to the page title
-with a fade once the page scrolls); caught mid-fade, a text's contrast is
-measured against a half-transparent colour. So transitions and animations
-are switched off first: axe then judges what the reader sees once the page
-has settled, whatever the machine's speed.
-"""
+"""axe-core's serious and critical findings on a page at rest: transitions and animations off first, since a text
+caught mid-fade (the theme's header fades to the page title) has its contrast measured against a half-transparent
+colour."""
 
 from __future__ import annotations
 

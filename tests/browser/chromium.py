@@ -1,10 +1,5 @@
-"""Which Chromium the browser tests and the latency benchmark launch, and with which flags.
-
-Chromium is looked for in the order ``scripts/ensure-chromium`` installs it:
-``$ATTNLAB_CHROMIUM``, Debian's or Ubuntu's binary, Google Chrome, then
-Playwright's own download. A missing browser fails with a message saying how
-to get one; it never skips.
-"""
+"""Which Chromium the browser tests and the benchmarks launch, and with which flags: the first of
+``$ATTNLAB_CHROMIUM``, ``SYSTEM_CHROMIUMS`` and Playwright's own download; none fails saying how to get one."""
 
 from __future__ import annotations
 

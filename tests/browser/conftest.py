@@ -6,14 +6,15 @@ import functools
 import http.server
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserType
+from sites import site_pages as navigation_pages
 
 from .chromium import CHROMIUM_ARGS, chromium_executable
-from .pages import SITE_PAGES
 
 
 @pytest.fixture(scope="session")
@@ -27,22 +28,28 @@ def browser_type_launch_args(browser_type: BrowserType) -> dict[str, Any]:
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serve files without logging every request to stderr."""
-
     def log_message(self, format: str, *args: Any) -> None:
-        """Say nothing."""
+        """Say nothing of each request."""
+
+
+@contextmanager
+def served(directory: Path) -> Iterator[str]:
+    """``directory`` served on 127.0.0.1 (a free port) while in the block; yields its base URL."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture(scope="session")
 def site_url(built_site: Path) -> Iterator[str]:
-    """The built site served on 127.0.0.1 (a free port) for the session; yields its base URL."""
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    """The built site served for the session; yields its base URL."""
+    with served(built_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -53,7 +60,7 @@ def file_url(built_site: Path) -> str:
 
 @pytest.fixture(scope="session")
 def site_pages(built_site: Path) -> list[str]:
-    """Every HTML page of the built site, as paths relative to its root: the pages tests are parametrized by."""
+    """Every HTML page of the built site, as paths relative to its root: the pages the tests walk through."""
     pages = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html"))
-    assert pages == SITE_PAGES, "the built site's pages are not those of mkdocs.yml's navigation and 404.html"
+    assert pages == navigation_pages(), "the built site's pages are not those of mkdocs.yml's navigation and 404.html"
     return pages

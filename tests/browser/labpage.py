@@ -1,9 +1,5 @@
-"""Driving the lab as a reader does, and reading back what it shows.
-
-Tests move the controls through the page (click, fill a slider, tick) and
-compare the rendered text with ``attnlab.lab.compute`` formatted the way
-``attnlab.text`` formats numbers for pages.
-"""
+"""Driving the lab as a reader does (click, fill a slider, tick) and reading back what it shows, to compare with
+``attnlab.lab.compute`` formatted as pages format numbers (``as_shown``)."""
 
 from __future__ import annotations
 
@@ -60,7 +56,6 @@ READ_LAB = """lab => {
         weight_map: range(n).map(i => range(n).map(j => text(`map-${i}-${j}`))),
     };
 }"""
-"""JS function of a lab element: the numbers it shows, as text, keyed like LabResult's fields."""
 
 
 def rendered(lab: Locator) -> dict[str, Any]:

@@ -20,15 +20,13 @@ def test_fixture_looks_where_the_script_looks_in_the_same_order() -> None:
     assert tuple(loop.group(1).split()) == SYSTEM_CHROMIUMS
 
 
-def test_attnlab_chromium_comes_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_attnlab_chromium_comes_first_and_a_missing_one_fails_with_what_to_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     browser = tmp_path / "my-chrome"
     browser.write_text("#!/bin/sh\n")
     browser.chmod(0o755)
     monkeypatch.setenv("ATTNLAB_CHROMIUM", str(browser))
     assert chromium_executable("/no/playwright/download") == str(browser)
-
-
-def test_a_missing_attnlab_chromium_fails_with_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ATTNLAB_CHROMIUM", "/no/such/chromium")
     with pytest.raises(pytest.fail.Exception, match=r"ATTNLAB_CHROMIUM.*make browser"):
         chromium_executable("/no/playwright/download")

@@ -1,10 +1,5 @@
-"""The small decoder in its chapter, from ``file://``: load, type a prompt, step, ablate, with no other host.
-
-Chromium opens the built chapter from disk, loads the model through the page's button (its digest checked),
-types a prompt and steps three tokens: the cache grows by one row per layer per step, the bars are the
-probabilities Python computes for the same text, and a head's switch starts again from the prompt with that
-head removed (the bars then match Python's ablated model). Waits are for states the page shows.
-"""
+"""The small decoder in its chapter, from ``file://``: load, type a prompt, step, ablate, with no other host;
+the cache grows a row per layer per step and the bars are Python's probabilities, ablated or not."""
 
 from __future__ import annotations
 
@@ -19,8 +14,6 @@ from attnlab import decoder
 
 from .axe import serious_violations
 from .labpage import watch
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PROMPT = "qwertzqwe"
 LOADS = 120_000

@@ -1,5 +1,5 @@
 """A reader opens a page's download control and gets a weight map's numbers as attnlab computes them, to the last
-bit, from a server and from disk; the control opens and works from the keyboard on a phone."""
+bit, from a server and from disk (test_offline); the control opens and works from the keyboard on a phone."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Download, Locator, Page, expect
 
 from attnlab import causal
@@ -16,8 +15,6 @@ from attnlab.lab import TOKENS, compute
 
 MAP_CAPTION = "Causal attention weights of the toy"
 """The weight map on masking.html whose download the tests take."""
-
-
 PHONE = {"width": 390, "height": 844}
 
 
@@ -73,24 +70,17 @@ def test_the_control_opens_and_downloads_from_the_keyboard_on_a_phone(page: Page
     assert started.value.suggested_filename == "masking-1.csv"
 
 
-def test_each_download_link_is_named_by_what_it_downloads(page: Page, site_url: str) -> None:
-    page.goto(site_url + "masking.html")
-    page.locator("details.attnlab-downloads > summary").click()
+def test_a_weight_map_downloads_at_full_precision_from_links_named_for_what_they_download(page: Page,
+                                                                                            site_url: str) -> None:
+    saved = download(page, site_url, "CSV")
+    assert saved.suggested_filename.endswith(".csv")
+    assert read_csv(Path(saved.path())) == expected_rows()
     for kind in ("CSV", "JSON"):
         name = re.compile(f"^{kind} of table \\d+$")
         expect(entry(page).get_by_role("link", name=kind)).to_have_accessible_name(name)
     expect(page.locator("details.attnlab-downloads")).to_have_attribute("title", re.compile("page rounds"))
-
-
-@pytest.mark.parametrize("base", ["site_url", "file_url"])
-def test_the_downloaded_csv_equals_attnlab_at_full_precision(page: Page, base: str,
-                                                              request: pytest.FixtureRequest) -> None:
-    saved = download(page, request.getfixturevalue(base), "CSV")
-    assert saved.suggested_filename.endswith(".csv")
-    assert read_csv(Path(saved.path())) == expected_rows()
-
-
-def test_the_downloaded_json_holds_the_same_numbers_and_says_the_page_rounds(page: Page, site_url: str) -> None:
-    data = json.loads(Path(download(page, site_url, "JSON").path()).read_text(encoding="utf-8"))
+    with page.expect_download() as started:
+        entry(page).get_by_role("link", name=re.compile("^JSON of table")).click()
+    data = json.loads(Path(started.value.path()).read_text(encoding="utf-8"))
     assert data["rows"] == expected_rows()
     assert "rounded" in data["note"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page
 
 from attnlab.lab import compute
@@ -11,33 +10,28 @@ from .agreement import assert_agrees, control_settings, in_javascript_terms
 from .labpage import open_lab
 
 
-def test_page_compute_agrees_with_python_over_810_settings(page: Page, site_url: str) -> None:
+def test_page_compute_agrees_with_python_over_810_settings_and_fills_missing_controls(page: Page,
+                                                                                      site_url: str) -> None:
     settings = control_settings()
     assert len(settings) >= 500
     open_lab(page, site_url)
     results = page.evaluate("settings => settings.map(c => attnlab.compute(c))", settings)
     for controls, js in zip(settings, results, strict=True):
         assert_agrees(js, in_javascript_terms(compute(controls).to_dict()), where=f"compute({controls})")
-
-
-def test_page_compute_fills_missing_controls_with_defaults(page: Page, site_url: str) -> None:
-    open_lab(page, site_url)
     assert_agrees(
         page.evaluate("attnlab.compute({token: 'grid'})"), in_javascript_terms(compute({"token": "grid"}).to_dict())
     )
 
 
-@pytest.mark.parametrize(("controls", "named"), [
-    ("{token: 'sun'}", "token"),
-    ("{queryScale: NaN}", "queryScale"),
-    ("{query_scale: Infinity}", "queryScale"),
-    ("{valueY: -Infinity}", "valueY"),
-    ("{value_y: '2'}", "valueY"),
-    ("{causal: 1}", "causal"),
-    ("{colour: 'red'}", "colour"),
-])
-def test_page_compute_names_the_bad_control(page: Page, site_url: str, controls: str, named: str) -> None:
+BAD = {"{token: 'sun'}": "token", "{queryScale: NaN}": "queryScale", "{query_scale: Infinity}": "queryScale",
+       "{valueY: -Infinity}": "valueY", "{value_y: '2'}": "valueY", "{causal: 1}": "causal",
+       "{colour: 'red'}": "colour"}
+"""Controls attnlab.compute must refuse (as JavaScript), and the name its message must give."""
+
+
+def test_page_compute_names_the_bad_control(page: Page, site_url: str) -> None:
     open_lab(page, site_url)
-    message = page.evaluate(f"() => {{ try {{ attnlab.compute({controls}); return null; }}"
-                            f" catch (e) {{ return e.message; }} }}")
-    assert message is not None and named in message
+    messages = page.evaluate(f"""() => [{", ".join(BAD)}].map(c => {{
+        try {{ attnlab.compute(c); return null; }} catch (e) {{ return e.message; }} }})""")
+    assert [named in (message or "") for named, message in zip(BAD.values(), messages, strict=True)] == [True] * 7, \
+        messages

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
-from attnlab.lab import MULTIPLIERS, TOKENS, compute
+from attnlab.lab import TOKENS, compute
 from attnlab.site.figures.plane import geometry, lab_frame
 
 from .labpage import open_lab, set_controls
@@ -23,73 +23,49 @@ PLANE = """lab => {
         hollow: Array.from(plane.querySelectorAll(".attnlab-plane-blocked"), c => c.dataset.testid),
     };
 }"""
+SELECTED = """lab => Array.from(lab.querySelectorAll('[data-testid^="map-row-"]'), r => [r.dataset.testid,
+    r.matches('tr.attnlab-selected[aria-current="true"]'), getComputedStyle(r.querySelector('td')).boxShadow])"""
+"""Each row of the weight map: its test id, whether it is marked as selected, its first cell's frame."""
+IN_VIEW = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
 
 
-def selected_rows(lab: Locator) -> list[str]:
-    """The test ids of the weight map's rows marked as selected."""
-    return lab.evaluate("lab => Array.from(lab.querySelectorAll('tr.attnlab-selected[aria-current=\"true\"]'),"
-                        " r => r.dataset.testid)")
-
-
-@pytest.mark.parametrize("token", TOKENS)
-def test_the_map_outlines_the_selected_query_row_only(page: Page, site_url: str, token: str) -> None:
+def test_the_map_frames_the_selected_query_row_only_and_not_by_colour_alone(page: Page, site_url: str) -> None:
     lab = open_lab(page, site_url)
-    set_controls(lab, token=token)
-    assert selected_rows(lab) == [f"map-row-{TOKENS.index(token)}"]
+    for token in TOKENS:
+        set_controls(lab, token=token)
+        rows = lab.evaluate(SELECTED)
+        assert [name for name, selected, _ in rows if selected] == [f"map-row-{TOKENS.index(token)}"]
+        assert all(("3px" in frame) == selected and (selected or frame == "none") for _, selected, frame in rows)
 
 
-def test_the_selected_row_is_framed_visibly_not_by_colour_alone(page: Page, site_url: str) -> None:
-    lab = open_lab(page, site_url)
-    shadow = lab.get_by_test_id("map-row-2").locator("td").first.evaluate("c => getComputedStyle(c).boxShadow")
-    other = lab.get_by_test_id("map-row-1").locator("td").first.evaluate("c => getComputedStyle(c).boxShadow")
-    assert "3px" in shadow and other == "none"
-
-
-def test_the_multiplier_slider_reaches_every_multiplier_of_experiment_one(page: Page, site_url: str) -> None:
-    slider = open_lab(page, site_url).get_by_test_id("query-scale")
-    assert (float(slider.get_attribute("min")), float(slider.get_attribute("max"))) == (min(MULTIPLIERS),
-                                                                                        max(MULTIPLIERS))
-
-
-@pytest.mark.parametrize("controls", [
-    {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0},
-    {"token": "grid", "query_scale": 3.0, "causal": True, "value_y": -4.0},
-    {"token": "load", "query_scale": 0.0, "causal": False, "value_y": 6.0},
-    {"token": "rises", "query_scale": 8.0, "causal": False, "value_y": 0.0},
-])
-def test_the_value_plane_draws_each_mark_where_python_places_it(page: Page, site_url: str, controls: dict) -> None:
-    lab = open_lab(page, site_url)
-    set_controls(lab, **controls)
-    drawn = lab.evaluate(PLANE)
-    r = compute(controls)
-    g = geometry(r, lab_frame())
-    for (x, y, radius), (px, py), pr in zip(drawn["values"], g["values"], g["radii"]):
-        assert (x, y, radius) == pytest.approx((px, py, pr), abs=0.051)
-    assert drawn["output"] == pytest.approx(g["output"], abs=0.051)
-    assert [c for p in drawn["hull"] for c in p] == pytest.approx([c for p in g["hull"] for c in p], abs=0.051)
-    assert drawn["labels"] == [label["text"] for label in g["labels"]]
-    assert drawn["hollow"] == [f"plane-value-{j}" for j, seen in enumerate(r.visible) if not seen]
-
-
-def test_the_value_plane_moves_its_output_as_the_value_slider_moves(page: Page, site_url: str) -> None:
-    lab = open_lab(page, site_url)
-    before = lab.evaluate(PLANE)
-    set_controls(lab, value_y=5)
-    after = lab.evaluate(PLANE)
-    assert after["output"][1] < before["output"][1] and after["output"][0] == pytest.approx(before["output"][0])
-    assert after["labels"] == before["labels"], "the weights did not change"
-
-
-def test_the_value_plane_is_a_named_picture_with_ids_of_its_own(page: Page, site_url: str) -> None:
+def test_the_value_plane_draws_each_mark_where_python_places_it_in_a_named_picture(page: Page,
+                                                                                  site_url: str) -> None:
     lab = open_lab(page, site_url)
     plane = lab.get_by_test_id("plane").locator("svg")
     expect(plane).to_have_attribute("role", "img")
     expect(plane).to_have_accessible_name("Value plane of the selected query")
     ids = page.evaluate("Array.from(document.querySelectorAll('[id]'), e => e.id)")
     assert len(ids) == len(set(ids))
+    for controls in [
+        {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0},
+        {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 5.0},  # the value slider moves the output
+        {"token": "grid", "query_scale": 3.0, "causal": True, "value_y": -4.0},
+        {"token": "load", "query_scale": 0.0, "causal": False, "value_y": 6.0},
+        {"token": "rises", "query_scale": 8.0, "causal": False, "value_y": 0.0},
+    ]:
+        set_controls(lab, **controls)
+        drawn = lab.evaluate(PLANE)
+        r = compute(controls)
+        g = geometry(r, lab_frame())
+        for (x, y, radius), (px, py), pr in zip(drawn["values"], g["values"], g["radii"]):
+            assert (x, y, radius) == pytest.approx((px, py, pr), abs=0.051)
+        assert drawn["output"] == pytest.approx(g["output"], abs=0.051)
+        assert [c for p in drawn["hull"] for c in p] == pytest.approx([c for p in g["hull"] for c in p], abs=0.051)
+        assert drawn["labels"] == [label["text"] for label in g["labels"]]
+        assert drawn["hollow"] == [f"plane-value-{j}" for j, seen in enumerate(r.visible) if not seen]
 
 
-def test_on_a_phone_every_column_of_the_steps_is_on_screen(page: Page, site_url: str) -> None:
+def test_the_steps_fit_a_phone_as_labelled_cells_and_a_desktop_as_a_table(page: Page, site_url: str) -> None:
     page.set_viewport_size({"width": 390, "height": 800})
     lab = open_lab(page, site_url)
     steps = lab.locator(".attnlab-steps")
@@ -102,30 +78,20 @@ def test_on_a_phone_every_column_of_the_steps_is_on_screen(page: Page, site_url:
                             " c => getComputedStyle(c, '::before').content)")
     assert labels == ['"key"', '"raw score"', '"scaled score"', '"visible"', '"exp(s − max)"', '"weight"',
                       '"value"', '"weight × value"']
-
-
-def test_on_a_desktop_the_steps_stay_a_table_that_fits(page: Page, site_url: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
-    lab = open_lab(page, site_url)
-    steps = lab.locator(".attnlab-steps")
-    assert steps.evaluate("t => getComputedStyle(t).display") == "table"
+    expect(steps).to_have_css("display", "table")
     assert steps.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
 
 
-IN_VIEW = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
-
-
-@pytest.mark.parametrize(("path", "pictures"), [("lab.html", ("weight-map", "plane")),
-                                                 ("experiments.html", ("weight-map",))])
-def test_on_a_desktop_the_pictures_stay_in_view_beside_a_moving_slider(page: Page, site_url: str, path: str,
-                                                                        pictures: tuple[str, ...]) -> None:
+def test_on_a_desktop_the_pictures_stay_in_view_beside_a_moving_slider(page: Page, site_url: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
-    lab = open_lab(page, site_url, path)
-    slider = lab.get_by_test_id("query-scale")
-    # the reader brings the controls to the top of the screen, under the theme's header
-    slider.evaluate("el => { el.closest('form').scrollIntoView({block: 'start'}); scrollBy(0, -60); }")
-    slider.focus()
-    page.keyboard.press("ArrowRight")
-    beside = [lab.get_by_test_id(name).evaluate("el => el.getBoundingClientRect().left") for name in pictures]
-    assert all(left > slider.evaluate("el => el.getBoundingClientRect().right") for left in beside)
-    assert all(lab.get_by_test_id(name).evaluate(IN_VIEW) for name in (*pictures, "query-scale"))
+    for path, pictures in [("lab.html", ("weight-map", "plane")), ("experiments.html", ("weight-map",))]:
+        lab = open_lab(page, site_url, path)
+        slider = lab.get_by_test_id("query-scale")
+        # the reader brings the controls to the top of the screen, under the theme's header
+        slider.evaluate("el => { el.closest('form').scrollIntoView({block: 'start'}); scrollBy(0, -60); }")
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        beside = [lab.get_by_test_id(name).evaluate("el => el.getBoundingClientRect().left") for name in pictures]
+        assert all(left > slider.evaluate("el => el.getBoundingClientRect().right") for left in beside), path
+        assert all(lab.get_by_test_id(name).evaluate(IN_VIEW) for name in (*pictures, "query-scale")), path

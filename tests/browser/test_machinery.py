@@ -3,10 +3,7 @@ and the line naming what computed a page is folded under "About these numbers"."
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
-
-pytestmark = pytest.mark.browser
 
 
 def test_a_citation_is_a_marker_linking_to_its_claim_and_showing_its_id_on_focus(page: Page, site_url: str) -> None:

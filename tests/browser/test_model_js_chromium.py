@@ -1,26 +1,21 @@
 """minilm.js in Chromium on both of kernel.js's paths (WebAssembly SIMD and plain JavaScript), against Python.
 
-A page of its own (``tests/model_js.py``'s bare page) loads the model's files from ``file://``
-and builds the model twice, once per path; each sentence (the explorer's prepared ones and every
-fifth generated one, the longest included) runs on both. The two paths must give identical
-numbers, compared in the page; the WebAssembly path's weights and contribution sizes come back
-as float64 bytes and must be within 1e-5 and 1e-4 relative of ``attnlab.bert`` on the same
-float16 weights, so the plain path's are too.
+``tests/model_js.py``'s bare page, from ``file://``, builds the model once per path and runs each sentence on both:
+the paths agree exactly, and the SIMD path's weights and sizes are within 1e-5 and 1e-4 relative of ``attnlab.bert``.
 """
 
 from __future__ import annotations
 
 import base64
+from pathlib import Path
+from typing import Any
 
 import numpy as np
-import pytest
 from model_js import generated_sentences, reference, write_bare_page, write_model_files
-from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
 from attnlab.site.build.explorer import PREPARED
 from attnlab.site.build.model_files import FOLDER
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LONGEST = max(generated_sentences(), key=len)
 SENTENCES = [p.batch[0] for p in PREPARED] + generated_sentences()[::5] + [LONGEST]
@@ -48,41 +43,22 @@ BOTH_PATHS = """async ([folder, sentences]) => {
 the two differ, and the SIMD path's weights and sizes as base64 float64 bytes."""
 
 
-@pytest.fixture(scope="module")
-def chromium_results(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> list[dict[str, object]]:
-    """Every sentence on both paths, from file://."""
-    folder = tmp_path_factory.mktemp("bare")
-    write_model_files(folder)
-    index = write_bare_page(folder)
-    page = browser.new_page()
-    page.goto(index.as_uri())
-    results: list[dict[str, object]] = page.evaluate(BOTH_PATHS, [FOLDER + "/", SENTENCES])
-    page.close()
-    return results
-
-
-def decoded(text: object, shape: tuple[int, ...]) -> np.ndarray:
+def decoded(text: str, shape: tuple[int, ...]) -> np.ndarray:
     """Base64 float64 bytes as an array of ``shape``."""
-    assert isinstance(text, str)
     return np.frombuffer(base64.b64decode(text), dtype="<f8").reshape(shape)
 
 
-def test_chromium_runs_one_model_on_webassembly_simd_and_one_in_plain_javascript(
-        chromium_results: list[dict[str, object]]) -> None:
-    assert all(result["kernels"] == [True, False] for result in chromium_results)
-
-
-def test_both_paths_give_identical_numbers_in_chromium(chromium_results: list[dict[str, object]]) -> None:
+def test_chromium_gives_pythons_weights_and_sizes_identically_on_simd_and_plain_javascript(page: Page,
+                                                                                         tmp_path: Path) -> None:
+    write_model_files(tmp_path)
+    page.goto(write_bare_page(tmp_path).as_uri())
+    chromium_results: list[dict[str, Any]] = page.evaluate(BOTH_PATHS, [FOLDER + "/", SENTENCES])
+    assert len(reference(LONGEST).tokens) > 40, "the longest sentence is a long one"
+    assert [result["kernels"] for result in chromium_results] == [[True, False]] * len(SENTENCES)
     assert [result["differ"] for result in chromium_results] == [[]] * len(SENTENCES)
-
-
-@pytest.mark.parametrize("index", range(len(SENTENCES)), ids=[s[:30] for s in SENTENCES])
-def test_chromium_gives_pythons_weights_and_sizes(index: int, chromium_results: list[dict[str, object]]) -> None:
-    ours, theirs = chromium_results[index], reference(SENTENCES[index])
-    assert tuple(ours["tokens"]) == theirs.tokens  # type: ignore[arg-type]
-    assert np.abs(decoded(ours["weights"], theirs.weights.shape) - theirs.weights).max() <= 1e-5
-    np.testing.assert_allclose(decoded(ours["sizes"], theirs.sizes.shape), theirs.sizes, rtol=1e-4, atol=0)
-
-
-def test_the_longest_sentence_is_a_long_one() -> None:
-    assert len(reference(LONGEST).tokens) > 40
+    for sentence, ours in zip(SENTENCES, chromium_results, strict=True):
+        theirs = reference(sentence)
+        assert tuple(ours["tokens"]) == theirs.tokens, sentence
+        assert np.abs(decoded(ours["weights"], theirs.weights.shape) - theirs.weights).max() <= 1e-5, sentence
+        np.testing.assert_allclose(decoded(ours["sizes"], theirs.sizes.shape), theirs.sizes, rtol=1e-4, atol=0,
+                                   err_msg=sentence)

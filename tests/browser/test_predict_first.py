@@ -1,17 +1,11 @@
-"""Predict first, for real: with a chapter's prompt on screen, its answer is nowhere in view until opened.
-
-For each chapter whose prompt used to sit right above the table or the
-sentence that answers it (Rows, Scores, Softmax, Masking), the test scrolls the prompt to the top of the
-window and looks for the answer, a number or shape computed here with
-``attnlab``, in every piece of text the reader can see. Then it opens the
-answer and finds the same text shown, so the search is not looking for
-something the page never shows.
-"""
+"""Predict first, for real: with a chapter's prompt at the top of the window, its answer (computed here with
+``attnlab``) is in no text the reader can see, and once opened it is (so the search looks for something shown)."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
-import pytest
 from playwright.sync_api import Page
 
 from attnlab import attention, softmax
@@ -69,18 +63,16 @@ SHOWN = """([needle, inView]) => {
 """The visible pieces of text holding ``needle`` (only those inside the window when ``inView``)."""
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("chapter", sorted(ANSWERS))
-def test_a_prompts_answer_is_not_in_view_until_it_is_opened(page: Page, site_url: str, chapter: str,
-                                                            width: int) -> None:
-    answer = ANSWERS[chapter]()
-    page.set_viewport_size({"width": width, "height": 800})
-    page.goto(site_url + chapter)
-    prompt = page.locator(".admonition.question", has_text="Predict first").first
-    prompt.evaluate("p => p.scrollIntoView({block: 'start'})")
-    page.wait_for_function("p => Math.abs(p.getBoundingClientRect().top) < 2", arg=prompt.element_handle())
-    assert page.evaluate(SHOWN, [answer, True]) == [], f"{chapter}: {answer} is in view before the answer is opened"
-    opened = prompt.locator("details", has=page.locator("summary", has_text="Answer"))
-    opened.locator("summary").first.click()
-    page.wait_for_function("d => d.open", arg=opened.element_handle())
-    assert page.evaluate(SHOWN, [answer, False]) != [], f"{chapter}: the opened answer does not show {answer}"
+def test_a_prompts_answer_is_not_in_view_until_it_is_opened(page: Page, site_url: str) -> None:
+    for width, chapter in itertools.product((1280, 390), sorted(ANSWERS)):
+        answer = ANSWERS[chapter]()
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(site_url + chapter)
+        prompt = page.locator(".admonition.question", has_text="Predict first").first
+        prompt.evaluate("p => p.scrollIntoView({block: 'start'})")
+        page.wait_for_function("p => Math.abs(p.getBoundingClientRect().top) < 2", arg=prompt.element_handle())
+        assert page.evaluate(SHOWN, [answer, True]) == [], f"{chapter} at {width}: {answer} in view before opened"
+        opened = prompt.locator("details", has=page.locator("summary", has_text="Answer"))
+        opened.locator("summary").first.click()
+        page.wait_for_function("d => d.open", arg=opened.element_handle())
+        assert page.evaluate(SHOWN, [answer, False]) != [], f"{chapter}: the opened answer does not show {answer}"

@@ -1,14 +1,11 @@
 """Site search works offline: from file:// (through the shipped iframe-worker shim) and from a local server.
 
-Tests type as a reader does, as soon as the page has loaded, and then wait
-for a state of the page: the result list answering the whole query. The
-theme's search worker builds its index in its own time (seconds on a loaded
-machine), so the waits have a generous ceiling and no clock of their own.
+Tests type or paste as a reader does and wait for the result list to answer the whole query; the theme's
+worker builds its index in its own time, so the wait has a generous ceiling and no clock of its own.
 """
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import BrowserContext, Locator, Page
 
 from .labpage import watch
@@ -26,10 +23,8 @@ def search_box(page: Page) -> Locator:
 def answer(page: Page, query: str) -> list[str]:
     """Wait until the result list answers ``query``; return the titles of its results.
 
-    With the theme's ``search.highlight`` feature, each section a result
-    lists links to its page with the query in an ``h`` parameter, so a link
-    holding ``h=<query>`` shows the list answers the whole query, not a
-    prefix typed on the way.
+    The theme's ``search.highlight`` puts the query in each result link's ``h`` parameter, so a link holding
+    ``h=<query>`` shows the list answers the whole query, not a prefix typed on the way.
     """
     page.locator(f'.md-search-result__item a[href*="h={query}"]').first.wait_for(timeout=CEILING_MS)
     return page.locator(".md-search-result__item h1").all_inner_texts()
@@ -43,13 +38,9 @@ def type_at_once(page: Page, url: str, query: str) -> list[str]:
 
 
 def paste_once_ready(page: Page, url: str, query: str) -> list[str]:
-    """Open ``url``, open search, and once its index is ready paste ``query``; return the result titles.
-
-    "Pasted" text arrives with an ``input`` event and no key events, as from
-    a context-menu paste, a drop or dictation. The index is ready when the
-    theme writes its placeholder ("Type to start searching") into the result
-    list's heading, which it does only after the worker's ready message.
-    """
+    """Open ``url``, open search, and once its index is ready paste ``query`` (an ``input`` event and no key
+    events, as from a context-menu paste or dictation); return the result titles. The index is ready when the
+    theme writes its placeholder into the result list's heading, after the worker's ready message."""
     page.goto(url)
     search_box(page).click()
     placeholder = page.evaluate(
@@ -59,31 +50,21 @@ def paste_once_ready(page: Page, url: str, query: str) -> list[str]:
     return answer(page, query)
 
 
-def test_search_finds_the_softmax_chapter_from_disk(page: Page, file_url: str) -> None:
-    problems = watch(page, file_url)
-    assert "Softmax over visible keys" in type_at_once(page, file_url + "index.html", "softmax")
-    assert problems == []
-
-
-def test_search_finds_a_claim_from_the_local_server(page: Page, site_url: str) -> None:
+def test_search_answers_typed_and_then_pasted_text_from_the_local_server(page: Page, site_url: str) -> None:
+    # Material 9.8 reads the box only on keyup (docs/assets/search-input.js says why and mends it).
     problems = watch(page, site_url)
     assert "Claims" in type_at_once(page, site_url + "index.html", "permutation")
+    search_box(page).fill("")
+    page.keyboard.insert_text("softmax")
+    assert "Softmax over visible keys" in answer(page, "softmax")
     assert problems == []
 
 
-@pytest.mark.parametrize("base", ["file_url", "site_url"])
-def test_search_answers_text_pasted_after_the_index_is_ready(page: Page, base: str,
-                                                              request: pytest.FixtureRequest) -> None:
-    # Material 9.8 reads the box only on keyup (docs/assets/search-input.js says why and mends it).
-    url = request.getfixturevalue(base)
-    problems = watch(page, url)
-    assert "Claims" in paste_once_ready(page, url + "index.html", "permutation")
-    assert problems == []
-
-
-def test_search_answers_pasted_text_when_storage_throws(context: BrowserContext, site_url: str) -> None:
+def test_search_answers_text_pasted_from_disk_once_the_index_is_ready_even_when_storage_throws(
+        context: BrowserContext, file_url: str) -> None:
+    # from disk the index comes through the iframe-worker shim (typing there: test_offline)
     context.add_init_script(NO_STORAGE)
     page = context.new_page()
-    problems = watch(page, site_url)
-    assert "Claims" in paste_once_ready(page, site_url + "index.html", "permutation")
+    problems = watch(page, file_url)
+    assert "Claims" in paste_once_ready(page, file_url + "index.html", "permutation")
     assert problems == []
