@@ -55,10 +55,7 @@ _Dumper.add_representer(EnvTag, lambda dumper, tag: dumper.represent_sequence("!
 
 
 def site_pages() -> list[str]:
-    """Every HTML page the guide's build writes (its navigation's pages and 404.html), read from ``mkdocs.yml``
-    so tests can be parametrized by page before anything is built."""
-    from attnlab.site.pages.page import nav_pages
-
+    """Every HTML page the guide's build writes (its navigation's pages and 404.html), read from ``mkdocs.yml``."""
     return sorted([path.removesuffix(".md") + ".html" for path, _ in nav_pages(read_config()["nav"])] + ["404.html"])
 
 
