@@ -48,10 +48,8 @@ process.stdout.write(JSON.stringify(cases.map(c => {
   return answer;
 })));
 """
-"""Reads a list of cases; writes, for each path a case names, y = x Wᵀ + b (a case with b: y = x b, product's) and
-whether WebAssembly ran.
-
-A case without x (or weight) uses a fixed pattern both sides compute alike."""
+"""Reads cases; writes for each path a case names y = x Wᵀ + b (with b: y = x b) and whether WebAssembly ran; a case
+without x (or weight) uses pattern()."""
 
 
 def pattern(count: int, seed: int) -> np.ndarray:
@@ -103,23 +101,25 @@ def test_a_sum_is_rounded_to_float32_lane_by_lane() -> None:
     assert answer["simd"]["y"] == answer["plain"]["y"] == [2.0 ** 24 + 4]  # 2²⁴ + 3 rounds to even; + 0.5 too
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.data())
-def test_both_paths_give_the_float32_order_exactly(data: st.DataObject) -> None:
-    n, k, out = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 13)), data.draw(st.integers(1, 7))
-    x_stride, w_stride = k + data.draw(st.integers(0, 3)), k + data.draw(st.integers(0, 3))
+@st.composite
+def linear_case(draw: st.DrawFn) -> dict[str, Any]:
+    n, k, out = draw(st.integers(1, 9)), draw(st.integers(1, 13)), draw(st.integers(1, 7))
+    x_stride, w_stride = k + draw(st.integers(0, 3)), k + draw(st.integers(0, 3))
     number = st.floats(-4, 4, allow_nan=False)
-    case = {"n": n, "k": k, "out": out, "xStride": x_stride, "wStride": w_stride,
-            "x": data.draw(st.lists(number, min_size=n * x_stride, max_size=n * x_stride)),
-            "weight": [float(np.float32(v)) for v in data.draw(st.lists(number, min_size=out * w_stride,
-                                                                        max_size=out * w_stride))],
-            "bias": data.draw(st.none() | st.lists(number.map(lambda v: float(np.float32(v))), min_size=out,
-                                                   max_size=out)),
-            "outside": data.draw(st.booleans()), "paths": ["simd", "plain"]}
-    [answer] = run([case])
-    expected = float32_order(case).ravel().tolist()
-    assert answer["simd"]["y"] == expected
-    assert answer["plain"]["y"] == expected
+    single = number.map(lambda v: float(np.float32(v)))
+    return {"n": n, "k": k, "out": out, "xStride": x_stride, "wStride": w_stride,
+            "x": draw(st.lists(number, min_size=n * x_stride, max_size=n * x_stride)),
+            "weight": draw(st.lists(single, min_size=out * w_stride, max_size=out * w_stride)),
+            "bias": draw(st.none() | st.lists(single, min_size=out, max_size=out)),
+            "outside": draw(st.booleans()), "paths": ["simd", "plain"]}
+
+
+@settings(max_examples=5, deadline=None)  # 5 Node launches of 5 cases each
+@given(st.lists(linear_case(), min_size=5, max_size=5))
+def test_both_paths_give_the_float32_order_exactly(cases: list[dict[str, Any]]) -> None:
+    for case, answer in zip(cases, run(cases), strict=True):
+        expected = float32_order(case).ravel().tolist()
+        assert answer["simd"]["y"] == answer["plain"]["y"] == expected
 
 
 def test_the_models_shapes_and_rows_past_one_chunk_of_scratch_memory_give_the_float32_order() -> None:
@@ -132,20 +132,24 @@ def test_the_models_shapes_and_rows_past_one_chunk_of_scratch_memory_give_the_fl
         assert all(answer[path]["y"] == float32_order(case).ravel().tolist() for path in case["paths"]), case["k"]
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.data())
-def test_both_paths_give_the_float64_product_summed_in_order(data: st.DataObject) -> None:
-    n, k, out = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 40)), data.draw(st.integers(1, 9))
+@st.composite
+def product_case(draw: st.DrawFn) -> dict[str, Any]:
+    n, k, out = draw(st.integers(1, 9)), draw(st.integers(1, 40)), draw(st.integers(1, 9))
     number = st.floats(-1e3, 1e3, allow_nan=False)
-    x = np.array(data.draw(st.lists(number, min_size=n * k, max_size=n * k))).reshape(n, k)
-    b = np.array(data.draw(st.lists(number, min_size=k * out, max_size=k * out))).reshape(k, out)
-    [answer] = run([{"n": n, "k": k, "out": out, "x": x.ravel().tolist(), "b": b.ravel().tolist(),
-                     "paths": ["simd", "plain"]}])
-    expected = np.zeros((n, out))
-    for c in range(k):  # each product rounded, then added, c by c
-        expected += x[:, c, None] * b[None, c, :]
-    assert answer["simd"]["simd"] and not answer["plain"]["simd"]
-    assert answer["simd"]["y"] == answer["plain"]["y"] == expected.ravel().tolist()
+    return {"n": n, "k": k, "out": out, "x": draw(st.lists(number, min_size=n * k, max_size=n * k)),
+            "b": draw(st.lists(number, min_size=k * out, max_size=k * out)), "paths": ["simd", "plain"]}
+
+
+@settings(max_examples=5, deadline=None)  # 5 Node launches of 5 cases each
+@given(st.lists(product_case(), min_size=5, max_size=5))
+def test_both_paths_give_the_float64_product_summed_in_order(cases: list[dict[str, Any]]) -> None:
+    for case, answer in zip(cases, run(cases), strict=True):
+        x, b = np.reshape(case["x"], (case["n"], -1)), np.reshape(case["b"], (case["k"], -1))
+        expected = np.zeros((case["n"], case["out"]))
+        for c in range(case["k"]):  # each product rounded, then added, c by c
+            expected += x[:, c, None] * b[None, c, :]
+        assert answer["simd"]["simd"] and not answer["plain"]["simd"]
+        assert answer["simd"]["y"] == answer["plain"]["y"] == expected.ravel().tolist()
 
 
 def test_a_product_too_large_for_scratch_memory_is_refused_naming_its_sizes() -> None:
