@@ -192,9 +192,9 @@ def test_docstring_example_of_encode_holds() -> None:
 
 # the stacked path ---------------------------------------------------------------
 
-def test_stacked_run_equals_one_head_at_a_time_on_every_prepared_sentence() -> None:
+def test_stacked_run_equals_one_head_at_a_time_on_the_longest_and_the_padded_prepared_sentence() -> None:
     model = bert.load_model()
-    for prepared in PREPARED:
+    for prepared in (p for p in PREPARED if p.key in ("repeated", "padded")):
         tokens = bert.tokenize(list(prepared.batch), model)
         ids, real = tokens.ids[0], tokens.real[0]
         hidden, layers = bert.run(ids, real, model)
