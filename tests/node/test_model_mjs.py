@@ -11,6 +11,7 @@ stack trace.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -29,14 +30,16 @@ from attnlab.lab import compute
 from attnlab.site.build.publish import lab_files
 
 
-def node(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run Node with ``args`` in ``cwd``; fail clearly without Node."""
+def node(*args: str, cwd: Path, stdin: str = "", **options: Any) -> subprocess.CompletedProcess[str]:
+    """Run Node with ``args`` in ``cwd`` (its output captured unless ``options`` redirect it); fail clearly without
+    Node."""
     executable = shutil.which("node")
     assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
-    return subprocess.run([executable, *args], cwd=cwd, input=stdin, capture_output=True, text=True,
-                          timeout=60, check=False)
+    return subprocess.run([executable, *args], cwd=cwd, input=stdin, text=True, timeout=60, check=False,
+                          **{"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **options})
 
 
+@functools.cache
 def companion(*args: str) -> str:
     """What ``python -m attnlab`` prints."""
     done = subprocess.run([sys.executable, "-m", "attnlab", *args], cwd=ROOT, capture_output=True, text=True,
@@ -119,8 +122,7 @@ def into_closed_pipe(site: Path, *args: str) -> subprocess.CompletedProcess[str]
     reading, writing = os.pipe()
     os.close(reading)
     try:
-        return subprocess.run([shutil.which("node") or "node", "model.mjs", *args], cwd=site, stdout=writing,
-                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+        return node("model.mjs", *args, cwd=site, stdout=writing)
     finally:
         os.close(writing)
 
@@ -139,15 +141,13 @@ def test_piped_into_head_it_prints_the_first_line_and_no_stack_trace(built_site:
 
 def test_a_full_disk_ends_it_with_one_line_and_status_1(built_site: Path) -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
-        done = subprocess.run([shutil.which("node") or "node", "model.mjs"], cwd=built_site, stdout=full,
-                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+        done = node("model.mjs", cwd=built_site, stdout=full)
     assert (done.returncode, done.stderr) == (1, "node model.mjs: cannot write to standard output: ENOSPC\n")
 
 
 def test_a_c_locale_changes_nothing_node_writes_utf_8(built_site: Path) -> None:
-    done = subprocess.run([shutil.which("node") or "node", "model.mjs"], cwd=built_site, capture_output=True,
-                          timeout=60, check=False, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
-    assert (done.returncode, done.stderr, done.stdout.decode()) == (0, b"", companion())
+    done = node("model.mjs", cwd=built_site, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", companion())  # read as UTF-8
 
 
 def test_outside_a_built_site_it_names_the_file_it_needs_in_one_line(tmp_path: Path) -> None:
