@@ -1,4 +1,4 @@
-"""``gelu`` and ``attnlab.bert`` without PyTorch: exact values, loader errors, shapes, padding."""
+"""``attnlab.bert`` without PyTorch: exact values, loader errors, shapes, padding."""
 
 from __future__ import annotations
 
@@ -11,34 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from attnlab import bert
 from attnlab.attention import mix, project, scale, scores, softmax
 from attnlab.contributions import contribution_sizes, output_rows
-from attnlab.layers import gelu
 from attnlab.site.build.explorer import PREPARED
 
-SQRT2 = math.sqrt(2.0)
 CONFIG = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute", "hidden_size": 4,
           "num_attention_heads": 2, "num_hidden_layers": 1, "layer_norm_eps": 1e-12}
-
-
-# gelu -----------------------------------------------------------------------
-
-def test_gelu_by_hand_is_the_exact_erf_form_not_the_tanh_approximation() -> None:
-    expected = [0.5 * -1.0 * (1 + math.erf(-1.0 / SQRT2)), 0.0, 0.5 * 1.0 * (1 + math.erf(1.0 / SQRT2))]
-    assert gelu(np.array([-1.0, 0.0, 1.0])).tolist() == pytest.approx(expected, rel=1e-15)
-    tanh_form = 0.5 * (1 + math.tanh(math.sqrt(2 / math.pi) * (1 + 0.044715)))
-    assert abs(float(gelu(1.0)) - tanh_form) > 1e-4
-    assert gelu(np.zeros((2, 3))).shape == (2, 3)
-
-
-@given(st.floats(min_value=-30, max_value=30))
-def test_gelu_of_x_minus_gelu_of_minus_x_is_x(x: float) -> None:
-    # x·Φ(x) − (−x)·Φ(−x) = x·(Φ(x) + Φ(−x)) = x
-    assert float(gelu(x) - gelu(-x)) == pytest.approx(x, abs=1e-12)
 
 
 # padding mask ---------------------------------------------------------------
