@@ -20,8 +20,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from model_js import encode_in_node, generated_sentences, node_runner, reference, write_model_files
 from tokenizers import Tokenizer
 
@@ -224,20 +222,16 @@ loadModel().then(model => {
 """Reads texts; writes for each the number of word pieces the model accepts, or how it refuses the text."""
 
 
-def test_one_piece_past_pythons_limit_is_refused_saying_how_many_and_the_limit_is_taken(model_dir: Path) -> None:
-    limit = bert.max_pieces()
-    texts = ["grid " * (limit - 2), "grid " * (limit - 1), "grid " * 400]  # [CLS] and [SEP] around them
-    taken, over, far = json.loads(node_runner(PIECES, model_dir, stdin=json.dumps(texts)))
+def test_one_piece_past_pythons_limit_or_a_text_without_word_pieces_gets_a_message_and_the_limit_is_taken(
+        model_dir: Path) -> None:
+    limit, empty = bert.max_pieces(), ["", "   ", "\t\n", "\u0000\u200b", "\ufffd"]
+    texts = ["grid " * (limit - 2), "grid " * (limit - 1), "grid " * 400, *empty]  # [CLS] and [SEP] around them
+    taken, over, far, *nothing = json.loads(node_runner(PIECES, model_dir, stdin=json.dumps(texts)))
     assert taken == limit
     assert over == (f"InputError: This text gives {limit + 1} word pieces ([CLS] and [SEP] included), and the model "
                     f"here takes at most {limit}: shorten it by 1.")
     assert "402 word pieces" in far and f"shorten it by {402 - limit}" in far
-
-
-def test_a_text_without_word_pieces_gets_a_message_not_a_map(model_dir: Path) -> None:
-    texts = ["", "   ", "\t\n", "\u0000\u200b", "\ufffd"]
-    answers = json.loads(node_runner(PIECES, model_dir, stdin=json.dumps(texts)))
-    assert answers == ["InputError: There is nothing to split into word pieces: type a sentence."] * len(texts)
+    assert nothing == ["InputError: There is nothing to split into word pieces: type a sentence."] * len(empty)
 
 
 # the arithmetic -------------------------------------------------------------------------------------
@@ -247,24 +241,11 @@ process.stdout.write(JSON.stringify(stdin().map(minilm.erf)));
 """
 
 
-def erf_in_node(points: list[float], model_dir: Path) -> list[float]:
-    """minilm.js's erf at each point."""
-    answer: list[float] = json.loads(node_runner(ERF, model_dir, stdin=json.dumps(points)))
-    return answer
-
-
-def test_erf_is_within_1e_15_of_math_erf_across_its_range(model_dir: Path) -> None:
-    points = [i / 1000 for i in range(-7000, 7001)]
-    ours = erf_in_node(points, model_dir)
+def test_erf_is_within_1e_15_of_math_erf_across_its_range_and_at_2000_random_points_out_to_50() -> None:
+    points = [i / 1000 for i in range(-7000, 7001)] + np.random.default_rng(5).uniform(-50, 50, 2000).tolist()
+    ours = json.loads(node_runner(ERF, Path("."), stdin=json.dumps(points)))
     assert max(abs(a - math.erf(x)) for a, x in zip(ours, points, strict=True)) <= 1e-15
-    assert ours[points.index(0.0)] == 0.0 and ours[0] == -1.0 and ours[-1] == 1.0
-
-
-@settings(max_examples=10, deadline=None)
-@given(st.lists(st.floats(-50, 50, allow_nan=False), min_size=1, max_size=200))
-def test_erf_is_within_1e_15_of_math_erf_anywhere(points: list[float]) -> None:
-    ours = erf_in_node(points, Path("."))
-    assert all(abs(a - math.erf(x)) <= 1e-15 for a, x in zip(ours, points, strict=True))
+    assert ours[points.index(0.0)] == 0.0 and ours[0] == -1.0 and ours[14000] == 1.0
 
 
 HALVES = """
