@@ -125,8 +125,8 @@ def test_both_paths_give_the_float32_order_exactly(cases: list[dict[str, Any]]) 
 def test_the_models_shapes_and_rows_past_one_chunk_of_scratch_memory_give_the_float32_order() -> None:
     cases = [{"n": 37, "k": k, "out": 384, "xStride": k, "wStride": k, "bias": pattern(384, 13).tolist(),
               "paths": ["simd", "plain"]} for k in (384, 1536, 32)]
-    # 4 MiB of scratch holds 511 rows of 1024 inputs and 1024 outputs: 600 rows take two chunks
-    cases.append({"n": 600, "k": 1024, "out": 1024, "xStride": 1024, "wStride": 1024, "paths": ["simd"]})
+    # 4 MiB of scratch holds 131071 rows of 6 inputs and 2 outputs (4 bytes each): 140000 rows take two chunks
+    cases.append({"n": 140000, "k": 6, "out": 2, "xStride": 7, "wStride": 6, "paths": ["simd"]})
     for case, answer in zip(cases, run(cases), strict=True):
         assert answer["simd"]["simd"]
         assert all(answer[path]["y"] == float32_order(case).ravel().tolist() for path in case["paths"]), case["k"]
