@@ -53,9 +53,9 @@ def test_node_labels_name_each_token_with_its_weight() -> None:
     assert [label["text"] for label in js["labels"]] == ["output", "grid 0.500", "load 0.500", "rises blocked"]
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=4, deadline=None)  # a Node launch each
 @given(st.lists(st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)).map(list), min_size=1, max_size=8),
-                min_size=1, max_size=20))
+                min_size=1, max_size=60))
 def test_node_hull_is_python_hull(point_sets: list[list[list[int]]]) -> None:
     for points, js in zip(point_sets, in_node([], point_sets)["hulls"], strict=True):
         assert js == [list(p) for p in hull(points)], points
