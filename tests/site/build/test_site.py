@@ -21,7 +21,6 @@ from fontTools.ttLib import TTFont
 from hypothesis import given
 from hypothesis import strategies as st
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.toc import AnchorLink
 from sites import DOCS, ROOT
 
 import attnlab
@@ -265,22 +264,8 @@ def test_reference_page_shows_the_public_api_and_no_helper(built_site: Path) -> 
     assert shown == expected
 
 
-def toc_tree() -> list[AnchorLink]:
-    """h1 > h2 > h3, one entry at each level."""
-    h1, h2, h3 = AnchorLink("Reference", "reference", 1), AnchorLink("attnlab.attention", "m", 2), \
-        AnchorLink("softmax", "f", 3)
-    h1.children, h2.children = [h2], [h3]
-    return [h1]
-
-
-def test_toc_depth_two_keeps_h2_entries_and_drops_h3() -> None:
-    tree = toc_tree()
-    plugin.trim(tree, 2)
-    assert [c.title for c in tree[0].children] == ["attnlab.attention"] and tree[0].children[0].children == []
-
-
 def test_toc_depth_that_is_not_a_heading_level_stops_the_build() -> None:
-    page = SimpleNamespace(meta={"toc_depth": 7}, toc=toc_tree(), file=SimpleNamespace(src_uri="reference.md"))
+    page = SimpleNamespace(meta={"toc_depth": 7}, toc=[], file=SimpleNamespace(src_uri="reference.md"))
     with pytest.raises(PluginError, match=r"reference.md: toc_depth must be a heading level 1-6, got 7"):
         plugin.AttnlabPlugin().on_page_content("", page=page, config=SimpleNamespace(docs_dir="docs", nav=[]))
 
