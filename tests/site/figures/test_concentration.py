@@ -6,12 +6,11 @@ import json
 from xml.etree import ElementTree
 
 import numpy as np
+from pictures import SVG
 
 from attnlab.lab import MULTIPLIERS, TOKENS, compute
 from attnlab.site.figures.concentration import SAMPLES, concentration_chart, sweep, ties
 from attnlab.site.pages.sliders import SLIDER_RANGES
-
-SVG = "{http://www.w3.org/2000/svg}"
 
 
 def carried(token: str, causal: bool) -> dict:

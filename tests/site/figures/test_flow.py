@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
-from pictures import label
+from pictures import SVG, label
 
 from attnlab import Head, MultiHeadParams, causal, multi_head, softmax
 from attnlab.lab import TOKENS, W_K, W_Q, W_V, X, compute
@@ -33,7 +33,6 @@ from attnlab.site.figures.flow import (
 )
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, min_font
 
-SVG = "{http://www.w3.org/2000/svg}"
 WIDER_W_V = [[1.0, 0.0, 1.0], [0.0, 2.0, 1.0]]  # d_v = 3
 
 

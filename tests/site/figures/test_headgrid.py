@@ -8,12 +8,11 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from pictures import corners, grid_cells
+from pictures import SVG, corners, grid_cells
 
 from attnlab.bert import encode
 from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, colour, head_grid, level, path, runs
 
-SVG = "{http://www.w3.org/2000/svg}"
 PHONE_COLUMN_PX = 358
 """The text column of a 390 px wide phone (Material's 0.8 rem margins)."""
 SENTENCE = "The grid load rises every evening."

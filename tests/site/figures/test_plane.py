@@ -11,6 +11,7 @@ import pytest
 from browser.agreement import control_settings
 from hypothesis import given
 from hypothesis import strategies as st
+from pictures import SVG
 
 from attnlab.lab import TOKENS, compute
 from attnlab.site.figures.plane import (
@@ -29,7 +30,6 @@ from attnlab.site.figures.plane import (
 from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT, PHONE_COLUMN
 from attnlab.site.pages.sliders import SLIDER_RANGES
 
-SVG = "{http://www.w3.org/2000/svg}"
 SETTINGS = {"Baseline": {}, "Query × 0": {"query_scale": 0.0}, "Raised": {"value_y": 4.0}}
 INSIDE = [c for c in control_settings(count=60)
           if SLIDER_RANGES["value_y"][0] <= c["value_y"] <= SLIDER_RANGES["value_y"][1]]
