@@ -134,14 +134,12 @@ def test_a_whole_number_becomes_one_mn(n: int) -> None:
     assert f"<mn>{n}</mn>" in to_mathml(str(n))
 
 
-def test_page_pass_replaces_inline_and_display_arithmatex_with_mathml_and_names_a_bad_formula() -> None:
+def test_page_pass_replaces_inline_and_display_arithmatex_with_mathml() -> None:
     html = ('<p>Here <span class="arithmatex">\\(a &lt; b\\)</span>.</p>\n'
             '<div class="arithmatex">\\[\nx^2\n\\]</div>')
     out = mathml(html, "docs/p.md")
     assert "arithmatex" not in out and "\\(" not in out and "\\[" not in out
     assert '<mi>a</mi><mo>&lt;</mo><mi>b</mi>' in out and 'display="block"' in out
-    with pytest.raises(FormulaError, match=r"docs/scores\.md: formula '\\\\frac\{a\}'"):
-        mathml('<span class="arithmatex">\\(\\frac{a}\\)</span>', "docs/scores.md")
 
 
 def test_plain_text_writes_scripts_as_unicode_where_it_has_them() -> None:
