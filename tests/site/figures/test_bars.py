@@ -45,11 +45,8 @@ def test_a_panel_refuses_a_bar_outside_its_scale_and_labels_that_do_not_fit_its_
 
 def test_the_softmax_steps_draw_each_multipliers_scores_exponentials_and_weights() -> None:
     figure = ElementTree.fromstring(softmax_steps("rises", (0.5, 2.0), ident="s", caption="c"))
-    carried = json.loads(figure.get("data-values"))
-    for row, m in zip(carried["rows"], (0.5, 2.0)):
-        r = compute("rises", query_scale=m)
-        assert row["controls"]["query_scale"] == m
-        assert np.allclose(row["exp"], np.exp(r.scaled)) and np.allclose(row["weights"], r.weights)
+    # the numbers of each row: test_figures_site.softmax_steps
+    assert [row["controls"]["query_scale"] for row in json.loads(figure.get("data-values"))["rows"]] == [0.5, 2.0]
     pictures = figure.findall(f".//{SVG}svg")
     assert len(pictures) == 2
     # one scale per quantity across the pictures: the doubled query's top exponential is the longest bar of all
