@@ -45,8 +45,9 @@ def test_a_panel_refuses_a_bar_outside_its_scale_and_labels_that_do_not_fit_its_
 
 def test_the_softmax_steps_draw_each_multipliers_scores_exponentials_and_weights() -> None:
     figure = ElementTree.fromstring(softmax_steps("rises", (0.5, 2.0), ident="s", caption="c"))
-    # the numbers of each row: test_figures_site.softmax_steps
-    assert [row["controls"]["query_scale"] for row in json.loads(figure.get("data-values"))["rows"]] == [0.5, 2.0]
+    # each row's numbers from its controls: test_figures_site.softmax_steps
+    assert [row["controls"] for row in json.loads(figure.get("data-values"))["rows"]] == [
+        dict(compute("rises", query_scale=m).controls) for m in (0.5, 2.0)]
     pictures = figure.findall(f".//{SVG}svg")
     assert len(pictures) == 2
     # one scale per quantity across the pictures: the doubled query's top exponential is the longest bar of all
