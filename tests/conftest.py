@@ -10,6 +10,7 @@ test-fast``) builds no whole guide, starts no browser and imports no PyTorch.
 from __future__ import annotations
 
 import os
+import shutil
 import zipfile
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -18,11 +19,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from mutation_audit import Mutation, outcome
-from sites import CONFIG, DOCS, ROOT, build, docs_copy
+from sites import CONFIG, DOCS, ROOT, build, read_config, write_config
 
 from attnlab.site.pages.published import archive_name
-
-__all__ = ["DOCS", "ROOT"]
 
 # No deadline for any property: the tests assert results, never speed, and CI is a busy 2-core box.
 settings.register_profile("attnlab", deadline=None)
@@ -64,8 +63,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def guide_copy(tmp_path: Path) -> Path:
-    """A copy of the guide's sources to change and build (``sites.docs_copy``); returns its root."""
-    return docs_copy(tmp_path)
+    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does."""
+    root = tmp_path / "guide"
+    shutil.copytree(DOCS, root / "docs")
+    shutil.copytree(ROOT / "overrides", root / "overrides")
+    write_config(root, read_config())
+    return root
 
 
 @pytest.fixture

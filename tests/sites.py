@@ -1,4 +1,4 @@
-"""Building sites for tests: the real docs, a copy of them with one change, a one-page site.
+"""Building sites for tests: the real docs, their config read and written, a one-page site.
 
 Every build here is ``mkdocs build --strict`` without ``-q``: quiet mode
 raises the log level, so strict mode would never see a warning.
@@ -75,15 +75,6 @@ def write_config(root: Path, config: dict) -> Path:
     path = root / "mkdocs.yml"
     path.write_text(yaml.dump(config, Dumper=_Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
-
-
-def docs_copy(tmp_path: Path) -> Path:
-    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does."""
-    root = tmp_path / "guide"
-    shutil.copytree(DOCS, root / "docs")
-    shutil.copytree(ROOT / "overrides", root / "overrides")
-    write_config(root, read_config())
-    return root
 
 
 def one_page_site(tmp_path: Path, markdown: str, guide: bool = False) -> Path:

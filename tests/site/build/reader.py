@@ -72,9 +72,10 @@ def fresh_venv(root: Path) -> Path:
 
 
 def reader_environment() -> dict[str, str]:
-    """The tests' environment without pip's settings, numpy on one BLAS thread as the build computes (with more,
-    a number at the level of rounding comes out in another last digit)."""
-    return {**{k: v for k, v in os.environ.items() if not k.startswith("PIP_")},
+    """The tests' environment without pip's settings or ``PYTHONPATH`` (a kernel would import the tree's attnlab,
+    not the wheel's), numpy on one BLAS thread as the build computes (with more, a number at the level of
+    rounding comes out in another last digit)."""
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("PIP_") and k != "PYTHONPATH"},
             "PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1", **{name: "1" for name in BLAS_THREADS}}
 
 

@@ -73,8 +73,6 @@ def test_a_source_date_epoch_that_is_not_a_whole_number_of_seconds_fails_saying_
                    "SOURCE_DATE_EPOCH must be a whole number of seconds")
 
 
-
-
 def test_a_docs_file_whose_name_a_zip_would_carry_unsafely_fails_naming_it(tmp_path: Path) -> None:
     config = one_page_site(tmp_path, REFERENCE + "Text.\n", guide=True)
     (tmp_path / "docs" / "back\\slash.txt").write_text("x", encoding="utf-8")

@@ -2,41 +2,16 @@
 
 from __future__ import annotations
 
-from functools import cache
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-
-class Anchors(HTMLParser):
-    """Collects the ids a page defines and the hrefs of its links."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ids: set[str] = set()
-        self.hrefs: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if found.get("id"):
-            self.ids.add(str(found["id"]))
-        if found.get("name"):
-            self.ids.add(str(found["name"]))
-        if tag == "a" and found.get("href"):
-            self.hrefs.append(str(found["href"]))
-
-
-@cache
-def parse(page: Path) -> Anchors:
-    parser = Anchors()
-    parser.feed(page.read_text(encoding="utf-8"))
-    return parser
+from test_site import scan
 
 
 def broken_links(site: Path, page: Path) -> list[str]:
     """Internal links of ``page`` whose file or #anchor does not exist in ``site``."""
     broken = []
-    for href in parse(page).hrefs:
+    for href in scan(page).hrefs:
         parts = urlsplit(href)
         if parts.scheme or parts.netloc:
             continue  # another host or mailto: not part of the site
@@ -45,7 +20,7 @@ def broken_links(site: Path, page: Path) -> list[str]:
             target = target / "index.html"
         if not target.is_file() or site.resolve() not in target.parents:
             broken.append(f"{href} (no such file)")
-        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in parse(target).ids:
+        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in scan(target).ids:
             broken.append(f"{href} (no anchor #{parts.fragment})")
     return broken
 

@@ -7,10 +7,11 @@ import unicodedata
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
+from sites import DOCS
 
 from attnlab.site.build.mathfont import FONT, ITALIC, formula_characters, subset
 
-SOURCE = Path(__file__).parents[3] / "docs" / FONT
+SOURCE = DOCS / FONT
 """The font as the repository holds it, before the build cuts it."""
 
 

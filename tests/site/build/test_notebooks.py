@@ -2,15 +2,14 @@
 
 Unit tests lay out small chapters (``attnlab.site.build.notebooks``) and
 read the JSON with nbformat, which validates it against its schema; the
-rest read the built site and its offline copy. ``test_reader.py`` runs
-every notebook in a fresh Python against the built wheel.
+rest read the built site. ``test_reader.py`` runs every notebook in a fresh
+Python against the built wheel.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import zipfile
 from pathlib import Path
 
 import nbformat
@@ -22,7 +21,7 @@ import attnlab
 from attnlab.lab import compute
 from attnlab.site.build import notebooks
 from attnlab.site.pages.blocks import shown_part
-from attnlab.site.pages.published import archive_name, wheel_name
+from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.running import answers_path, notebook_path
 
 GUIDE = guide()
@@ -247,14 +246,9 @@ def test_the_files_are_valid_nbformat_as_nbformat_writes_it_without_outputs_coun
 # --- the built site ----------------------------------------------------------------------------------------
 
 
-def test_the_site_and_its_offline_copy_hold_two_notebooks_per_chapter_linked_from_its_exercises(
-        built_site: Path) -> None:
+def test_the_site_holds_two_notebooks_per_chapter_linked_from_its_exercises(built_site: Path) -> None:
     expected = sorted(name for path in GUIDE.chapters for name in (notebook_path(path), answers_path(path)))
     assert sorted(p.relative_to(built_site).as_posix() for p in (built_site / "notebooks").iterdir()) == expected
-    folder = archive_name().removesuffix(".zip")
-    packed = zipfile.ZipFile(built_site / archive_name()).namelist()
-    assert sorted(n.removeprefix(f"{folder}/") for n in packed if n.endswith(".ipynb")) == expected
-    assert f"{folder}/{wheel_name()}" in packed
     for path in GUIDE.chapters:
         html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
         section = html[html.index('id="exercises"'):]

@@ -2,9 +2,9 @@
 
 In a fresh virtual environment standing for the reader's Python (``reader.py``)
 the copy's own install line installs ``attnlab`` with pip's index disabled;
-then an exercise's code runs there, and each chapter's notebooks run top to
-bottom with nbclient in a kernel on that Python, each code cell's numbers
-compared with what the page shows for the same block.
+then each chapter's notebooks (every block the chapter shows, exercises' answers
+included) run top to bottom with nbclient in a kernel on that Python, each code
+cell's numbers compared with what the page shows for the same block.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import pkgutil
 import re
 import subprocess
 import sys
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +35,6 @@ from sites import DOCS, guide
 
 import attnlab
 from attnlab.site.build.wheel import LEFT_OUT
-from attnlab.site.pages import practice
 from attnlab.site.pages.blocks import HIDE, shown_part
 from attnlab.site.pages.running import answers_path, install_command, notebook_path
 
@@ -84,32 +82,6 @@ def test_the_readers_companion_prints_what_the_builds_prints(reader_python: Path
                                env=reader_environment(), capture_output=True, text=True, timeout=120)
     here = subprocess.run([sys.executable, "-m", "attnlab"], check=False, capture_output=True, text=True, timeout=120)
     assert (companion.returncode, companion.stdout) == (0, here.stdout)
-
-
-def python_exercise() -> tuple[str, str, int]:
-    """The guide's first exercise in Python whose answer shows all its code (the code a reader copies off the page,
-    from the Markdown): its chapter, that code, its line."""
-    for path in GUIDE.chapters:
-        source = (DOCS / path).read_text(encoding="utf-8")
-        listed = practice.exercises(source, path)
-        spans = [(e.line, later.line if later else len(source)) for e, later in zip(listed, [*listed[1:], None])
-                 if e.python]
-        for block in practice.FENCED.finditer(source):
-            line = source.count("\n", 0, block.start()) + 1
-            code = textwrap.dedent(block["code"])
-            if (any(first < line < last for first, last in spans) and "source=" in block["head"]
-                    and 'exec="on"' in block["head"] and HIDE not in [row.strip() for row in code.split("\n")]):
-                return path, code, line
-    raise AssertionError("no exercise in Python shows all the code of its answer")
-
-
-def test_an_exercises_code_runs_in_the_readers_python_and_prints_the_pages_numbers(
-        reader_python: Path, offline_copy: Path) -> None:
-    path, code, line = python_exercise()
-    result = run(reader_python, code, offline_copy)
-    assert result.returncode == 0, result.stderr
-    shown = blocks(offline_copy / path.replace(".md", ".html"))[f"block-{line}"].text(leaving_out=code)
-    assert numbers(result.stdout) == numbers(shown) != []
 
 
 # --- the notebooks ---------------------------------------------------------------------------------------

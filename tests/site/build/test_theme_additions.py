@@ -10,15 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from test_site import pages
+
 THEME_HELPERS = "__md_get=(e,_=localStorage"
 """The start of the theme's definition of its storage helpers (an inline script in the page head)."""
 GUARD = 'assets/storage-guard.js"></script>'
 """The guard's script tag, as pages address it (``assets/…``, or ``./assets/…`` on the 404 page)."""
-
-
-def pages(site: Path) -> list[Path]:
-    """Every HTML page of a built site."""
-    return sorted(site.glob("*.html"))
 
 
 def test_every_page_loads_the_theme_names_and_the_guard_after_the_theme_defines_its_helpers_and_before_the_palette(

@@ -6,36 +6,28 @@ import json
 from xml.etree import ElementTree
 
 import numpy as np
+from pictures import SVG
 
-from attnlab.lab import MULTIPLIERS, TOKENS, compute
+from attnlab.lab import MULTIPLIERS, TOKENS
 from attnlab.site.figures.concentration import SAMPLES, concentration_chart, sweep, ties
-from attnlab.site.pages.sliders import SLIDER_RANGES
-
-SVG = "{http://www.w3.org/2000/svg}"
 
 
 def carried(token: str, causal: bool) -> dict:
     return json.loads(ElementTree.fromstring(concentration_chart(token, causal, ident="c")).get("data-values"))
 
 
-def test_the_sweep_runs_over_the_labs_range_holding_every_multiplier_experiment_one_tabulates_marked() -> None:
-    scales, _ = sweep("rises", True)
-    assert (scales[0], scales[-1]) == SLIDER_RANGES["query_scale"][:2] and len(scales) >= SAMPLES
-    assert set(MULTIPLIERS) <= set(scales.tolist())
+def test_the_sweep_has_its_samples_and_marks_every_multiplier_experiment_one_tabulates() -> None:
+    # its range, the multipliers it holds and the weights at each: test_figures_site.concentration
+    assert len(sweep("rises", True)[0]) >= SAMPLES
     svg = ElementTree.fromstring(concentration_chart("rises", True, ident="c")).find(f"{SVG}svg")
     markers = svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}path[@class='marker']")
     assert len(markers) == len(TOKENS) * (len(MULTIPLIERS) + 1)  # and one in each legend entry
 
 
-def test_each_line_is_the_weight_compute_gives_at_each_multiplier_and_rises_takes_more_but_never_all() -> None:
-    lines = carried("rises", True)["lines"]
-    for j, token in enumerate(TOKENS):
-        line = lines[f"weight on {token}"]
-        expected = [compute("rises", query_scale=s).weights[j] for s in line["x"]]
-        assert np.allclose(line["y"], expected, rtol=1e-5, atol=1e-9), token
+def test_rises_takes_more_as_the_multiplier_grows_but_never_all_and_blocked_keys_lie_flat() -> None:
     _, weights = sweep("rises", True)
     assert (np.diff(weights[:, 2]) > 0).all() and weights[-1, 2] < 1.0
-    lines = carried("grid", True)["lines"]  # blocked keys lie flat at zero
+    lines = carried("grid", True)["lines"]
     assert set(lines["weight on load"]["y"]) == {0.0} and set(lines["weight on grid"]["y"]) == {1.0}
 
 

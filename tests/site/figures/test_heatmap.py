@@ -8,12 +8,12 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
+from pictures import SVG
 
 from attnlab.site.figures.heatmap import CELL_HEIGHT, CELL_WIDTH, LEFT, TOP, heatmap
 from attnlab.site.figures.palette import diverging as shade
 from attnlab.site.figures.svg import MIN_TEXT
 
-SVG = "{http://www.w3.org/2000/svg}"
 VALUES = np.array([[0.0, 1.0, -1.0], [0.5, -0.5, 0.25]])
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+
+from sites import ROOT
 
 from attnlab.site.figures import palette
 from attnlab.site.figures.palette import BLOCKED, DEEP, INDIGO, MAP_DEPTH, NAMED, css, diverging, js, mix, rgb, shade
 
-ROOT = Path(__file__).resolve().parents[3]
 HEX = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|\brgb\(\s*\d")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from pictures import SVG
 
 from attnlab.site.figures.plot import (
     LABEL_FONT,
@@ -29,20 +30,14 @@ from attnlab.site.figures.plot import (
 )
 from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT
 
-SVG = "{http://www.w3.org/2000/svg}"
 LINES = {"squares": ([1, 10, 100], [1, 100, 10_000]), "linear": ([1, 10, 100], [5, 50, 500])}
-
-
-def figure_of(html: str) -> ElementTree.Element:
-    """The <figure> element of a chart's HTML."""
-    return ElementTree.fromstring(html)
 
 
 def chart(series: Any = None) -> ElementTree.Element:
     """The <svg> element of a log-log chart of ``series`` (default: two lines)."""
     html = loglog_svg(LINES if series is None else series, kind="k", ident="t", title="Growth",
                       desc="Two lines.", x_label="T", y_label="count")
-    return figure_of(html).find(f"{SVG}svg")
+    return ElementTree.fromstring(html).find(f"{SVG}svg")
 
 
 def texts(svg: ElementTree.Element) -> list[str]:
@@ -69,8 +64,9 @@ def test_chart_puts_a_power_law_on_a_straight_line_of_its_slope() -> None:
 
 
 def test_chart_carries_the_numbers_it_draws_counts_exact_and_fractions_to_six_digits() -> None:
-    carried = json.loads(figure_of(loglog_svg({**LINES, "n": ([1, 2], [2**53 - 1, 1 / 3])}, kind="k", ident="t",
-                                              title="a", desc="b", x_label="c", y_label="d")).get("data-values"))
+    html = loglog_svg({**LINES, "n": ([1, 2], [2**53 - 1, 1 / 3])}, kind="k", ident="t", title="a", desc="b",
+                      x_label="c", y_label="d")
+    carried = json.loads(ElementTree.fromstring(html).get("data-values"))
     assert carried["lines"] == {**{label: {"x": list(map(float, xs)), "y": list(map(float, ys))}
                                    for label, (xs, ys) in LINES.items()},
                                 "n": {"x": [1, 2], "y": [2**53 - 1, 0.333333]}}
@@ -78,7 +74,7 @@ def test_chart_carries_the_numbers_it_draws_counts_exact_and_fractions_to_six_di
 
 def test_each_point_is_drawn_where_its_axes_put_it_and_marked_only_where_asked() -> None:
     x, y = linear_axis([0, 8], "x"), linear_axis([0, 1], "y")
-    svg = figure_of(
+    svg = ElementTree.fromstring(
         chart_svg(x, y, [Line("w", [0, 2, 8], [0, 0.25, 1], marked=(2, 8))], kind="k", ident="t", title="a", desc="b")
     ).find(f"{SVG}svg")
     points = [float(c) for p in svg.find(f"{SVG}polyline").get("points").split() for c in p.split(",")]
@@ -89,7 +85,7 @@ def test_each_point_is_drawn_where_its_axes_put_it_and_marked_only_where_asked()
 
 
 def test_a_band_is_drawn_between_its_lows_and_highs_with_a_legend_swatch() -> None:
-    svg = figure_of(chart_svg(linear_axis([0, 2], "x"), linear_axis([-2, 2], "y"),
+    svg = ElementTree.fromstring(chart_svg(linear_axis([0, 2], "x"), linear_axis([-2, 2], "y"),
                               bands=[Band("spread", [0, 1, 2], [-1, -1, -2], [1, 1, 2])],
                               kind="k", ident="t", title="a", desc="b")).find(f"{SVG}svg")
     band = svg.find(f"{SVG}polygon")

@@ -7,11 +7,10 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
-from pictures import label
+from pictures import SVG, label
 
 from attnlab.site.figures.spread import mean_and_sd, spread_chart
 
-SVG = "{http://www.w3.org/2000/svg}"
 RAW = [np.array([-1.0, 1.0]), np.array([-3.0, 1.0, 5.0])]
 SCALED = [np.array([-0.5, 0.5]), np.array([-1.0, 0.0, 1.0])]
 

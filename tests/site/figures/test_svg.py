@@ -6,10 +6,9 @@ import json
 from xml.etree import ElementTree
 
 import pytest
+from pictures import SVG
 
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, figure, legend_bar, min_font, num, svg_image, text
-
-SVG = "{http://www.w3.org/2000/svg}"
 
 
 def test_min_font_is_eleven_up_to_the_phone_column_and_grows_with_the_shrink_a_wider_picture_suffers() -> None:

@@ -6,14 +6,11 @@ pages, and its counts count what they say.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from sites import read_config
+from sites import DOCS, guide, read_config
 
-from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import nav_pages
 
-DOCS = Path(__file__).resolve().parents[3] / "docs"
 LINK = re.compile(r"\]\(([a-z-]+\.md)[)#]")
 
 
@@ -25,16 +22,10 @@ def section(title: str) -> str:
     return home[start:end if end >= 0 else None]
 
 
-def nav() -> list[tuple[str, str]]:
-    return list(nav_pages(read_config()["nav"]))
-
-
 def main_path() -> list[str]:
     """The pages from the first chapter to the last one, in the navigation's order (the lab and explorer included)."""
-    guide = Guide.read(DOCS, tuple(nav()))
-    order = [path for path, _ in nav()]
-    first, last = order.index(guide.chapters[0]), order.index(guide.chapters[-1])
-    return order[first:last + 1]
+    order, chapters = [path for path, _ in nav_pages(read_config()["nav"])], guide().chapters
+    return order[order.index(chapters[0]):order.index(chapters[-1]) + 1]
 
 
 def linked(markdown: str) -> list[str]:
