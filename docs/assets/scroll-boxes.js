@@ -51,11 +51,12 @@
     hint.hidden = true;
     box.parentNode.insertBefore(hint, box);
     box.addEventListener("scroll", function () { refresh(box); }, { passive: true });
-    if (observer) {
+    if (observer) {  // its first report, after the next layout, refreshes the box: no layout is forced here
       observer.observe(box);
       if (box.firstElementChild) { observer.observe(box.firstElementChild); }
+    } else {
+      refresh(box);
     }
-    refresh(box);
   }
 
   var observer = typeof ResizeObserver === "function" ? new ResizeObserver(function (entries) {
