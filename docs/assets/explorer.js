@@ -349,10 +349,15 @@
 
   /* ---- heat map --------------------------------------------------------- */
 
+  /** About how many cells of a map are drawn at once; the rest follow after the first frame. */
+  var FIRST_CELLS = 1024;
+
   /** The chosen head as a grid: a table whose cells are coloured squares (the number hidden from sight, read
    *  on hover, on focus and by a screen reader), sized to fit the column; or, as "numbers", the same table with
-   *  its digits shown, in a box that scrolls sideways when it is wider than the column. The markup is one
-   *  string, parsed once: a long sentence's map has tens of thousands of nodes. */
+   *  its digits shown, in a box that scrolls sideways when it is wider than the column. A long sentence's map
+   *  has tens of thousands of cells: its first rows are drawn at once, with everything else the sentence shows,
+   *  and the rest in one step after that frame (a table lays out all its rows again when rows are added, so
+   *  more steps would cost more); completeMap() puts in every row still missing. */
   Explorer.prototype.renderMap = function (s) {
     var self = this;
     var data = this.data;
@@ -367,6 +372,7 @@
       (digits ? "query \\ key" : "") + "</td>" + tokens.map(function (token) {
         return '<th scope="col" title="' + token + '">' + token + "</th>";
       }).join("") + "</tr></thead><tbody></tbody>";
+    var body = table.tBodies[0];
     var spanOpen = digits ? "<span>" : '<span class="explorer-value">';
     /** The markup of row i: each cell's shade, number, name, place and tab stop in one string. */
     var row = function (i) {
@@ -387,9 +393,17 @@
       html.push("</tr>");
       return html.join("");
     };
-    var rows = [];
-    for (var i = 0; i < n; i += 1) { rows.push(row(i)); }
-    table.tBodies[0].innerHTML = rows.join("");
+    var done = 0;
+    var grow = function (rows) {
+      var html = [];
+      for (; done < Math.min(n, rows); done += 1) { html.push(row(done)); }
+      body.insertAdjacentHTML("beforeend", html.join(""));
+    };
+    grow(Math.floor(FIRST_CELLS / n));
+    if (done < n) {  // after the frame that shows the first rows: a task of its own
+      requestAnimationFrame(function () { setTimeout(function () { if (table.isConnected) { grow(n); } }); });
+    }
+    this.completeMap = function () { grow(n); };
     table.addEventListener("keydown", function (event) { self.moveCell(event, s); });
     table.addEventListener("focusin", function (event) {
       var cell = event.target.closest("td[data-query]");
@@ -424,6 +438,7 @@
   }
 
   Explorer.prototype.focusCell = function (s, query, key, move) {
+    this.completeMap();
     this.cell = { query: query, key: key };
     this.marked = true;
     var cells = this.view.querySelectorAll("td[data-query]");
