@@ -190,6 +190,8 @@
     this.cell = { query: 0, key: 0 };
     this.query = null;  // the query whose lines are shown, or null for all
     this.request = 0;
+    this.computing = false;  // whether the reader's own sentence is being computed
+    this.completeMap = function () {};
     this.bind();
     this.buildModelView();
     var own = root.querySelector(".explorer-own");
@@ -400,8 +402,11 @@
       body.insertAdjacentHTML("beforeend", html.join(""));
     };
     grow(Math.floor(FIRST_CELLS / n));
-    if (done < n) {  // after the frame that shows the first rows: a task of its own
-      requestAnimationFrame(function () { setTimeout(function () { if (table.isConnected) { grow(n); } }); });
+    if (done < n) {  // after the frame that shows the first rows, a task of its own; not while a sentence that
+      // will replace the map is computed (a sentence refused completes it)
+      requestAnimationFrame(function () {
+        setTimeout(function () { if (table.isConnected && !self.computing) { grow(n); } });
+      });
     }
     this.completeMap = function () { grow(n); };
     table.addEventListener("keydown", function (event) { self.moveCell(event, s); });
@@ -727,8 +732,10 @@
       if (!globalThis.attnlab.model.loaded()) { loadButton.click(); return; }
       var sentence = text.value;
       stage("computing");
+      self.computing = true;
       status.textContent = "Computing every head of your sentence\u2026";
       globalThis.attnlab.model.encode(sentence).then(function (result) {
+        self.computing = false;
         registry().own = ownData(sentence, result, self.scales);
         if (!self.sentence.querySelector('option[value="own"]')) {
           self.sentence.appendChild(element("option", { value: "own" }, "Your sentence"));
@@ -740,6 +747,8 @@
           "Pick a word to see which heads look from it to another word.";
         self.wordsBox.scrollIntoView({ block: "nearest" });
       }, function (error) {
+        self.computing = false;
+        self.completeMap();
         stage("refused");
         status.textContent = error.message;
       });

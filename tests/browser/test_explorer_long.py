@@ -1,5 +1,6 @@
 """A sentence of 128 word pieces in the explorer: its map of 16,384 cells shows its first rows at once and the
-rest after that frame, ends whole with every number, and the keyboard reaches its last row before it is drawn."""
+rest after that frame, ends whole with every number, and the keyboard reaches its last row before it is drawn; the
+rest waits while the reader's next sentence is computed, and comes if that sentence is refused."""
 
 from __future__ import annotations
 
@@ -68,3 +69,22 @@ def test_the_keyboard_reaches_the_last_row_before_it_is_drawn(page: Page, file_u
     assert rows < N
     expect(root.get_by_test_id(f"cell-{N - 1}-0")).to_be_focused()
     expect(root.get_by_test_id("readout")).to_contain_text(f"Query {N} “[SEP]”, key 1 “[CLS]”: weight ")
+
+
+def test_the_rest_of_a_map_waits_while_a_new_sentence_is_computed_and_comes_if_it_is_refused(
+        page: Page, file_url: str) -> None:
+    root = open_explorer(page, file_url)
+    rows = page.evaluate("""async d => {  // the model stands in: its answer comes when the test says
+        ATTNLAB_EXPLORER[d.key] = d;
+        document.querySelector(".attnlab-explorer").explorer.choose(d.key);
+        await null;  // choose() shows the sentence in a microtask: the map's first rows
+        attnlab.model = { loaded: () => true, encode: () => new Promise((_, reject) => {
+            globalThis.refuse = () => reject(new Error("Refused.")); }) };
+        document.querySelector('[data-testid="own-form"]').requestSubmit();
+        await new Promise(requestAnimationFrame);  // the frame that shows the first rows,
+        await new Promise(resolve => setTimeout(resolve));  // then the rest's turn
+        return document.querySelector('[data-testid="map"]').tBodies[0].rows.length; }""", long_data())
+    assert rows < N
+    page.evaluate("refuse()")
+    expect(root.locator(".explorer-own")).to_have_attribute("data-model-state", "refused")
+    expect(root.get_by_test_id("map").locator("td[data-query]")).to_have_count(N * N)
