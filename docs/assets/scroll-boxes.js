@@ -51,12 +51,12 @@
     hint.hidden = true;
     box.parentNode.insertBefore(hint, box);
     box.addEventListener("scroll", function () { refresh(box); }, { passive: true });
-    if (observer) {  // its first report, after the next layout, refreshes the box: no layout is forced here
+    if (observer) {
       observer.observe(box);
       if (box.firstElementChild) { observer.observe(box.firstElementChild); }
-    } else {
-      refresh(box);
     }
+    // at the next frame, when whatever is still being drawn with the box is in: no extra layout forced now
+    requestAnimationFrame(function () { refresh(box); });
   }
 
   var observer = typeof ResizeObserver === "function" ? new ResizeObserver(function (entries) {
