@@ -60,6 +60,11 @@
 
   function quoted(token) { return "\u201c" + token + "\u201d"; }
 
+  /** Text made safe to put in markup, between tags or in a quoted attribute. */
+  function escaped(text) {
+    return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+  }
+
   /** x with a fixed count of decimals, never a negative zero ("-0.000" is written 0.000). */
   function fixed(x, places) {
     var text = x.toFixed(places);
@@ -98,7 +103,9 @@
   /** The n × n values of one head as numbers (the stored steps divided out), row-major. */
   function headValues(data, measure, layer, head) {
     var counts = data[measure][layer * data.heads + head];
-    return counts.map(function (c) { return c / data.scales[measure]; });
+    var values = new Float64Array(counts.length);
+    for (var at = 0; at < counts.length; at += 1) { values[at] = counts[at] / data.scales[measure]; }
+    return values;
   }
 
   /** The value shaded darkest: weight 1, or the head's largest contribution size. */
@@ -183,6 +190,8 @@
     this.cell = { query: 0, key: 0 };
     this.query = null;  // the query whose lines are shown, or null for all
     this.request = 0;
+    this.computing = false;  // whether the reader's own sentence is being computed
+    this.completeMap = function () {};
     this.bind();
     this.buildModelView();
     var own = root.querySelector(".explorer-own");
@@ -342,9 +351,15 @@
 
   /* ---- heat map --------------------------------------------------------- */
 
+  /** About how many cells of a map are drawn at once; the rest follow after the first frame. */
+  var FIRST_CELLS = 1024;
+
   /** The chosen head as a grid: a table whose cells are coloured squares (the number hidden from sight, read
    *  on hover, on focus and by a screen reader), sized to fit the column; or, as "numbers", the same table with
-   *  its digits shown, in a box that scrolls sideways when it is wider than the column. */
+   *  its digits shown, in a box that scrolls sideways when it is wider than the column. A long sentence's map
+   *  has tens of thousands of cells: its first rows are drawn at once, with everything else the sentence shows,
+   *  and the rest in one step after that frame (a table lays out all its rows again when rows are added, so
+   *  more steps would cost more); completeMap() puts in every row still missing. */
   Explorer.prototype.renderMap = function (s) {
     var self = this;
     var data = this.data;
@@ -354,34 +369,46 @@
     var digits = s.view === "numbers";
     var table = element("table", { class: "attn-map explorer-map" + (digits ? "" : " explorer-squares"), role: "grid",
       "data-testid": "map", style: "--n:" + n });
-    table.appendChild(element("caption", {}, this.caption(s)));
-    var head = element("tr");
-    head.appendChild(element("td", { class: "corner" }, digits ? "query \\ key" : ""));
-    data.tokens.forEach(function (token) { head.appendChild(element("th", { scope: "col", title: token }, token)); });
-    table.appendChild(element("thead")).appendChild(head);
-    var body = table.appendChild(element("tbody"));
-    data.tokens.forEach(function (token, i) {
-      var row = element("tr", data.real[i] ? {} : { class: "explorer-padding-row" });
-      row.appendChild(element("th", { scope: "row", title: token }, token));
-      data.tokens.forEach(function (key, j) {
+    var tokens = data.tokens.map(escaped);
+    table.innerHTML = "<caption>" + escaped(this.caption(s)) + '</caption><thead><tr><td class="corner">' +
+      (digits ? "query \\ key" : "") + "</td>" + tokens.map(function (token) {
+        return '<th scope="col" title="' + token + '">' + token + "</th>";
+      }).join("") + "</tr></thead><tbody></tbody>";
+    var body = table.tBodies[0];
+    var spanOpen = digits ? "<span>" : '<span class="explorer-value">';
+    /** The markup of row i: each cell's shade, number, name, place and tab stop in one string. */
+    var row = function (i) {
+      var html = [data.real[i] ? "<tr>" : '<tr class="explorer-padding-row">', '<th scope="row" title="', tokens[i], '">',
+        tokens[i], "</th>"];
+      var from = "\u201c" + tokens[i] + "\u201d \u2192 \u201c";
+      for (var j = 0; j < n; j += 1) {
         var v = shown.values[i * n + j];
         var text = data.real[j] ? fixed(v, places) : "blocked";
-        var cell = element("td", data.real[j] ? { style: "--w:" + (v / shown.top).toFixed(4) } : { class: "blocked" });
-        cell.setAttribute("data-testid", "cell-" + i + "-" + j);
-        cell.setAttribute("title", quoted(token) + " \u2192 " + quoted(key) + ": " + text);
-        cell.appendChild(element("span", digits ? {} : { class: "explorer-value" }, text));
         var chosen = i === self.cell.query && j === self.cell.key;
-        cell.setAttribute("tabindex", chosen ? "0" : "-1");
-        if (chosen && self.marked) {
-          cell.classList.add("explorer-chosen-cell");
-          cell.setAttribute("aria-selected", "true");
-        }
-        cell.setAttribute("data-query", i);
-        cell.setAttribute("data-key", j);
-        row.appendChild(cell);
+        var marked = chosen && self.marked ? "explorer-chosen-cell" : "";
+        var classes = data.real[j] ? marked : "blocked" + (marked && " " + marked);
+        html.push("<td", data.real[j] ? ' style="--w:' + (v / shown.top).toFixed(4) + '"' : "",
+          classes ? ' class="' + classes + '"' : "", marked ? ' aria-selected="true"' : "",
+          ' data-testid="cell-', i, "-", j, '" title="', from, tokens[j], '\u201d: ', text, '" tabindex="',
+          chosen ? "0" : "-1", '" data-query="', i, '" data-key="', j, '">', spanOpen, text, "</span></td>");
+      }
+      html.push("</tr>");
+      return html.join("");
+    };
+    var done = 0;
+    var grow = function (rows) {
+      var html = [];
+      for (; done < Math.min(n, rows); done += 1) { html.push(row(done)); }
+      body.insertAdjacentHTML("beforeend", html.join(""));
+    };
+    grow(Math.floor(FIRST_CELLS / n));
+    if (done < n) {  // after the frame that shows the first rows, a task of its own; not while a sentence that
+      // will replace the map is computed (a sentence refused completes it)
+      requestAnimationFrame(function () {
+        setTimeout(function () { if (table.isConnected && !self.computing) { grow(n); } });
       });
-      body.appendChild(row);
-    });
+    }
+    this.completeMap = function () { grow(n); };
     table.addEventListener("keydown", function (event) { self.moveCell(event, s); });
     table.addEventListener("focusin", function (event) {
       var cell = event.target.closest("td[data-query]");
@@ -416,6 +443,7 @@
   }
 
   Explorer.prototype.focusCell = function (s, query, key, move) {
+    this.completeMap();
     this.cell = { query: query, key: key };
     this.marked = true;
     var cells = this.view.querySelectorAll("td[data-query]");
@@ -588,6 +616,7 @@
   Explorer.prototype.updateModelView = function (s) {
     var data = this.data;
     var n = data.tokens.length;
+    var scale = data.scales[s.measure];
     var self = this;
     this.thumbs.forEach(function (button, index) {
       var layer = Math.floor(index / self.heads);
@@ -598,14 +627,22 @@
       var canvas = button.firstChild;
       canvas.width = n;
       canvas.height = n;
-      var values = headValues(data, s.measure, layer, head);
-      var top = darkest(s.measure, values);
+      var counts = data[s.measure][index];  // whole steps of 1/scale
+      var most = counts.reduce(function (a, b) { return Math.max(a, b); }, 0);
+      var top = darkest(s.measure, [most / scale]);
+      var shades = new Uint8ClampedArray(3 * (most + 2));  // each step's shade (fewer than the squares), then grey
+      for (var step = 0; step <= most; step += 1) { shades.set(thumbShade(step / scale / top), 3 * step); }
+      shades.set(PALETTE.blockedRgb, 3 * (most + 1));
       var context = canvas.getContext("2d");
       var image = context.createImageData(n, n);
-      values.forEach(function (v, at) {
-        var rgb = data.real[at % n] ? thumbShade(v / top) : PALETTE.blockedRgb;
-        image.data.set([rgb[0], rgb[1], rgb[2], 255], 4 * at);
-      });
+      var pixels = image.data;
+      for (var at = 0; at < counts.length; at += 1) {
+        var from = 3 * (data.real[at % n] ? counts[at] : most + 1);
+        pixels[4 * at] = shades[from];
+        pixels[4 * at + 1] = shades[from + 1];
+        pixels[4 * at + 2] = shades[from + 2];
+        pixels[4 * at + 3] = 255;
+      }
       context.putImageData(image, 0, 0);
     });
     var text = s.measure === "weights"
@@ -629,8 +666,11 @@
       var out = [];
       grids.forEach(function (layer) {
         layer.forEach(function (head) {
-          var flat = [];
-          head.forEach(function (row) { row.forEach(function (v) { flat.push(Math.round(v * scale)); }); });
+          var n = head.length;
+          var flat = new Int32Array(n * n);
+          head.forEach(function (row, i) {
+            for (var j = 0; j < n; j += 1) { flat[i * n + j] = Math.round(row[j] * scale); }
+          });
           out.push(flat);
         });
       });
@@ -692,8 +732,10 @@
       if (!globalThis.attnlab.model.loaded()) { loadButton.click(); return; }
       var sentence = text.value;
       stage("computing");
+      self.computing = true;
       status.textContent = "Computing every head of your sentence\u2026";
       globalThis.attnlab.model.encode(sentence).then(function (result) {
+        self.computing = false;
         registry().own = ownData(sentence, result, self.scales);
         if (!self.sentence.querySelector('option[value="own"]')) {
           self.sentence.appendChild(element("option", { value: "own" }, "Your sentence"));
@@ -705,6 +747,8 @@
           "Pick a word to see which heads look from it to another word.";
         self.wordsBox.scrollIntoView({ block: "nearest" });
       }, function (error) {
+        self.computing = false;
+        self.completeMap();
         stage("refused");
         status.textContent = error.message;
       });

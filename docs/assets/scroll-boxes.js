@@ -55,7 +55,8 @@
       observer.observe(box);
       if (box.firstElementChild) { observer.observe(box.firstElementChild); }
     }
-    refresh(box);
+    // at the next frame, when whatever is still being drawn with the box is in: no extra layout forced now
+    requestAnimationFrame(function () { refresh(box); });
   }
 
   var observer = typeof ResizeObserver === "function" ? new ResizeObserver(function (entries) {
