@@ -10,7 +10,6 @@ test-fast``) builds no whole guide, starts no browser and imports no PyTorch.
 from __future__ import annotations
 
 import os
-import shutil
 import zipfile
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -19,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from mutation_audit import Mutation, outcome
-from sites import CONFIG, DOCS, ROOT, build, read_config, write_config
+from sites import CONFIG, build, docs_copy
 
 from attnlab.site.pages.published import archive_name
 
@@ -64,11 +63,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def guide_copy(tmp_path: Path) -> Path:
     """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does."""
-    root = tmp_path / "guide"
-    shutil.copytree(DOCS, root / "docs")
-    shutil.copytree(ROOT / "overrides", root / "overrides")
-    write_config(root, read_config())
-    return root
+    return docs_copy(tmp_path)
 
 
 @pytest.fixture

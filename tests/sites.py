@@ -77,6 +77,15 @@ def write_config(root: Path, config: dict) -> Path:
     return path
 
 
+def docs_copy(tmp_path: Path) -> Path:
+    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does."""
+    root = tmp_path / "guide"
+    shutil.copytree(DOCS, root / "docs")
+    shutil.copytree(ROOT / "overrides", root / "overrides")
+    write_config(root, read_config())
+    return root
+
+
 def one_page_site(tmp_path: Path, markdown: str, guide: bool = False) -> Path:
     """A site of one page, ``docs/index.md``, converted with the guide's plugin and math on; returns its config.
     ``guide=True`` uses every Markdown setting of the guide (its formatter, theme and overrides) instead."""

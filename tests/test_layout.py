@@ -145,3 +145,11 @@ def test_nothing_reads_the_call_stack() -> None:
 
 def test_the_package_says_it_is_typed() -> None:
     assert (PACKAGE / "py.typed").is_file()
+
+
+def test_every_benchmark_imports() -> None:
+    # benchmarks are run by hand, not by the suite: an import a change to tests/ broke would go unseen
+    names = sorted(f"benchmarks.{p.stem}" for p in ROOT.glob("benchmarks/*.py") if p.stem != "__init__")
+    probe = "import importlib, sys; [importlib.import_module(name) for name in sys.argv[1:]]"
+    result = subprocess.run([sys.executable, "-c", probe, *names], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
