@@ -446,15 +446,16 @@
     this.completeMap();
     this.cell = { query: query, key: key };
     this.marked = true;
-    var cells = this.view.querySelectorAll("td[data-query]");
-    var n = this.data.tokens.length;
-    Array.prototype.forEach.call(cells, function (cell, index) {
-      var chosen = index === query * n + key;
-      cell.setAttribute("tabindex", chosen ? "0" : "-1");
-      cell.setAttribute("aria-selected", String(chosen));
-      cell.classList.toggle("explorer-chosen-cell", chosen);
+    var target = this.view.querySelector('td[data-query="' + query + '"][data-key="' + key + '"]');
+    // only the cell chosen before and the one chosen now change: a 128-piece map has 16,384 cells
+    this.view.querySelectorAll('td[data-query][tabindex="0"], td.explorer-chosen-cell').forEach(function (cell) {
+      cell.setAttribute("tabindex", "-1");
+      cell.setAttribute("aria-selected", "false");
+      cell.classList.remove("explorer-chosen-cell");
     });
-    var target = cells[query * n + key];
+    target.setAttribute("tabindex", "0");
+    target.setAttribute("aria-selected", "true");
+    target.classList.add("explorer-chosen-cell");
     if (move) { target.focus(); }
     this.readout.textContent = this.describe(s, query, key);
     this.renderTopHeads(query, key);
