@@ -380,7 +380,7 @@
     var row = function (i) {
       var html = [data.real[i] ? "<tr>" : '<tr class="explorer-padding-row">', '<th scope="row" title="', tokens[i], '">',
         tokens[i], "</th>"];
-      var from = "\u201c" + tokens[i] + "\u201d \u2192 \u201c";
+      var from = quoted(tokens[i]) + " \u2192 ";
       for (var j = 0; j < n; j += 1) {
         var v = shown.values[i * n + j];
         var text = data.real[j] ? fixed(v, places) : "blocked";
@@ -389,7 +389,7 @@
         var classes = data.real[j] ? marked : "blocked" + (marked && " " + marked);
         html.push("<td", data.real[j] ? ' style="--w:' + (v / shown.top).toFixed(4) + '"' : "",
           classes ? ' class="' + classes + '"' : "", marked ? ' aria-selected="true"' : "",
-          ' data-testid="cell-', i, "-", j, '" title="', from, tokens[j], '\u201d: ', text, '" tabindex="',
+          ' data-testid="cell-', i, "-", j, '" title="', from, quoted(tokens[j]), ": ", text, '" tabindex="',
           chosen ? "0" : "-1", '" data-query="', i, '" data-key="', j, '">', spanOpen, text, "</span></td>");
       }
       html.push("</tr>");
