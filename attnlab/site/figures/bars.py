@@ -1,8 +1,5 @@
-"""Bar charts: one small panel per quantity, one horizontal bar per key, its number at its end.
-
-Panels comparing one quantity share a scale. Used for the softmax's steps, the saturation of unscaled scores,
-and a weight beside the size of what it weighs.
-"""
+"""Bar charts: one small panel per quantity, one horizontal bar per key, its number at its end; panels comparing
+one quantity share a scale."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Concentration: one query's weights (:func:`attnlab.lab.compute`) as its multiplier sweeps the lab's range,
-marked at each multiplier experiment 1 tabulates.
-"""
+"""Concentration: one query's weights (:func:`attnlab.lab.compute`) as its multiplier sweeps the lab's range."""
 
 from __future__ import annotations
 

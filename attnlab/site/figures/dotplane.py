@@ -1,10 +1,7 @@
-"""The dot product drawn: a query and its keys as arrows on a plane, each key's shadow on the query's line.
+"""The dot product drawn: q · k = ‖q‖ × (the length of k's projection onto q's direction), for 2-number rows.
 
-A score is q · k = ‖q‖ × (the length of k's projection onto q's direction).
-The picture draws the query and every key as arrows from the origin, the
-line through the query, and from each key's tip a dashed drop to its foot on
-that line; beside each key its score and, for comparison, its cosine (the
-angle alone, lengths divided out). Two-dimensional rows only: the toy's.
+The query and the keys are arrows from the origin, each key dropped (dashed) onto the query's line, with its
+score and, for comparison, its cosine.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Diagrams of how rows flow through the model: one head, several heads, a block, the whole model.
 
-Boxes and arrows; the shapes and weights drawn are read off a real run of attnlab's functions on the
-arrays given. A shape is written (``3 × 2``) and drawn as a grid of cells, one per number (at most 8 a side).
+Every shape and weight drawn is read off a real run of attnlab's functions; a shape is written ``3 × 2`` and
+drawn as a grid of cells, one per number (at most 8 a side).
 """
 
 from __future__ import annotations
@@ -15,18 +15,7 @@ from attnlab.attention import attention, project, softmax
 from attnlab.checks import as_mask, as_matrix
 from attnlab.layers import MultiHeadParams, multi_head
 from attnlab.site.figures.palette import INDIGO, INK, MUTED, PAPER, TINT, shade
-from attnlab.site.figures.svg import (
-    PHONE_COLUMN,
-    arrow_marker,
-    background,
-    blocked_pattern,
-    figure,
-    legend_bar,
-    min_font,
-    num,
-    svg_image,
-    text,
-)
+from attnlab.site.figures.svg import PHONE_COLUMN, background, defs, figure, legend_bar, min_font, num, svg_image, text
 from attnlab.text import fmt
 
 WIDTH = 340
@@ -35,7 +24,6 @@ FONT, SMALL = max(13, min_font(WIDTH)), min_font(WIDTH)
 CELL, MOST_CELLS = 6, 8
 """Side of one cell of a shape glyph, and the most cells drawn along a side."""
 BOX_HEIGHT, STEP = 30, 52
-LINE = INDIGO
 
 
 def shape_text(shape: Sequence[Any]) -> str:
@@ -49,7 +37,7 @@ def glyph(x: float, mid: float, shape: tuple[int, ...]) -> str:
     y = mid - rows * CELL / 2
     squares = "".join(f'<rect x="{num(x + c * CELL)}" y="{num(y + r * CELL)}" width="{CELL}" height="{CELL}"/>'
                       for r in range(rows) for c in range(cols))
-    return f'<g fill="{PAPER}" stroke="{LINE}" stroke-width="1">{squares}</g>'
+    return f'<g fill="{PAPER}" stroke="{INDIGO}" stroke-width="1">{squares}</g>'
 
 
 def shape_label(x: float, mid: float, words: str, shape: tuple[int, ...]) -> str:
@@ -63,13 +51,13 @@ def box(centre: float, top: float, width: float, label: str, *, height: float = 
     """A step's box centred on ``centre``, its label centred on ``label_x`` (default ``centre``), outlined ``dash``."""
     dashed = f' stroke-dasharray="{dash}"' if dash else ""
     return (f'<rect x="{num(centre - width / 2)}" y="{num(top)}" width="{num(width)}" height="{num(height)}" '
-            f'rx="6" fill="{fill}" stroke="{LINE}"{dashed}/>'
+            f'rx="6" fill="{fill}" stroke="{INDIGO}"{dashed}/>'
             + text(centre if label_x is None else label_x, top + height / 2 + font / 2 - 2, label, font,
                    anchor="middle"))
 
 
-def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = LINE) -> str:
-    """A line through ``points`` ending in the arrow head of :func:`defs`."""
+def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = INDIGO) -> str:
+    """A line through ``points`` ending in the picture's arrow head (:func:`attnlab.site.figures.svg.defs`)."""
     (x0, y0), *rest = points
     moves = f"M{num(x0)} {num(y0)}" + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
     return (f'<path d="{moves}" fill="none" stroke="{colour}" stroke-width="1.5" '
@@ -78,8 +66,7 @@ def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = LINE)
 
 def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
          left: bool = False, label_y: float | None = None) -> str:
-    """A downward arrow at ``x`` labelled with a name, a shape and its glyph: on the right, or on the ``left``
-    (glyph nearest the arrow), halfway down unless ``label_y`` says where."""
+    """A downward arrow at ``x`` labelled with a name, a shape and its glyph, on the right or the ``left``."""
     label = f"{name} {shape_text(shape)}"
     mid = (top + bottom) / 2 if label_y is None else label_y
     line = arrow(ident, [(x, top), (x, bottom - 1)])
@@ -118,11 +105,6 @@ def weight_legend(ident: str, x: float, y: float, blocked: bool) -> str:
     return "".join(parts)
 
 
-def defs(ident: str) -> str:
-    """The arrow head and the blocked cells' hatching of one picture."""
-    return f"<defs>{arrow_marker(ident, LINE)}{blocked_pattern(ident)}</defs>"
-
-
 # --- one head -------------------------------------------------------------------------------------
 
 CHAIN_X, V_X, COLUMNS = 105, 290, (55, 160, 290)
@@ -138,27 +120,21 @@ def shapes_of(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None) -> dict
             "scaled": r.scaled.shape, "weights": r.weights.shape, "output": r.output.shape}
 
 
-def wide_box(left: float, right: float, top: float, label: str) -> str:
-    """A box from ``left`` to ``right`` whose label sits over the main chain."""
-    return box((left + right) / 2, top, right - left, label, label_x=CHAIN_X)
-
-
 def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, ident: str, caption: str) -> str:
     """One attention head over the rows ``x`` (mask ``visible``), carrying its inputs, every shape and ``d_k``."""
     shapes = shapes_of(x, w_q, w_k, w_v, visible)
     d_k = shapes["K"][1]
-    parts = [defs(ident), box(COLUMNS[1], 8, 150, "X, the input rows")]
-    fan_top = 8 + BOX_HEIGHT
-    fan_bottom = fan_top + 44
-    parts.append(shape_label(COLUMNS[1] + 83, 8 + BOX_HEIGHT / 2, shape_text(shapes["X"]), shapes["X"]))
+    fan_top, fan_bottom = 8 + BOX_HEIGHT, 8 + BOX_HEIGHT + 44
+    parts = [defs(ident, INDIGO, blocked=True), box(COLUMNS[1], 8, 150, "X, the input rows"),
+             shape_label(COLUMNS[1] + 83, 8 + BOX_HEIGHT / 2, shape_text(shapes["X"]), shapes["X"])]
     for centre, name in zip(COLUMNS, ("W_Q", "W_K", "W_V")):
-        parts.append(arrow(ident, [(COLUMNS[1], fan_top), (centre, fan_bottom - 1)]))
-        parts.append(box(centre, fan_bottom, 84, f"× {name}"))
+        parts += [arrow(ident, [(COLUMNS[1], fan_top), (centre, fan_bottom - 1)]),
+                  box(centre, fan_bottom, 84, f"× {name}")]
     projected = fan_bottom + BOX_HEIGHT
     top = projected + STEP
     parts += [down(ident, COLUMNS[0], projected, top, "Q", shapes["Q"]),
               down(ident, COLUMNS[1], projected, top, "K", shapes["K"]),
-              wide_box(COLUMNS[0] - 30, COLUMNS[1] + 30, top, "Q Kᵀ")]
+              box((COLUMNS[0] + COLUMNS[1]) / 2, top, COLUMNS[1] - COLUMNS[0] + 60, "Q Kᵀ", label_x=CHAIN_X)]
     boxes = []
     for step, name, carried in ((f"÷ √d_k (d_k = {d_k})", "scores", "scores"),
                                 ("mask the blocked keys", "scaled", "scaled"),
@@ -170,7 +146,7 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
     mix = top + BOX_HEIGHT + STEP
     parts += [down(ident, CHAIN_X, top + BOX_HEIGHT, mix, "weights", shapes["weights"]),
               down(ident, V_X, projected, mix, "V", shapes["V"], left=True, label_y=boxes[1] + BOX_HEIGHT / 2),
-              wide_box(COLUMNS[0] - 30, V_X + 30, mix, "× V: mix the values")]
+              box((COLUMNS[0] + V_X) / 2, mix, V_X - COLUMNS[0] + 60, "× V: mix the values", label_x=CHAIN_X)]
     out = mix + BOX_HEIGHT + STEP
     parts += [down(ident, CHAIN_X, mix + BOX_HEIGHT, out, "output", shapes["output"]),
               box(CHAIN_X, out, 150, "output rows")]
@@ -183,9 +159,9 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
     picture = svg_image(ident, "One attention head, step by step, with its shapes", steps, WIDTH, height,
                         background(WIDTH, height) + "".join(parts))
     mask = None if visible is None else as_mask("visible", visible, shapes["scores"]).tolist()
-    values = {"inputs": {"x": as_matrix("x", x).tolist(), "w_q": np.asarray(w_q, float).tolist(),
-                         "w_k": np.asarray(w_k, float).tolist(), "w_v": np.asarray(w_v, float).tolist(),
-                         "visible": mask},
+    weights = {"w_q": w_q, "w_k": w_k, "w_v": w_v}
+    values = {"inputs": {"x": as_matrix("x", x).tolist(), **{k: np.asarray(w, float).tolist()
+                                                              for k, w in weights.items()}, "visible": mask},
               "d_k": d_k, "shapes": {name: list(shape) for name, shape in shapes.items()}}
     return figure(ident, picture, caption, kind="head-flow", values=values)
 
@@ -207,7 +183,7 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
     bottom = top + n * 22
     score_words = [[fmt(s) if ok else "−∞" for s, ok in zip(row, oks)] for row, oks in zip(grid, seen)]
     weight_words = [[fmt(w) if ok else "0" for w, ok in zip(row, oks)] for row, oks in zip(weights, seen)]
-    parts = [defs(ident), background(width, bottom + 64),
+    parts = [defs(ident, INDIGO, blocked=True), background(width, bottom + 64),
              text(left, 14, "scaled scores", FONT, bold=True), text(second, 14, "weights", FONT, bold=True),
              labelled_cells(ident, left, top, grid, seen, score_words, tokens, tokens, width=GRID_CELL,
                             height=22, shaded=False),
@@ -243,33 +219,31 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     width = max(WIDTH, heads * HEAD_COLUMN)
     centres = [width / heads * (h + 0.5) for h in range(heads)]
     mid = width / 2
-    seen = np.ones(result.heads[0].weights.shape, bool) if visible is None else as_mask(
-        "visible", visible, result.heads[0].weights.shape)
-    parts = [defs(ident), box(mid, 8, 150, "X, the input rows"),
+    shape = result.heads[0].weights.shape
+    seen = np.ones(shape, bool) if visible is None else as_mask("visible", visible, shape)
+    parts = [defs(ident, INDIGO, blocked=True), box(mid, 8, 150, "X, the input rows"),
              text(mid + 83, 8 + BOX_HEIGHT / 2 + FONT / 2 - 2, shape_text(rows.shape), FONT, fill=MUTED)]
     fan = 8 + BOX_HEIGHT
     map_top = fan + 44 + 22 + BOX_HEIGHT + 40
     cell = 36
     for h, (centre, head, run) in enumerate(zip(centres, params.heads, result.heads), start=1):
-        parts.append(arrow(ident, [(mid, fan), (centre, fan + 43)]))
-        parts.append(text(centre, fan + 44 + 14, f"head {h}", FONT, anchor="middle", bold=True))
-        parts.append(box(centre, fan + 44 + 22, 150, "× W_Q, W_K, W_V"))
         n, m = run.weights.shape
         left = centre - m * cell / 2 + 14
         into = left + m * cell / 2  # the arrow from the projections lands on the middle of the map
-        parts.append(arrow(ident, [(into, fan + 44 + 22 + BOX_HEIGHT), (into, map_top - 16)]))
+        q_shape, v_shape = shape_text(np.shape(head.w_q)), shape_text(np.shape(head.w_v))
         same = np.shape(head.w_q) == np.shape(head.w_k) == np.shape(head.w_v)
-        parts.append(text(into + 6, map_top - 22, f"{shape_text(np.shape(head.w_q))} each" if same
-                          else f"{shape_text(np.shape(head.w_q))}; V {shape_text(np.shape(head.w_v))}",
-                          SMALL, fill=MUTED))
         words = [[f"{w:.2f}" if ok else "0" for w, ok in zip(row, oks)] for row, oks in zip(run.weights, seen)]
-        parts.append(labelled_cells(ident, left, map_top, run.weights, seen, words, tokens, tokens, width=cell,
-                                    shaded=True))
-        below = map_top + n * 20
-        parts.append(text(centre, below + 16, f"weights {shape_text(run.weights.shape)}", SMALL, anchor="middle",
-                          fill=MUTED))
-        parts.append(text(centre, below + 32, f"× V: output {shape_text(run.output.shape)}", SMALL,
-                          anchor="middle", fill=MUTED))
+        parts += [arrow(ident, [(mid, fan), (centre, fan + 43)]),
+                  text(centre, fan + 44 + 14, f"head {h}", FONT, anchor="middle", bold=True),
+                  box(centre, fan + 44 + 22, 150, "× W_Q, W_K, W_V"),
+                  arrow(ident, [(into, fan + 44 + 22 + BOX_HEIGHT), (into, map_top - 16)]),
+                  text(into + 6, map_top - 22, f"{q_shape} each" if same else f"{q_shape}; V {v_shape}", SMALL,
+                       fill=MUTED),
+                  labelled_cells(ident, left, map_top, run.weights, seen, words, tokens, tokens, width=cell,
+                                 shaded=True)]
+        parts += [text(centre, map_top + n * 20 + dy, said, SMALL, anchor="middle", fill=MUTED)
+                  for dy, said in ((16, f"weights {shape_text(run.weights.shape)}"),
+                                    (32, f"× V: output {shape_text(run.output.shape)}"))]
     concat_top = map_top + len(tokens) * 20 + 64
     parts += [arrow(ident, [(centre, concat_top - 26), (centre, concat_top - 1)]) for centre in centres]
     parts.append(box(mid, concat_top, width - 40, f"concatenate: {shape_text(result.concat.shape)}"))
@@ -293,9 +267,9 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     picture = svg_image(ident, f"{heads} heads side by side, then concatenated and projected by W_O", desc,
                         width, height, background(width, height) + "".join(parts))
     values = {"tokens": list(tokens), "x": rows.tolist(), "visible": seen.tolist(),
-              "heads": [{"w_q": np.asarray(head.w_q).tolist(), "w_k": np.asarray(head.w_k).tolist(),
-                         "w_v": np.asarray(head.w_v).tolist(), "weights": run.weights.tolist(),
-                         "output": list(run.output.shape)} for head, run in zip(params.heads, result.heads)],
+              "heads": [{**{name: np.asarray(getattr(head, name)).tolist() for name in ("w_q", "w_k", "w_v")},
+                         "weights": run.weights.tolist(), "output": list(run.output.shape)}
+                        for head, run in zip(params.heads, result.heads)],
               "w_o": np.asarray(params.w_o).tolist(),
               "shapes": {"concat": list(result.concat.shape), "output": list(result.output.shape)}}
     return figure(ident, picture, caption, kind="heads-flow", values=values)
@@ -303,17 +277,12 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
 
 # --- the encoder block ---------------------------------------------------------------------------
 
-BLOCK_STEPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "post": (("input", "input rows x"), ("branch", ""), ("attention", "Multi-head self-attention"),
-             ("dropout", "Dropout (training only)"), ("add", ""), ("norm", "Layer norm"), ("branch", ""),
-             ("feed-forward", "Feed-forward (each row alone)"), ("dropout", "Dropout (training only)"), ("add", ""),
-             ("norm", "Layer norm"), ("output", "output rows")),
-    "pre": (("input", "input rows x"), ("branch", ""), ("norm", "Layer norm"),
-            ("attention", "Multi-head self-attention"), ("dropout", "Dropout (training only)"), ("add", ""),
-            ("branch", ""), ("norm", "Layer norm"), ("feed-forward", "Feed-forward (each row alone)"),
-            ("dropout", "Dropout (training only)"), ("add", ""), ("final", "Layer norm, after the last block"),
-            ("output", "output rows")),
-}
+LABELS = {"input": "input rows x", "output": "output rows", "branch": "", "add": "", "norm": "Layer norm",
+          "attention": "Multi-head self-attention", "feed-forward": "Feed-forward (each row alone)",
+          "dropout": "Dropout (training only)", "final": "Layer norm, after the last block"}
+BLOCK_STEPS = {order: tuple((op, LABELS[op]) for op in ops.split()) for order, ops in (
+    ("post", "input branch attention dropout add norm branch feed-forward dropout add norm output"),
+    ("pre", "input branch norm attention dropout add branch norm feed-forward dropout add final output"))}
 """The block's (operation, label) per layer-norm order; a Pre-LN stack's ``final`` norm follows its last block only
 (CL-039)."""
 HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}
@@ -324,23 +293,24 @@ def block_picture(order: str, ident: str) -> str:
     """One encoder block (Post-LN or Pre-LN) as a picture: boxes are sublayers, circles the residual additions."""
     name = "Post-LN (the original order)" if order == "post" else "Pre-LN (a later variant)"
     cx, left, gap, width, font = 190, 40, 18, 330, 14
-    parts, ys, y, branch = [defs(ident), text(cx, 20, name, font, anchor="middle", bold=True)], [], 34, 0.0
+    parts = [defs(ident, INDIGO, blocked=True), text(cx, 20, name, font, anchor="middle", bold=True)]
+    ys, y, branch = [], 34, 0.0
     for op, _ in BLOCK_STEPS[order]:
         ys.append((y, y + HEIGHTS.get(op, BOX_HEIGHT + 4)))
         y += HEIGHTS.get(op, BOX_HEIGHT + 4) + gap
     for i, ((op, label), (top, bottom)) in enumerate(zip(BLOCK_STEPS[order], ys)):
         mid = (top + bottom) / 2
         if i and op == "branch":
-            parts.append(f'<path d="M{cx} {ys[i - 1][1]}V{top}" stroke="{LINE}" stroke-width="1.5"/>')
+            parts.append(f'<path d="M{cx} {ys[i - 1][1]}V{top}" stroke="{INDIGO}" stroke-width="1.5"/>')
         elif i:
             parts.append(arrow(ident, [(cx, ys[i - 1][1]), (cx, top)]))
         if op in ("input", "output"):
             parts.append(text(cx, mid + 5, label, font, anchor="middle"))
         elif op == "branch":
             branch = mid
-            parts.append(f'<circle cx="{cx}" cy="{num(mid)}" r="3" fill="{LINE}"/>')
+            parts.append(f'<circle cx="{cx}" cy="{num(mid)}" r="3" fill="{INDIGO}"/>')
         elif op == "add":
-            parts.append(f'<circle cx="{cx}" cy="{num(mid)}" r="12" fill="{PAPER}" stroke="{LINE}"/>'
+            parts.append(f'<circle cx="{cx}" cy="{num(mid)}" r="12" fill="{PAPER}" stroke="{INDIGO}"/>'
                          + text(cx, mid + 6, "+", 18, anchor="middle"))
             parts.append(arrow(ident, [(cx, branch), (left, branch), (left, mid), (cx - 12, mid)]))
         else:
@@ -397,12 +367,9 @@ def stack(ident: str, centre: float, top: float, steps: Sequence[str], repeat: A
 
 def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, ident: str, caption: str,
                pooling: str = "", embedding_norm: bool = False) -> str:
-    """The whole Transformer, encoder beside decoder, in ``sizes`` (the keys of :data:`SYMBOLS`, optionally
-    ``positions`` and ``token_types``), carrying each labelled arrow's shape.
-
-    With ``decoder=False`` the encoder ends in ``pooling``, as MiniLM does; ``embedding_norm`` draws BERT's layer
-    norm of the embedded rows.
-    """
+    """The whole Transformer in ``sizes`` (:data:`SYMBOLS`' keys, optionally ``positions`` and ``token_types``),
+    carrying each labelled arrow's shape; ``decoder=False`` ends the encoder in ``pooling`` (MiniLM), and
+    ``embedding_norm`` draws BERT's layer norm of the embedded rows."""
     needed = set(SYMBOLS) - (set() if decoder else {"target"})
     missing = sorted(needed - set(sizes))
     if missing:
@@ -414,7 +381,7 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
     gap = 34
     enc_x = 30 + STACK_WIDTH / 2 if decoder else MODEL_WIDTH / 2
     dec_x = MODEL_WIDTH - 30 - STACK_WIDTH / 2
-    parts = [f"<defs>{arrow_marker(ident, LINE)}</defs>"]
+    parts = [defs(ident, INDIGO)]
     shapes: dict[str, list[Any]] = {}
 
     def step(centre: float, top: float, label: str) -> str:
@@ -510,8 +477,7 @@ def shifted_targets(target: Sequence[str], *, ident: str, caption: str) -> str:
     left, top = 64, 24
     column = min(72, (PHONE_COLUMN - left - 4) // len(target))  # a phone's column at full size, text at 11 px
     width = left + len(target) * column + 4
-    parts = [f"<defs>{arrow_marker(ident, LINE)}</defs>",
-             text(4, top + 20, "reads", FONT), text(4, top + 100, "predicts", FONT)]
+    parts = [defs(ident, INDIGO), text(4, top + 20, "reads", FONT), text(4, top + 100, "predicts", FONT)]
     for i, (read, predicted) in enumerate(zip(reads, target)):
         x = left + i * column
         parts.append(text(x + column / 2 - 4, top - 8, f"position {i + 1}", SMALL, anchor="middle", fill=MUTED))

@@ -1,8 +1,7 @@
-"""A whole model at a glance: every head's weight map as a small square, in one SVG grid.
+"""A whole model at a glance: every head's weight map as a small square, a row per layer, a column per head.
 
-One row of squares per layer, one column per head; cells shaded in :data:`LEVELS` steps (blocked keys grey).
-The cells of one shade are one ``<path>`` (``data-level``) of run-length rectangles, each moved from the last,
-which keeps 72 maps small; the figure carries where the grid lies, so a test reads each cell back.
+The cells of one of :data:`LEVELS` shades are one ``<path>`` (``data-level``) of run-length rectangles, which
+keeps 72 maps small; the figure carries where the grid lies, so a test reads each cell back.
 """
 
 from __future__ import annotations

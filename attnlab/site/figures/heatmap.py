@@ -1,11 +1,5 @@
-"""A heatmap of numbers between −1 and 1, one cell per entry, with its colour legend and a marked block.
-
-The positions chapter draws the sinusoidal encoding with it: rows are
-positions, columns coordinates. Colour runs from rust (−1) through white
-(0) to indigo (+1), in steps of 0.05, so the sign and the size of an entry both show; the
-legend below the cells says so, and an outline marks the block of cells the
-chapter's text works through by hand.
-"""
+"""A heatmap of numbers in [−1, 1], rust through white to indigo, with its colour legend and a marked block
+(the positions chapter's sinusoidal encoding, the block its text works through by hand)."""
 
 from __future__ import annotations
 
@@ -43,12 +37,8 @@ def label_every(count: int, room: float, needed: float) -> int:
 
 def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, caption: str, row_name: str,
             column_name: str, marked: tuple[int, int, int, int] | None = None, mark_note: str = "") -> str:
-    """A heatmap of ``values`` (every entry in [−1, 1]) as a figure of ``kind``, with a legend for its colour scale.
-
-    ``marked`` = (first row, first column, rows, columns) outlines a block,
-    described by ``mark_note`` (one line of the picture per line) under the legend. The figure carries the
-    values (to 4 decimals) and the marked block in ``data-values``.
-    """
+    """A heatmap of ``values`` (every entry in [−1, 1]) as a figure of ``kind``, carrying them to 4 decimals;
+    ``marked`` = (first row, first column, rows, columns) outlines a block that ``mark_note``'s lines explain."""
     grid = as_matrix("values", values)
     if np.abs(grid).max() > 1:
         raise ValueError(f"heatmap values must lie in [-1, 1], got {np.abs(grid).max():g}")

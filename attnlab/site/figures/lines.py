@@ -1,8 +1,6 @@
-"""The lines view: one trained head of all-MiniLM-L6-v2 on a real sentence, drawn as lines between words.
-
-Queries on the left, keys on the right; from the chosen query a line to every key, as wide and dark as its
-weight (BertViz's head view). The sentences and heads are :mod:`attnlab.site.pages.trained`'s; the figure
-carries every weight, and ``docs/assets/lines.js`` redraws the lines when the reader picks another word.
+"""The lines view (BertViz's head view) of :mod:`attnlab.site.pages.trained`'s sentences and heads: from the
+chosen query on the left a line to every key on the right, as wide and dark as its weight; the figure carries
+every weight, and ``docs/assets/lines.js`` redraws the lines when the reader picks another word.
 """
 
 from __future__ import annotations

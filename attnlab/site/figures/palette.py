@@ -1,9 +1,5 @@
-"""The guide's colours, defined once: figures import them; the post-build pass writes them for CSS
-(:func:`css`) and for the explorer's script (:func:`js`).
-
-One ramp shades every weight, white to indigo: to :data:`MAP_DEPTH` where a number is printed on it (dark text
-keeps 6:1), to the deeper :data:`DEEP` where none is.
-"""
+"""The guide's colours, defined once: figures import them; the post-build pass writes them for CSS (:func:`css`)
+and the explorer's script (:func:`js`). One ramp, white to indigo, shades every weight."""
 
 from __future__ import annotations
 

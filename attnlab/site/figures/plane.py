@@ -1,8 +1,7 @@
 """The value plane: each value a point, the visible values' convex hull, the output a point inside it.
 
-The placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) are repeated in
-``docs/assets/value-plane.js``; ``tests/node/test_value_plane_js.py`` requires both to give the same pixels.
-Axes and labels of the lab's live plane are drawn here once (:func:`live_plane`).
+``docs/assets/value-plane.js`` repeats the placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) for the
+lab's live plane, whose axes are drawn here (:func:`live_plane`); ``tests/node/test_value_plane_js.py`` compares.
 """
 
 from __future__ import annotations
@@ -13,9 +12,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from attnlab.lab import TOKENS, LabResult, compute
-from attnlab.site.figures.palette import INK, MUTED, PAPER
+from attnlab.site.figures.palette import INK, MUTED
 from attnlab.site.figures.plot import ticks_within
-from attnlab.site.figures.svg import LAB_COLUMN, carried, figure, grid, min_font, num, svg_image, text
+from attnlab.site.figures.svg import LAB_COLUMN, background, carried, figure, grid, min_font, num, svg_image, text
 from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt, vector
 
@@ -142,12 +141,8 @@ def separate(labels: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
              tokens: Sequence[str] = TOKENS) -> dict[str, Any]:
-    """Every pixel the plane needs for one lab result: values, their radii and labels, hull, output.
-
-    ``result`` is a :class:`attnlab.lab.LabResult` or its ``to_dict()``
-    (what the browser's ``attnlab.compute`` returns). The output's label
-    comes first in ``labels``, so the values' labels make way for it.
-    """
+    """Every pixel the plane needs for one lab result (or its ``to_dict()``, as the browser has it): values, their
+    radii and labels (the output's first, so the values' make way for it), hull, output."""
     r = result.to_dict() if isinstance(result, LabResult) else result
     values = [frame.to_pixels(v) for v in r["values"]]
     centre = (sum(x for x, _ in values) / len(values), sum(y for _, y in values) / len(values))
@@ -196,14 +191,13 @@ def ticks(frame: Frame, font: float) -> str:
 def axes(frame: Frame, heading: str) -> str:
     """The plotting box, its grid and tick labels, the axis names, and a heading above."""
     right, bottom = frame.left + frame.width, frame.top + frame.height
-    parts = [f'<rect width="{num(right + MARGIN["right"])}" height="{num(bottom + MARGIN["bottom"])}" fill="{PAPER}"/>',
-             text(frame.left, 18, heading, FONT, bold=True), ticks(frame, FONT)]
-    parts.append(f'<rect x="{num(frame.left)}" y="{num(frame.top)}" width="{num(frame.width)}" '
-                 f'height="{num(frame.height)}" fill="none" stroke="{INK}"/>')
-    parts.append(text(frame.left + frame.width / 2, bottom + 34, "value, 1st number", FONT, anchor="middle"))
-    parts.append(text(0, 0, "value, 2nd number", FONT, anchor="middle",
-                      extra=f' transform="translate(13 {num(frame.top + frame.height / 2)}) rotate(-90)"'))
-    return "".join(parts)
+    return "".join([background(right + MARGIN["right"], bottom + MARGIN["bottom"]),
+                    text(frame.left, 18, heading, FONT, bold=True), ticks(frame, FONT),
+                    f'<rect x="{num(frame.left)}" y="{num(frame.top)}" width="{num(frame.width)}" '
+                    f'height="{num(frame.height)}" fill="none" stroke="{INK}"/>',
+                    text(frame.left + frame.width / 2, bottom + 34, "value, 1st number", FONT, anchor="middle"),
+                    text(0, 0, "value, 2nd number", FONT, anchor="middle",
+                         extra=f' transform="translate(13 {num(frame.top + frame.height / 2)}) rotate(-90)"')])
 
 
 def describe(result: LabResult) -> str:

@@ -1,8 +1,5 @@
-"""Charts with axes, as inline SVG: lines, shaded bands, log or linear axes.
-
-Pure Python. Colour is never the only cue (each series has its own dash and marker), every chart has a
-legend and carries its numbers (:mod:`attnlab.site.figures.svg`); 400 units wide, its text reads at 11 px.
-"""
+"""Charts with axes: lines and shaded bands on log or linear axes, each series with its own dash and marker (colour
+is never the only cue), a legend, and the numbers drawn carried."""
 
 from __future__ import annotations
 

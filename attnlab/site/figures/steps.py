@@ -1,6 +1,4 @@
-"""The same step in a trained model (:mod:`attnlab.site.pages.trained`): a bar per key for the query "it",
-from a zero line; keys a causal mask blocks are hatched.
-"""
+"""The same step in a trained model (:mod:`attnlab.site.pages.trained`): a bar per key for the query "it"."""
 
 from __future__ import annotations
 

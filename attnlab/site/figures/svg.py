@@ -1,9 +1,6 @@
-"""What every figure of the guide shares: its frame, its text, its legends and the numbers it carries.
-
-A figure is an inline ``<svg role="img">`` with a ``<title>`` and ``<desc>`` (:func:`svg_image`) in a
-``<figure>`` with its kind and its numbers as JSON (:func:`figure`), which
-``tests/site/build/test_figures_site.py`` checks against attnlab. Text shrinks with the picture in a phone's
-column: :func:`min_font` is the least size that still reads at :data:`MIN_TEXT` px.
+"""What every figure shares: an ``<svg role="img">`` named and described (:func:`svg_image`) in a ``<figure>``
+carrying its kind and numbers as JSON (:func:`figure`, checked by ``tests/site/build/test_figures_site.py``),
+its text, legends and markers.
 """
 
 from __future__ import annotations
@@ -45,11 +42,8 @@ SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
 
 
 def scripted(content: str) -> str:
-    """``content`` escaped, each ``_script`` drawn lowered as a subscript (``W_Q`` as W with Q below its line).
-
-    The script keeps the label's font size: a smaller one would read under
-    :data:`MIN_TEXT` pixels on a phone, where every label is already at the least size that reads.
-    """
+    """``content`` escaped, each ``_script`` lowered as a subscript at the label's own size (a smaller one would
+    read under :data:`MIN_TEXT` px on a phone)."""
     parts = SUBSCRIPT.split(content)  # text, script, text, … (the group keeps each script)
     return "".join(f'<tspan baseline-shift="sub">{escape(part)}</tspan>' if i % 2 else escape(part)
                    for i, part in enumerate(parts))
@@ -57,13 +51,22 @@ def scripted(content: str) -> str:
 
 def text(x: float, y: float, content: str, size: float, *, anchor: str = "start", fill: str = INK,
          bold: bool = False, extra: str = "") -> str:
-    """One ``<text>`` element; ``content`` is escaped, its subscripts lowered (:func:`scripted`), ``extra`` is
-    added to the tag as given."""
+    """One ``<text>`` of ``content`` (:func:`scripted`), ``extra`` added to the tag as given."""
     weight = ' font-weight="700"' if bold else ""
     anchored = f' text-anchor="{anchor}"' if anchor != "start" else ""
     coloured = f' fill="{fill}"' if fill != INK else ""
     return (f'<text x="{num(x)}" y="{num(y)}" font-size="{size}"{anchored}{weight}{coloured}{extra}>'
             f"{scripted(content)}</text>")
+
+
+def upright(x: float | str, y: float | str, content: str, size: float) -> str:
+    """``content`` centred on (x, y) and turned to read upwards, as a vertical axis is named."""
+    return text(0, 0, content, size, anchor="middle", extra=f' transform="translate({x} {y}) rotate(-90)"')
+
+
+def path_d(points: Sequence[tuple[float, float]]) -> str:
+    """A path's ``d`` through ``points``: a move to the first, a line to each next."""
+    return "".join(f"{'L' if i else 'M'}{num(x)} {num(y)}" for i, (x, y) in enumerate(points))
 
 
 def grid(lines: list[tuple[float, float, float, float]], colour: str = GRID) -> str:
@@ -76,6 +79,11 @@ def arrow_marker(ident: str, colour: str = INK) -> str:
     """A ``<marker>`` arrow head named ``ident``-arrow, for lines drawn with ``marker-end``."""
     return (f'<marker id="{ident}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
             f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
+
+
+def defs(ident: str, colour: str, blocked: bool = False) -> str:
+    """``<defs>`` of an arrow head in ``colour`` and, if ``blocked``, the blocked cells' hatching."""
+    return f"<defs>{arrow_marker(ident, colour)}{blocked_pattern(ident) if blocked else ''}</defs>"
 
 
 def carried(values: Mapping[str, Any]) -> str:

@@ -1,8 +1,5 @@
-"""Computed arrays as what a page shows: tables, labelled matrices, weight maps.
-
-Chapters ``print`` these in build-time blocks; numbers are rounded only for display, and each table is followed
-by its export marker (:mod:`attnlab.site.pages.exports`).
-"""
+"""Computed arrays as a page shows them: tables, labelled matrices, weight maps, rounded only for display and
+each followed by its export marker (:mod:`attnlab.site.pages.exports`)."""
 
 from __future__ import annotations
 
@@ -51,11 +48,8 @@ WIDE_COMPACT_MAP = 10
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str,
                visible: Any = None, decimals: int = 3, corner: str = "query \\ key",
                compact: bool = False) -> str:
-    """An accessible HTML attention map, one row per query, in a box that scrolls sideways on a phone.
-
-    Each cell shows its number on a shade (its ``--w``); blocked keys read "blocked". ``compact`` draws narrow
-    cells with the keys written upwards, so a short sentence's map fits a phone's column.
-    """
+    """An accessible HTML attention map, a row per query, each number on its shade (``--w``) or "blocked", in a box
+    that scrolls sideways on a phone; ``compact`` cells are narrow, their keys written upwards."""
     w = np.atleast_2d(weights)
     one_label_each("queries", queries, w.shape[0], "rows of weights")
     one_label_each("keys", keys, w.shape[1], "columns of weights")

@@ -1,8 +1,5 @@
-"""HTML for the interactive pieces a page embeds: the lab, the checklist, the reading progress, the download.
-
-The markup works without JavaScript; ``docs/assets/lab-ui.js``, ``progress.js`` and ``download.js`` bring it
-to life.
-"""
+"""HTML for the interactive pieces a page embeds (the lab, the checklist, the reading progress, the download);
+it works without JavaScript, and ``docs/assets/lab-ui.js``, ``progress.js`` and ``download.js`` bring it to life."""
 
 from __future__ import annotations
 
@@ -48,13 +45,9 @@ plane, the page side. Relative to a page (pages sit at the site's root: ``use_di
 
 def lab(name: str = "Interactive attention lab", start: Mapping[str, Any] | None = None,
         compact: bool = False, assets: bool = True) -> str:
-    """A placeholder the browser lab fills in; says so when JavaScript is off.
-
-    ``name`` is its accessible name; ``start`` the controls it starts from and resets to, checked here as
-    ``attnlab.lab.compute`` checks them. A full lab holds the value plane in an inert ``<template>``; a ``compact``
-    one leaves it out. Only a page with a lab loads its stylesheet and scripts: a page's later labs may say
-    ``assets=False`` and leave that to its first, which must then load all they need.
-    """
+    """A placeholder the browser lab fills in, named ``name``, starting from the controls ``start`` (checked here as
+    ``attnlab.lab.compute`` checks them); a ``compact`` one has no value plane, and a page's later labs may say
+    ``assets=False`` to leave its stylesheet and scripts to its first, which must then load all they need."""
     given = dict(start or {})
     checked = controls(given)  # refused here, naming the control, rather than in the reader's browser
     begin = escape(json.dumps({key: checked[key] for key in given}, separators=(",", ":")), quote=True)

@@ -13,186 +13,144 @@ from pictures import SVG, label
 from attnlab import Head, MultiHeadParams, causal, multi_head
 from attnlab.lab import TOKENS, W_K, W_Q, W_V, X, compute
 from attnlab.layers import init_multi_head
-from attnlab.site.figures.flow import (
-    BLOCK_STEPS,
-    CELL,
-    MODEL_FONT,
-    MODEL_WIDTH,
-    MOST_CELLS,
-    SYMBOLS,
-    WIDTH,
-    block_flow,
-    glyph,
-    head_flow,
-    heads_flow,
-    masking_flow,
-    model_flow,
-    shape_text,
-    shapes_of,
-    shifted_targets,
-)
+from attnlab.site.figures import flow
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, min_font
 
-WIDER_W_V = [[1.0, 0.0, 1.0], [0.0, 2.0, 1.0]]  # d_v = 3
+
+def head(w_v: object = W_V) -> ElementTree.Element:
+    return ElementTree.fromstring(flow.head_flow(X, W_Q, W_K, w_v, causal(len(TOKENS)), ident="f", caption="Head"))
 
 
-def flow(w_v: object = W_V) -> ElementTree.Element:
-    return ElementTree.fromstring(head_flow(X, W_Q, W_K, w_v, causal(len(TOKENS)), ident="f", caption="Head"))
-
-
-def texts(element: ElementTree.Element) -> list[str]:
+def texts(figure: ElementTree.Element | str) -> list[str]:
+    element = ElementTree.fromstring(figure) if isinstance(figure, str) else figure
     return [label(t) for t in element.iter(f"{SVG}text")]
 
 
-def texts_of(html: str) -> list[str]:
-    return texts(ElementTree.fromstring(html))
+def carried(html: str) -> dict:
+    return json.loads(ElementTree.fromstring(html).get("data-values"))
 
 
-def smallest_font(html: str) -> float:
+def smallest_font(figure: ElementTree.Element | str) -> float:
     """The smallest text of a figure, in CSS pixels, once its widest picture shrinks to a phone's column."""
-    found = []
-    for svg in ElementTree.fromstring(html).iter(f"{SVG}svg"):
-        shrink = min(1.0, PHONE_COLUMN / float(svg.get("width")))
-        found += [float(t.get("font-size")) * shrink for t in svg.iter(f"{SVG}text")]
-    return min(found)
+    element = ElementTree.fromstring(figure) if isinstance(figure, str) else figure
+    return min(float(t.get("font-size")) * min(1.0, PHONE_COLUMN / float(svg.get("width")))
+               for svg in element.iter(f"{SVG}svg") for t in svg.iter(f"{SVG}text"))
 
 
 def test_every_step_of_the_head_is_drawn_in_order_each_arrow_labelled_with_the_shape_it_carries() -> None:
-    assert shapes_of(X, W_Q, W_K, W_V) == {"X": (3, 2), "Q": (3, 2), "K": (3, 2), "V": (3, 2), "scores": (3, 3),
-                                           "scaled": (3, 3), "weights": (3, 3), "output": (3, 2)}
-    shown = texts(flow())
+    assert flow.shapes_of(X, W_Q, W_K, W_V) == {"X": (3, 2), "Q": (3, 2), "K": (3, 2), "V": (3, 2),
+                                                "scores": (3, 3), "scaled": (3, 3), "weights": (3, 3), "output": (3, 2)}
+    shown = texts(head())
     steps = ["X, the input rows", "× W_Q", "× W_K", "× W_V", "Q Kᵀ", "÷ √d_k (d_k = 2)", "mask the blocked keys",
              "softmax, row by row", "× V: mix the values", "output rows"]
     assert [t for t in shown if t in steps] == steps
     assert {"Q 3 × 2", "K 3 × 2", "V 3 × 2", "scores 3 × 3", "scaled 3 × 3", "masked 3 × 3", "weights 3 × 3",
             "output 3 × 2"} <= set(shown)
-    desc = flow().find(f"{SVG}svg").find(f"{SVG}desc").text
+    desc = head().find(f"{SVG}svg").find(f"{SVG}desc").text
     assert "Q (3 × 2)" in desc and "weights (3 × 3)" in desc and "d_k = 2" in desc
-    assert WIDTH <= PHONE_COLUMN and smallest_font(ElementTree.tostring(flow(), encoding="unicode")) >= MIN_TEXT
+    assert flow.WIDTH <= PHONE_COLUMN and smallest_font(head()) >= MIN_TEXT
 
 
 def test_a_wider_w_v_widens_the_value_and_output_arrows_and_their_glyphs() -> None:
-    wider = flow(WIDER_W_V)
+    wider = head([[1.0, 0.0, 1.0], [0.0, 2.0, 1.0]])  # d_v = 3
     assert {"V 3 × 3", "output 3 × 3", "Q 3 × 2", "scores 3 × 3"} <= set(texts(wider))
     assert json.loads(wider.get("data-values"))["shapes"]["output"] == [3, 3]
 
     def cells(element: ElementTree.Element) -> int:
         return sum(len(g.findall(f"{SVG}rect")) for g in element.iter(f"{SVG}g"))
 
-    assert cells(wider) - cells(flow()) == 3 + 3  # one more column on V and on the output
+    assert cells(wider) - cells(head()) == 3 + 3  # one more column on V and on the output
     with pytest.raises(ValueError, match="width"):  # shapes that do not fit are refused by attention
-        head_flow(X, W_Q, np.ones((2, 3)), W_V, ident="f", caption="c")
+        flow.head_flow(X, W_Q, np.ones((2, 3)), W_V, ident="f", caption="c")
 
 
 def test_the_head_figure_carries_its_inputs_every_shape_and_d_k() -> None:
-    carried = json.loads(flow().get("data-values"))
-    assert carried["d_k"] == 2 and carried["shapes"] == {k: list(v) for k, v in shapes_of(X, W_Q, W_K, W_V).items()}
-    assert carried["inputs"]["x"] == [list(row) for row in X] and carried["inputs"]["visible"] == causal(3).tolist()
-    assert flow().get("data-figure") == "head-flow"
+    values = json.loads(head().get("data-values"))
+    assert values["d_k"] == 2 and values["shapes"] == {k: list(v) for k, v in flow.shapes_of(X, W_Q, W_K, W_V).items()}
+    assert values["inputs"]["x"] == [list(row) for row in X] and values["inputs"]["visible"] == causal(3).tolist()
+    assert values["inputs"]["w_v"] == [list(row) for row in W_V] and head().get("data-figure") == "head-flow"
 
 
 def test_a_glyph_has_one_cell_per_number_up_to_eight_a_side() -> None:
-    assert len(re.findall("<rect", glyph(0, 0, (3, 2)))) == 6
-    assert len(re.findall("<rect", glyph(0, 0, (100, 5)))) == MOST_CELLS * 5
-    assert f'width="{CELL}"' in glyph(0, 0, (1, 1))
-    assert shape_text((3, 2)) == "3 × 2"
-
-
-# --- causal masking -------------------------------------------------------------------------------
+    assert len(re.findall("<rect", flow.glyph(0, 0, (3, 2)))) == 6
+    assert len(re.findall("<rect", flow.glyph(0, 0, (100, 5)))) == flow.MOST_CELLS * 5
+    assert f'width="{flow.CELL}"' in flow.glyph(0, 0, (1, 1)) and flow.shape_text((3, 2)) == "3 × 2"
 
 
 def test_the_masking_figure_writes_minus_infinity_left_zero_right() -> None:
-    html = masking_flow([compute(t).scaled for t in TOKENS], causal(3), TOKENS, ident="m", caption="c")
-    shown = texts_of(html)
+    html = flow.masking_flow([compute(t).scaled for t in TOKENS], causal(3), TOKENS, ident="m", caption="c")
+    shown = texts(html)
     assert shown.count("−∞") == shown.count("0") - 1 == 3  # the triangle above the diagonal, each side; legend 0
     # the weights it carries: test_figures_site.masked_scores
     assert float(ElementTree.fromstring(html).find(f"{SVG}svg").get("width")) <= PHONE_COLUMN
     assert smallest_font(html) >= MIN_TEXT and "weight" in shown and "blocked" in shown
 
 
-# --- several heads --------------------------------------------------------------------------------
-
-
-def test_each_head_shows_its_own_weights_and_the_concatenation_its_width() -> None:
+def test_each_head_shows_its_own_weights_the_concatenation_its_width_and_more_heads_widen_the_picture() -> None:
     toy = Head(np.array(W_Q), np.array(W_K), np.array(W_V))
     other = init_multi_head(np.random.default_rng(1), d_model=2, n_heads=1, d_k=2, d_v=3).heads[0]
     params = MultiHeadParams((toy, other), np.ones((5, 2)))
-    html = heads_flow(X, params, causal(3), tokens=TOKENS, ident="h", caption="c")
+    html = flow.heads_flow(X, params, causal(3), tokens=TOKENS, ident="h", caption="c")
     run = multi_head(X, X, params, causal(3))
-    carried = json.loads(ElementTree.fromstring(html).get("data-values"))
-    for shown, head in zip(carried["heads"], run.heads):
-        assert np.allclose(shown["weights"], head.weights)
-    assert carried["shapes"] == {"concat": [3, 5], "output": [3, 2]}
-    shown = texts_of(html)
+    values = carried(html)
+    for shown, one in zip(values["heads"], run.heads):
+        assert np.allclose(shown["weights"], one.weights)
+    assert values["shapes"] == {"concat": [3, 5], "output": [3, 2]} and values["heads"][1]["w_v"] == other.w_v.tolist()
+    shown = texts(html)
     assert {"concatenate: 3 × 5", "× W_O (5 × 2)", "output 3 × 2", "2 × 2; V 2 × 3", "× V: output 3 × 3"} <= set(shown)
     assert [f"{w:.2f}" for w in run.heads[1].weights[2]] == [t for t in shown if re.fullmatch(r"\d\.\d\d", t)][-3:]
-
-
-def test_more_heads_widen_the_picture() -> None:
-    params = init_multi_head(np.random.default_rng(2), d_model=2, n_heads=4, d_k=2, d_v=2)
-    html = heads_flow(X, params, tokens=TOKENS, ident="h", caption="c")
-    assert float(ElementTree.fromstring(html).find(f"{SVG}svg").get("width")) > WIDTH
-    assert "blocked" not in texts_of(html)  # nothing is masked, so the legend has no hatching
-
-
-# --- the encoder block ----------------------------------------------------------------------------
+    more = flow.heads_flow(X, init_multi_head(np.random.default_rng(2), d_model=2, n_heads=4, d_k=2, d_v=2),
+                           tokens=TOKENS, ident="h", caption="c")
+    assert float(ElementTree.fromstring(more).find(f"{SVG}svg").get("width")) > flow.WIDTH  # more heads, wider
+    assert "blocked" not in texts(more)  # nothing is masked, so the legend has no hatching
 
 
 def test_the_block_figure_draws_both_orders_carries_their_steps_and_loads_nothing() -> None:
-    html = block_flow(ident="b", caption="c")
-    element = ElementTree.fromstring(html)
-    pictures = element.findall(f".//{SVG}svg")
+    html = flow.block_flow(ident="b", caption="c")
+    pictures = ElementTree.fromstring(html).findall(f".//{SVG}svg")
     assert [p.find(f"{SVG}title").text for p in pictures] == ["Encoder block, Post-LN (the original order)",
                                                              "Encoder block, Pre-LN (a later variant)"]
-    carried = json.loads(element.get("data-values"))
-    assert carried == {"orders": {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}}
-    assert not re.search(r"\d", " ".join(texts_of(html)))
+    assert carried(html) == {"orders": {order: [op for op, _ in steps] for order, steps in flow.BLOCK_STEPS.items()}}
+    assert not re.search(r"\d", " ".join(texts(html)))
     assert not re.search(r"(href|src)=", html.replace('href="http://www.w3.org', ""))
     # a Pre-LN stack ends with one more layer norm, drawn dotted
-    assert BLOCK_STEPS["pre"][-2] == ("final", "Layer norm, after the last block")
+    assert flow.BLOCK_STEPS["pre"][-2] == ("final", "Layer norm, after the last block")
     assert html.count('stroke-dasharray="2 3"') == 1 and "Layer norm, after the last block" in html
 
 
-# --- the whole model ------------------------------------------------------------------------------
-
-
 def test_the_whole_model_names_its_sizes_as_symbols_by_default_and_keeps_its_text_readable() -> None:
-    html = model_flow(ident="w", caption="c")
-    carried = json.loads(ElementTree.fromstring(html).get("data-values"))
-    assert carried["sizes"] == SYMBOLS and carried["decoder"]
-    assert carried["shapes"]["next-token probabilities"] == ["n", "V"]
-    assert carried["shapes"]["encoder output"] == ["m", "d_model"]
-    assert {"N ×", "cross-attention", "causal self-attention", "softmax", "n × V"} <= set(texts_of(html))
-    assert MODEL_FONT == min_font(MODEL_WIDTH) and smallest_font(html) >= MIN_TEXT
+    html = flow.model_flow(ident="w", caption="c")
+    values = carried(html)
+    assert values["sizes"] == flow.SYMBOLS and values["decoder"]
+    assert values["shapes"]["next-token probabilities"] == ["n", "V"]
+    assert values["shapes"]["encoder output"] == ["m", "d_model"]
+    assert {"N ×", "cross-attention", "causal self-attention", "softmax", "n × V"} <= set(texts(html))
+    assert flow.MODEL_FONT == min_font(flow.MODEL_WIDTH) and smallest_font(html) >= MIN_TEXT
 
 
 def test_the_whole_model_draws_a_real_encoders_numbers_and_bert_its_token_types_and_embedding_norm() -> None:
     sizes = {"N": 6, "heads": 12, "d_model": 384, "source": "n", "vocabulary": 30522, "positions": 512}
-    shown = texts_of(model_flow(sizes, decoder=False, pooling="mean", ident="w", caption="c"))
+    shown = texts(flow.model_flow(sizes, decoder=False, pooling="mean", ident="w", caption="c"))
     assert {"6 ×", "n × 384", "1 × 384", "encoder block, 12 heads", "embed + positions (up to 512)"} <= set(shown)
     assert "cross-attention" not in shown and "softmax" not in shown and "layer norm" not in shown
-    html = model_flow({**sizes, "token_types": 2}, decoder=False, pooling="mean", embedding_norm=True, ident="w",
-                      caption="c")
-    assert {"embed + positions (up to 512) + token type (of 2)", "layer norm"} <= set(texts_of(html))
-    assert json.loads(ElementTree.fromstring(html).get("data-values"))["shapes"]["embedded rows"] == ["n", 384]
+    html = flow.model_flow({**sizes, "token_types": 2}, decoder=False, pooling="mean", embedding_norm=True,
+                           ident="w", caption="c")
+    assert {"embed + positions (up to 512) + token type (of 2)", "layer norm"} <= set(texts(html))
+    assert carried(html)["shapes"]["embedded rows"] == ["n", 384]
 
 
 def test_the_whole_model_refuses_missing_sizes_and_an_encoder_without_pooling() -> None:
     with pytest.raises(ValueError, match="missing vocabulary"):
-        model_flow({k: v for k, v in SYMBOLS.items() if k != "vocabulary"}, ident="w", caption="c")
+        flow.model_flow({k: v for k, v in flow.SYMBOLS.items() if k != "vocabulary"}, ident="w", caption="c")
     with pytest.raises(ValueError, match="pooling"):
-        model_flow(decoder=False, ident="w", caption="c")
-
-
-# --- shifted targets ------------------------------------------------------------------------------
+        flow.model_flow(decoder=False, ident="w", caption="c")
 
 
 def test_each_position_reads_what_the_one_before_must_predict_at_11_px_on_a_phone() -> None:
-    html = shifted_targets(["A", "B", "⟨end⟩"], ident="s", caption="c")
-    carried = json.loads(ElementTree.fromstring(html).get("data-values"))
-    assert carried["reads"] == ["⟨start⟩", "A", "B"] and carried["target"] == ["A", "B", "⟨end⟩"]
-    assert [t for t in texts_of(html) if t.startswith("position")] == ["position 1", "position 2", "position 3"]
+    html = flow.shifted_targets(["A", "B", "⟨end⟩"], ident="s", caption="c")
+    assert (carried(html)["reads"], carried(html)["target"]) == (["⟨start⟩", "A", "B"], ["A", "B", "⟨end⟩"])
+    assert [t for t in texts(html) if t.startswith("position")] == ["position 1", "position 2", "position 3"]
     for length in (2, 3, 4, 5):
-        assert smallest_font(shifted_targets([*"ABCD"[:length - 1], "⟨end⟩"], ident="s", caption="c")) >= MIN_TEXT
+        assert smallest_font(flow.shifted_targets([*"ABCD"[:length - 1], "⟨end⟩"], ident="s", caption="c")) >= MIN_TEXT
     with pytest.raises(ValueError, match="followed by ⟨end⟩"):
-        shifted_targets(["A", "B"], ident="s", caption="c")
+        flow.shifted_targets(["A", "B"], ident="s", caption="c")
