@@ -7,12 +7,13 @@ keeps 72 maps small; the figure carries where the grid lies, so a test reads eac
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import groupby
 
 import numpy as np
 
 from attnlab.checks import as_array, as_mask, index
 from attnlab.site.figures.palette import BLOCKED, FRAME, INK, PAPER, strong
-from attnlab.site.figures.svg import background, figure, svg_image, text
+from attnlab.site.figures.svg import background, figure, svg_image, text, upright
 
 LEVELS = 4
 """Shade steps between weight 0 and weight 1 (quarters: enough for maps this small)."""
@@ -43,14 +44,11 @@ def runs(steps: np.ndarray, visible: np.ndarray, left: int, top: int) -> dict[st
     found: dict[str, list[Run]] = {}
     for q, (row, seen) in enumerate(zip(steps, visible)):
         k = 0
-        while k < len(row):
-            name = "blocked" if not seen[k] else str(row[k])
-            end = k + 1
-            while end < len(row) and ("blocked" if not seen[end] else str(row[end])) == name:
-                end += 1
+        for name, group in groupby(str(step) if ok else "blocked" for step, ok in zip(row, seen)):
+            cells = len(list(group))
             if name != "0":
-                found.setdefault(name, []).append((left + k * CELL, top + q * CELL, (end - k) * CELL))
-            k = end
+                found.setdefault(name, []).append((left + k * CELL, top + q * CELL, cells * CELL))
+            k += cells
     return found
 
 
@@ -79,8 +77,7 @@ def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tup
     width, grid_bottom = LEFT + heads * step, TOP + layers * step
     height = grid_bottom + LEGEND
     parts = [background(width, height), text(LEFT + heads * step / 2, FONT, "head", FONT, anchor="middle"),
-             text(0, 0, "layer", FONT, anchor="middle",
-                  extra=f' transform="translate({FONT} {TOP + layers * step / 2:.0f}) rotate(-90)"')]
+             upright(FONT, f"{TOP + layers * step / 2:.0f}", "layer", FONT)]
     # labelled from 1, as the prose and the explorer count; ``outlined`` and the carried steps count from 0, as code
     # does
     parts += [text(LEFT + h * step + side / 2, TOP - 10, str(h + 1), FONT, anchor="middle")

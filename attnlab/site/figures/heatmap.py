@@ -10,7 +10,7 @@ import numpy as np
 
 from attnlab.checks import as_matrix
 from attnlab.site.figures.palette import INK, MUTED, diverging
-from attnlab.site.figures.svg import background, figure, legend_bar, min_font, num, svg_image, text
+from attnlab.site.figures.svg import background, figure, legend_bar, min_font, num, svg_image, text, upright
 
 CELL_WIDTH, CELL_HEIGHT = 16, 11
 LEFT, TOP, RIGHT = 58, 42, 12
@@ -63,8 +63,7 @@ def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, captio
     every_row = label_every(rows, CELL_HEIGHT, font + 3)
     parts += [text(LEFT - 6, TOP + (r + 0.5) * CELL_HEIGHT + font / 2 - 2, str(r), font, anchor="end", fill=MUTED)
               for r in range(0, rows, every_row)]
-    parts.append(text(0, 0, row_name, font, anchor="middle",
-                      extra=f' transform="translate(14 {num((TOP + bottom) / 2)}) rotate(-90)"'))
+    parts.append(upright(14, num((TOP + bottom) / 2), row_name, font))
     parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{cols * CELL_WIDTH}" height="{rows * CELL_HEIGHT}" '
                  f'fill="none" stroke="{INK}"/>')
     if marked is not None:

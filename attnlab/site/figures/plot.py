@@ -8,11 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from attnlab.checks import as_array
 from attnlab.site.figures.palette import INK, SERIES
-from attnlab.site.figures.svg import DASHES, LAB_COLUMN, background, figure, grid, min_font, num, svg_image, text
+from attnlab.site.figures.svg import LAB_COLUMN, background, figure, grid, min_font, num, svg_image, text, upright
 
 WIDTH, PLOT_HEIGHT = 400, 220
 LEFT, RIGHT, TOP = 64, 14, 12
@@ -22,7 +20,8 @@ TICK_FONT = min_font(WIDTH, LAB_COLUMN)
 LABEL_FONT = TICK_FONT + 1
 LEGEND_ROW = 22
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
-"""Marker shape per series, in the order of :data:`attnlab.site.figures.palette.SERIES`."""
+DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
+"""Marker shape and dash pattern per series, in the order of :data:`attnlab.site.figures.palette.SERIES`."""
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
@@ -151,10 +150,9 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     def py(value: float) -> float:
         return bottom - y.share(value) * PLOT_HEIGHT
 
-    parts: list[str] = []
     carried: dict[str, Any] = {"lines": {}, "bands": {}, **({"inputs": dict(inputs)} if inputs else {})}
     widest = max(len(x.tick_text(t)) for t in x.ticks) * TICK_FONT * 0.6 + 8
-    parts.append(grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks]))
+    parts = [grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks])]
     for k, tick in enumerate(x.ticks):
         if k % label_stride(len(x.ticks), right - LEFT, widest) == 0:
             parts.append(text(px(tick), bottom + 18, x.tick_text(tick), TICK_FONT, anchor="middle"))
@@ -164,8 +162,7 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" '
                  f'stroke="{INK}"/>')
     parts.append(text((LEFT + right) / 2, bottom + 40, x.label, LABEL_FONT, anchor="middle"))
-    parts.append(text(0, 0, y.label, LABEL_FONT, anchor="middle",
-                      extra=f' transform="translate(16 {num(TOP + PLOT_HEIGHT / 2)}) rotate(-90)"'))
+    parts.append(upright(16, num(TOP + PLOT_HEIGHT / 2), y.label, LABEL_FONT))
     legend_top = bottom + 58
     drawn: list[Band | Line] = [*bands, *lines]  # bands first
     for i, series in enumerate(drawn):
@@ -212,7 +209,6 @@ def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *,
         if (x <= 0).any() or (y <= 0).any():
             raise ValueError(f"line {label!r} has a value <= 0, which a log axis cannot show")
         lines.append(Line(label, x.tolist(), y.tolist()))
-    every_x = np.concatenate([line.xs for line in lines]).tolist()
-    every_y = np.concatenate([line.ys for line in lines]).tolist()
-    return chart_svg(log_axis(every_x, x_label), log_axis(every_y, y_label), lines,
-                     kind=kind, ident=ident, title=title, desc=desc, inputs=inputs)
+    xs, ys = [v for line in lines for v in line.xs], [v for line in lines for v in line.ys]
+    return chart_svg(log_axis(xs, x_label), log_axis(ys, y_label), lines, kind=kind, ident=ident, title=title,
+                     desc=desc, inputs=inputs)

@@ -22,9 +22,6 @@ PHONE_COLUMN = 358
 LAB_COLUMN = 316
 """Width of the same column inside the lab's bordered, padded box."""
 
-DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
-"""Dash pattern per series, so colour is never the only cue."""
-
 
 def min_font(width: float, column: float = PHONE_COLUMN) -> int:
     """Smallest font size (SVG units) that reads at :data:`MIN_TEXT` px once ``width`` units shrink to ``column`` px."""
@@ -62,11 +59,6 @@ def text(x: float, y: float, content: str, size: float, *, anchor: str = "start"
 def upright(x: float | str, y: float | str, content: str, size: float) -> str:
     """``content`` centred on (x, y) and turned to read upwards, as a vertical axis is named."""
     return text(0, 0, content, size, anchor="middle", extra=f' transform="translate({x} {y}) rotate(-90)"')
-
-
-def path_d(points: Sequence[tuple[float, float]]) -> str:
-    """A path's ``d`` through ``points``: a move to the first, a line to each next."""
-    return "".join(f"{'L' if i else 'M'}{num(x)} {num(y)}" for i, (x, y) in enumerate(points))
 
 
 def grid(lines: list[tuple[float, float, float, float]], colour: str = GRID) -> str:
