@@ -23,25 +23,11 @@ import pytest
 from pictures import grid_cells
 from sites import guide
 
-from attnlab import (
-    Head,
-    MultiHeadParams,
-    attention,
-    bert,
-    causal,
-    cross_attention,
-    decoder,
-    encoder_block,
-    feed_forward,
-    layer_norm,
-    multi_head,
-    positional_encoding,
-    project,
-    softmax,
-)
+from attnlab import Head, MultiHeadParams, bert, causal, cross_attention, decoder, encoder_block, feed_forward
+from attnlab.attention import attention, project, softmax
 from attnlab.cost import cost
 from attnlab.lab import MULTIPLIERS, TOKENS, W_K, W_Q, W_V, X, compute
-from attnlab.layers import init_encoder_block
+from attnlab.layers import init_encoder_block, layer_norm, multi_head, positional_encoding
 from attnlab.site.figures.plane import lab_frame
 from attnlab.site.pages.sliders import SLIDER_RANGES
 
@@ -80,16 +66,16 @@ def close(shown: Any, expected: Any, what: str, rtol: float = 1e-9) -> None:
 # --- one checker per kind: the numbers again, from attnlab's maths ---------------------------------
 
 
-def toy_head(v: dict[str, Any]) -> None:
+def head_flow(v: dict[str, Any]) -> None:
     given = v["inputs"]
     assert (given["x"], given["w_q"], given["w_k"], given["w_v"]) == tuple(
         [list(row) for row in m] for m in (X, W_Q, W_K, W_V)), "the head drawn is the toy's"
     q, k, vals = (project(given["x"], given[name], name) for name in ("w_q", "w_k", "w_v"))
     r = attention(q, k, vals, given["visible"])
     assert v["d_k"] == k.shape[1]
-    assert v["shapes"] == {"X": list(np.shape(given["x"])), "Q": list(q.shape), "K": list(k.shape),
-                           "V": list(vals.shape), "scores": list(r.scores.shape), "scaled": list(r.scaled.shape),
-                           "weights": list(r.weights.shape), "output": list(r.output.shape)}
+    arrays = {"X": np.array(given["x"]), "Q": q, "K": k, "V": vals, "scores": r.scores, "scaled": r.scaled,
+              "weights": r.weights, "output": r.output}
+    assert v["shapes"] == {name: list(array.shape) for name, array in arrays.items()}
 
 
 def masked_scores(v: dict[str, Any]) -> None:
@@ -343,16 +329,12 @@ def decoder_training(v: dict[str, Any]) -> None:
     close(guess["y"], [1 / 26, 1 / 26], "a guess", rtol=1e-5)
 
 
-CHECKERS: dict[str, Callable[..., None]] = {
-    "head-flow": toy_head, "masked-scores": masked_scores, "heads-flow": heads_flow, "block-flow": block_flow,
-    "model-flow": model_flow, "shifted-targets": shifted_targets, "softmax-steps": softmax_steps,
-    "saturation": saturation, "weights-and-sizes": weights_and_sizes, "value-plane": value_plane,
-    "concentration": concentration, "score-spread": score_spread, "position-encoding": position_encoding,
-    "cost-growth": cost_growth, "head-grid": head_grid, "attention-lines": attention_lines,
-    "trained-step": trained_step, "dot-plane": dot_plane, "decoder-map": decoder_map,
-    "decoder-training": decoder_training,
-}
-"""What each kind of figure must agree with; a checker that reads the picture itself also takes its markup."""
+CHECKERS: dict[str, Callable[..., None]] = {check.__name__.replace("_", "-"): check for check in (
+    head_flow, masked_scores, heads_flow, block_flow, model_flow, shifted_targets, softmax_steps, saturation,
+    weights_and_sizes, value_plane, concentration, score_spread, position_encoding, cost_growth, head_grid,
+    attention_lines, trained_step, dot_plane, decoder_map, decoder_training)}
+"""What each kind of figure must agree with (the checker of kind ``a-b`` is ``a_b``); a checker that reads the
+picture itself also takes its markup."""
 READS_THE_PICTURE = {"head-grid", "attention-lines"}
 INTERACTIVE = {"attention-lines"}
 """Kinds whose pictures hold controls (the lines view's words): a group, since an image's parts are not controls."""

@@ -10,15 +10,7 @@ import pytest
 from pictures import SVG, label
 
 from attnlab.lab import TOKENS, compute
-from attnlab.site.figures.bars import (
-    LABEL,
-    NUMBER,
-    Bars,
-    panel,
-    saturation_bars,
-    softmax_steps,
-    weights_and_sizes,
-)
+from attnlab.site.figures.bars import LABEL, NUMBER, Bars, panel, saturation_bars, softmax_steps, weights_and_sizes
 from attnlab.site.figures.palette import INDIGO, RUST
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
 

@@ -12,9 +12,8 @@ from pictures import SVG, corners, grid_cells
 
 from attnlab.bert import encode
 from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, colour, head_grid, level, path, runs
+from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
 
-PHONE_COLUMN_PX = 358
-"""The text column of a 390 px wide phone (Material's 0.8 rem margins)."""
 SENTENCE = "The grid load rises every evening."
 PAGE_BUDGET_KB = 24
 """What the figure may add to 'A real head' and keep it within 500 KB at first load."""
@@ -77,7 +76,7 @@ def test_the_figure_is_a_named_image_with_a_legend_of_every_shade_and_labels_of_
     assert html.endswith("<figcaption>All heads</figcaption></figure>\n")
     width = float(svg.get("viewBox").split()[2])
     assert {float(t.get("font-size")) for t in svg.iter(f"{SVG}text")} == {FONT}
-    assert FONT * PHONE_COLUMN_PX / width >= 11
+    assert FONT * PHONE_COLUMN / width >= MIN_TEXT
     fills = [r.get("fill") for r in svg.iter(f"{SVG}rect")]
     assert all(colour(s) in fills for s in range(LEVELS + 1))
     assert [t.text for t in svg.iter(f"{SVG}text")][-4:] == ["weight", "0", "0.5", "1"]

@@ -14,19 +14,8 @@ from hypothesis import strategies as st
 from pictures import SVG
 
 from attnlab.lab import TOKENS, compute
-from attnlab.site.figures.plane import (
-    FONT,
-    LIVE_WIDTH,
-    PANEL_WIDTH,
-    Frame,
-    frame_around,
-    geometry,
-    hull,
-    lab_frame,
-    live_plane,
-    marks,
-    panels,
-)
+from attnlab.site.figures import plane
+from attnlab.site.figures.plane import geometry, hull, lab_frame
 from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT, PHONE_COLUMN
 from attnlab.site.pages.sliders import SLIDER_RANGES
 
@@ -54,7 +43,7 @@ def test_every_point_lies_inside_or_on_the_hull(points: list[tuple[int, int]]) -
 
 
 def test_frame_maps_the_window_to_the_box_leaving_room_around_the_points_and_ticks_inside() -> None:
-    frame = frame_around([(0, 0), (1, 4)], 200, 200)
+    frame = plane.frame_around([(0, 0), (1, 4)], 200, 200)
     assert frame.to_pixels((frame.x_low, frame.y_high)) == (frame.left, frame.top)
     assert frame.to_pixels((frame.x_high, frame.y_low)) == pytest.approx((frame.left + frame.width,
                                                                           frame.top + frame.height))
@@ -64,8 +53,7 @@ def test_frame_maps_the_window_to_the_box_leaving_room_around_the_points_and_tic
 
 def test_lab_frame_holds_every_value_the_value_slider_reaches() -> None:
     frame = lab_frame()
-    low, high, _ = SLIDER_RANGES["value_y"]
-    for y in (low, high):
+    for y in SLIDER_RANGES["value_y"][:2]:
         for x_px, y_px in geometry(compute(value_y=y), frame)["values"]:
             assert frame.left < x_px < frame.left + frame.width and frame.top < y_px < frame.top + frame.height
 
@@ -84,18 +72,18 @@ def test_no_label_runs_off_the_picture() -> None:
     for controls in INSIDE:
         for label in geometry(compute(controls), lab_frame())["labels"]:
             left = label["x"] - label["width"] if label["anchor"] == "end" else label["x"]
-            assert 0 <= left and left + label["width"] <= LIVE_WIDTH, (controls, label)
+            assert 0 <= left and left + label["width"] <= plane.LIVE_WIDTH, (controls, label)
 
 
 def test_labels_write_each_weight_on_its_value_blocked_values_as_blocked_and_do_not_overlap() -> None:
     texts = [label["text"] for label in geometry(compute("load", causal=True), lab_frame())["labels"]]
     assert texts == ["output", "grid 0.500", "load 0.500", "rises blocked"]
     labels = geometry(compute(value_y=0.0), lab_frame())["labels"]  # rises's value is grid's, (1, 0)
-    assert abs(labels[1]["y"] - labels[3]["y"]) >= FONT
+    assert abs(labels[1]["y"] - labels[3]["y"]) >= plane.FONT
 
 
 def test_a_blocked_value_is_drawn_hollow_and_the_output_as_a_diamond() -> None:
-    svg = f'<svg xmlns="http://www.w3.org/2000/svg">{marks(compute("grid"), lab_frame())}</svg>'
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg">{plane.marks(compute("grid"), lab_frame())}</svg>'
     circles = ElementTree.fromstring(svg).findall(f"{SVG}circle")
     assert [c.get("class") for c in circles] == ["attnlab-plane-value", "attnlab-plane-value attnlab-plane-blocked",
                                                  "attnlab-plane-value attnlab-plane-blocked"]
@@ -103,26 +91,25 @@ def test_a_blocked_value_is_drawn_hollow_and_the_output_as_a_diamond() -> None:
 
 
 def test_panels_are_named_pictures_carrying_each_settings_numbers_and_their_shared_frame() -> None:
-    figure = ElementTree.fromstring(panels(SETTINGS, ident="p", caption="c"))
+    figure = ElementTree.fromstring(plane.panels(SETTINGS, ident="p", caption="c"))
     carried = json.loads(figure.get("data-values"))
     for panel, (heading, controls) in zip(carried["panels"], SETTINGS.items()):
         r = compute(controls).to_dict()
         assert (panel["heading"], panel["weights"], panel["values"], panel["output"]) == (
             heading, r["weights"], r["values"], r["output"])
-    assert Frame(**{k: tuple(v) if isinstance(v, list) else v for k, v in carried["frame"].items()}).picture_width \
-        == PANEL_WIDTH
+    assert plane.Frame(**carried["frame"]).picture_width == plane.PANEL_WIDTH  # the frame round-trips
     pictures = figure.findall(f".//{SVG}svg")
     assert [svg.find(f"{SVG}title").text for svg in pictures] == [f"Value plane: {h}" for h in SETTINGS]
     assert all(svg.get("role") == "img" for svg in pictures)
     assert min(float(t.get("font-size")) for t in figure.iter(f"{SVG}text")) >= MIN_TEXT
-    assert PANEL_WIDTH <= PHONE_COLUMN and LIVE_WIDTH <= LAB_COLUMN
+    assert plane.PANEL_WIDTH <= PHONE_COLUMN and plane.LIVE_WIDTH <= LAB_COLUMN
     with pytest.raises(ValueError, match="at least one setting"):
-        panels({}, ident="p", caption="c")
+        plane.panels({}, ident="p", caption="c")
 
 
 def test_the_live_plane_ships_an_empty_group_for_the_marks() -> None:
     # its frame, the lab's: test_figures_site.test_every_lab_ships_the_value_plane_frame_it_is_drawn_on
-    assert '<g data-marks=""></g>' in live_plane()
+    assert '<g data-marks=""></g>' in plane.live_plane()
 
 
 def test_geometry_reads_a_result_dict_like_a_result() -> None:

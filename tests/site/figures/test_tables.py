@@ -1,9 +1,11 @@
-"""What a page prints: rounding for display, tables, accessible weight maps and the checklist."""
+"""What a page prints: rounding for display, tables, accessible weight maps, the checklist and the lab."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from html import unescape
 from xml.etree import ElementTree
 
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import given as given_numbers
 from hypothesis import strategies as st
 
 from attnlab.site.figures.tables import WIDE_COMPACT_MAP, WIDE_MAP, matrix, weight_map
-from attnlab.site.figures.widgets import checklist
+from attnlab.site.figures.widgets import LAB_SCRIPTS, LAB_STYLES, PLANE_SCRIPT, checklist, lab
 from attnlab.site.pages.mathml import with_math
 from attnlab.text import fmt, given, given_vector, table, vector
 
@@ -101,3 +103,28 @@ def test_a_checklist_step_shows_its_symbols_as_mathml_and_escapes_the_words_arou
     assert label.startswith("Scale by <math ") and "<msqrt>" in label and "d_k" not in label
     assert with_math("a < b and $x$") == (
         'a &lt; b and <math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mi>x</mi></mrow></math>')
+
+
+def test_a_lab_starts_from_the_controls_it_is_given_checked_at_build_time_as_python_checks_them() -> None:
+    def start_of(html: str) -> dict:
+        return json.loads(unescape(re.search(r'data-start="([^"]*)"', html).group(1)))
+
+    # the rest are the toy's defaults, which lab-ui.js fills in from assets/lab-data.js
+    assert start_of(lab(start={"token": "grid", "causal": False})) == {"token": "grid", "causal": False}
+    assert start_of(lab()) == {} and start_of(lab(start={"query_scale": 2})) == {"query_scale": 2.0}
+    with pytest.raises(ValueError, match="token must be one of"):
+        lab(start={"token": "sun"})
+    with pytest.raises(TypeError, match="scale_scores must be a boolean"):
+        lab(start={"scale_scores": "no"})
+    assert 'aria-label="Lab for &quot;experiment&quot; 1"' in lab('Lab for "experiment" 1')
+
+
+def test_a_full_lab_loads_everything_a_compact_one_leaves_the_plane_out_and_a_later_one_the_assets() -> None:
+    html = lab()
+    assert f'<link rel="stylesheet" href="{LAB_STYLES}">' in html and "attnlab-plane-template" in html
+    for compact, loaded in ((False, LAB_SCRIPTS), (True, [s for s in LAB_SCRIPTS if s != PLANE_SCRIPT])):
+        html = lab(compact=compact)
+        assert re.findall(r'<script src="([^"]*)"></script>', html) == list(loaded)
+    assert "attnlab-plane-template" not in html
+    html = lab(compact=True, assets=False)
+    assert "<script" not in html and "<link" not in html and 'class="attnlab-lab"' in html
