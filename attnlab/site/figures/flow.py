@@ -159,9 +159,8 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
     picture = svg_image(ident, "One attention head, step by step, with its shapes", steps, WIDTH, height,
                         background(WIDTH, height) + "".join(parts))
     mask = None if visible is None else as_mask("visible", visible, shapes["scores"]).tolist()
-    weights = {"w_q": w_q, "w_k": w_k, "w_v": w_v}
-    values = {"inputs": {"x": as_matrix("x", x).tolist(), **{k: np.asarray(w, float).tolist()
-                                                              for k, w in weights.items()}, "visible": mask},
+    given = {"x": x, "w_q": w_q, "w_k": w_k, "w_v": w_v}
+    values = {"inputs": {**{name: np.asarray(a, float).tolist() for name, a in given.items()}, "visible": mask},
               "d_k": d_k, "shapes": {name: list(shape) for name, shape in shapes.items()}}
     return figure(ident, picture, caption, kind="head-flow", values=values)
 
@@ -405,12 +404,10 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
         return top
 
     def column(centre: float, top: float, label: str, embed: str, name: str, rows: Any) -> float:
-        parts.append(text(centre, top + font, label, font, anchor="middle"))
-        parts.append(step(centre, top + font + 8, embed))
+        parts.extend([text(centre, top + font, label, font, anchor="middle"), step(centre, top + font + 8, embed)])
         top += font + 8 + BOX_HEIGHT
         if embedding_norm:
-            parts.append(shaped(centre, top, "embedded rows", [rows, d]))
-            parts.append(step(centre, top + gap, "layer norm"))
+            parts.extend([shaped(centre, top, "embedded rows", [rows, d]), step(centre, top + gap, "layer norm")])
             top += gap + BOX_HEIGHT
         parts.append(shaped(centre, top, name, [rows, d]))
         return top + gap
@@ -428,11 +425,10 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
         dec_top = column(dec_x, enc_bottom - 124, "target, shifted right", embed, "target rows", n_tgt)
         drawn, dec_bottom, middles = stack(ident, dec_x, dec_top, DECODER, sizes["N"],
                                            f"decoder block, {sizes['heads']} heads", label_left=False)
-        parts.append(drawn)
         cross = middles["cross-attention"]
         shapes["encoder output"] = [n_src, d]
-        parts.append(arrow(ident, [(enc_x, enc_bottom), (enc_x, cross), (dec_x - STACK_WIDTH / 2 + 7, cross)]))
-        parts += [text(enc_x + 6, (enc_bottom + cross) / 2 + 2, "keys, values", font, fill=MUTED),
+        parts += [drawn, arrow(ident, [(enc_x, enc_bottom), (enc_x, cross), (dec_x - STACK_WIDTH / 2 + 7, cross)]),
+                  text(enc_x + 6, (enc_bottom + cross) / 2 + 2, "keys, values", font, fill=MUTED),
                   text(enc_x + 6, (enc_bottom + cross) / 2 + font + 4, shape_text([n_src, d]), font, fill=MUTED)]
         last = out(dec_x, dec_bottom, [("decoder output", [n_tgt, d]), "linear: to the vocabulary",
                                        ("scores over the vocabulary", [n_tgt, vocabulary]), "softmax",
@@ -480,10 +476,10 @@ def shifted_targets(target: Sequence[str], *, ident: str, caption: str) -> str:
     parts = [defs(ident, INDIGO), text(4, top + 20, "reads", FONT), text(4, top + 100, "predicts", FONT)]
     for i, (read, predicted) in enumerate(zip(reads, target)):
         x = left + i * column
-        parts.append(text(x + column / 2 - 4, top - 8, f"position {i + 1}", SMALL, anchor="middle", fill=MUTED))
-        parts.append(box(x + column / 2 - 4, top + 2, column - 12, read, height=28))
-        parts.append(arrow(ident, [(x + column / 2 - 4, top + 30), (x + column / 2 - 4, top + 79)]))
-        parts.append(box(x + column / 2 - 4, top + 80, column - 12, predicted, height=28, fill=PAPER))
+        mid = x + column / 2 - 4
+        parts += [text(mid, top - 8, f"position {i + 1}", SMALL, anchor="middle", fill=MUTED),
+                  box(mid, top + 2, column - 12, read, height=28), arrow(ident, [(mid, top + 30), (mid, top + 79)]),
+                  box(mid, top + 80, column - 12, predicted, height=28, fill=PAPER)]
         if i + 1 < len(target):
             parts.append(arrow(ident, [(x + column - 10, top + 84), (x + column + 2, top + 28)], MUTED))
     height = top + 116
