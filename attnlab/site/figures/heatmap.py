@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from attnlab.checks import as_matrix
 from attnlab.site.figures.palette import INK, MUTED, diverging
+from attnlab.site.figures.plot import label_every
 from attnlab.site.figures.svg import background, figure, legend_bar, min_font, num, svg_image, text, upright
 
 CELL_WIDTH, CELL_HEIGHT = 16, 11
@@ -28,11 +28,6 @@ def cells(grid: np.ndarray) -> str:
         by_colour.setdefault(diverging(round(value / STEP) * STEP), []).append(
             f"M{LEFT + column * CELL_WIDTH} {TOP + row * CELL_HEIGHT}h{CELL_WIDTH}v{CELL_HEIGHT}h-{CELL_WIDTH}z")
     return "".join(f'<path d="{"".join(moves)}" fill="{colour}"/>' for colour, moves in by_colour.items())
-
-
-def label_every(count: int, room: float, needed: float) -> int:
-    """Label every n-th of ``count`` rows or columns ``room`` units apart so labels get ``needed`` units."""
-    return max(1, math.ceil(needed / room)) if count > 1 else 1
 
 
 def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, caption: str, row_name: str,

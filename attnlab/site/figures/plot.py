@@ -118,9 +118,9 @@ def marker(shape: str, x: float, y: float, colour: str) -> str:
     return f'<path class="marker" d="M{num(x + dx)} {num(y + dy)}{rest}" fill="{colour}"/>'
 
 
-def label_stride(ticks: int, length: float, room: float) -> int:
-    """Label every n-th of ``ticks`` evenly spaced ticks along ``length`` units so labels get ``room`` each."""
-    return max(1, math.ceil(room / (length / max(ticks - 1, 1))))
+def label_every(count: int, room: float, needed: float) -> int:
+    """Label every n-th of ``count`` ticks, rows or columns ``room`` units apart so each label gets ``needed``."""
+    return max(1, math.ceil(needed / room)) if count > 1 else 1
 
 
 def checked(name: str, values: Sequence[float], size: int | None = None) -> list[float]:
@@ -154,10 +154,10 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     widest = max(len(x.tick_text(t)) for t in x.ticks) * TICK_FONT * 0.6 + 8
     parts = [grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks])]
     for k, tick in enumerate(x.ticks):
-        if k % label_stride(len(x.ticks), right - LEFT, widest) == 0:
+        if k % label_every(len(x.ticks), (right - LEFT) / max(len(x.ticks) - 1, 1), widest) == 0:
             parts.append(text(px(tick), bottom + 18, x.tick_text(tick), TICK_FONT, anchor="middle"))
     for k, tick in enumerate(y.ticks):
-        if k % label_stride(len(y.ticks), PLOT_HEIGHT, TICK_FONT * 1.5) == 0:
+        if k % label_every(len(y.ticks), PLOT_HEIGHT / max(len(y.ticks) - 1, 1), TICK_FONT * 1.5) == 0:
             parts.append(text(LEFT - 6, py(tick) + 5, y.tick_text(tick), TICK_FONT, anchor="end"))
     parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" '
                  f'stroke="{INK}"/>')

@@ -34,8 +34,7 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
     values = np.atleast_2d(m)
     one_label_each("row_labels", row_labels, values.shape[0], "rows")
     one_label_each("col_labels", col_labels, values.shape[1], "columns")
-    rows = [[f"**{label}**", *(fmt(x, decimals) for x in row)]
-            for label, row in zip(row_labels, values)]
+    rows = [[f"**{label}**", *(fmt(x, decimals) for x in row)] for label, row in zip(row_labels, values)]
     return table([corner, *col_labels], rows)
 
 
@@ -64,11 +63,8 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
         body.append(f'<tr><th scope="row">{escape(label)}</th>{tds}</tr>')
     wide = len(keys) > (WIDE_COMPACT_MAP if compact else WIDE_MAP)
     classes = "attn-map" + (" compact" if compact else "") + (" attn-map-wide" if wide else "")
-    html = (
-        f'<table class="{classes}"><caption>{escape(caption)}</caption>'
-        f'<thead><tr><td class="corner">{escape(corner)}</td>{head}</tr></thead>'
-        f'<tbody>{"".join(body)}</tbody></table>'
-    )
+    html = (f'<table class="{classes}"><caption>{escape(caption)}</caption><thead><tr><td class="corner">'
+            f'{escape(corner)}</td>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
     # Every map scrolls inside its own box when the column is too narrow (a phone). A wide map surely
     # will, so its box is a tab stop from the start; scroll-boxes.js gives any other box one when it scrolls.
     focusable = f' tabindex="0" role="group" aria-label="{escape(caption)}"' if wide else ""

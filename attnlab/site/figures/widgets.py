@@ -28,11 +28,8 @@ CHECKLIST: tuple[str, ...] = (
 
 def checklist() -> str:
     """The eight steps as a list of labelled checkboxes with stable ids."""
-    items = "".join(
-        f'<li><input type="checkbox" id="step-{i}" data-step="{i}">'
-        f' <label for="step-{i}">{with_math(step)}</label></li>'
-        for i, step in enumerate(CHECKLIST, start=1)
-    )
+    items = "".join(f'<li><input type="checkbox" id="step-{i}" data-step="{i}"> <label for="step-{i}">'
+                    f'{with_math(step)}</label></li>' for i, step in enumerate(CHECKLIST, start=1))
     return f'<ol class="attnlab-checklist" aria-label="Procedure checklist">{items}</ol>\n'
 
 
