@@ -382,6 +382,8 @@ def test_every_picture_is_an_image_named_and_described_by_elements_it_holds(foun
         assert pictures and len(pictures) == f.body.count("<svg"), f.ident
         for title, desc in pictures:
             assert re.search(f'<title id="{title}">[^<]+</title><desc id="{desc}">[^<]+</desc>', f.body), f.ident
+        # every hatching, gradient and arrow head a picture refers to is defined in it
+        assert set(re.findall(r"url\(#([^)]+)\)", f.body)) <= set(re.findall(r' id="([^"]+)"', f.body)), f.ident
         assert "<figcaption>" in f.body
 
 

@@ -84,6 +84,7 @@ def test_the_masking_figure_writes_minus_infinity_left_zero_right() -> None:
     # the weights it carries: test_figures_site.masked_scores
     assert float(ElementTree.fromstring(html).find(f"{SVG}svg").get("width")) <= PHONE_COLUMN
     assert smallest_font(html) >= MIN_TEXT and "weight" in shown and "blocked" in shown
+    assert html.count('fill="url(#m-blocked)"') == 3 + 3 + 1 and '<pattern id="m-blocked"' in html  # and the legend
 
 
 def test_each_head_shows_its_own_weights_the_concatenation_its_width_and_more_heads_widen_the_picture() -> None:
