@@ -49,15 +49,12 @@ def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, captio
     note_top = legend_top + 12 + 2 * font + 10
     notes = mark_note.splitlines()
     height = note_top + (font + 4) * max(len(notes) - 1, 0) + 8
-    parts = [background(width, height),
-             text(LEFT + cols * CELL_WIDTH / 2, 14, column_name, font, anchor="middle")]
-    parts.append(cells(grid))
-    every_col = label_every(cols, CELL_WIDTH, 2 * 0.6 * font + 6)
+    parts = [background(width, height), text(LEFT + cols * CELL_WIDTH / 2, 14, column_name, font, anchor="middle"),
+             cells(grid)]
     parts += [text(LEFT + (c + 0.5) * CELL_WIDTH, TOP - 6, str(c), font, anchor="middle", fill=MUTED)
-              for c in range(0, cols, every_col)]
-    every_row = label_every(rows, CELL_HEIGHT, font + 3)
+              for c in range(0, cols, label_every(cols, CELL_WIDTH, 2 * 0.6 * font + 6))]
     parts += [text(LEFT - 6, TOP + (r + 0.5) * CELL_HEIGHT + font / 2 - 2, str(r), font, anchor="end", fill=MUTED)
-              for r in range(0, rows, every_row)]
+              for r in range(0, rows, label_every(rows, CELL_HEIGHT, font + 3))]
     parts.append(upright(14, num((TOP + bottom) / 2), row_name, font))
     parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{cols * CELL_WIDTH}" height="{rows * CELL_HEIGHT}" '
                  f'fill="none" stroke="{INK}"/>')
@@ -65,15 +62,14 @@ def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, captio
         r0, c0, nr, nc = marked
         parts.append(f'<rect x="{LEFT + c0 * CELL_WIDTH}" y="{TOP + r0 * CELL_HEIGHT}" width="{nc * CELL_WIDTH}" '
                      f'height="{nr * CELL_HEIGHT}" fill="none" stroke="{INK}" stroke-width="3"/>')
-    bar_width = min(200, cols * CELL_WIDTH)
     stops = [(i / (LEGEND_STOPS - 1), diverging(-1 + 2 * i / (LEGEND_STOPS - 1))) for i in range(LEGEND_STOPS)]
-    parts.append(legend_bar(ident, LEFT, legend_top, bar_width, stops, [(0.0, "−1"), (0.5, "0"), (1.0, "+1")], font))
+    parts.append(legend_bar(ident, LEFT, legend_top, min(200, cols * CELL_WIDTH), stops,
+                            [(0.0, "−1"), (0.5, "0"), (1.0, "+1")], font))
     if notes:
         parts.append(f'<rect x="{LEFT}" y="{note_top - 10}" width="14" height="10" fill="none" stroke="{INK}" '
                      f'stroke-width="3"/>')
         parts += [text(LEFT + 22, note_top + (font + 4) * i, line, font) for i, line in enumerate(notes)]
-    body = "".join(parts)
-    values_carried = {"rows": rows, "columns": cols, "marked": list(marked) if marked else None,
-                      "values": np.round(grid, 4).tolist()}
-    return figure(ident, svg_image(ident, title, desc, width, height, body), caption, kind=kind,
-                  values=values_carried)
+    carried = {"rows": rows, "columns": cols, "marked": list(marked) if marked else None,
+               "values": np.round(grid, 4).tolist()}
+    picture = svg_image(ident, title, desc, width, height, "".join(parts))
+    return figure(ident, picture, caption, kind=kind, values=carried)

@@ -152,13 +152,9 @@ def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
     labels = [label_place(output, nearest, 9, "output", frame)]  # away from the value nearest to it
     labels += [label_place(p, centre, rad + 4, f"{t} {fmt(w) if seen else 'blocked'}", frame)
                for p, rad, t, w, seen in zip(values, radii, tokens, r["weights"], r["visible"])]
-    return {
-        "values": [list(p) for p in values],
-        "radii": radii,
-        "hull": [list(p) for p in hull([p for p, seen in zip(values, r["visible"]) if seen])],
-        "output": list(output),
-        "labels": separate(labels),
-    }
+    return {"values": [list(p) for p in values], "radii": radii,
+            "hull": [list(p) for p in hull([p for p, seen in zip(values, r["visible"]) if seen])],
+            "output": list(output), "labels": separate(labels)}
 
 
 def marks(result: LabResult, frame: Frame) -> str:
@@ -215,11 +211,8 @@ def panels(settings: Mapping[str, Mapping[str, Any]], *, ident: str, caption: st
     results = {heading: compute(controls) for heading, controls in settings.items()}
     points = [p for r in results.values() for p in (*r.values, r.output)]
     frame = frame_around(points, PANEL_WIDTH, PANEL_HEIGHT)
-    pictures = "".join(
-        svg_image(f"{ident}-{i}", f"Value plane: {heading}", describe(r), PANEL_WIDTH, PANEL_HEIGHT,
-                  axes(frame, heading) + marks(r, frame))
-        for i, (heading, r) in enumerate(results.items())
-    )
+    pictures = "".join(svg_image(f"{ident}-{i}", f"Value plane: {h}", describe(r), PANEL_WIDTH, PANEL_HEIGHT,
+                                 axes(frame, h) + marks(r, frame)) for i, (h, r) in enumerate(results.items()))
     numbers = {"frame": frame.to_dict(), "panels": [
         {"heading": heading, "controls": dict(r.controls), "values": r.values, "weights": r.weights,
          "visible": r.visible, "output": r.output} for heading, r in results.items()]}
@@ -229,8 +222,7 @@ def panels(settings: Mapping[str, Mapping[str, Any]], *, ident: str, caption: st
 
 def lab_frame() -> Frame:
     """The live plane's frame: every value the lab's controls can reach, at both ends of the value slider."""
-    low, high = SLIDER_RANGES["value_y"][:2]
-    points = [p for y in (low, high) for p in compute(value_y=y).values]
+    points = [p for y in SLIDER_RANGES["value_y"][:2] for p in compute(value_y=y).values]
     return frame_around(points, LIVE_WIDTH, LIVE_HEIGHT)
 
 

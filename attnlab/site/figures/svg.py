@@ -87,13 +87,10 @@ def svg_image(ident: str, title: str, desc: str, width: float, height: float, bo
     """An ``<svg role="img">`` named by its ``<title>`` and described by its ``<desc>``; ids start with ``ident``."""
     if not ident or not title.strip() or not desc.strip():
         raise ValueError(f"a picture needs an ident, a title and a description, got {ident!r}, {title!r}, {desc!r}")
-    return (
-        f'<svg role="img" aria-labelledby="{ident}-title" aria-describedby="{ident}-desc" '
-        f'viewBox="0 0 {num(width)} {num(height)}" width="{num(width)}" height="{num(height)}" fill="{INK}" '
-        f'xmlns="http://www.w3.org/2000/svg">'
-        f'<title id="{ident}-title">{escape(title)}</title><desc id="{ident}-desc">{escape(desc)}</desc>'
-        f"{body}</svg>"
-    )
+    return (f'<svg role="img" aria-labelledby="{ident}-title" aria-describedby="{ident}-desc" '
+            f'viewBox="0 0 {num(width)} {num(height)}" width="{num(width)}" height="{num(height)}" fill="{INK}" '
+            f'xmlns="http://www.w3.org/2000/svg"><title id="{ident}-title">{escape(title)}</title>'
+            f'<desc id="{ident}-desc">{escape(desc)}</desc>{body}</svg>')
 
 
 KIND = re.compile(r"[a-z][a-z0-9-]*")
