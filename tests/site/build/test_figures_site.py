@@ -153,16 +153,15 @@ def symbolic_run(size: dict[str, int]) -> dict[str, tuple[int, ...]]:
     probabilities = np.array([softmax(row, np.ones(row.shape, bool)) for row in scores])
     assert np.allclose(probabilities.sum(axis=1), 1)
     return {"source rows": source.shape, "encoder output": memory.shape, "target rows": target.shape,
-            "decoder output": rows.shape,
-            "scores over the vocabulary": scores.shape, "next-token probabilities": probabilities.shape}
+            "decoder output": rows.shape, "scores over the vocabulary": scores.shape,
+            "next-token probabilities": probabilities.shape}
 
 
 def model_run(sentence: str) -> dict[str, tuple[int, ...]]:
     """Shapes from MiniLM itself, through attnlab.bert."""
     enc = bert.encode(sentence)[0]
     return {"embedded rows": enc.hidden[0].shape, "source rows": enc.hidden[0].shape,
-            "encoder output": enc.hidden[-1].shape,
-            "sentence vector": (1, *bert.sentence_vector(enc).shape)}
+            "encoder output": enc.hidden[-1].shape, "sentence vector": (1, *bert.sentence_vector(enc).shape)}
 
 
 def model_flow(v: dict[str, Any]) -> None:
@@ -387,11 +386,9 @@ def test_every_picture_is_an_image_named_and_described_by_elements_it_holds(foun
         assert "<figcaption>" in f.body
 
 
-def test_home_and_every_chapter_show_a_figure(found: list[Found]) -> None:
+def test_home_and_every_chapter_show_a_figure_and_the_diagrams_are_where_the_chapters_need_them(
+        found: list[Found]) -> None:
     assert {"index.html", *(path.replace(".md", ".html") for path in guide().chapters)} <= {f.page for f in found}
-
-
-def test_the_diagrams_of_the_whole_picture_are_where_the_chapters_need_them(found: list[Found]) -> None:
     kinds = {(f.page, f.kind) for f in found}
     assert {("heads.html", "heads-flow"), ("decoder.html", "model-flow"), ("decoder.html", "shifted-targets"),
             ("block.html", "model-flow"), ("real-model.html", "model-flow"),
