@@ -65,23 +65,12 @@ def test_table_and_matrix_refuse_labels_that_do_not_fit_naming_them() -> None:
             call()
 
 
-def test_weight_map_has_a_caption_scoped_headers_and_cells_showing_the_number_on_its_shade() -> None:
-    found = cells(weight_map([[0.25, 0.75]], ["q"], ["a", "b"], "Map"))
+def test_weight_map_has_a_caption_escaped_scoped_headers_a_named_corner_and_numbers_on_shades_or_blocked() -> None:
+    found = cells(weight_map([[0.25, 0.75]], ["<q>"], ["a", "b"], "Map", visible=[[True, False]], corner="set \\ key"))
     assert ("caption", {}, "Map") in found
-    assert [(a.get("scope"), t) for tag, a, t in found if tag == "th"] == [("col", "a"), ("col", "b"), ("row", "q")]
-    assert [(a.get("style"), t) for tag, a, t in found if tag == "td" and a.get("class") != "corner"] == [
-        ("--w:0.2500", "0.250"), ("--w:0.7500", "0.750")]
-
-
-def test_weight_map_says_blocked_for_invisible_keys_names_its_corner_and_escapes_labels() -> None:
-    found = [(a.get("class"), t) for tag, a, t in cells(weight_map([[1.0, 0.0]], ["q"], ["a", "b"], "Map",
-                                                                  visible=[[True, False]]))
-             if tag == "td" and a.get("class") != "corner"]
-    assert found[1] == ("blocked", "blocked")
-    found = [t for tag, a, t in cells(weight_map([[1.0]], ["x"], ["k"], "Map", corner="setting \\ key"))
-             if a.get("class") == "corner"]
-    assert found == ["setting \\ key"]
-    assert "<b>" not in weight_map([[1.0]], ["<b>"], ["k"], "Map")
+    assert [(a.get("scope"), t) for tag, a, t in found if tag == "th"] == [("col", "a"), ("col", "b"), ("row", "<q>")]
+    assert [(a.get("class"), a.get("style"), t) for tag, a, t in found if tag == "td"] == [
+        ("corner", None, "set \\ key"), (None, "--w:0.2500", "0.250"), ("blocked", None, "blocked")]
 
 
 def test_a_wide_weight_map_scrolls_in_a_focusable_labelled_box_and_a_narrow_one_without_a_tab_stop() -> None:
