@@ -42,8 +42,7 @@ def glyph(x: float, mid: float, shape: tuple[int, ...]) -> str:
 
 def shape_label(x: float, mid: float, words: str, shape: tuple[int, ...]) -> str:
     """``words`` written from x at height ``mid``, the glyph of ``shape`` after them."""
-    return (text(x, mid + FONT / 2 - 2, words, FONT, fill=MUTED)
-            + glyph(x + 0.6 * FONT * len(words) + 6, mid, shape))
+    return text(x, mid + FONT / 2 - 2, words, FONT, fill=MUTED) + glyph(x + 0.6 * FONT * len(words) + 6, mid, shape)
 
 
 def box(centre: float, top: float, width: float, label: str, *, height: float = BOX_HEIGHT, font: int = FONT,
@@ -325,8 +324,7 @@ def block_flow(*, ident: str, caption: str) -> str:
     """The encoder block in both layer-norm orders, side by side where they fit, carrying each order's steps."""
     pictures = "".join(block_picture(order, f"{ident}-{order}") for order in BLOCK_STEPS)
     values = {"orders": {order: [op for op, _ in steps] for order, steps in BLOCK_STEPS.items()}}
-    return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="block-flow",
-                  values=values)
+    return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="block-flow", values=values)
 
 
 # --- the whole model -----------------------------------------------------------------------------

@@ -216,8 +216,7 @@ def panels(settings: Mapping[str, Mapping[str, Any]], *, ident: str, caption: st
     numbers = {"frame": frame.to_dict(), "panels": [
         {"heading": heading, "controls": dict(r.controls), "values": r.values, "weights": r.weights,
          "visible": r.visible, "output": r.output} for heading, r in results.items()]}
-    return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="value-plane",
-                  values=numbers)
+    return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="value-plane", values=numbers)
 
 
 def lab_frame() -> Frame:

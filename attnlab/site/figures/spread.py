@@ -31,8 +31,7 @@ def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any
                                   ("scaled q · k / √d_k: mean ± 1 sd", scaled_stats))]
     x = Axis(float(min(widths)), float(max(widths)), tuple(float(w) for w in widths),
              "key width d_k (log scale)", log=True)
-    y = linear_axis(np.concatenate([band.lows for band in bands] + [band.highs for band in bands]).tolist(),
-                    "score")
+    y = linear_axis(np.concatenate([band.lows for band in bands] + [band.highs for band in bands]).tolist(), "score")
     desc = (f"For d_k from {widths[0]} to {widths[-1]}, the raw scores' standard deviation grows from "
             f"{fmt(raw_stats[0, 1])} to {fmt(raw_stats[-1, 1])}, about the square root of d_k, while the "
             f"scaled scores' stays between {fmt(scaled_stats[:, 1].min())} and {fmt(scaled_stats[:, 1].max())}.")

@@ -44,9 +44,8 @@ WIDE_COMPACT_MAP = 10
 """The same for maps drawn ``compact``, whose narrow cells fit more keys in a phone's text column."""
 
 
-def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str,
-               visible: Any = None, decimals: int = 3, corner: str = "query \\ key",
-               compact: bool = False) -> str:
+def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str, visible: Any = None,
+               decimals: int = 3, corner: str = "query \\ key", compact: bool = False) -> str:
     """An accessible HTML attention map, a row per query, each number on its shade (``--w``) or "blocked", in a box
     that scrolls sideways on a phone; ``compact`` cells are narrow, their keys written upwards."""
     w = np.atleast_2d(weights)

@@ -24,8 +24,7 @@ LINES = {"squares": ([1, 10, 100], [1, 100, 10_000]), "linear": ([1, 10, 100], [
 
 def chart(series: Any = LINES) -> ElementTree.Element:
     """The <svg> element of a log-log chart of ``series``."""
-    html = plot.loglog_svg(series, kind="k", ident="t", title="Growth", desc="Two lines.", x_label="T",
-                           y_label="count")
+    html = plot.loglog_svg(series, kind="k", ident="t", title="Growth", desc="Two lines.", x_label="T", y_label="count")
     return ElementTree.fromstring(html).find(f"{SVG}svg")
 
 
