@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 import pytest
 from pictures import SVG
 
-from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, figure, legend_bar, min_font, num, svg_image, text
+from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, figure, legend_bar, min_font, num, svg_image, text, upright
 
 
 def test_min_font_is_eleven_up_to_the_phone_column_and_grows_with_the_shrink_a_wider_picture_suffers() -> None:
@@ -27,6 +27,7 @@ def test_text_escapes_its_content_sets_the_size_and_lowers_subscripts_at_its_own
                                                                                       ("model", "sub", None)]
     assert "".join(label.itertext()) == "× WQ (dmodel)" and label.get("font-size") == "13"
     assert text(0, 0, "a < b_", 12).endswith(">a &lt; b_</text>")
+    assert ' text-anchor="middle" transform="translate(13 50.0) rotate(-90)">y' in upright(13, "50.0", "y", 12)
 
 
 def test_picture_is_an_image_named_by_its_title_and_described_by_its_desc_which_it_needs() -> None:
