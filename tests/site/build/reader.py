@@ -1,12 +1,6 @@
-"""A reader's own Python for the tests: a fresh virtual environment, no network, the built wheel installed offline.
-
-:func:`fresh_venv` turns its network off with an audit hook (no root needed);
-numpy comes from :func:`repacked`, the installed numpy packed back into a
-wheel (pip's cache is no source to count on); pip runs without the machine's
-``PIP_*`` settings (:func:`reader_environment`); :func:`kernel_spec` gives
-Jupyter a kernel on that Python which sees only the venv, then what the kernel
-and the model's reading need (:func:`overlay`).
-"""
+"""A reader's own Python: a fresh venv with its network off (an audit hook), numpy repacked from the installed one
+(:func:`repacked`), pip without the machine's settings, and a Jupyter kernel spec on that Python (:func:`kernel_spec`)
+seeing the kernel's and the model's packages after its own (:func:`kernel_overlay`)."""
 
 from __future__ import annotations
 

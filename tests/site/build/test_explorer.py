@@ -1,8 +1,5 @@
-"""``attnlab.site.build.explorer``: the prepared sentences, their data files and the explorer's markup.
-
-The browser side (``tests/browser/test_explorer.py``) checks what the page
-shows; here the files themselves are checked against ``attnlab.bert``.
-"""
+"""``attnlab.site.build.explorer``'s files checked against ``attnlab.bert``; ``tests/browser/test_explorer.py``
+checks what the page shows."""
 
 from __future__ import annotations
 
@@ -63,14 +60,12 @@ def test_prepared_names_a_key_it_lacks_and_the_keys_there_are() -> None:
 # --- the data files ---------------------------------------------------------------------------
 
 
-def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors() -> None:
-    expected = [f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
-        f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)]
-    assert sorted(published()) == sorted(expected)
-
-
-def test_the_data_files_are_computed_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors_made_once_per_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     first = published()
+    assert sorted(first) == sorted([f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
+        f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)])
+
     def refuse(*_: object) -> None:
         raise AssertionError("a data file was computed again")
     for name in ("encode", "layer_inputs", "value_lengths", "contributions"):

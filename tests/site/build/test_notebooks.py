@@ -1,10 +1,5 @@
-"""A notebook per chapter and one of its answers, made from the chapter's Markdown.
-
-Unit tests lay out small chapters (``attnlab.site.build.notebooks``) and
-read the JSON with nbformat, which validates it against its schema; the
-rest read the built site. ``test_reader.py`` runs every notebook in a fresh
-Python against the built wheel.
-"""
+"""A notebook per chapter and one of its answers: small chapters laid out (and validated by nbformat), then the
+built site's; ``test_reader.py`` runs every notebook against the built wheel."""
 
 from __future__ import annotations
 
@@ -109,8 +104,7 @@ Use `attnlab`.
 '''
 
 
-SHOWN = '```python exec="on" source="block"'
-"""The fence of the small chapter's shown block."""
+SHOWN = '```python exec="on" source="block"'  # the fence of the small chapter's shown block
 
 
 def laid_out(source: str = CHAPTER) -> tuple[list[notebooks.Cell], list[notebooks.Cell]]:

@@ -1,11 +1,5 @@
-"""From the unzipped offline copy, with the network off: the wheel installs, and every notebook runs and agrees.
-
-In a fresh virtual environment standing for the reader's Python (``reader.py``)
-the copy's own install line installs ``attnlab`` with pip's index disabled;
-then each chapter's notebooks (every block the chapter shows, exercises' answers
-included) run top to bottom with nbclient in a kernel on that Python, each code
-cell's numbers compared with what the page shows for the same block.
-"""
+"""From the unzipped offline copy, with the network off, in a fresh venv (``reader.py``): the copy's install line
+installs ``attnlab``, and each chapter's notebooks run in a kernel there, each cell's numbers the page's."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The code a reader sees is the maths: no listing on a built page imports the site's machinery.
-
-A block that shows its source keeps its display helpers (tables, figures,
-the page's formatting) after a ``#| hide`` line (``attnlab.site.pages.blocks``):
-they run, and only the lines above are shown. This reads every highlighted
-listing of the built site, the Source tabs and the blocks shown above their
-result alike, and names any line that imports ``attnlab.site``.
-"""
+"""The code a reader sees is the maths: no highlighted listing on a built page (Source tabs included) imports
+``attnlab.site``, whose helpers a block keeps after its ``#| hide`` line."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The built site: MathML instead of TeX, nothing loaded from other hosts, provenance, claims pages.
-
-Unit tests drive the math conversion directly; the rest read the site that
-the session's ``built_site`` fixture built once with ``mkdocs build --strict``.
-"""
+"""The built site (``built_site``: ``mkdocs build --strict`` once a session): MathML instead of TeX, nothing loaded
+from other hosts, provenance, the claims, sources and Reference pages."""
 
 from __future__ import annotations
 
@@ -37,7 +34,7 @@ LOADS = {  # element → attributes whose URL the browser fetches by itself
 }
 LINK_LOADS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "preconnect", "dns-prefetch",
               "manifest", "apple-touch-icon"}
-SKIP_TEXT = {"code", "pre", "script", "style", "textarea", "kbd", "samp"}
+SKIP_TEXT = frozenset({"code", "pre", "script", "style", "textarea", "kbd", "samp"})
 
 
 def pages(site: Path) -> list[Path]:
@@ -48,10 +45,11 @@ def pages(site: Path) -> list[Path]:
 
 
 class Scan(HTMLParser):
-    """Collects the URLs a page loads, its ids and links, and its text outside code."""
+    """Collects the URLs a page loads, its ids and links, and its text outside the elements ``skip`` names."""
 
-    def __init__(self) -> None:
+    def __init__(self, skip: frozenset[str] = SKIP_TEXT) -> None:
         super().__init__(convert_charrefs=True)
+        self.skip = skip
         self.loads: list[str] = []
         self.text: list[str] = []
         self.ids: set[str] = set()
@@ -69,10 +67,10 @@ class Scan(HTMLParser):
         if tag == "a" and found.get("href"):
             self.hrefs.append(found["href"])
         self.loads += re.findall(r"url\(\s*['\"]?([^'\")]+)", found.get("style", ""))
-        self._code += tag in SKIP_TEXT
+        self._code += tag in self.skip
 
     def handle_endtag(self, tag: str) -> None:
-        self._code -= tag in SKIP_TEXT and self._code > 0
+        self._code -= tag in self.skip and self._code > 0
 
     def handle_data(self, data: str) -> None:
         if not self._code:
