@@ -97,8 +97,7 @@ def encoding(p: Prepared) -> bert.Encoding:
 
 def weights(p: Prepared) -> np.ndarray:
     """Every head's weights: layers × heads × n × n."""
-    enc = encoding(p)
-    return np.stack([np.stack([h.weights for h in layer.heads]) for layer in enc.layers])
+    return np.stack([np.stack([h.weights for h in layer.heads]) for layer in encoding(p).layers])
 
 
 def sizes(p: Prepared) -> np.ndarray:
@@ -233,13 +232,10 @@ def vectors(key: str, layer: int) -> dict[str, Any]:
     }
 
 
-def published() -> dict[str, str]:
-    """Each data file by its path inside the site: a sentence's maps, and its vectors per layer (made once)."""
-    return dict(_published())
-
-
 @cache
-def _published() -> dict[str, str]:
+def published() -> dict[str, str]:
+    """Each data file by its path inside the site: a sentence's maps, and its vectors per layer (made once: do not
+    change the dict)."""
     layers = bert.read_config(bert.model_dir())["num_hidden_layers"]
     return {**{f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED},
             **{f"{FOLDER}/{p.key}-layer-{layer}.js": script(VECTORS_GLOBAL, f"{p.key}/{layer}", vectors(p.key, layer),

@@ -44,11 +44,6 @@ OPTION = re.compile(r'\b(?P<name>[\w-]+)="(?P<value>[^"]*)"')
 
 
 @dataclass(frozen=True)
-class Prose:
-    text: str
-
-
-@dataclass(frozen=True)
 class Code:
     """A block's shown code at ``place`` (``docs/x.md:24``); ``hidden``: ``#| hide`` lines print its result."""
 
@@ -71,10 +66,11 @@ class Box:
 
     kind: str
     title: str
-    items: tuple[Prose | Code | Result | Box, ...]
+    items: tuple[str | Code | Result | Box, ...]
 
 
-Item = Prose | Code | Result | Box
+Item = str | Code | Result | Box
+"""A piece of a chapter: prose (Markdown), a block's shown code, a block's result, a box."""
 
 
 def _block(head: str, code: str) -> Item | None:
@@ -117,17 +113,6 @@ def displaying(shown: str) -> str:
     return f"{shown}\n\n{', '.join(dict.fromkeys(names))}" if names else shown
 
 
-def _body(lines: list[str], start: int) -> int:
-    """The index after an admonition's body: the lines from ``start`` that are blank or indented four spaces."""
-    end = start
-    for index in range(start, len(lines)):
-        if lines[index].strip():
-            if not lines[index].startswith("    "):
-                break
-            end = index + 1
-    return end
-
-
 def items(markdown: str) -> list[Item]:
     """``markdown`` (no front matter) as prose, executed blocks and admonitions, in order."""
     lines = markdown.split("\n")
@@ -137,7 +122,7 @@ def items(markdown: str) -> list[Item]:
 
     def flush() -> None:
         if "\n".join(prose).strip():
-            found.append(Prose("\n".join(prose)))
+            found.append("\n".join(prose))
         prose.clear()
 
     while index < len(lines):
@@ -153,8 +138,10 @@ def items(markdown: str) -> list[Item]:
                 flush()
                 found.append(block)
             index = end + 1
-        elif box:
-            end = _body(lines, index + 1)
+        elif box:  # its body: the lines after it that are blank or indented four spaces
+            stop = next((i for i in range(index + 1, len(lines)) if lines[i].strip() and lines[i][:4] != "    "),
+                        len(lines))
+            end = max((i + 1 for i in range(index + 1, stop) if lines[i].strip()), default=index + 1)
             flush()
             found.append(Box(box["kind"], box["title"] or box["kind"].capitalize(),
                              tuple(items(textwrap.dedent("\n".join(lines[index + 1:end]))))))
@@ -257,11 +244,11 @@ class Chapter:
     def lay_out(self, content: list[Item] | tuple[Item, ...], into: Notebook, quote: bool = False) -> None:
         """Write ``content`` into ``into``; answers go to the answers notebook, a cell to fill in in their place."""
         for item in content:
-            if isinstance(item, Prose):
+            if isinstance(item, str):
                 if into is self.notebook:
-                    question = item.text if quote else self.heading(item.text)  # heading() may start a new question
+                    question = item if quote else self.heading(item)  # heading() may start a new question
                     self.question.append(question)
-                into.write(item.text, quote)
+                into.write(item, quote)
             elif isinstance(item, Code):
                 into.code(item.source, item.place, item.hidden)
                 if item.hidden:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import venv
@@ -16,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from attnlab.bert import MODEL_PACKAGE
 from attnlab.site.build.notebooks import MODEL_NEEDS
@@ -73,17 +73,12 @@ def reader_environment() -> dict[str, str]:
             "PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1", **{name: "1" for name in BLAS_THREADS}}
 
 
-def normalised(name: str) -> str:
-    """A distribution's name as the packaging standards compare it."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def wheel_file_name(distribution: metadata.Distribution) -> str:
     """The wheel file name for an installed ``distribution``, its tags from its ``WHEEL`` file."""
     tags = [line.split(":", 1)[1].strip() for line in (distribution.read_text("WHEEL") or "").splitlines()
             if line.startswith("Tag:")]
     parts = [sorted({tag.split("-")[i] for tag in tags}) for i in range(3)]
-    name = normalised(distribution.metadata["Name"]).replace("-", "_")
+    name = canonicalize_name(distribution.metadata["Name"]).replace("-", "_")
     return f"{name}-{distribution.version}-" + "-".join(".".join(part) for part in parts) + ".whl"
 
 
@@ -115,10 +110,10 @@ def closure(roots: Iterable[str]) -> dict[str, metadata.Distribution]:
     waiting = [(root, frozenset()) for root in roots]
     while waiting:
         name, extras = waiting.pop()
-        if normalised(name) in found:
+        if canonicalize_name(name) in found:
             continue
         distribution = metadata.distribution(name)
-        found[normalised(name)] = distribution
+        found[canonicalize_name(name)] = distribution
         for line in distribution.requires or []:
             requirement = Requirement(line)
             if requirement.marker is None or any(requirement.marker.evaluate({"extra": extra})

@@ -280,13 +280,10 @@ def test_a_shown_line_needing_a_hidden_one_or_ending_the_process_stops_the_noteb
         notebook_files(source)
 
 
-def test_a_cell_that_is_its_blocks_whole_code_is_not_run_again() -> None:
+def test_only_a_cell_leaving_lines_out_runs_again_each_on_its_own() -> None:
     failing = CHAPTER.replace("print(1)\n", "print(undefined_name)\n")  # the page would have stopped at it
     assert "print(undefined_name)" in [c.source for c in laid_out(failing)[1]]
     assert list(notebook_files(failing)) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"]
-
-
-def test_each_cell_leaving_lines_out_runs_on_its_own() -> None:
     first = notebooks.Cell("code", "shared = 1", "docs/small.md:1", partial=True)
     second = notebooks.Cell("code", "print(shared)", "docs/small.md:9", partial=True)
     notebooks.run_shown_parts("notebooks/small.ipynb", [first])

@@ -45,7 +45,8 @@ def pages(site: Path) -> list[Path]:
 
 
 class Scan(HTMLParser):
-    """Collects the URLs a page loads, its ids and links, and its text outside the elements ``skip`` names."""
+    """Collects the URLs a page loads, its ids and links, its text outside the elements ``skip`` names, and the
+    text of each highlighted code listing (``<div class="highlight">`` … ``<code>``)."""
 
     def __init__(self, skip: frozenset[str] = SKIP_TEXT) -> None:
         super().__init__(convert_charrefs=True)
@@ -54,7 +55,10 @@ class Scan(HTMLParser):
         self.text: list[str] = []
         self.ids: set[str] = set()
         self.hrefs: list[str] = []
+        self.listings: list[str] = []
         self._code = 0
+        self._highlight = 0  # <div> nesting inside a highlighted listing, 0 outside one
+        self._listing = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {name: value or "" for name, value in attrs}
@@ -68,13 +72,23 @@ class Scan(HTMLParser):
             self.hrefs.append(found["href"])
         self.loads += re.findall(r"url\(\s*['\"]?([^'\")]+)", found.get("style", ""))
         self._code += tag in self.skip
+        if tag == "div" and (self._highlight or "highlight" in found.get("class", "").split()):
+            self._highlight += 1
+        elif tag == "code" and self._highlight:
+            self._listing = True
+            self.listings.append("")
 
     def handle_endtag(self, tag: str) -> None:
         self._code -= tag in self.skip and self._code > 0
+        if tag == "div" and self._highlight:
+            self._highlight -= 1
+        self._listing = self._listing and tag != "code"
 
     def handle_data(self, data: str) -> None:
         if not self._code:
             self.text.append(data)
+        if self._listing:
+            self.listings[-1] += data
 
 
 @cache
