@@ -64,16 +64,13 @@ def checked_revision(directory: Path) -> str:
 
 def weight_stream(directory: Path, config: dict[str, Any]) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """The shipped tensors' float16 bits end to end (uint16, little-endian) and where each tensor starts."""
-    tensors = bert.read_tensors(directory, PRECISION)
-    table, parts, offset = [], [], 0
-    for name in tensor_names(config["num_hidden_layers"]):
-        if name not in tensors:
-            raise ValueError(f"model.safetensors has no tensor {name!r}")
-        bits = tensors[name].astype("<f2").view("<u2").ravel()
-        table.append({"name": name, "shape": list(tensors[name].shape), "offset": offset})
-        parts.append(bits)
-        offset += bits.size
-    return np.concatenate(parts), table
+    tensors, names = bert.read_tensors(directory, PRECISION), tensor_names(config["num_hidden_layers"])
+    if missing := [name for name in names if name not in tensors]:
+        raise ValueError(f"model.safetensors has no tensor {missing[0]!r}")
+    parts = [tensors[name].astype("<f2").view("<u2").ravel() for name in names]
+    offsets = np.cumsum([0, *(part.size for part in parts)]).tolist()
+    return np.concatenate(parts), [{"name": name, "shape": list(tensors[name].shape), "offset": offset}
+                                   for name, offset in zip(names, offsets, strict=False)]
 
 
 def utf16_literal(units: np.ndarray) -> bytes:

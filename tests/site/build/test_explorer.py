@@ -97,7 +97,8 @@ def test_the_files_run_as_scripts_add_their_sentences_to_what_is_there() -> None
 
 
 @pytest.mark.parametrize("key", [p.key for p in PREPARED])
-def test_each_file_is_within_150_kb_and_stores_attnlabs_numbers_within_half_a_step(key: str) -> None:
+def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_and_says_which_tokens_are_real(
+        key: str) -> None:
     script = data_script(key)
     assert len(script.encode("utf-8")) <= FILE_LIMIT_KB * KB
     data = json.loads(re.search(r"\] = (\{.*\});\n$", script).group(1))
@@ -108,13 +109,8 @@ def test_each_file_is_within_150_kb_and_stores_attnlabs_numbers_within_half_a_st
     assert data["scales"] == SCALES
     assert np.abs(stored["weights"] - explorer.weights(p)).max() <= 0.5 / SCALES["weights"]
     assert np.abs(stored["sizes"] - explorer.sizes(p)).max() <= 0.5 / SCALES["sizes"]
-
-
-def test_the_sizes_are_attnlab_bert_contributions_and_a_file_says_which_tokens_are_real() -> None:
-    p = prepared("pronoun")
-    assert np.array_equal(explorer.sizes(p)[4], bert.contributions(explorer.encoding(p), 4))
-    data = json.loads(re.search(r"\] = (\{.*\});\n$", data_script("padded")).group(1))
-    assert data["real"] == [int(r) for r in explorer.encoding(prepared("padded")).real] and 0 in data["real"]
+    assert np.array_equal(explorer.sizes(p)[4], bert.contributions(explorer.encoding(p), 4)), "attnlab's sizes"
+    assert data["real"] == [int(r) for r in explorer.encoding(p).real] and (0 in data["real"]) == (key == "padded")
 
 
 # --- the markup -------------------------------------------------------------------------------
