@@ -1,6 +1,7 @@
 """Each chapter as ``notebooks/<chapter>.ipynb`` (prose as Markdown cells, shown code as code cells, answers
-replaced by cells to fill in) and ``notebooks/<chapter>-answers.ipynb``: nbformat 4.5 JSON without outputs or
-dates, so the same chapter gives the same bytes. Cells leaving hidden lines out are run on their own first.
+replaced by cells to fill in) and ``notebooks/<chapter>-answers.ipynb`` (a file of its own, folded in every viewer,
+unlike a collapsed cell): nbformat 4.5 JSON without outputs or dates, so the same chapter gives the same bytes.
+Cells leaving hidden lines out are run on their own first.
 """
 
 from __future__ import annotations
@@ -318,8 +319,9 @@ def introduced(notebook: Notebook, intro: str) -> list[Cell]:
     """``notebook``'s cells with its title (the chapter's first heading) and ``intro`` first."""
     cells = list(notebook.cells)
     if cells and cells[0].kind == "markdown" and cells[0].source.startswith("# "):
-        title, _, rest = cells[0].source.partition("\n")
-        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}"), *([Cell("markdown", rest.strip())] * bool(rest.strip()))]
+        title, _, text = cells[0].source.partition("\n")
+        rest = [Cell("markdown", text.strip())] if text.strip() else []
+        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}"), *rest]
     else:
         cells.insert(0, Cell("markdown", intro))
     return cells
