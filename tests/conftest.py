@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from mutation_audit import Mutation, outcome
-from sites import CONFIG, build, docs_copy
+from sites import CONFIG, build
 
 from attnlab.site.pages.published import archive_name
 
@@ -33,7 +33,7 @@ if not os.environ.get("SOURCE_DATE_EPOCH"):
     os.environ["SOURCE_DATE_EPOCH"] = str(int(today.timestamp()))
 
 FOLDER_MARKERS = {"browser": ("browser", "slow"), "peer": ("peer", "slow")}
-SLOW_FIXTURES = {"built_site", "offline_copy", "guide_copy", "audit"}
+SLOW_FIXTURES = {"built_site", "offline_copy", "audit"}
 """Fixtures that build the whole guide (or, for ``audit``, a changed copy's chapters)."""
 
 
@@ -58,12 +58,6 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = build(CONFIG, destination)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return destination
-
-
-@pytest.fixture
-def guide_copy(tmp_path: Path) -> Path:
-    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does."""
-    return docs_copy(tmp_path)
 
 
 @pytest.fixture

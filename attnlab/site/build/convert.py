@@ -1,12 +1,8 @@
 """The page pass: :func:`page_markdown` (``on_page_markdown``) and :func:`page_html` (``on_page_content``).
 
-Before conversion a page is checked, every problem listed at once as
-``docs/page.md:LINE: …`` (:func:`problems`), then its bindings, citations,
-blocks' places, exercises and listings are written in. After conversion its
-HTML is refused if it shows a NaN, an infinity or a traceback, formulas
-become MathML, tables and figures get one download control, whitespace
-between tags is squeezed and the provenance line ends it. Neither writes a
-file; a problem raises ``PageError``, which stops the build.
+Every problem of a page's Markdown is listed at once (``docs/page.md:LINE: …``), then its bindings, citations,
+blocks and exercises are written in; its HTML is refused if it shows a non-finite number or a traceback, gets
+MathML, one download control and the provenance line. A problem raises ``PageError``; no file is written.
 """
 
 from __future__ import annotations

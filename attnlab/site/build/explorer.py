@@ -1,13 +1,8 @@
 """The explorer of all-MiniLM-L6-v2: its prepared sentences, their data files and the page's markup.
 
-The build runs :mod:`attnlab.bert` on each prepared sentence and writes
-``assets/explorer/<key>.js`` (tokens, and per layer and head the weights and
-contribution sizes as whole 1/``SCALES`` steps, within half a step of
-attnlab's float64) and ``<key>-layer-<l>.js`` (the neuron view's vectors):
-classic scripts adding to a global, which a ``<script>`` element loads from
-``file://`` too. A page shows the explorer by the line ``MARKER``
-(:func:`widget`); the post-build pass writes the files only for a site that
-shows it.
+Data files (``assets/explorer/<key>.js``: tokens, each head's weights and contribution sizes in whole
+1/``SCALES`` steps; ``<key>-layer-<l>.js``: the neuron view's vectors) are classic scripts adding to a global,
+so ``file://`` loads them too. A page shows the explorer by the line ``MARKER`` (:func:`widget`).
 """
 
 from __future__ import annotations
@@ -102,8 +97,7 @@ def encoding(p: Prepared) -> bert.Encoding:
 
 def weights(p: Prepared) -> np.ndarray:
     """Every head's weights: layers × heads × n × n."""
-    enc = encoding(p)
-    return np.stack([np.stack([h.weights for h in layer.heads]) for layer in enc.layers])
+    return np.stack([np.stack([h.weights for h in layer.heads]) for layer in encoding(p).layers])
 
 
 def sizes(p: Prepared) -> np.ndarray:
@@ -238,13 +232,10 @@ def vectors(key: str, layer: int) -> dict[str, Any]:
     }
 
 
-def published() -> dict[str, str]:
-    """Each data file by its path inside the site: a sentence's maps, and its vectors per layer (made once)."""
-    return dict(_published())
-
-
 @cache
-def _published() -> dict[str, str]:
+def published() -> dict[str, str]:
+    """Each data file by its path inside the site: a sentence's maps, and its vectors per layer (made once: do not
+    change the dict)."""
     layers = bert.read_config(bert.model_dir())["num_hidden_layers"]
     return {**{f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED},
             **{f"{FOLDER}/{p.key}-layer-{layer}.js": script(VECTORS_GLOBAL, f"{p.key}/{layer}", vectors(p.key, layer),
@@ -252,10 +243,12 @@ def _published() -> dict[str, str]:
                for p in PREPARED for layer in range(layers)}}
 
 
-def _options(pairs: list[tuple[str, str]]) -> str:
-    """``<option>`` elements from (value, text) pairs, the first selected."""
-    return "".join(f'<option value="{escape(v)}"{" selected" if i == 0 else ""}>{escape(t)}</option>'
-                   for i, (v, t) in enumerate(pairs))
+def _select(name: str, label: str, pairs: list[tuple[str, str]]) -> str:
+    """A labelled ``<select>`` of (value, text) pairs, the first selected."""
+    options = "".join(f'<option value="{escape(v)}"{" selected" if i == 0 else ""}>{escape(t)}</option>'
+                      for i, (v, t) in enumerate(pairs))
+    return (f'<p class="explorer-field"><label for="explorer-{name}">{label}</label>'
+            f'<select id="explorer-{name}" data-testid="{name}">{options}</select></p>')
 
 
 def _radios(name: str, legend: str, pairs: list[tuple[str, str]]) -> str:
@@ -277,15 +270,9 @@ def widget(page: str) -> str:
     layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
     controls = (
         '<div class="explorer-controls">'
-        '<p class="explorer-field"><label for="explorer-sentence">Sentence</label>'
-        f'<select id="explorer-sentence" data-testid="sentence">'
-        f'{_options([(p.key, p.label) for p in PREPARED])}</select></p>'
-        '<p class="explorer-field"><label for="explorer-layer">Layer</label>'
-        f'<select id="explorer-layer" data-testid="layer">'
-        f'{_options([(str(i), str(i + 1)) for i in range(layers)])}</select></p>'
-        '<p class="explorer-field"><label for="explorer-head">Head</label>'
-        f'<select id="explorer-head" data-testid="head">'
-        f'{_options([(str(i), str(i + 1)) for i in range(heads)])}</select></p>'
+        + _select("sentence", "Sentence", [(p.key, p.label) for p in PREPARED])
+        + _select("layer", "Layer", [(str(i), str(i + 1)) for i in range(layers)])
+        + _select("head", "Head", [(str(i), str(i + 1)) for i in range(heads)])
         + _radios("measure", "Show", [("weights", "weights"), ("sizes", "contribution sizes")])
         + _radios("view", "Draw as", [("map", "coloured squares"), ("numbers", "numbers"), ("lines", "lines")])
         + "</div>"

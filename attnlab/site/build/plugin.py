@@ -1,9 +1,5 @@
-"""The guide's MkDocs plugin, ``plugins: - attnlab`` (entry point ``attnlab``).
-
-It checks ``SOURCE_DATE_EPOCH`` first, runs the page pass on each page
-(:mod:`~attnlab.site.build.convert`, and a page's ``toc_depth``), and the
-post-build pass after the theme's offline plugin. Under ``mkdocs serve`` a
-rebuild leaves out the offline zip and compiles the templates once per process.
+"""The guide's MkDocs plugin, ``plugins: - attnlab``: the page pass on each page, the post-build pass after the
+theme's offline plugin; under ``mkdocs serve`` no offline zip and templates compiled once per process.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """What the page's WordPiece tokenizer (``docs/assets/wordpiece.js``) needs: tokenizer.json, ``tokenizers``' classes.
 
-``settings`` reads what the model's tokenizer.json asks (BERT's normaliser,
-pre-tokeniser, greedy word pieces, ``[CLS]`` … ``[SEP]``) and refuses a file
-asking anything else. Which characters are control, whitespace, punctuation,
-CJK or non-spacing marks lives in the Rust library, whose Unicode tables are
-older than a browser's, so ``probed_classes`` asks the installed library
-itself, code point by code point (seconds); the answer is committed as
-``CLASSES_FILE`` (``python -m attnlab.site.build.tokenizer_file`` writes it
-again) and a test compares it with the library's.
+:func:`settings` reads tokenizer.json and refuses what wordpiece.js does not implement. The character classes
+(control, whitespace, punctuation, CJK, marks) follow the Rust library's Unicode tables, older than a browser's:
+:func:`probed_classes` asks the installed library, and ``python -m attnlab.site.build.tokenizer_file`` commits
+its answer as ``CLASSES_FILE``.
 """
 
 from __future__ import annotations
@@ -37,8 +33,7 @@ CLASSES_FILE = "data/character-classes.json"
 
 def read_json(directory: Path) -> dict[str, Any]:
     """tokenizer.json of the model folder, as a dict."""
-    loaded: dict[str, Any] = json.loads((directory / "tokenizer.json").read_text(encoding="utf-8"))
-    return loaded
+    return dict(json.loads((directory / "tokenizer.json").read_text(encoding="utf-8")))
 
 
 def _checked_kinds(document: dict[str, Any]) -> None:
@@ -118,16 +113,14 @@ def _normalised(chars: list[str], **options: bool) -> list[str]:
 
     steps = {"clean_text": False, "handle_chinese_chars": False, "strip_accents": False, "lowercase": False}
     normalizer = normalizers.BertNormalizer(**{**steps, **options})
-    joined = SEPARATOR + SEPARATOR.join(chars) + SEPARATOR
-    return _after_each(normalizer.normalize_str(joined), chars)
+    return _after_each(normalizer.normalize_str(SEPARATOR + SEPARATOR.join(chars) + SEPARATOR), chars)
 
 
 def _punctuation(chars: list[str]) -> set[int]:
     """The characters BERT's pre-tokeniser splits off on their own (a word of one character between separators)."""
     from tokenizers import pre_tokenizers
 
-    joined = SEPARATOR + SEPARATOR.join(chars) + SEPARATOR
-    words = pre_tokenizers.BertPreTokenizer().pre_tokenize_str(joined)
+    words = pre_tokenizers.BertPreTokenizer().pre_tokenize_str(SEPARATOR + SEPARATOR.join(chars) + SEPARATOR)
     return {ord(word) for word, (start, end) in words if end - start == 1 and word != SEPARATOR}
 
 
@@ -135,8 +128,7 @@ def probed_classes() -> dict[str, list[int]]:
     """The installed ``tokenizers``' class of every code point, as ranges: ``removed`` and ``whitespace`` by
     clean_text, ``punctuation`` split off alone, ``nonspacing`` dropped when accents are stripped (asked of the
     characters NFD leaves as they are), and ``chinese`` spaced (blocks, so every code point is asked)."""
-    everything = every_code_point()
-    chars = assigned(everything)
+    chars = assigned(everything := every_code_point())
     cleaned = _normalised(chars, clean_text=True)
     spaced = _normalised(everything, handle_chinese_chars=True)
     stable = [c for c in chars if unicodedata.normalize("NFD", c) == c]
@@ -153,9 +145,7 @@ def probed_classes() -> dict[str, list[int]]:
 @cache
 def character_classes() -> dict[str, list[int]]:
     """``probed_classes`` as committed in ``CLASSES_FILE``."""
-    classes: dict[str, list[int]] = json.loads(
-        resources.files("attnlab.site.build").joinpath(CLASSES_FILE).read_text(encoding="utf-8"))
-    return classes
+    return dict(json.loads(resources.files("attnlab.site.build").joinpath(CLASSES_FILE).read_text(encoding="utf-8")))
 
 
 def classes_text(classes: dict[str, list[int]]) -> str:

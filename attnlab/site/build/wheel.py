@@ -1,12 +1,8 @@
 """The ``attnlab`` wheel in the site, ``attnlab-<version>-py3-none-any.whl``: ``pip install`` it with no network.
 
-It holds every module of ``attnlab/`` but ``site/`` (the build machinery,
-which needs MkDocs), ``py.typed`` and ``data/``, so it works with numpy
-alone; the facts (summary, licence, requirements, the ``attnlab`` command)
-come from the installed metadata. Written with :mod:`zipfile`, not a build
-backend (which would need the network and stamp file times): entries in a
-fixed order, ``RECORD`` last, dated the build's day, so the same sources and
-date give the same bytes.
+Every module of ``attnlab/`` but ``site/`` (which needs MkDocs), with ``py.typed`` and ``data/``, and the
+installed metadata's facts; written with :mod:`zipfile` (no build backend, no network), dated the build's day,
+so the same sources and date give the same bytes.
 """
 
 from __future__ import annotations
@@ -23,21 +19,17 @@ from attnlab.site.pages.provenance import build_date
 from attnlab.site.pages.published import NAME, TAG, wheel_name
 
 LEFT_OUT = "site"
-GENERATOR = "attnlab.site.build.wheel"
 COPIED = ("Summary", "License-Expression", "Requires-Python")
 """The installed metadata's fields the wheel's METADATA carries as they are."""
 LICENCE = "LICENSE"
-TYPED = "py.typed"
-DATA = "data"
 EXTRA = re.compile(r"\bextra\s*==")
 
 
 def modules(package: Path) -> dict[str, bytes]:
     """The ``.py`` files, ``py.typed`` and ``data/`` of the package folder ``package`` but ``site/``, by path in
     the wheel, sorted."""
-    found = {f"{NAME}/{path.relative_to(package).as_posix()}": path.read_bytes()
-             for path in package.rglob("*")
-             if (path.suffix == ".py" or path.name == TYPED or path.relative_to(package).parts[0] == DATA)
+    found = {f"{NAME}/{path.relative_to(package).as_posix()}": path.read_bytes() for path in package.rglob("*")
+             if (path.suffix == ".py" or path.name == "py.typed" or path.relative_to(package).parts[0] == "data")
              and path.is_file() and path.relative_to(package).parts[0] != LEFT_OUT and "__pycache__" not in path.parts}
     return dict(sorted(found.items()))
 
@@ -89,7 +81,7 @@ def licence_text(distribution: metadata.Distribution) -> str:
 def contents(package: Path, distribution: metadata.Distribution, version: str) -> dict[str, bytes]:
     """Everything the wheel holds, in its order: the modules, then ``.dist-info`` with ``RECORD`` last."""
     info = f"{NAME}-{version}.dist-info"
-    wheel = f"Wheel-Version: 1.0\nGenerator: {GENERATOR}\nRoot-Is-Purelib: true\nTag: {TAG}\n"
+    wheel = f"Wheel-Version: 1.0\nGenerator: {__name__}\nRoot-Is-Purelib: true\nTag: {TAG}\n"
     files: dict[str, bytes] = {**modules(package), **{f"{info}/{name}": text.encode() for name, text in (
         ("METADATA", metadata_text(distribution, version)), ("WHEEL", wheel),
         ("entry_points.txt", entry_points_text(distribution)), (f"licenses/{LICENCE}", licence_text(distribution)))}}

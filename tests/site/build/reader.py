@@ -1,18 +1,11 @@
-"""A reader's own Python for the tests: a fresh virtual environment, no network, the built wheel installed offline.
-
-:func:`fresh_venv` turns its network off with an audit hook (no root needed);
-numpy comes from :func:`repacked`, the installed numpy packed back into a
-wheel (pip's cache is no source to count on); pip runs without the machine's
-``PIP_*`` settings (:func:`reader_environment`); :func:`kernel_spec` gives
-Jupyter a kernel on that Python which sees only the venv, then what the kernel
-and the model's reading need (:func:`overlay`).
-"""
+"""A reader's own Python: a fresh venv with its network off (an audit hook), numpy repacked from the installed one
+(:func:`repacked`), pip without the machine's settings, and a Jupyter kernel spec on that Python (:func:`kernel_spec`)
+seeing the kernel's and the model's packages after its own (:func:`kernel_overlay`)."""
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import venv
@@ -22,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from attnlab.bert import MODEL_PACKAGE
 from attnlab.site.build.notebooks import MODEL_NEEDS
@@ -79,17 +73,12 @@ def reader_environment() -> dict[str, str]:
             "PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1", **{name: "1" for name in BLAS_THREADS}}
 
 
-def normalised(name: str) -> str:
-    """A distribution's name as the packaging standards compare it."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def wheel_file_name(distribution: metadata.Distribution) -> str:
     """The wheel file name for an installed ``distribution``, its tags from its ``WHEEL`` file."""
     tags = [line.split(":", 1)[1].strip() for line in (distribution.read_text("WHEEL") or "").splitlines()
             if line.startswith("Tag:")]
     parts = [sorted({tag.split("-")[i] for tag in tags}) for i in range(3)]
-    name = normalised(distribution.metadata["Name"]).replace("-", "_")
+    name = canonicalize_name(distribution.metadata["Name"]).replace("-", "_")
     return f"{name}-{distribution.version}-" + "-".join(".".join(part) for part in parts) + ".whl"
 
 
@@ -121,10 +110,10 @@ def closure(roots: Iterable[str]) -> dict[str, metadata.Distribution]:
     waiting = [(root, frozenset()) for root in roots]
     while waiting:
         name, extras = waiting.pop()
-        if normalised(name) in found:
+        if canonicalize_name(name) in found:
             continue
         distribution = metadata.distribution(name)
-        found[normalised(name)] = distribution
+        found[canonicalize_name(name)] = distribution
         for line in distribution.requires or []:
             requirement = Requirement(line)
             if requirement.marker is None or any(requirement.marker.evaluate({"extra": extra})

@@ -1,14 +1,6 @@
-"""What only a real strict build shows: refusals reach MkDocs as one clean message, warnings fail it, dates.
-
-Each test builds a site of one page (``sites.one_page_site(..., guide=True)``:
-the guide's ``mkdocs.yml``, formatter, plugin and theme overrides, with that
-page as the whole navigation), ``mkdocs build --strict`` and never ``-q``.
-Kept here: a refusal from each place a build can stop (a code block, the
-page's HTML, the configuration, the post-build pass) ending without a
-traceback, a warning failing the build, the navigation's rules, and the
-build date. What each check refuses is tested in-process, once, beside its
-code (``tests/site/pages/``, ``tests/site/build/test_convert.py``).
-"""
+"""What only a real strict build of one page shows (``sites.one_page_site(..., guide=True)``): a refusal from each
+place a build can stop reaching MkDocs as one clean message, a warning failing it, the navigation's rules, dates;
+what each check refuses is tested in-process beside its code."""
 
 from __future__ import annotations
 
@@ -23,15 +15,9 @@ REFERENCE = "---\nkind: reference\n---\n\n# A page\n\n"
 """A page the guide asks nothing of (no prompt, no exercises, no claim), so only the injected hole counts."""
 
 
-def built(tmp_path: Path, body: str, front: str = REFERENCE, env: dict[str, str] | None = None,
-          ) -> subprocess.CompletedProcess[str]:
-    """A one-page site holding ``front`` then ``body``, built strictly."""
-    return build(one_page_site(tmp_path, front + body, guide=True), tmp_path / "site", env)
-
-
-def line_of(body: str, front: str = REFERENCE) -> int:
-    """The line of the page where ``body`` starts."""
-    return front.count("\n") + 1
+def built(tmp_path: Path, body: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """A one-page site holding ``REFERENCE`` then ``body`` (its line 7), built strictly."""
+    return build(one_page_site(tmp_path, REFERENCE + body, guide=True), tmp_path / "site", env)
 
 
 CLEAN_STOP = "Aborted with"
@@ -48,7 +34,7 @@ def refused(result: subprocess.CompletedProcess[str], *named: str) -> bool:
 
 def test_a_code_block_that_raises_fails_naming_page_line_and_error(tmp_path: Path) -> None:
     body = '```python exec="on"\nraise ValueError("an injected failure")\n```\n'
-    assert refused(built(tmp_path, body), f"{PAGE}:{line_of(body)}", "ValueError: an injected failure")
+    assert refused(built(tmp_path, body), f"{PAGE}:7", "ValueError: an injected failure")
 
 
 def test_a_config_without_the_guides_plugin_fails_saying_to_list_it(tmp_path: Path) -> None:

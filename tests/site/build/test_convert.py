@@ -1,10 +1,5 @@
-"""The guide's page pass on single pages: what it resolves, refuses and adds (it writes no file).
-
-Pages are converted in-process as the guide's plugin converts them: the
-page pass on the Markdown, Python-Markdown, the page pass on the HTML;
-``tests/site/build/test_build_refuses.py`` builds real sites only where the
-build itself must show the refusal.
-"""
+"""The page pass on single pages, converted in-process as the plugin does: what it resolves, refuses and adds;
+``test_build_refuses.py`` builds real sites only where the build itself must show the refusal."""
 
 from __future__ import annotations
 
@@ -28,20 +23,29 @@ EXECUTED = {"pymdownx.superfences": {"custom_fences": [
 """Python blocks through the guide's formatter, as ``mkdocs.yml`` configures them."""
 
 
-def convert(tmp_path: Path, markdown: str, path: str = "p.md",
-            extensions: tuple = ("toc", "pymdownx.superfences")) -> str:
+def convert(tmp_path: Path, markdown: str, path: str = "p.md") -> str:
     """``markdown`` saved as ``docs/<path>`` and converted as the guide's plugin does (front matter stripped)."""
     docs = tmp_path / "docs"
     docs.mkdir(exist_ok=True)
     (docs / path).write_text(markdown, encoding="utf-8")
     page = Page(path, docs)
-    md = Markdown(extensions=[*extensions, "pymdownx.arithmatex"],
+    md = Markdown(extensions=["toc", "attr_list", "tables", "pymdownx.superfences", "pymdownx.arithmatex"],
                   extension_configs={**EXECUTED, "pymdownx.arithmatex": {"generic": True}})
     return page_html(md.convert(page_markdown(FRONT_MATTER.sub("", markdown), page)), page)
 
 
-def test_a_binding_shows_its_number(tmp_path: Path) -> None:
-    assert "<p>One third is 0.333.</p>" in convert(tmp_path, "One third is [[0.333 = 1 / 3]].\n")
+RESOLVED = {  # a page → a piece of its HTML
+    "One third is [[0.333 = 1 / 3]].\n": "<p>One third is 0.333.</p>",  # a binding shows its number
+    "Scaled [[CL-005]].\n": 'href="claims.md#cl-005"',  # a citation links to its claim
+    "Divide by $\\sqrt{d_k}$.\n": "<p>Divide by <math",  # a formula becomes MathML
+    '```python exec="on"\nprint("rows [[1, 0], [0, 1]] and [[CL-05]]")\n```\n': "[[CL-05]]",  # output is no prose
+}
+
+
+def test_a_pages_bindings_citations_and_formulas_are_written_in_and_what_a_block_prints_is_left_as_it_is(
+        tmp_path: Path) -> None:
+    assert {page: expected in convert(tmp_path, page) for page, expected in RESOLVED.items()} == dict.fromkeys(
+        RESOLVED, True)
 
 
 STOPPED = {  # a page → how its refusal starts (its line counted with the front matter)
@@ -54,14 +58,23 @@ STOPPED = {  # a page → how its refusal starts (its line counted with the fron
         "docs/p.md:3: a code block raised TypeError",  # the toy's defaults are read-only
     "---\nkind: reference\n---\n\nIt is [[0.000000000000000000001 = 1e-21]].\n":
         "docs/p.md:5: [[0.000000000000000000001 = ...]] quotes more than 20",
+    "---\nkind: appendix\n---\n\n# A\n": "docs/p.md: front matter 'kind' must be one of chapter, page, reference, "
+                                         "got 'appendix'",
+    "---\nkind: [chapter]\n---\n\n# A\n": "docs/p.md: front matter 'kind' must be one of chapter, page, "
+                                          "reference, got ['chapter']",
+    "---\nkind: !!python/name:os.system reference\n---\n\n# A\n": "docs/p.md:2: front matter is not YAML that "
+                                                                  "MkDocs reads: could not determine a constructor",
+    "---\nkind: reference\nliterals: [1\n---\n\n# A\n": "docs/p.md:3: front matter is not YAML that MkDocs reads: "
+                                                         "expected ','",
 }
 
 
-def test_a_stale_binding_a_failing_block_or_an_unshowable_number_stops_the_page_naming_its_line(
+def test_a_stale_binding_a_failing_block_an_unshowable_number_or_a_front_matter_mkdocs_cannot_read_stops_the_page(
         tmp_path: Path) -> None:
     for page, message in STOPPED.items():
-        with pytest.raises(PageError, match="^" + re.escape(message)):
+        with pytest.raises(PageError, match="^" + re.escape(message)) as stopped:
             convert(tmp_path, page)
+        assert "\n" not in str(stopped.value), "in one line"
 
 
 def test_every_problem_of_a_page_is_listed_at_once_with_its_line(tmp_path: Path) -> None:
@@ -72,13 +85,7 @@ def test_every_problem_of_a_page_is_listed_at_once_with_its_line(tmp_path: Path)
     assert second.startswith("docs/p.md:5: 0.576 is neither bound")
 
 
-def test_a_citation_becomes_a_link_to_its_claim(tmp_path: Path) -> None:
-    assert 'href="claims.md#cl-005"' in convert(tmp_path, "Scaled [[CL-005]].\n", extensions=("attr_list",))
-
-
-def test_a_formula_becomes_mathml_and_an_unbalanced_one_stops_the_page_naming_it(tmp_path: Path) -> None:
-    html = convert(tmp_path, "Divide by $\\sqrt{d_k}$.\n")
-    assert "<msqrt>" in html and "arithmatex" not in html
+def test_an_unbalanced_formula_stops_the_page_naming_it(tmp_path: Path) -> None:
     with pytest.raises(PageError, match=r"docs/p\.md: formula 'x\^\{2': 1 brace group"):
         convert(tmp_path, "---\nliterals: [2]\n---\n\nSquare $x^{2$.\n")
 
@@ -89,15 +96,10 @@ def test_the_provenance_line_ends_the_page_and_stays_out_of_headings(tmp_path: P
     assert html.rstrip().endswith("</details>") and html.count('class="attn-provenance"') == 1
 
 
-def test_what_a_block_prints_is_not_checked_as_page_prose(tmp_path: Path) -> None:
-    html = convert(tmp_path, '```python exec="on"\nprint("rows [[1, 0], [0, 1]] and [[CL-05]]")\n```\n')
-    assert "[[CL-05]]" in html
-
-
 def test_a_pages_tables_get_a_download_control_that_carries_their_data_and_no_file_is_written(tmp_path: Path) -> None:
     block = ('```python exec="on"\nfrom attnlab.site.figures.tables import table\nfrom attnlab.text import fmt\n'
              'print(table(["w"], [[fmt(1 / 3)]]))\n```\n')
-    html = convert(tmp_path, block, path="mixing.md", extensions=("tables", "pymdownx.superfences"))
+    html = convert(tmp_path, block, path="mixing.md")
     assert re.search(r'<details class="attnlab-downloads".*href="exports/mixing-1.csv".*</details>', html, re.S)
     assert 'data-export-file="exports/mixing-1"' in html
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["mixing.md"]
@@ -127,27 +129,10 @@ def test_mkdocs_nav_gives_paths_and_titles_in_order() -> None:
 
 
 def test_the_claims_page_lists_its_claims_where_its_marker_is_and_stops_without_it(tmp_path: Path) -> None:
-    html = convert(tmp_path, "# Claims\n\n<!-- attnlab:claims -->\n", path="claims.md", extensions=("attr_list",))
+    html = convert(tmp_path, "# Claims\n\n<!-- attnlab:claims -->\n", path="claims.md")
     assert re.search(r'<h2 id="cl-001">CL-001</h2>', html)
     with pytest.raises(PageError, match=r"docs/claims.md: the marker line <!-- attnlab:claims --> is missing"):
         convert(tmp_path, "# Claims\n", path="claims.md")
-
-
-FRONT_MATTER_REFUSED = {
-    "kind: appendix\n": "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got 'appendix'",
-    "kind: [chapter]\n": "docs/p.md: front matter 'kind' must be one of chapter, page, reference, got ['chapter']",
-    "kind: !!python/name:os.system reference\n": "docs/p.md:2: front matter is not YAML that MkDocs reads: could not "
-                                                 "determine a constructor for the tag",
-    "kind: reference\nliterals: [1\n": "docs/p.md:3: front matter is not YAML that MkDocs reads: expected ','",
-}
-
-
-def test_a_front_matter_mkdocs_cannot_read_or_a_kind_the_guide_does_not_know_stops_the_page_in_one_line(
-        tmp_path: Path) -> None:
-    for front, message in FRONT_MATTER_REFUSED.items():
-        with pytest.raises(PageError, match="^" + re.escape(message)) as stopped:
-            convert(tmp_path, f"---\n{front}---\n\n# A\n\nText.\n")
-        assert "\n" not in str(stopped.value)
 
 
 def test_whitespace_between_tags_is_cut_to_one_newline_but_not_inside_pre() -> None:

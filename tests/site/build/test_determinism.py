@@ -1,9 +1,5 @@
-"""Nothing is kept between builds, so the same tree builds to the same bytes, and a changed input always shows.
-
-The guide keeps no cache: every build runs every block and writes every file
-from what the tree holds now, so no input (a model file, a file named by
-``INHERIT``, an ``!ENV`` value) can be missed by a key that did not cover it.
-"""
+"""The guide keeps no cache: the same tree builds to the same bytes, and a changed input (a model file, a file
+named by ``INHERIT``, an ``!ENV`` value) always reaches the next build."""
 
 from __future__ import annotations
 
@@ -33,20 +29,16 @@ def test_a_second_build_of_the_same_tree_with_the_docs_extra_alone_is_the_first_
     assert [name for name in first if first[name] != second[name]] == []
 
 
-def test_a_value_read_through_env_and_a_file_named_by_inherit_reach_the_next_build(guide_copy: Path) -> None:
-    config = read_config(guide_copy / "mkdocs.yml")
-    (guide_copy / "base.yml").write_text("site_description: Said by the inherited file.\n", encoding="utf-8")
+def test_a_value_read_through_env_and_a_file_named_by_inherit_reach_the_next_build(tmp_path: Path) -> None:
+    config_path = one_page_site(tmp_path, "---\nkind: reference\n---\n\n# A page\n", guide=True)
+    config = read_config(config_path)
     config.pop("site_description")
-    config["INHERIT"] = "base.yml"
-    write_config(guide_copy, config)
-    first = build(guide_copy / "mkdocs.yml", guide_copy / "site",
-                  env={"ATTNLAB_SITE_URL": "https://example.org/guide/"})
-    assert first.returncode == 0, first.stderr
-    (guide_copy / "base.yml").write_text("site_description: Said again, differently.\n", encoding="utf-8")
-    second = build(guide_copy / "mkdocs.yml", guide_copy / "site",
-                   env={"ATTNLAB_SITE_URL": "https://example.org/other/"})
-    assert second.returncode == 0, second.stderr
-    home = (guide_copy / "site" / "index.html").read_text(encoding="utf-8")
+    write_config(tmp_path, {**config, "INHERIT": "base.yml"})
+    for description, url in (("Said by the inherited file.", "guide"), ("Said again, differently.", "other")):
+        (tmp_path / "base.yml").write_text(f"site_description: {description}\n", encoding="utf-8")
+        result = build(config_path, tmp_path / "site", env={"ATTNLAB_SITE_URL": f"https://example.org/{url}/"})
+        assert result.returncode == 0, result.stderr
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Said again, differently." in home and "https://example.org/other/" in home
 
 

@@ -1,10 +1,5 @@
-"""The `docs` extra is enough to build the guide: `make serve` and `make build` install nothing else.
-
-``test_determinism.py`` builds the whole guide a second time with the modules
-of the `test`, `peer` and `lint` extras made unimportable by this import hook
-(a ``sitecustomize`` on ``PYTHONPATH``, so that any Python the build starts
-has it too); here the hook is shown to refuse them.
-"""
+"""The `docs` extra is enough to build the guide: this import hook (a ``sitecustomize`` on ``PYTHONPATH``) refuses
+the `test`, `peer` and `lint` extras' modules in the second build of ``test_determinism.py``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""``attnlab.site.build.explorer``: the prepared sentences, their data files and the explorer's markup.
-
-The browser side (``tests/browser/test_explorer.py``) checks what the page
-shows; here the files themselves are checked against ``attnlab.bert``.
-"""
+"""``attnlab.site.build.explorer``'s files checked against ``attnlab.bert``; ``tests/browser/test_explorer.py``
+checks what the page shows."""
 
 from __future__ import annotations
 
@@ -63,14 +60,12 @@ def test_prepared_names_a_key_it_lacks_and_the_keys_there_are() -> None:
 # --- the data files ---------------------------------------------------------------------------
 
 
-def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors() -> None:
-    expected = [f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
-        f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)]
-    assert sorted(published()) == sorted(expected)
-
-
-def test_the_data_files_are_computed_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors_made_once_per_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     first = published()
+    assert sorted(first) == sorted([f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
+        f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)])
+
     def refuse(*_: object) -> None:
         raise AssertionError("a data file was computed again")
     for name in ("encode", "layer_inputs", "value_lengths", "contributions"):
@@ -102,7 +97,8 @@ def test_the_files_run_as_scripts_add_their_sentences_to_what_is_there() -> None
 
 
 @pytest.mark.parametrize("key", [p.key for p in PREPARED])
-def test_each_file_is_within_150_kb_and_stores_attnlabs_numbers_within_half_a_step(key: str) -> None:
+def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_and_says_which_tokens_are_real(
+        key: str) -> None:
     script = data_script(key)
     assert len(script.encode("utf-8")) <= FILE_LIMIT_KB * KB
     data = json.loads(re.search(r"\] = (\{.*\});\n$", script).group(1))
@@ -113,13 +109,8 @@ def test_each_file_is_within_150_kb_and_stores_attnlabs_numbers_within_half_a_st
     assert data["scales"] == SCALES
     assert np.abs(stored["weights"] - explorer.weights(p)).max() <= 0.5 / SCALES["weights"]
     assert np.abs(stored["sizes"] - explorer.sizes(p)).max() <= 0.5 / SCALES["sizes"]
-
-
-def test_the_sizes_are_attnlab_bert_contributions_and_a_file_says_which_tokens_are_real() -> None:
-    p = prepared("pronoun")
-    assert np.array_equal(explorer.sizes(p)[4], bert.contributions(explorer.encoding(p), 4))
-    data = json.loads(re.search(r"\] = (\{.*\});\n$", data_script("padded")).group(1))
-    assert data["real"] == [int(r) for r in explorer.encoding(prepared("padded")).real] and 0 in data["real"]
+    assert np.array_equal(explorer.sizes(p)[4], bert.contributions(explorer.encoding(p), 4)), "attnlab's sizes"
+    assert data["real"] == [int(r) for r in explorer.encoding(p).real] and (0 in data["real"]) == (key == "padded")
 
 
 # --- the markup -------------------------------------------------------------------------------

@@ -1,8 +1,6 @@
-"""Every generated table and weight map downloads as CSV and JSON, at full precision, from where it stands.
+"""Every generated table and weight map downloads as CSV and JSON, at full precision, and each figure as SVG.
 
-Unit tests pass renderer output through Python-Markdown, the page's
-``exports.resolve`` and the post-build pass's ``taken_out`` as the build does;
-the rest read the session's built site.
+Unit tests pass renderer output through Python-Markdown, ``exports.resolve`` and ``taken_out`` as the build does.
 """
 
 from __future__ import annotations
@@ -83,8 +81,8 @@ STYLE = ".attnlab-plane-hull { fill: var(--attnlab-tint); }\n.other { fill: var(
 
 
 def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name() -> None:
-    html, _ = built(table(["key", "weight"], [["grid", fmt(THIRD)]], caption="Weights") + "\n"
-                    + table(["$d_k$", "w"], [[fmt(1), fmt(2)]]) + "\n" + FIGURE)
+    html, files = built(table(["key", "weight"], [["grid", fmt(THIRD)]], caption="Weights") + "\ntext\n\n"
+                        + table(["$d_k$", "w"], [[fmt(1), fmt(2)]]) + "\n" + FIGURE)
     [control] = CONTROL.finditer(html)
     assert control["summary"] == "Download this page's tables and figures" and html.endswith("</details>\n")
     entries = re.findall(r"<li>(.*?) <a", control["list"])
@@ -93,7 +91,8 @@ def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name() ->
     assert entries == ["Table 1: Weights", "Table 2: $d_k$, w", f"Figure 1: {caption[1]}"], "headers as shown"
     assert re.findall(r'href="([^"]*)" download', control["list"]) == [
         "exports/mixing-1.csv", "exports/mixing-1.json", "exports/mixing-2.csv", "exports/mixing-2.json",
-        "exports/mixing-figure-1.svg"]
+        "exports/mixing-figure-1.svg"] == sorted(files), "numbered in page order"
+    assert json.loads(files["exports/mixing-2.json"])["rows"] == [[1.0, 2.0]]
     assert "attnlab-export" not in html and "data-export" not in html, "no line under a table, no data left"
 
 
@@ -117,13 +116,6 @@ def test_the_csv_and_json_hold_the_exact_numbers_behind_the_rounded_ones_and_the
     assert (data["page"], data["caption"], data["columns"], data["rows"]) == (
         "mixing.html", "Weights", ["key", "weight", "value"], [["grid", THIRD, [THIRD, 2.0]]])
     assert "rounded" in data["note"] and data["computed_by"].startswith("attnlab ")
-
-
-def test_tables_are_numbered_in_page_order() -> None:
-    html, files = built(table(["a"], [[fmt(1)]]) + "\ntext\n\n" + table(["b"], [[fmt(2)]]))
-    assert sorted(files) == [f"exports/mixing-{n}.{kind}" for n in (1, 2) for kind in ("csv", "json")]
-    assert html.index("mixing-1.csv") < html.index("mixing-2.csv")
-    assert json.loads(files["exports/mixing-2.json"])["rows"] == [[2.0]]
 
 
 def test_a_download_naming_a_file_outside_the_exports_folder_or_a_figure_not_on_the_page_is_refused() -> None:

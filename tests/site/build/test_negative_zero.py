@@ -3,37 +3,19 @@
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
+
+from test_site import Scan
 
 NEGATIVE_ZERO = re.compile(r"(?<![\w.])[-\u2212]0(?:\.0+)?(?![\d.])")
 """A minus sign before a zero with only zeros after its point, not inside a word or a longer number."""
 
 
-class ShownText(HTMLParser):
-    """The text a page shows: everything but scripts and styles."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.hidden += tag in ("script", "style")
-
-    def handle_endtag(self, tag: str) -> None:
-        self.hidden -= tag in ("script", "style")
-
-    def handle_data(self, data: str) -> None:
-        if not self.hidden:
-            self.parts.append(data)
-
-
 def negative_zeros(html: str) -> list[str]:
     """The negative zeros in a page's shown text, each with a little of its context."""
-    parser = ShownText()
+    parser = Scan(skip=frozenset({"script", "style"}))
     parser.feed(html)
-    text = " ".join(parser.parts)
+    text = " ".join(parser.text)
     return [text[max(0, m.start() - 30):m.end() + 10] for m in NEGATIVE_ZERO.finditer(text)]
 
 

@@ -1,10 +1,5 @@
-"""A notebook per chapter and one of its answers, made from the chapter's Markdown.
-
-Unit tests lay out small chapters (``attnlab.site.build.notebooks``) and
-read the JSON with nbformat, which validates it against its schema; the
-rest read the built site. ``test_reader.py`` runs every notebook in a fresh
-Python against the built wheel.
-"""
+"""A notebook per chapter and one of its answers: small chapters laid out (and validated by nbformat), then the
+built site's; ``test_reader.py`` runs every notebook against the built wheel."""
 
 from __future__ import annotations
 
@@ -109,8 +104,7 @@ Use `attnlab`.
 '''
 
 
-SHOWN = '```python exec="on" source="block"'
-"""The fence of the small chapter's shown block."""
+SHOWN = '```python exec="on" source="block"'  # the fence of the small chapter's shown block
 
 
 def laid_out(source: str = CHAPTER) -> tuple[list[notebooks.Cell], list[notebooks.Cell]]:
@@ -286,13 +280,10 @@ def test_a_shown_line_needing_a_hidden_one_or_ending_the_process_stops_the_noteb
         notebook_files(source)
 
 
-def test_a_cell_that_is_its_blocks_whole_code_is_not_run_again() -> None:
+def test_only_a_cell_leaving_lines_out_runs_again_each_on_its_own() -> None:
     failing = CHAPTER.replace("print(1)\n", "print(undefined_name)\n")  # the page would have stopped at it
     assert "print(undefined_name)" in [c.source for c in laid_out(failing)[1]]
     assert list(notebook_files(failing)) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"]
-
-
-def test_each_cell_leaving_lines_out_runs_on_its_own() -> None:
     first = notebooks.Cell("code", "shared = 1", "docs/small.md:1", partial=True)
     second = notebooks.Cell("code", "print(shared)", "docs/small.md:9", partial=True)
     notebooks.run_shown_parts("notebooks/small.ipynb", [first])

@@ -1,11 +1,5 @@
-"""From the unzipped offline copy, with the network off: the wheel installs, and every notebook runs and agrees.
-
-In a fresh virtual environment standing for the reader's Python (``reader.py``)
-the copy's own install line installs ``attnlab`` with pip's index disabled;
-then each chapter's notebooks (every block the chapter shows, exercises' answers
-included) run top to bottom with nbclient in a kernel on that Python, each code
-cell's numbers compared with what the page shows for the same block.
-"""
+"""From the unzipped offline copy, with the network off, in a fresh venv (``reader.py``): the copy's install line
+installs ``attnlab``, and each chapter's notebooks run in a kernel there, each cell's numbers the page's."""
 
 from __future__ import annotations
 
@@ -131,11 +125,6 @@ def rounds_to(ran: str, shown: str) -> bool:
     return float(f"{float(ran):.{decimals}{'e' if exponent else 'f'}}") == float(shown)
 
 
-def on_the_page(ran: list[str], shown: list[str]) -> bool:
-    """Whether some number of ``ran``, rounded as the page rounds, is one of ``shown``."""
-    return any(rounds_to(n, m) for n in ran for m in shown)
-
-
 def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
     """Each code cell's numbers against its block's on the page in ``copy``: exactly the page's, or, where hidden
     lines print the page's result, one of them rounded as the page rounds (a cell showing nothing disagrees)."""
@@ -157,7 +146,7 @@ def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
         if hidden:  # each piece of text apart (a figure's labels touch), 1,048,576 as one number
             text = re.sub(r"(?<=\d),(?=\d{3})", "", " ".join(text for listing, text in block.pieces if not listing))
         shown = numbers(text if hidden else block.text(shown_part(code)))
-        if not (on_the_page(ran, shown) if hidden else ran == shown):
+        if not (any(rounds_to(n, m) for n in ran for m in shown) if hidden else ran == shown):
             disagreeing.append(f"cell {number} ({place}): showed {ran[:12]}, the page shows {shown[:12]}")
         count += len(ran)
     return Compared(count, tuple(disagreeing))

@@ -1,11 +1,5 @@
-"""The half-hour path: each chapter's main line, counted on the built page, and Home's reading time from those counts.
-
-The main line is what a reader reads straight through: the article's text
-outside folded boxes (``<details>``), outside what code blocks print
-(tables, figures, their code) and before the exercises. The count here is
-taken from the HTML, independently of ``attnlab.site.pages.reading``, which
-counts the same thing in the Markdown for Home's stated time.
-"""
+"""The half-hour path: each chapter's main line (text outside folded boxes, code and its output, before the
+exercises) counted on the built page, independently of ``attnlab.site.pages.reading``, and Home's reading time."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The built site: MathML instead of TeX, nothing loaded from other hosts, provenance, claims pages.
-
-Unit tests drive the math conversion directly; the rest read the site that
-the session's ``built_site`` fixture built once with ``mkdocs build --strict``.
-"""
+"""The built site (``built_site``: ``mkdocs build --strict`` once a session): MathML instead of TeX, nothing loaded
+from other hosts, provenance, the claims, sources and Reference pages."""
 
 from __future__ import annotations
 
@@ -37,7 +34,7 @@ LOADS = {  # element → attributes whose URL the browser fetches by itself
 }
 LINK_LOADS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "preconnect", "dns-prefetch",
               "manifest", "apple-touch-icon"}
-SKIP_TEXT = {"code", "pre", "script", "style", "textarea", "kbd", "samp"}
+SKIP_TEXT = frozenset({"code", "pre", "script", "style", "textarea", "kbd", "samp"})
 
 
 def pages(site: Path) -> list[Path]:
@@ -48,15 +45,20 @@ def pages(site: Path) -> list[Path]:
 
 
 class Scan(HTMLParser):
-    """Collects the URLs a page loads, its ids and links, and its text outside code."""
+    """Collects the URLs a page loads, its ids and links, its text outside the elements ``skip`` names, and the
+    text of each highlighted code listing (``<div class="highlight">`` … ``<code>``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, skip: frozenset[str] = SKIP_TEXT) -> None:
         super().__init__(convert_charrefs=True)
+        self.skip = skip
         self.loads: list[str] = []
         self.text: list[str] = []
         self.ids: set[str] = set()
         self.hrefs: list[str] = []
+        self.listings: list[str] = []
         self._code = 0
+        self._highlight = 0  # <div> nesting inside a highlighted listing, 0 outside one
+        self._listing = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {name: value or "" for name, value in attrs}
@@ -69,14 +71,24 @@ class Scan(HTMLParser):
         if tag == "a" and found.get("href"):
             self.hrefs.append(found["href"])
         self.loads += re.findall(r"url\(\s*['\"]?([^'\")]+)", found.get("style", ""))
-        self._code += tag in SKIP_TEXT
+        self._code += tag in self.skip
+        if tag == "div" and (self._highlight or "highlight" in found.get("class", "").split()):
+            self._highlight += 1
+        elif tag == "code" and self._highlight:
+            self._listing = True
+            self.listings.append("")
 
     def handle_endtag(self, tag: str) -> None:
-        self._code -= tag in SKIP_TEXT and self._code > 0
+        self._code -= tag in self.skip and self._code > 0
+        if tag == "div" and self._highlight:
+            self._highlight -= 1
+        self._listing = self._listing and tag != "code"
 
     def handle_data(self, data: str) -> None:
         if not self._code:
             self.text.append(data)
+        if self._listing:
+            self.listings[-1] += data
 
 
 @cache

@@ -1,9 +1,5 @@
-"""The guide's additions to the theme's pages: the storage guard, accessible names, the 404 page.
-
-They live in ``overrides/`` (the theme's ``custom_dir``) and in ``docs/assets/``; in a real browser,
-``tests/browser/test_progress.py`` shows pages work with storage blocked and
-the axe scan shows the names are there.
-"""
+"""The guide's additions to the theme's pages (``overrides/``, ``docs/assets/``): the storage guard, accessible
+names, the 404 page; ``tests/browser/test_progress.py`` tries them in a browser."""
 
 from __future__ import annotations
 

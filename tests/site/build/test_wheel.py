@@ -1,11 +1,5 @@
-"""The ``attnlab`` wheel the site carries: the maths without the site, correct metadata, the same bytes for the same
-day.
-
-These read wheels made in memory (``attnlab.site.build.wheel``) and check
-them with the standard library: ``RECORD``'s hashes recomputed with
-hashlib, ``METADATA`` read by the email parser as pip reads it. The built
-site's wheel is installed and used in ``test_reader.py``.
-"""
+"""The ``attnlab`` wheel the site carries, made in memory: the maths without the site, correct metadata (read as
+pip reads it), ``RECORD``'s hashes, the same bytes for the same day; ``test_reader.py`` installs the built one."""
 
 from __future__ import annotations
 
