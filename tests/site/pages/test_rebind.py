@@ -32,10 +32,12 @@ def test_each_stale_quote_is_rewritten_at_its_own_decimals_and_each_change_said(
 def test_a_quote_that_cannot_be_rewritten_is_reported_and_the_stale_quote_beside_it_still_rewritten() -> None:
     result = rebound("[[1 = nowhere.x]] and [[0.5 = 1 / 3]]\n", "p.md")
     assert result.markdown == "[[1 = nowhere.x]] and [[0.3 = 1 / 3]]\n"
-    assert result.failures == ("p.md:1: nowhere.x cannot be evaluated: NameError: name 'nowhere' is not defined",)
+    assert result.failures == ("p.md:1: [[1 = nowhere.x]] cannot be evaluated: NameError: name 'nowhere' is not "
+                               "defined (names in scope: attnlab.site.pages.bindings.namespace)",)
     result = rebound(f"[[0.{'0' * 20}1 = 1e-21]] and [[0.5 = 1 / 3]]\n", "p.md")
     assert result.markdown.endswith("[[0.3 = 1 / 3]]\n")
-    assert result.failures == (f"p.md:1: 0.{'0' * 20}1 has more than 20 decimals, more than a float64 holds",)
+    assert result.failures == (f"p.md:1: [[0.{'0' * 20}1 = ...]] quotes more than 20 decimals, more than a float64 "
+                               "holds",)
 
 
 def test_a_binding_that_would_end_the_command_is_reported_and_the_next_file_still_checked(
