@@ -62,11 +62,8 @@ class Guide:
         return tuple(path for path in self.sources if path in self.titles and self.kind(path) == "chapter")
 
     def requirements(self, path: str, markdown: str, name: str) -> list[str]:
-        """What the page ``path`` (its Markdown ``markdown``, named ``name`` in messages) lacks for its kind.
-
-        Only pages of the navigation have a kind to live up to: a draft
-        listed under ``not_in_nav`` is not part of the guide yet.
-        """
+        """What the page ``path`` (its Markdown ``markdown``, named ``name`` in messages) lacks for its kind; a page
+        outside the navigation (a draft) lacks nothing."""
         kind = kind_of(markdown, name)
         if path not in self.titles:
             return []
