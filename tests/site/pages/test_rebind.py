@@ -40,36 +40,26 @@ def test_a_quote_that_cannot_be_rewritten_is_reported_and_the_stale_quote_beside
                                "holds",)
 
 
-def test_a_binding_that_would_end_the_command_is_reported_and_the_next_file_still_checked(
+def test_the_command_rewrites_files_keeping_line_endings_or_with_check_writes_nothing_and_fails(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "a.md").write_text("[[0 = exit(0)]]\n", encoding="utf-8")
-    (tmp_path / "b.md").write_text(STALE, encoding="utf-8")
-    assert main(["--check", str(tmp_path / "a.md"), str(tmp_path / "b.md")]) == 1
-    printed = capsys.readouterr()
-    assert "a.md:1: [[0 = exit(0)]] raised SystemExit (0)" in printed.err and "0.577 -> 0.576" in printed.out
-
-
-def test_a_file_that_is_not_utf_8_is_named_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "p.md").write_bytes(b"caf\xe9 [[0.5 = 1 / 3]]\n")
-    assert main([str(tmp_path)]) == 1
-    assert capsys.readouterr().err == f"rebind: error: {tmp_path / 'p.md'} is not UTF-8 text (byte 3)\n"
-
-
-def test_crlf_line_endings_are_kept(tmp_path: Path) -> None:
     page = tmp_path / "p.md"
     page.write_bytes(STALE.replace("\n", "\r\n").encode())
-    assert main([str(page)]) == 0
-    assert page.read_bytes().count(b"\r\n") == STALE.count("\n") and b"0.576" in page.read_bytes()
-
-
-def test_the_command_rewrites_files_and_prints_the_changes_or_with_check_writes_nothing_and_fails(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    page = tmp_path / "p.md"
-    page.write_text(STALE, encoding="utf-8")
-    assert main(["--check", str(page)]) == 1 and page.read_text(encoding="utf-8") == STALE
+    assert main(["--check", str(page)]) == 1 and page.read_bytes() == STALE.replace("\n", "\r\n").encode()
     assert main([str(tmp_path)]) == 0
     assert "0.577 -> 0.576" in capsys.readouterr().out
+    assert page.read_bytes().count(b"\r\n") == STALE.count("\n")
     assert check(page.read_text(encoding="utf-8"), "p.md") == []
+
+
+def test_a_file_it_cannot_read_or_whose_binding_would_end_the_command_is_named_and_the_next_file_still_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.md").write_text("[[0 = exit(0)]]\n", encoding="utf-8")
+    (tmp_path / "b.md").write_bytes(b"caf\xe9 [[0.5 = 1 / 3]]\n")
+    (tmp_path / "c.md").write_text(STALE, encoding="utf-8")
+    assert main(["--check", str(tmp_path)]) == 1
+    printed = capsys.readouterr()
+    assert "a.md:1: [[0 = exit(0)]] raised SystemExit (0)" in printed.err and "0.577 -> 0.576" in printed.out
+    assert f"rebind: error: {tmp_path / 'b.md'} is not UTF-8 text (byte 3)\n" in printed.err
 
 
 def test_a_changed_toy_constant_is_carried_into_every_page_by_one_run(

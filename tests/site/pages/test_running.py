@@ -46,13 +46,6 @@ And again.
 """
 
 
-def test_the_install_line_names_the_wheel_and_the_notebooks_the_chapter() -> None:
-    assert running.install_command() == f"pip install {WHEEL}"
-    assert WHEEL.startswith("attnlab-") and WHEEL.endswith("-py3-none-any.whl")
-    assert (running.notebook_path("mixing.md"), running.answers_path("mixing.md")) == (
-        "notebooks/mixing.ipynb", "notebooks/mixing-answers.ipynb")
-
-
 def test_the_exercises_open_with_the_notebooks_and_each_in_python_ends_with_the_install_line() -> None:
     text = running.with_run_lines(CHAPTER, "softmax.md")
     lines = text.split("\n")
@@ -69,9 +62,11 @@ def test_the_exercises_open_with_the_notebooks_and_each_in_python_ends_with_the_
     assert running.with_run_lines("# Notes\n\nText.\n", "notes.md") == "# Notes\n\nText.\n"
 
 
-def test_the_lines_link_the_files_to_download_from_the_page() -> None:
+def test_the_lines_link_the_wheel_and_the_chapters_notebooks_to_download_from_the_page() -> None:
+    assert WHEEL.startswith("attnlab-") and WHEEL.endswith("-py3-none-any.whl")
     assert running.section_line("mixing.md").count(" download>") == 2
     assert '<a href="notebooks/mixing.ipynb" download>its notebook</a>' in running.section_line("mixing.md")
+    assert '<a href="notebooks/mixing-answers.ipynb" download>the answers</a>' in running.section_line("mixing.md")
     assert f'<a href="{WHEEL}" download>the wheel</a>' in running.python_line("mixing.md")
     assert f'<a href="../{WHEEL}" download>' in running.python_line("part/mixing.md")
 
