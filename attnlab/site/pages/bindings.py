@@ -50,21 +50,13 @@ NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?(?:[0-9]+(?:\.[0-9]
 """A number as the scan sees it (``-0.5``, ``−3``, ``57.6%``, ``.577``, ``3.2.1``, the 2 of ``2D``); digits glued to
 a name (``S1``, ``W_1``, ``v1.2``, ``GPT-2``, ``CL-001``, ``x_{12}``) are part of it."""
 
-MARKUP = re.compile(
-    "|".join((
-        r"<!--.*?-->",  # HTML comments
-        r"<style\b.*?</style\s*>|<script\b.*?</script\s*>",  # stylesheets and scripts
-        r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>",  # HTML tags with their attributes
-        r"&#?\w+;",  # character references
-        r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)",  # link and image targets
-        r"^[ \t]*\[[^\]\n]+\]:[^\n]*",  # reference definitions
-        r"[a-z]+://\S+",  # bare URLs
-        r"(?<![\w\\^_])\{:?[ \t]*(?:[#.]|[\w-]+=)[^}\n]*\}",  # attribute lists {#id .class key=value}
-    )),
-    re.S | re.M | re.I,
-)
+MARKUP = re.compile("|".join((
+    r"<!--.*?-->", r"<style\b.*?</style\s*>|<script\b.*?</script\s*>",  # HTML comments, stylesheets and scripts
+    r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>", r"&#?\w+;",  # HTML tags with their attributes, character references
+    r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)", r"^[ \t]*\[[^\]\n]+\]:[^\n]*",  # link targets, reference definitions
+    r"[a-z]+://\S+", r"(?<![\w\\^_])\{:?[ \t]*(?:[#.]|[\w-]+=)[^}\n]*\}",  # bare URLs, attribute lists {#id .c k=v}
+)), re.S | re.M | re.I)
 """Prose that a reader never sees as a number: markup, addresses, anchors."""
-
 LIST_MARKER = re.compile(r"^[ \t>]*([0-9]+)[.)](?=[ \t])")
 """A line's leading "2." or "3)", which may be an ordered-list marker (see :func:`_blank_list_markers`)."""
 
