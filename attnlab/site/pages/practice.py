@@ -98,8 +98,7 @@ def exercises(markdown: str, page: str = "page") -> list[Exercise]:
         text, python = markdown[head.start("text"):head.end("text")], False
         attrs = ATTRS.search(text)
         if attrs:
-            words = attrs["attrs"].split()
-            if any(word != ".python" for word in words):
+            if set(attrs["attrs"].split()) - {".python"}:
                 raise ValueError(f"{page}:{line_of(markdown, head.start())}: an exercise heading takes only "
                                  f"{{ .python }}, not {{{attrs['attrs']}}}: its number and id are given for it")
             text, python = text[:attrs.start()], True
@@ -122,27 +121,19 @@ def slug(page: str) -> str:
     return page.removesuffix(".md").replace("/", "-")
 
 
-def linked_back(body: str, page: str) -> str:
-    """``body`` with its in-page links (``](#x)``) pointing at ``page``, where their targets are."""
-    return sub_prose(IN_PAGE_LINK, lambda _: f"]({page}#", body)
-
-
 def gathered(chapters: Mapping[str, str]) -> str:
     """Markdown of the Exercises page's listing: a section per chapter (``chapters``: path → Markdown ready to
     show, in reading order), each exercise's question linking back to its answer in the chapter, which would take
-    the page past its weight budget."""
+    the page past its weight budget; a question's in-page links point into its chapter."""
     parts = []
     for path, markdown in chapters.items():
-        listed = exercises(markdown, path)
         heading = re.search(r"^# (.+?)[ \t]*$", _code_blanked(markdown), re.M)  # the chapter's title
         title = markdown[heading.start(1):heading.end(1)] if heading else path
         parts.append(f"## {title} {{#{slug(path)}}}\n\nFrom [{title}]({path}#exercises).")
-        for exercise in listed:
-            parts.append("\n\n".join([
-                exercise.heading(f"{slug(path)}-{exercise.anchor}"),
-                linked_back(exercise.question, path),
-                f"[The answer, in {title}]({path}#{exercise.anchor}){{.attn-back}}",
-            ]))
+        parts += ["\n\n".join([exercise.heading(f"{slug(path)}-{exercise.anchor}"),
+                                 sub_prose(IN_PAGE_LINK, f"]({path}#", exercise.question),
+                                 f"[The answer, in {title}]({path}#{exercise.anchor}){{.attn-back}}"])
+                  for exercise in exercises(markdown, path)]
     return "\n\n".join(parts) + "\n"
 
 

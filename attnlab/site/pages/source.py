@@ -70,7 +70,7 @@ def _inline(text: str, offset: int) -> Iterator[tuple[bool, int, str]]:
     yield True, offset + position, text[position:]
 
 
-def sub_prose(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], markdown: str) -> str:
+def sub_prose(pattern: re.Pattern[str], replace: str | Callable[[re.Match[str]], str], markdown: str) -> str:
     """``pattern.sub(replace, …)`` applied to the prose pieces only."""
     return "".join(pattern.sub(replace, text) if prose else text for prose, _, text in chunks(markdown))
 
