@@ -81,16 +81,10 @@ def entry(name: str, label: str, carries: str, base: str, page: str, kinds: Sequ
     return f'<li {carries} data-export-file="{escape(base)}">{name} {links}</li>'
 
 
-def control(entries: Sequence[str], what: str) -> str:
-    """The page's one download control: folded, its summary saying what it downloads, one line per entry."""
-    return (f'<details class="attnlab-downloads" title="{WHY}"><summary>Download this page\'s {what}</summary>'
-            f'<ul>{"".join(entries)}</ul></details>\n')
-
-
 def resolve(html: str, page: str) -> str:
-    """``html`` of ``page`` (its path in ``docs/``) without its tables' markers, ending in its download control (if
-    it has a table or figure): the n-th table of ``mixing.md`` is ``exports/mixing-n.csv`` and ``.json``, its n-th
-    figure ``exports/mixing-figure-n.svg``."""
+    """``html`` of ``page`` (its path in ``docs/``) without its tables' markers, ending in its one download control
+    (folded; only if it has a table or figure), a line per table and figure: the n-th table of ``mixing.md`` is
+    ``exports/mixing-n.csv`` and ``.json``, its n-th figure ``exports/mixing-figure-n.svg``."""
     stem = page.removesuffix(".md").replace("/", "-")
     tables: list[str] = []
     figures: list[str] = []
@@ -112,4 +106,5 @@ def resolve(html: str, page: str) -> str:
 
     html = PARTS.sub(take, html)
     what = " and ".join(kind for kind, found in (("tables", tables), ("figures", figures)) if found)
-    return html + control(tables + figures, what) if what else html
+    return html + (f'<details class="attnlab-downloads" title="{WHY}"><summary>Download this page\'s {what}</summary>'
+                   f'<ul>{"".join(tables + figures)}</ul></details>\n' if what else "")
