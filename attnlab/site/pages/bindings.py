@@ -1,10 +1,7 @@
-"""Numbers in a chapter's prose: bound to the computation that made them, or declared.
-
-``[[0.576 = compute().weights[2]]]`` shows ``0.576``; :func:`check` fails unless the expression, rounded to the
-decimals written (``attnlab.text.fmt``), gives exactly that text. A vector is quoted whole
-(``[[[1, 2] = compute().keys[2]]]``); ``[[57.6% = ...]]`` shows 100 times the value. Numbers nobody computes are
-declared in the front matter's ``literals:`` (a vector as one item, ``"[1, 0]"``); :func:`unbound` reports every
-other number and vector left in the prose.
+"""Numbers in a chapter's prose, bound to the computation that made them or declared: ``[[0.576 = compute().x]]``
+shows ``0.576``, and :func:`check` fails unless the expression, rounded to the decimals written, gives exactly that
+(a vector is quoted whole, ``[[[1, 2] = compute().keys[2]]]``; ``[[57.6% = ...]]`` shows 100 times the value).
+Numbers nobody computes are declared in the front matter's ``literals:``; :func:`unbound` reports any other.
 """
 
 from __future__ import annotations

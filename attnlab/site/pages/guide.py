@@ -1,8 +1,6 @@
-"""The one list of the guide's pages: the navigation gives their order, each page's front matter its kind.
-
-``kind: chapter`` (the default: a predict-first prompt, 2-4 exercises, a claim cited; counted in progress and
-on the Exercises page), ``kind: page`` (a claim cited) or ``kind: reference`` (nothing). The build checks each
-page against its kind (:meth:`Guide.requirements`).
+"""The one list of the guide's pages: the navigation gives their order, each page's front matter its kind
+(:data:`KINDS`; chapters are counted in progress and gathered on the Exercises page), which the build checks each
+page against (:meth:`Guide.requirements`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""Practice in the chapters: a predict-first prompt and two to four exercises in every teaching chapter.
-
-A prompt is ``!!! question "Predict first: …"`` with its computed answer nested as ``??? success "Answer"``;
-the section ``## Exercises`` holds one exercise per ``###`` heading (``{ .python }`` asks for attnlab in Python),
-each ending with its collapsed, computed answer (CONTRIBUTING.md, "Practice"). The build numbers them and
-gathers them on the Exercises page, at its ``<!-- attnlab:exercises -->``; :func:`problems` says what a chapter lacks.
+"""Practice in the chapters (CONTRIBUTING.md, "Practice"): a prompt ``!!! question "Predict first: …"`` with its
+computed answer nested as ``??? success "Answer"``, and ``## Exercises``, an exercise per ``###`` heading
+(``{ .python }`` asks for attnlab in Python) ending with its collapsed, computed answer. :func:`problems` says
+what a chapter lacks; the build numbers the exercises and gathers them on the Exercises page.
 """
 
 from __future__ import annotations
