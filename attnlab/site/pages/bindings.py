@@ -1,10 +1,7 @@
-"""Numbers in a chapter's prose: bound to the computation that made them, or declared.
-
-``[[0.576 = compute().weights[2]]]`` shows ``0.576``; :func:`check` fails unless the expression, rounded to the
-decimals written (``attnlab.text.fmt``), gives exactly that text. A vector is quoted whole
-(``[[[1, 2] = compute().keys[2]]]``); ``[[57.6% = ...]]`` shows 100 times the value. Numbers nobody computes are
-declared in the front matter's ``literals:`` (a vector as one item, ``"[1, 0]"``); :func:`unbound` reports every
-other number and vector left in the prose.
+"""Numbers in a chapter's prose, bound to the computation that made them or declared: ``[[0.576 = compute().x]]``
+shows ``0.576``, and :func:`check` fails unless the expression, rounded to the decimals written, gives exactly that
+(a vector is quoted whole, ``[[[1, 2] = compute().keys[2]]]``; ``[[57.6% = ...]]`` shows 100 times the value).
+Numbers nobody computes are declared in the front matter's ``literals:``; :func:`unbound` reports any other.
 """
 
 from __future__ import annotations
@@ -37,51 +34,28 @@ EXPRESSION = rf"(?:{_TEXT}|{_NESTED})+?"
 """A Python expression in prose: its brackets (two levels deep) balance, and it crosses no blank line."""
 _QUOTED_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _QUOTED = rf"{_QUOTED_NUMBER}%?|\[{_QUOTED_NUMBER}(?:, {_QUOTED_NUMBER})*\]"
-BINDING = re.compile(
-    rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>{EXPRESSION})\s*\]\]"
-)
-"""``[[quoted = expression]]``, the quote a number (``0.576``, ``-3``, ``57.6%``) or a vector
-(``[1, 0.5]``); the expression's own brackets (two levels deep) must balance, so ``weights[2]]]``
-closes after ``weights[2]``."""
+BINDING = re.compile(rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>{EXPRESSION})\s*\]\]")
+"""``[[quoted = expression]]``, the quote a number (``0.576``, ``-3``, ``57.6%``) or a vector (``[1, 0.5]``)."""
 RELATION = re.compile(
     r"(?<!\\)\[\[[ \t]*(?P<words>[^\s\[\]=?0-9-](?:[^\[\]=?\n]|\n(?![ \t]*\n))*?)"
     rf"[ \t]+\?\s+(?P<condition>{EXPRESSION})\s*\]\]"
 )
-"""``[[words ? condition]]``, a relation (:mod:`attnlab.site.pages.relations`): the words (no brackets, ``=``
-or ``?``, not starting with a digit or sign, so no binding reads as one) and the condition, a Python
-expression whose brackets balance. The scan reads the words and skips the condition."""
+"""``[[words ? condition]]`` (:mod:`attnlab.site.pages.relations`): words that no binding reads as, a condition."""
 VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
 """A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
-
 NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?(?:[0-9]+(?:\.[0-9]+)*|\.[0-9]+)%?")
-"""A number as the scanner sees it: digits with an optional sign (- or −), decimals and percent sign.
+"""A number as the scan sees it (``-0.5``, ``−3``, ``57.6%``, ``.577``, ``3.2.1``, the 2 of ``2D``); digits glued to
+a name (``S1``, ``W_1``, ``v1.2``, ``GPT-2``, ``CL-001``, ``x_{12}``) are part of it."""
 
-Digits glued to a name are part of the name, not a number: after a letter,
-digit, ``_`` or ``.`` (``S1``, ``W_1``, ``h1``, ``float64``, ``v1.2``),
-after an upper-case word and a hyphen (``CL-001``, ``WE-002``, ``GPT-2``)
-and in a braced subscript (``x_{12}``). Dotted runs are one number
-(``3.2.1``); ``2D`` and ``3rd`` count as ``2`` and ``3``; ``.577`` counts, leading point and all.
-"""
-
-MARKUP = re.compile(
-    "|".join((
-        r"<!--.*?-->",  # HTML comments
-        r"<style\b.*?</style\s*>|<script\b.*?</script\s*>",  # stylesheets and scripts
-        r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>",  # HTML tags with their attributes
-        r"&#?\w+;",  # character references
-        r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)",  # link and image targets
-        r"^[ \t]*\[[^\]\n]+\]:[^\n]*",  # reference definitions
-        r"[a-z]+://\S+",  # bare URLs
-        r"(?<![\w\\^_])\{:?[ \t]*(?:[#.]|[\w-]+=)[^}\n]*\}",  # attribute lists {#id .class key=value}
-    )),
-    re.S | re.M | re.I,
-)
+MARKUP = re.compile("|".join((
+    r"<!--.*?-->", r"<style\b.*?</style\s*>|<script\b.*?</script\s*>",  # HTML comments, stylesheets and scripts
+    r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>", r"&#?\w+;",  # HTML tags with their attributes, character references
+    r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)", r"^[ \t]*\[[^\]\n]+\]:[^\n]*",  # link targets, reference definitions
+    r"[a-z]+://\S+", r"(?<![\w\\^_])\{:?[ \t]*(?:[#.]|[\w-]+=)[^}\n]*\}",  # bare URLs, attribute lists {#id .c k=v}
+)), re.S | re.M | re.I)
 """Prose that a reader never sees as a number: markup, addresses, anchors."""
-
 LIST_MARKER = re.compile(r"^[ \t>]*([0-9]+)[.)](?=[ \t])")
 """A line's leading "2." or "3)", which may be an ordered-list marker (see :func:`_blank_list_markers`)."""
-
-SKIPPED_MODULES = frozenset({"__main__"})
 
 
 @dataclass(frozen=True)
@@ -101,16 +75,14 @@ class Binding:
 
     def shown(self, value: float | list[float]) -> str:
         """``value`` written the way this binding quotes: each entry to its decimals, a percentage as one."""
-        if self.quoted.startswith("["):
-            values = value if isinstance(value, list) else [value]
-            if len(values) != len(self.entries):
-                return "[" + ", ".join(fmt(v, 3) for v in values) + "]"
-            return "[" + ", ".join(fmt(v, decimals(e)) for v, e in zip(values, self.entries)) + "]"
-        if isinstance(value, list):
-            return "[" + ", ".join(fmt(v, decimals(self.entries[0])) for v in value) + "]"
-        if self.quoted.endswith("%"):
-            return fmt(100 * value, decimals(self.entries[0])) + "%"
-        return fmt(value, decimals(self.entries[0]))
+        places = [decimals(entry) for entry in self.entries]
+        if not isinstance(value, list) and not self.quoted.startswith("["):
+            percent = self.quoted.endswith("%")
+            return fmt(100 * value if percent else value, places[0]) + "%" * percent
+        values = value if isinstance(value, list) else [value]
+        places = places if self.quoted.startswith("[") else places * len(values)
+        return "[" + ", ".join(fmt(v, p) for v, p in zip(values, places if len(places) == len(values) else
+                                                              [3] * len(values))) + "]"
 
 
 def decimals(number: str) -> int:
@@ -129,19 +101,18 @@ class _Unavailable:
 
 
 def namespace() -> dict[str, Any]:
-    """The names a binding's expression can use: attnlab's public names and every module by its short name,
-    ``compute``, ``toy_data``, ``np``, ``math``, ``sliders`` and ``trained``. A module that fails to import only
-    breaks the bindings that use it."""
+    """The names a binding's expression can use: attnlab's public names, its modules by their short names,
+    ``compute``, ``toy_data``, ``np``, ``math``, ``sliders`` and ``trained``."""
     names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data, "sliders": sliders,
                              "trained": trained}
     names.update({name: getattr(attnlab, name) for name in attnlab.__all__})
     for module in pkgutil.iter_modules(attnlab.__path__):
-        if module.ispkg or module.name in SKIPPED_MODULES or module.name in names:
+        if module.ispkg or module.name == "__main__" or module.name in names:
             continue
         try:
             names[module.name] = importlib.import_module(f"attnlab.{module.name}")
         except Exception as error:  # noqa: BLE001 (a chapter's module under construction must not break every page)
-            names[module.name] = _Unavailable(module.name, error)
+            names[module.name] = _Unavailable(module.name, error)  # breaks only the bindings using it
     return names
 
 
@@ -166,35 +137,37 @@ def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
     return finite_number(expression, value)
 
 
+def verdict(binding: Binding, page: str, names: dict[str, Any], cache: dict[str, Any]) -> tuple[str, str]:
+    """``(shown, problem)``: the value written as ``binding`` quotes ("" if none) and what is wrong ("" if nothing).
+    An expression that would end or hang the build raises ``PageError``; ``cache`` maps each expression to its value
+    or error, so one quoted twice is evaluated once."""
+    where = f"{page}:{binding.line}"
+    if binding.expression not in cache:
+        try:
+            with guarded(where, f"[[{binding.quoted} = {binding.expression}]]"):
+                cache[binding.expression] = evaluate(binding.expression, names)
+        except PageError:
+            raise
+        except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
+            cache[binding.expression] = error
+    value = cache[binding.expression]
+    if isinstance(value, Exception):
+        return "", (f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
+                      f"{type(value).__name__}: {value} (names in scope: attnlab.site.pages.bindings.namespace)")
+    if max(map(decimals, binding.entries)) > MAX_DECIMALS:
+        return "", (f"{where}: [[{binding.quoted} = ...]] quotes more than {MAX_DECIMALS} decimals, more than a "
+                      "float64 holds")
+    shown = binding.shown(value)
+    wrong = f"{where}: quoted {binding.quoted} but {binding.expression} gives {shown}"
+    return shown, "" if shown == binding.quoted else wrong
+
+
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
-    """One message per binding in ``page`` that fails or disagrees with its quote, and per literal that looks
-    like one of its numbers (:func:`lookalike_literals`); an expression that would end or hang the build raises
-    ``PageError``. ``cache`` maps an expression to its value or error, so one quoted twice is evaluated once."""
-    cache = {} if cache is None else cache
-    names: dict[str, Any] | None = None
-    problems = []
-    for binding in bindings(markdown):
-        if binding.expression not in cache:
-            names = namespace() if names is None else names
-            try:
-                with guarded(f"{page}:{binding.line}", f"[[{binding.quoted} = {binding.expression}]]"):
-                    cache[binding.expression] = evaluate(binding.expression, names)
-            except PageError:
-                raise
-            except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
-                cache[binding.expression] = error
-        value = cache[binding.expression]
-        where = f"{page}:{binding.line}"
-        if isinstance(value, Exception):
-            problems.append(f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
-                            f"{type(value).__name__}: {value} (names in scope: attnlab.site.pages.bindings.namespace)")
-        elif max(map(decimals, binding.entries)) > MAX_DECIMALS:
-            problems.append(f"{where}: [[{binding.quoted} = ...]] quotes more than {MAX_DECIMALS} decimals, "
-                            "more than a float64 holds")
-        elif binding.shown(value) != binding.quoted:
-            problems.append(f"{where}: quoted {binding.quoted} but {binding.expression} "
-                            f"gives {binding.shown(value)}")
-    return problems + lookalike_literals(markdown, page, namespace() if names is None else names)
+    """One message per binding in ``page`` that fails or disagrees with its quote (:func:`verdict`), and per literal
+    that looks like one of its numbers (:func:`lookalike_literals`)."""
+    names, cache = namespace(), {} if cache is None else cache
+    found = [verdict(binding, page, names, cache)[1] for binding in bindings(markdown)]
+    return [problem for problem in found if problem] + lookalike_literals(markdown, page, names)
 
 
 def vector_text(entries: list[str]) -> str:
@@ -221,13 +194,8 @@ def _words_only(match: re.Match[str]) -> str:
 
 
 def _blank_list_markers(text: str) -> str:
-    """``text`` with the markers of ordered-list items blanked, and only those.
-
-    As in Markdown, a numbered line starts an item after a blank line,
-    inside a list, or when its number is 1. Elsewhere, a wrapped sentence
-    that happens to start with "4." or "4)" keeps its number, which the
-    scan then checks like any other.
-    """
+    """``text`` with the markers of ordered-list items blanked: as in Markdown, a numbered line after a blank line,
+    inside a list, or numbered 1 (a wrapped sentence that starts with "4." keeps its number)."""
     lines = text.split("\n")
     in_list, after_blank = False, True
     for i, line in enumerate(lines):
@@ -256,37 +224,38 @@ def _markup_blanked(match: re.Match[str]) -> str:
     return "".join(kept)
 
 
-def _visible(markdown: str) -> str:
-    """``markdown`` with all but the numbers a reader sees in its prose blanked (offsets and lines kept):
-    tooltips and code spans holding only a number stay."""
-    return _blank_list_markers("".join(
+SCANNED = re.compile(rf"(?P<vector>{VECTOR.pattern})|{NUMBER.pattern}")
+
+
+def written(markdown: str) -> list[tuple[int, str]]:
+    """``(offset, text)`` of each number and vector (as :func:`vector_text` writes it) a reader sees in the prose
+    of ``markdown``, tooltips and code spans holding only a number included."""
+    visible = _blank_list_markers("".join(
         MARKUP.sub(_markup_blanked, RELATION.sub(_words_only, BINDING.sub(blank_match, text))) if prose
         else text.replace("`", " ") if NUMBER_SPAN.fullmatch(text) else blank(text)
         for prose, _, text in chunks(markdown)))
+    return [(m.start(), vector_text(m["vector"].strip("[] \t").split(",")) if m["vector"] else m.group(0))
+            for m in SCANNED.finditer(visible)]
 
 
 def _numbers_in(value: Any, depth: int = 0) -> Iterator[np.ndarray]:
     """The real numbers inside ``value`` (a number, array, sequence, mapping or dataclass, a few levels deep)."""
+    if isinstance(value, Mapping):
+        value = list(value.values())
+    elif is_dataclass(value) and not isinstance(value, type):
+        value = [getattr(value, f.name) for f in fields(value)]
     if depth > 4 or isinstance(value, (bool, np.bool_, str)):
         return
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        yield np.array([float(value)])
-    elif isinstance(value, np.ndarray):
-        if value.dtype.kind in "iuf":
-            yield value.ravel().astype(float)
-    else:
-        if isinstance(value, Mapping):
-            value = list(value.values())
-        elif is_dataclass(value) and not isinstance(value, type):
-            value = [getattr(value, f.name) for f in fields(value)]
-        if isinstance(value, (list, tuple)):
-            for item in value:
-                yield from _numbers_in(item, depth + 1)
+    if isinstance(value, (int, float, np.integer, np.floating)) or (
+            isinstance(value, np.ndarray) and value.dtype.kind in "iuf"):
+        yield np.ravel(value).astype(float)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _numbers_in(item, depth + 1)
 
 
 def computed_numbers(expression: str, names: dict[str, Any]) -> Iterator[np.ndarray]:
-    """Every number that ``expression`` and each call inside it computes (``compute().scores[0]`` gives all of
-    ``compute()``'s fields too); a call that fails gives none."""
+    """Every number ``expression`` and each call inside it computes (``compute().scores[0]``: all of ``compute()``)."""
     tree = ast.parse(expression, mode="eval")
     for node in [tree.body, *(n for n in ast.walk(tree) if isinstance(n, ast.Call))]:
         try:
@@ -301,24 +270,21 @@ LOOKS_COMPUTED = 3
 
 
 def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[str]:
-    """One message per literal of ``LOOKS_COMPUTED`` decimals or more, written in ``page``'s prose, that agrees
-    to all but its last decimal with a number the page's bindings compute: a typed number that should be
-    bound (the literal "0.577" beside ``compute()``, whose weight is 0.57598, ships a wrong number).
-    """
+    """One message per literal of ``LOOKS_COMPUTED`` decimals or more in ``page``'s prose that agrees to all but
+    its last decimal with a number its bindings compute: it should be bound (a typed "0.577" ships a wrong 0.576)."""
     precise = {text: float(text.replace("\u2212", "-")) for text in literals(markdown, page)
                if re.fullmatch(rf"[-\u2212]?[0-9]+\.[0-9]{{{LOOKS_COMPUTED},}}", text)}
     if not precise:
         return []
-    scanned = VECTOR.sub(blank_match, _visible(markdown))
-    written = {m.group(0): m.start() for m in reversed(list(NUMBER.finditer(scanned)))}  # the first place of each
+    first = {text: at for at, text in reversed(written(markdown))}
     found = []
     for binding in bindings(markdown):
         for values in computed_numbers(binding.expression, names):
             for text, literal in list(precise.items()):
                 places = decimals(text) - 1
                 near = values[np.round(values, places) == np.round(literal, places)]
-                if near.size and text in written:
-                    found.append((written[text], f"{page}:{line_of(markdown, written[text])}: {text} is declared a "
+                if near.size and text in first:
+                    found.append((first[text], f"{page}:{line_of(markdown, first[text])}: {text} is declared a "
                                   f"literal, but {binding.expression} (line {binding.line}) computes "
                                   f"{float(near[0])!r}: bind it ([[{fmt(float(near[0]), decimals(text))} = ...]])"))
                     del precise[text]
@@ -349,16 +315,8 @@ def _unbound_in_front_matter(markdown: str, page: str, declared: set[str]) -> li
 def unbound(markdown: str, page: str) -> list[str]:
     """One message per number or vector in ``page``'s prose that is neither bound nor declared."""
     declared = literals(markdown, page)
-    visible = _visible(markdown)
-    found = []
-    for m in VECTOR.finditer(visible):
-        shown = vector_text(m.group(0).strip("[] \t").split(","))
-        if shown not in declared:
-            found.append((m.start(), f"{page}:{line_of(visible, m.start())}: the vector {shown} is neither "
-                                     f"bound ([[{shown} = expression]]) nor declared in the front matter's literals"))
-    scalars = VECTOR.sub(blank_match, visible)
-    found += _unbound_in_front_matter(markdown, page, declared)
-    found += [(m.start(), f"{page}:{line_of(scalars, m.start())}: {m.group(0)} is neither bound "
-                          f"([[{m.group(0)} = expression]]) nor declared in the front matter's literals")
-              for m in NUMBER.finditer(scalars) if m.group(0) not in declared]
+    found = _unbound_in_front_matter(markdown, page, declared) + [
+        (at, f"{page}:{line_of(markdown, at)}: {'the vector ' * text.startswith('[')}{text} is neither bound "
+             f"([[{text} = expression]]) nor declared in the front matter's literals")
+        for at, text in written(markdown) if text not in declared]
     return [message for _, message in sorted(found)]

@@ -1,13 +1,8 @@
-"""The guide's executed code blocks: ``mkdocs.yml`` names :func:`formatter` as SuperFences' formatter, which adds
-three rules to markdown-exec.
-
-- Lines after ``#| hide`` are run but not shown, up to ``#| show``; the marker lines never show.
-- A block can neither end nor hang the build (:mod:`attnlab.site.pages.guard`).
-- What a block prints holds numbers only (:mod:`attnlab.site.pages.output`): a block is run without its
-  source, its output checked, and the shown lines placed beside it as markdown-exec's ``base_format`` does.
-
-Each block's markdown-exec ``id`` is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`), and its HTML sits
-in ``<div class="attnlab-block" id="block-LINE">`` (:func:`anchored`), where notebooks and tests find it.
+"""The guide's executed code blocks: :func:`formatter` (SuperFences' formatter in ``mkdocs.yml``) runs them with
+markdown-exec under three rules: lines from ``#| hide`` to ``#| show`` run unseen; a block can neither end nor
+hang the build (:mod:`~.guard`); what it prints holds numbers only (:mod:`~.output`).
+Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`); its HTML sits in
+``<div class="attnlab-block" id="block-LINE">`` (:func:`anchored`).
 """
 
 from __future__ import annotations
@@ -35,14 +30,8 @@ COMPOSED = ("python", "py")
 
 
 def placed_blocks(markdown: str, page: str, prefix: str = "") -> str:
-    """``markdown`` with ``id="docs/page.md:LINE"`` on each executed block that has no id of its own.
-
-    markdown-exec puts the id in its warning and in the traceback's file
-    name, so a failing block is reported by its place in the page. The
-    block's HTML ids are prefixed ``block-LINE-``: unique on the page, and
-    the same in every build. ``prefix`` goes in front of that, for blocks
-    shown on another page too (the Exercises page gathers several chapters').
-    """
+    """``markdown`` with ``id="docs/page.md:LINE"`` (markdown-exec names a failing block by it) on each executed
+    block without an id, its HTML ids prefixed ``{prefix}block-LINE-`` (``prefix`` for a block shown elsewhere)."""
     def place(match: re.Match[str]) -> str:
         head = match.group("head")
         if re.search(r"\bid=", head):

@@ -7,14 +7,13 @@ from :mod:`attnlab.site.pages.claims` at their marker lines.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.mathml import INLINE_MATH, plain_statement
-from attnlab.site.pages.source import chunks, line_of, sub_prose
+from attnlab.site.pages.source import at_marker, chunks, line_of, relative, sub_prose
 
 ID = r"(?:CL|LAB|WE)-\d{3}"
 CITATION = re.compile(rf"(?<!\\)\[\[({ID}(?:\s*,\s*{ID})*)\]\]")
@@ -53,11 +52,6 @@ def cited_on(pages: Mapping[str, str]) -> dict[str, list[str]]:
     return {claim_id: sorted(paths) for claim_id, paths in found.items()}
 
 
-def _relative(target: str, page: str) -> str:
-    """The link from ``page`` to ``target`` (both paths inside docs/)."""
-    return posixpath.relpath(target, posixpath.dirname(page) or ".")
-
-
 def _text(value: str) -> str:
     """Plain text made safe to place in Markdown (no emphasis, links or HTML)."""
     return re.sub(r"([\\`*_\[\]])", r"\\\1", escape(value, quote=False))
@@ -72,7 +66,7 @@ def _statement(value: str) -> str:
 def cite(claim_id: str, page: str) -> str:
     """The Markdown link that a citation of ``claim_id`` on ``page`` becomes."""
     statement = plain_statement(registry.claim(claim_id).statement).replace('"', "'")
-    target = _relative(CLAIMS_PAGE, page)
+    target = relative(CLAIMS_PAGE, page)
     return f'[{claim_id}]({target}#{claim_id.lower()} "{statement}"){{.attn-cite data-claim="{claim_id}"}}'
 
 
@@ -89,13 +83,13 @@ def _page_links(paths: Sequence[str], page: str, titles: Mapping[str, str]) -> s
     """Comma-separated links to pages in reading order, labelled with their navigation titles."""
     order = list(titles)
     ordered = sorted(paths, key=lambda p: (order.index(p) if p in order else len(order), p))
-    return ", ".join(f"[{_text(titles.get(p, p))}]({_relative(p, page)})" for p in ordered) or "not cited yet"
+    return ", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})" for p in ordered) or "not cited yet"
 
 
 def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str],
                     page: str = CLAIMS_PAGE) -> str:
     """The registry as Markdown: one section per claim with kind, locator, basis and citing pages."""
-    sources_page = _relative(SOURCES_PAGE, page)
+    sources_page = relative(SOURCES_PAGE, page)
     parts = []
     for c in registry.claims():
         lines = [f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
@@ -115,7 +109,7 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
 
 def sources_markdown(page: str = SOURCES_PAGE) -> str:
     """The sources as Markdown: full reference, link, and the claims resting on each."""
-    claims_page = _relative(CLAIMS_PAGE, page)
+    claims_page = relative(CLAIMS_PAGE, page)
     parts = []
     for s in registry.sources():
         resting = ", ".join(f"[{c.id}]({claims_page}#{c.id.lower()})" for c in registry.resting_on(s.id))
@@ -131,11 +125,8 @@ def sources_markdown(page: str = SOURCES_PAGE) -> str:
 
 def registry_page(markdown: str, page: str, pages: Mapping[str, str], titles: Mapping[str, str]) -> str:
     """``markdown`` with the Claims or Sources listing written in at its marker line."""
-    for name, marker in ((CLAIMS_PAGE, CLAIMS_MARKER), (SOURCES_PAGE, SOURCES_MARKER)):
-        if page == name:
-            if marker not in markdown:
-                raise ValueError(f"{page}: the marker line {marker} is missing")
-            listing = (claims_markdown(cited_on(pages), titles, page) if name == CLAIMS_PAGE
-                       else sources_markdown(page))
-            return markdown.replace(marker, listing)
+    if page == CLAIMS_PAGE:
+        return at_marker(markdown, page, CLAIMS_MARKER, lambda: claims_markdown(cited_on(pages), titles, page))
+    if page == SOURCES_PAGE:
+        return at_marker(markdown, page, SOURCES_MARKER, lambda: sources_markdown(page))
     return markdown

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from typing import TypeVar
 
 from attnlab import examples, lab
 from attnlab.site.pages.mathml import plain_statement
@@ -64,6 +65,7 @@ class Claim:
     """For a measured claim, the test files that re-check it against the software or files it names."""
 
 
+Entry = TypeVar("Entry", Claim, Source)
 TOY = re.compile(r"\{toy:(\w+)\}")
 """``{toy:W_V}`` in a statement: a constant of the toy, written from the code (:func:`toy_values`)."""
 ROOT = re.compile(r"√([0-9]+)")
@@ -119,31 +121,22 @@ def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
 
 def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> None:
     """Refuse a registry with duplicate IDs, unknown kinds or dangling references."""
-    claim_ids = [c.id for c in found_claims]
-    source_ids = [s.id for s in found_sources]
-    for ids in (claim_ids, source_ids):
-        duplicates = sorted({i for i in ids if ids.count(i) > 1})
-        if duplicates:
-            raise ValueError(f"claims.toml: duplicate IDs {duplicates}")
-    for s in found_sources:
-        if bool(s.arxiv) == bool(s.address):
-            raise ValueError(f"claims.toml: source {s.id} needs an arXiv number or, lacking one, an address")
+    claim_ids, source_ids = [c.id for c in found_claims], [s.id for s in found_sources]
+    problems = [f"duplicate IDs {sorted({i for i in ids if ids.count(i) > 1})}" for ids in (claim_ids, source_ids)
+                if len(set(ids)) < len(ids)]
+    problems += [f"source {s.id} needs an arXiv number or, lacking one, an address"
+                 for s in found_sources if bool(s.arxiv) == bool(s.address)]
     for c in found_claims:
-        if c.kind not in KINDS:
-            raise ValueError(f"claims.toml: {c.id} has kind {c.kind!r}, expected one of {KINDS}")
-        if c.kind == "derived" and not c.rests_on:
-            raise ValueError(f"claims.toml: derived claim {c.id} must name what it rests on")
-        if c.kind == "source" and not c.sources:
-            raise ValueError(f"claims.toml: source claim {c.id} must name its sources")
-        if (c.kind == "measured") != bool(c.checked_by):
-            raise ValueError(f"claims.toml: {c.id} is {c.kind}: a measured claim, and only a measured claim, "
-                             "names the tests that re-check it (checked_by)")
-        for ref in c.rests_on:
-            if ref not in claim_ids:
-                raise ValueError(f"claims.toml: {c.id} rests on unknown claim {ref}")
-        for ref in c.sources:
-            if ref not in source_ids:
-                raise ValueError(f"claims.toml: {c.id} cites unknown source {ref}")
+        problems += [message for wrong, message in [
+            (c.kind not in KINDS, f"{c.id} has kind {c.kind!r}, expected one of {KINDS}"),
+            (c.kind == "derived" and not c.rests_on, f"derived claim {c.id} must name what it rests on"),
+            (c.kind == "source" and not c.sources, f"source claim {c.id} must name its sources"),
+            ((c.kind == "measured") != bool(c.checked_by), f"{c.id} is {c.kind}: a measured claim, and only a "
+             "measured claim, names the tests that re-check it (checked_by)"),
+            *((ref not in claim_ids, f"{c.id} rests on unknown claim {ref}") for ref in c.rests_on),
+            *((ref not in source_ids, f"{c.id} cites unknown source {ref}") for ref in c.sources)] if wrong]
+    if problems:
+        raise ValueError(f"claims.toml: {problems[0]}")
 
 
 def claims() -> tuple[Claim, ...]:
@@ -158,32 +151,31 @@ def sources() -> tuple[Source, ...]:
 
 def claim(claim_id: str) -> Claim:
     """The claim with ID ``claim_id``; ``KeyError`` naming it if none is registered."""
-    for c in claims():
-        if c.id == claim_id:
-            return c
-    raise KeyError(f"unknown claim ID {claim_id!r}; registered IDs are {', '.join(c.id for c in claims())}")
+    return _by_id(claims(), claim_id, "claim")
 
 
 def source(source_id: str) -> Source:
     """The source with ID ``source_id``; ``KeyError`` naming it if none is registered."""
-    for s in sources():
-        if s.id == source_id:
-            return s
-    raise KeyError(f"unknown source ID {source_id!r}; registered IDs are {', '.join(s.id for s in sources())}")
+    return _by_id(sources(), source_id, "source")
+
+
+def _by_id(registered: Sequence[Entry], wanted: str, what: str) -> Entry:
+    """The entry of ``registered`` with ID ``wanted``; ``KeyError`` naming it and the registered IDs if none."""
+    found = {entry.id: entry for entry in registered}
+    if wanted not in found:
+        raise KeyError(f"unknown {what} ID {wanted!r}; registered IDs are {', '.join(found)}")
+    return found[wanted]
 
 
 def rests_on_sources(claim_id: str) -> tuple[str, ...]:
     """The sources a claim rests on, directly or through the claims it is derived from, in registry order."""
-    found: set[str] = set()
-    pending = [claim_id]
-    seen: set[str] = set()
+    found, pending, seen = set[str](), [claim_id], set[str]()
     while pending:
         current = claim(pending.pop())
-        if current.id in seen:
-            continue
-        seen.add(current.id)
-        found.update(current.sources)
-        pending += current.rests_on
+        if current.id not in seen:
+            seen.add(current.id)
+            found.update(current.sources)
+            pending += current.rests_on
     return tuple(s.id for s in sources() if s.id in found)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import posixpath
 import re
 from collections.abc import Sequence
 from html import escape, unescape
@@ -18,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from attnlab.site.pages.source import relative
 from attnlab.text import Rounded
 
 FOLDER = "exports"
@@ -74,29 +74,18 @@ HEADER_CELL = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.S)
 WHY = "The page rounds; the CSV and JSON files have every digit"
 
 
-def entry(name: str, label: str, carries: str, base: str, here: str, kinds: Sequence[str]) -> str:
-    """One line of the control: ``name`` (HTML), then a link per file kind, each named "CSV of ``label``"."""
-    links = " ".join(f'<a href="{escape(posixpath.relpath(f"{base}.{kind}", here))}" download>{kind.upper()}'
+def entry(name: str, label: str, carries: str, base: str, page: str, kinds: Sequence[str]) -> str:
+    """One line of the control on ``page``: ``name`` (HTML), then a link per file kind, named "CSV of ``label``"."""
+    links = " ".join(f'<a href="{escape(relative(f"{base}.{kind}", page))}" download>{kind.upper()}'
                      f'<span class="attnlab-sr"> of {label}</span></a>' for kind in kinds)
     return f'<li {carries} data-export-file="{escape(base)}">{name} {links}</li>'
 
 
-def control(entries: Sequence[str], what: str) -> str:
-    """The page's one download control: folded, its summary saying what it downloads, one line per entry."""
-    return (f'<details class="attnlab-downloads" title="{WHY}"><summary>Download this page\'s {what}</summary>'
-            f'<ul>{"".join(entries)}</ul></details>\n')
-
-
 def resolve(html: str, page: str) -> str:
-    """``html`` of ``page`` (its path in ``docs/``) without its tables' markers, ending in its download control.
-
-    Tables and figures are numbered in page order, files named from the page
-    alone: the n-th table of ``mixing.md`` is ``exports/mixing-n.csv`` and
-    ``.json``, its n-th figure ``exports/mixing-figure-n.svg``. A page with
-    neither is returned as it is.
-    """
+    """``html`` of ``page`` (its path in ``docs/``) without its tables' markers, ending in its one download control
+    (folded; only if it has a table or figure), a line per table and figure: the n-th table of ``mixing.md`` is
+    ``exports/mixing-n.csv`` and ``.json``, its n-th figure ``exports/mixing-figure-n.svg``."""
     stem = page.removesuffix(".md").replace("/", "-")
-    here = posixpath.dirname(page) or "."
     tables: list[str] = []
     figures: list[str] = []
 
@@ -107,14 +96,15 @@ def resolve(html: str, page: str) -> str:
             name = escape(caption) or (", ".join(HEADER_CELL.findall(html, head, html.find("</thead>", head)))
                                        if head >= 0 else "")
             tables.append(entry(f"Table {n}: {name}", f"table {n}", f'data-export="{match.group("data")}"',
-                                f"{FOLDER}/{stem}-{n}", here, ("csv", "json")))
+                                f"{FOLDER}/{stem}-{n}", page, ("csv", "json")))
             return ""
         n = len(figures) + 1
         figures.append(entry(f"Figure {n}: {match.group('caption')}", f"figure {n}",
-                             f'data-export-figure="{match.group("ident")}"', f"{FOLDER}/{stem}-figure-{n}", here,
+                             f'data-export-figure="{match.group("ident")}"', f"{FOLDER}/{stem}-figure-{n}", page,
                              ("svg",)))
         return match.group(0)
 
     html = PARTS.sub(take, html)
     what = " and ".join(kind for kind, found in (("tables", tables), ("figures", figures)) if found)
-    return html + control(tables + figures, what) if what else html
+    return html + (f'<details class="attnlab-downloads" title="{WHY}"><summary>Download this page\'s {what}</summary>'
+                   f'<ul>{"".join(tables + figures)}</ul></details>\n' if what else "")

@@ -1,9 +1,6 @@
-"""A page's code (an executed block, a binding's expression) can neither end nor hang the build.
-
-markdown-exec catches ``Exception`` only, so ``exit()`` or any other ``BaseException`` would end the build
-silently, ``os._exit(0)`` with status 0, and an endless block would hang it. :func:`guarded` turns each into a
-:class:`~attnlab.site.pages.errors.PageError` naming the code's place, stopping code (in the main thread)
-after ``ATTNLAB_BLOCK_SECONDS`` (default :data:`LIMIT`).
+"""A page's code (an executed block, a binding's expression) can neither end nor hang the build: :func:`guarded`
+turns ``exit()``, any other ``BaseException``, ``os._exit`` and code (in the main thread) running past
+``ATTNLAB_BLOCK_SECONDS`` (default :data:`LIMIT`) into a ``PageError`` naming the code's place.
 """
 
 from __future__ import annotations
@@ -55,13 +52,9 @@ def time_limit() -> float:
 
 @contextmanager
 def guarded(place: str, what: str) -> Iterator[None]:
-    """Run the code in the ``with`` body as ``what`` (e.g. "a code block") at ``place`` (``docs/page.md:LINE``).
-
-    Raises ``PageError`` naming both when the code ends the process, raises
-    a ``BaseException`` that is not an ``Exception``, runs past the limit, or
-    started a thread that raised before the code returned (a thread's error is
-    otherwise only printed); any ``Exception`` passes through unchanged.
-    """
+    """Run the ``with`` body as ``what`` (e.g. "a code block") at ``place`` (``docs/page.md:LINE``): ``PageError``
+    naming both if it ends the process, raises a ``BaseException`` that is not an ``Exception``, runs past the limit
+    or starts a thread that raises; any ``Exception`` passes through unchanged."""
     seconds = time_limit()
     timed = threading.current_thread() is threading.main_thread()
     real_exit, real_hook = os._exit, threading.excepthook

@@ -1,8 +1,6 @@
-"""The one list of the guide's pages: the navigation gives their order, each page's front matter its kind.
-
-``kind: chapter`` (the default: a predict-first prompt, 2-4 exercises, a claim cited; counted in progress and
-on the Exercises page), ``kind: page`` (a claim cited) or ``kind: reference`` (nothing). The build checks each
-page against its kind (:meth:`Guide.requirements`).
+"""The one list of the guide's pages: the navigation gives their order, each page's front matter its kind
+(:data:`KINDS`; chapters are counted in progress and gathered on the Exercises page), which the build checks each
+page against (:meth:`Guide.requirements`).
 """
 
 from __future__ import annotations
@@ -62,11 +60,8 @@ class Guide:
         return tuple(path for path in self.sources if path in self.titles and self.kind(path) == "chapter")
 
     def requirements(self, path: str, markdown: str, name: str) -> list[str]:
-        """What the page ``path`` (its Markdown ``markdown``, named ``name`` in messages) lacks for its kind.
-
-        Only pages of the navigation have a kind to live up to: a draft
-        listed under ``not_in_nav`` is not part of the guide yet.
-        """
+        """What the page ``path`` (its Markdown ``markdown``, named ``name`` in messages) lacks for its kind; a page
+        outside the navigation (a draft) lacks nothing."""
         kind = kind_of(markdown, name)
         if path not in self.titles:
             return []

@@ -1,8 +1,5 @@
-"""Every formula becomes MathML while the site is built (no math JavaScript, no CDN).
-
-:func:`mathml` replaces ``pymdownx.arithmatex``'s generic spans and divs with latex2mathml's ``<math>``.
-latex2mathml passes some mistakes through silently, so input and output are checked and a formula that did
-not convert cleanly raises, naming the page and the formula.
+"""Every formula becomes MathML while the site is built (no math JavaScript, no CDN): :func:`mathml` replaces
+arithmatex's spans and divs with latex2mathml's ``<math>``, checked, raising ``FormulaError`` on a bad formula.
 """
 
 from __future__ import annotations
@@ -71,13 +68,8 @@ def to_mathml(latex: str, display: bool = False) -> str:
 
 
 def polish(root: ET.Element) -> None:
-    """Fix two spacing slips of latex2mathml in place.
-
-    ∞ comes out as an operator (spaced like one): make it an identifier. A
-    minus or plus that starts a group or follows another operator or an
-    opening bracket is a sign, not a subtraction: mark it ``form="prefix"``
-    so "[−3, 5]" is not set as "[ − 3, 5]".
-    """
+    """Fix two spacing slips of latex2mathml in place: ∞ becomes an identifier, not an operator, and a sign that
+    starts a group or follows an operator or opening bracket is ``form="prefix"`` ("[−3, 5]", not "[ − 3, 5]")."""
     mo, mi = f"{{{MATHML}}}mo", f"{{{MATHML}}}mi"
     for element in root.iter(mo):
         if element.text == "\u221e":

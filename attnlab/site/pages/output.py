@@ -32,11 +32,8 @@ says of a slider) or a figure carries as its numbers."""
 
 
 def visible_text(html: str, between: str = "") -> str:
-    """The page's text with references resolved and each tag replaced by ``between``.
-
-    Highlighted code splits words into spans, so a traceback reads whole
-    only with nothing between tags; table cells read apart only with a space.
-    """
+    """The page's text with references resolved and each tag replaced by ``between`` ("" reads highlighted code
+    whole, " " table cells apart)."""
     return unescape(re.sub(r"<[^>]+>", between, html))
 
 

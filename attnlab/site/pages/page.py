@@ -29,13 +29,9 @@ class Page:
         return (self.docs_dir / self.path).read_text(encoding="utf-8")
 
     def in_file(self, converted: str) -> tuple[str, str]:
-        """``converted``, the text a builder hands to Markdown, placed as it stands in the page file.
-
-        Returns what precedes it in the file (the front matter and the blank
-        lines after it, which builders strip in different ways) and the text
-        from its first non-blank line, so that their concatenation counts
-        lines as the author's editor does.
-        """
+        """``(before, text)``: ``converted`` (what a builder hands to Markdown) from its first non-blank line, and
+        what precedes that in the file (front matter, blank lines), so that ``before + text`` counts lines as the
+        author's editor does."""
         source = self.source()
         found = FRONT_MATTER.match(source)
         front = found.group(0) if found else ""

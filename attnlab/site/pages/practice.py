@@ -1,9 +1,7 @@
-"""Practice in the chapters: a predict-first prompt and two to four exercises in every teaching chapter.
-
-A prompt is ``!!! question "Predict first: …"`` with its computed answer nested as ``??? success "Answer"``;
-the section ``## Exercises`` holds one exercise per ``###`` heading (``{ .python }`` asks for attnlab in Python),
-each ending with its collapsed, computed answer (CONTRIBUTING.md, "Practice"). The build numbers them and
-gathers them on the Exercises page, at its ``<!-- attnlab:exercises -->``; :func:`problems` says what a chapter lacks.
+"""Practice in the chapters (CONTRIBUTING.md, "Practice"): a prompt ``!!! question "Predict first: …"`` with its
+computed answer nested as ``??? success "Answer"``, and ``## Exercises``, an exercise per ``###`` heading
+(``{ .python }`` asks for attnlab in Python) ending with its collapsed, computed answer. :func:`problems` says
+what a chapter lacks; the build numbers the exercises and gathers them on the Exercises page.
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from attnlab.site.pages.source import blank, chunks, line_of, sub_prose
+from attnlab.site.pages.source import at_marker, blank, chunks, line_of, sub_prose
 
 EXERCISES_PAGE = "exercises.md"
 EXERCISES_MARKER = "<!-- attnlab:exercises -->"
@@ -56,10 +54,7 @@ class Exercise:
 
 
 def _code_blanked(markdown: str) -> str:
-    """``markdown`` with code and front matter turned to blanks (same offsets), so headings found are real.
-
-    Inline code is blanked too: read a heading's text from ``markdown`` itself.
-    """
+    """``markdown`` with code, inline code and front matter blanked (same offsets): headings found there are real."""
     return "".join(text if prose else blank(text) for prose, _, text in chunks(markdown))
 
 
@@ -81,8 +76,8 @@ def prompts(markdown: str) -> list[tuple[str, int, str]]:
             for m in PROMPT.finditer(prose)]
 
 
-def _section(markdown: str) -> tuple[int, int] | None:
-    """Start and end offsets of the ``## Exercises`` section, or None."""
+def section(markdown: str) -> tuple[int, int] | None:
+    """Start (the end of its heading's line) and end offsets of the ``## Exercises`` section, or None."""
     prose = _code_blanked(markdown)
     found = SECTION.search(prose)
     if found is None:
@@ -93,10 +88,7 @@ def _section(markdown: str) -> tuple[int, int] | None:
 
 def exercises(markdown: str, page: str = "page") -> list[Exercise]:
     """The exercises of the ``## Exercises`` section, numbered from 1 in order."""
-    section = _section(markdown)
-    if section is None:
-        return []
-    start, end = section
+    start, end = section(markdown) or (0, 0)
     prose = _code_blanked(markdown)
     heads = [m for m in HEADING.finditer(prose, start, end) if len(m["hashes"]) == 3]
     found = []
@@ -104,8 +96,7 @@ def exercises(markdown: str, page: str = "page") -> list[Exercise]:
         text, python = markdown[head.start("text"):head.end("text")], False
         attrs = ATTRS.search(text)
         if attrs:
-            words = attrs["attrs"].split()
-            if any(word != ".python" for word in words):
+            if set(attrs["attrs"].split()) - {".python"}:
                 raise ValueError(f"{page}:{line_of(markdown, head.start())}: an exercise heading takes only "
                                  f"{{ .python }}, not {{{attrs['attrs']}}}: its number and id are given for it")
             text, python = text[:attrs.start()], True
@@ -128,50 +119,37 @@ def slug(page: str) -> str:
     return page.removesuffix(".md").replace("/", "-")
 
 
-def linked_back(body: str, page: str) -> str:
-    """``body`` with its in-page links (``](#x)``) pointing at ``page``, where their targets are."""
-    return sub_prose(IN_PAGE_LINK, lambda _: f"]({page}#", body)
-
-
 def gathered(chapters: Mapping[str, str]) -> str:
     """Markdown of the Exercises page's listing: a section per chapter (``chapters``: path → Markdown ready to
     show, in reading order), each exercise's question linking back to its answer in the chapter, which would take
-    the page past its weight budget."""
+    the page past its weight budget; a question's in-page links point into its chapter."""
     parts = []
     for path, markdown in chapters.items():
-        listed = exercises(markdown, path)
         heading = re.search(r"^# (.+?)[ \t]*$", _code_blanked(markdown), re.M)  # the chapter's title
         title = markdown[heading.start(1):heading.end(1)] if heading else path
         parts.append(f"## {title} {{#{slug(path)}}}\n\nFrom [{title}]({path}#exercises).")
-        for exercise in listed:
-            parts.append("\n\n".join([
-                exercise.heading(f"{slug(path)}-{exercise.anchor}"),
-                linked_back(exercise.question, path),
-                f"[The answer, in {title}]({path}#{exercise.anchor}){{.attn-back}}",
-            ]))
+        parts += ["\n\n".join([exercise.heading(f"{slug(path)}-{exercise.anchor}"),
+                                 sub_prose(IN_PAGE_LINK, f"]({path}#", exercise.question),
+                                 f"[The answer, in {title}]({path}#{exercise.anchor}){{.attn-back}}"])
+                  for exercise in exercises(markdown, path)]
     return "\n\n".join(parts) + "\n"
 
 
 def exercises_page(markdown: str, chapters: Sequence[str], read: Callable[[str], str]) -> str:
     """The Exercises page's ``markdown`` with the listing written in at its marker."""
-    if EXERCISES_MARKER not in markdown:
-        raise ValueError(f"{EXERCISES_PAGE}: the marker line {EXERCISES_MARKER} is missing")
-    return markdown.replace(EXERCISES_MARKER, gathered({path: read(path) for path in chapters}))
+    return at_marker(markdown, EXERCISES_PAGE, EXERCISES_MARKER, lambda: gathered({p: read(p) for p in chapters}))
 
 
-# --- what a teaching chapter must have ----------------------------------------------------------
-
-
-def _computed(body: str) -> bool:
-    """Whether ``body`` holds a code block that runs while the site is built."""
-    return any('exec="on"' in m["head"] for m in FENCED.finditer(body))
+def _answered(body: str) -> bool:
+    """Whether ``body`` holds a collapsed answer (at its own indentation) with a block run while the site is built."""
+    answer = _answer(body)
+    return any('exec="on"' in m["head"] for m in FENCED.finditer(answer or ""))
 
 
 def _answer(body: str) -> str | None:
     """The collapsed answer block inside ``body`` (at the body's own indentation), or None."""
-    for m in re.finditer(rf"^(?P<indent>[ \t]*){re.escape(ANSWER)}[ \t]*$", body, re.M):
-        return _indented_block(body, m.start(), len(m["indent"]) + 4)
-    return None
+    m = re.search(rf"^(?P<indent>[ \t]*){re.escape(ANSWER)}[ \t]*$", body, re.M)
+    return _indented_block(body, m.start(), len(m["indent"]) + 4) if m else None
 
 
 def _solved_in_python(answer: str) -> bool:
@@ -183,26 +161,18 @@ def _solved_in_python(answer: str) -> bool:
 
 def problems(markdown: str, page: str) -> list[str]:
     """What ``page``, a teaching chapter, lacks: one message per missing prompt, exercise or answer."""
-    found = []
     asked = prompts(markdown)
-    if len(asked) != 1:
-        found.append(f"{page}: has {len(asked)} predict-first prompts (!!! question \"Predict first: …\"), "
-                     "needs exactly one")
-    for title, line, body in asked:
-        answer = _answer(body)
-        if answer is None or not _computed(answer):
-            found.append(f"{page}:{line}: the prompt \"{title}\" needs a collapsed answer "
-                         f"({ANSWER}, nested) that holds an executed code block")
-    if _section(markdown) is None:
+    found = [] if len(asked) == 1 else [f"{page}: has {len(asked)} predict-first prompts (!!! question \"Predict "
+                                        "first: …\"), needs exactly one"]
+    found += [f"{page}:{line}: the prompt \"{title}\" needs a collapsed answer ({ANSWER}, nested) that holds an "
+              "executed code block" for title, line, body in asked if not _answered(body)]
+    if section(markdown) is None:
         return [*found, f"{page}: has no '## Exercises' section"]
     listed = exercises(markdown, page)
     if not FEWEST <= len(listed) <= MOST:
         found.append(f"{page}: has {len(listed)} exercises, needs {FEWEST} to {MOST}")
-    for exercise in listed:
-        answer = _answer(exercise.body)
-        if answer is None or not _computed(answer):
-            found.append(f"{page}:{exercise.line}: exercise \"{exercise.title}\" needs a collapsed answer "
-                         f"({ANSWER}) that holds an executed code block")
+    found += [f"{page}:{e.line}: exercise \"{e.title}\" needs a collapsed answer ({ANSWER}) that holds an executed "
+              "code block" for e in listed if not _answered(e.body)]
     if not any(e.python and _solved_in_python(_answer(e.body) or "") for e in listed):
         found.append(f"{page}: no exercise marked {{ .python }} whose answer shows executed code using attnlab")
     return found

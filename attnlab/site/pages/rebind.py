@@ -1,24 +1,23 @@
 """``python -m attnlab.site.pages.rebind``: write each stale quoted number back from its expression.
 
-Each quote becomes what its expression gives now at the decimals it was written with, and each change is
-printed (``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``). A failing expression, a quote of more
-decimals than a float64 holds, a file not UTF-8 or a false relation is reported and left alone (exit status
-1); ``--check`` writes nothing and exits 1 when anything would change.
+Each quote becomes what its expression gives now at the decimals it was written with, each change printed
+(``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``). What cannot be rewritten (a failing expression,
+a quote of too many decimals, a file not UTF-8, a false relation) is reported (exit status 1); ``--check`` writes
+nothing and exits 1 when anything would change.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from attnlab.cli import Parser, run
 from attnlab.site.pages import relations
-from attnlab.site.pages.bindings import bindings, decimals, evaluate, namespace
+from attnlab.site.pages.bindings import bindings, namespace, verdict
 from attnlab.site.pages.errors import PageError
-from attnlab.site.pages.guard import guarded
-from attnlab.text import MAX_DECIMALS
 
 
 @dataclass(frozen=True)
@@ -32,46 +31,29 @@ class Rebound:
 
 def rebound(markdown: str, page: str) -> Rebound:
     """``markdown`` (the page named ``page`` in messages) with every stale quote rewritten from its expression."""
-    names = namespace()
+    names, cache = namespace(), dict[str, Any]()
     parts, changes, failures, position = [], [], [], 0
     for binding in bindings(markdown):
-        where = f"{page}:{binding.line}"
-        if max(map(decimals, binding.entries)) > MAX_DECIMALS:
-            failures.append(f"{where}: {binding.quoted} has more than {MAX_DECIMALS} decimals, more than a float64 "
-                            "holds")
-            continue
         try:
-            with guarded(where, f"[[{binding.quoted} = {binding.expression}]]"):
-                value = evaluate(binding.expression, names)
+            shown, problem = verdict(binding, page, names, cache)
         except PageError as error:  # it would end the command, or runs past the time limit
-            failures.append(str(error))
-            continue
-        except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
-            failures.append(f"{where}: {binding.expression} cannot be evaluated: {type(error).__name__}: {error}")
-            continue
-        shown = binding.shown(value)
-        if shown == binding.quoted:
-            continue
-        written = markdown[binding.start:binding.end]
-        at = written.index(binding.quoted)
-        parts += [markdown[position:binding.start], written[:at], shown, written[at + len(binding.quoted):]]
-        position = binding.end
-        changes.append(f"{page}:{binding.line}: {binding.quoted} -> {shown} ({binding.expression})")
+            shown, problem = "", str(error)
+        if not shown:
+            failures.append(problem)
+        elif problem:
+            written = markdown[binding.start:binding.end]
+            at = written.index(binding.quoted)
+            parts += [markdown[position:binding.start], written[:at], shown, written[at + len(binding.quoted):]]
+            position = binding.end
+            changes.append(f"{page}:{binding.line}: {binding.quoted} -> {shown} ({binding.expression})")
     return Rebound("".join([*parts, markdown[position:]]), tuple(changes), tuple(failures))
 
 
-def pages(paths: Iterable[Path]) -> list[Path]:
-    """The Markdown files named, or found below the folders named, in path order."""
-    found: list[Path] = []
-    for path in paths:
-        found += sorted(path.rglob("*.md")) if path.is_dir() else [path]
-    return found
-
-
 def rebind(paths: Sequence[Path], check_only: bool) -> int:
-    """Rewrite (or with ``check_only`` only report) every stale quote in ``paths``; the exit status."""
+    """Rewrite (or with ``check_only`` only report) every stale quote in ``paths`` (files, or folders of Markdown
+    files); the exit status."""
     status = 0
-    for path in pages(paths):
+    for path in [found for given in paths for found in (sorted(given.rglob("*.md")) if given.is_dir() else [given])]:
         if not path.is_file():
             print(f"rebind: error: no Markdown file at {path}", file=sys.stderr)
             status = 1

@@ -5,9 +5,6 @@ naming file, line and words, once the condition is false or not a truth value. O
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import numpy as np
 
 from attnlab.site.pages import bindings
@@ -16,44 +13,29 @@ from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.source import chunks, line_of, sub_prose
 
 
-@dataclass(frozen=True)
-class Relation:
-    """One ``[[words ? condition]]`` in a page's prose."""
-
-    words: str
-    condition: str
-    line: int
-
-
-def relations(markdown: str) -> list[Relation]:
-    """Every relation in the prose of ``markdown`` (code and front matter skipped), in order."""
-    return [Relation(" ".join(m["words"].split()), " ".join(m["condition"].split()),
-                     line_of(markdown, offset + m.start()))
+def relations(markdown: str) -> list[tuple[str, str, int]]:
+    """``(words, condition, line)`` of every relation in the prose of ``markdown`` (code skipped), in order."""
+    return [(" ".join(m["words"].split()), " ".join(m["condition"].split()), line_of(markdown, offset + m.start()))
             for prose, offset, text in chunks(markdown) if prose for m in RELATION.finditer(text)]
 
 
-def holds(condition: str, names: dict[str, Any]) -> bool:
-    """Whether ``condition`` is true; ``TypeError`` when it gives anything but a truth value."""
-    value = eval(condition, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"a relation's condition must be true or false, got {value!r}")
-    return bool(value)
-
-
 def check(markdown: str, page: str) -> list[str]:
-    """One message per relation in ``page`` whose condition is false or cannot be evaluated."""
+    """One message per relation in ``page`` whose condition is false, not a truth value or cannot be evaluated."""
     found = relations(markdown)
     names = namespace() if found else {}
     problems = []
-    for relation in found:
-        where = f"{page}:{relation.line}: {relation.words!r}"
+    for words, condition, line in found:
         try:
-            if not holds(relation.condition, names):
-                problems.append(f"{where} is false now: {relation.condition} does not hold "
-                                "(rewrite the sentence, then its condition)")
+            value = eval(condition, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
         except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
-            problems.append(f"{where}: its condition {relation.condition} cannot be evaluated: "
-                            f"{type(error).__name__}: {error}")
+            value = error
+        if not isinstance(value, (bool, np.bool_)):
+            why = (f"{type(value).__name__}: {value}" if isinstance(value, Exception)
+                   else f"TypeError: a relation's condition must be true or false, got {value!r}")
+            problems.append(f"{page}:{line}: {words!r}: its condition {condition} cannot be evaluated: {why}")
+        elif not value:
+            problems.append(f"{page}:{line}: {words!r} is false now: {condition} does not hold "
+                            "(rewrite the sentence, then its condition)")
     return problems
 
 

@@ -1,18 +1,15 @@
-"""Running the guide's code yourself: the wheel's install line and each chapter's notebooks, always with the
-wheel's real file name.
-
-Home and Notes print :func:`install`; :func:`with_run_lines` opens each chapter's ``## Exercises`` with its
-notebooks (:func:`section_line`) and ends each exercise "(in Python)" with the install line (:func:`python_line`).
+"""Running the guide's code yourself: Home and Notes print :func:`install`; :func:`with_run_lines` opens each
+chapter's ``## Exercises`` with its notebooks (:func:`section_line`) and ends each exercise "(in Python)" with the
+wheel's install line (:func:`python_line`).
 """
 
 from __future__ import annotations
 
-import posixpath
 from html import escape
 
 from attnlab.site.pages import practice
 from attnlab.site.pages.published import wheel_name
-from attnlab.site.pages.source import chunks, line_of
+from attnlab.site.pages.source import line_of, relative
 
 NOTEBOOKS = "notebooks"
 DEPENDENCY = "numpy 2 or newer is its only dependency"
@@ -30,18 +27,13 @@ def answers_path(page: str) -> str:
 
 
 def link(page: str, target: str, text: str) -> str:
-    """A link from ``page`` to the file ``target`` (both inside the site), to download.
-
-    Written as HTML: MkDocs checks Markdown links against the docs, and these
-    files are written into the site after the pages.
-    """
-    href = posixpath.relpath(target, posixpath.dirname(page) or ".")
-    return f'<a href="{escape(href)}" download>{text}</a>'
+    """A link from ``page`` to the file ``target``, to download: HTML, which MkDocs does not check against the
+    docs (the build writes these files after the pages)."""
+    return f'<a href="{escape(relative(target, page))}" download>{text}</a>'
 
 
 def install_command() -> str:
-    """The one line that installs ``attnlab`` from the guide's folder: ``pip install
-    attnlab-0.1.0-py3-none-any.whl``."""
+    """The line that installs ``attnlab`` from the guide's folder: ``pip install attnlab-0.1.0-py3-none-any.whl``."""
     return f"pip install {wheel_name()}"
 
 
@@ -74,11 +66,7 @@ def python_line(page: str) -> str:
 
 def with_run_lines(markdown: str, page: str) -> str:
     """``markdown`` of the chapter ``page`` with the section's line under ``## Exercises`` and the install line
-    at the end of each question in Python, just before its folded answer.
-
-    Lines are added before exercises are numbered
-    (:func:`attnlab.site.pages.practice.numbered` finds them again).
-    """
+    at the end of each question in Python, before its folded answer (added before exercises are numbered)."""
     lines = markdown.split("\n")
     listed = practice.exercises(markdown, page)
     after = {}
@@ -87,14 +75,10 @@ def with_run_lines(markdown: str, page: str) -> str:
             end = later.line - 1 if later else len(lines)
             answer = next((i for i in range(exercise.line, end) if lines[i].rstrip() == practice.ANSWER), None)
             after[answer - 1 if answer is not None else exercise.line] = python_line(page)
-    for line in section_lines(markdown)[:1]:
-        after[line] = section_line(page)
+    section = practice.section(markdown)
+    if section:
+        after[line_of(markdown, section[0])] = section_line(page)
     for line in sorted(after, reverse=True):
         lines[line:line] = ["", after[line]]
     return "\n".join(lines)
 
-
-def section_lines(markdown: str) -> list[int]:
-    """The lines of ``markdown`` that head an ``## Exercises`` section, in its prose."""
-    return [line_of(markdown, offset + found.start())
-            for prose, offset, text in chunks(markdown) if prose for found in practice.SECTION.finditer(text)]

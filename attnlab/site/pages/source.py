@@ -4,6 +4,7 @@ its front matter.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -37,11 +38,8 @@ def front_matter(markdown: str, page: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=256)
 def _parsed(front: str) -> Any:
-    """The YAML between the ``---`` lines of ``front``, every value a string: parsed once per text.
-
-    Every page's kind is read on every page's conversion (the Exercises and Claims pages, and what a
-    page must have, depend on all of them), and PyYAML is slow; the same text gives the same values.
-    """
+    """The YAML between the ``---`` lines of ``front``, every value a string: parsed once per text (every page's
+    conversion reads every page's kind, and PyYAML is slow)."""
     text = "\n".join(front.splitlines()[1:-1])
     yaml.safe_load(text)  # what MkDocs reads: it would silently drop a front matter it cannot (a !!python tag)
     return yaml.load(text, Loader=yaml.BaseLoader) or {}  # noqa: S506 (strings only)
@@ -72,7 +70,7 @@ def _inline(text: str, offset: int) -> Iterator[tuple[bool, int, str]]:
     yield True, offset + position, text[position:]
 
 
-def sub_prose(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], markdown: str) -> str:
+def sub_prose(pattern: re.Pattern[str], replace: str | Callable[[re.Match[str]], str], markdown: str) -> str:
     """``pattern.sub(replace, …)`` applied to the prose pieces only."""
     return "".join(pattern.sub(replace, text) if prose else text for prose, _, text in chunks(markdown))
 
@@ -90,3 +88,15 @@ def blank_match(match: re.Match[str]) -> str:
 def line_of(markdown: str, offset: int) -> int:
     """1-based line number of a character offset, for error messages."""
     return markdown.count("\n", 0, offset) + 1
+
+
+def at_marker(markdown: str, page: str, marker: str, listing: Callable[[], str]) -> str:
+    """``markdown`` with ``listing()`` written in at the ``marker`` line; ``ValueError`` naming ``page`` without it."""
+    if marker not in markdown:
+        raise ValueError(f"{page}: the marker line {marker} is missing")
+    return markdown.replace(marker, listing())
+
+
+def relative(target: str, page: str) -> str:
+    """The link from ``page`` to ``target`` (both paths inside the docs or the site)."""
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")

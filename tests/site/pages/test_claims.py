@@ -182,10 +182,7 @@ def test_lookups_by_id_and_the_sources_a_claim_rests_on() -> None:
     assert [c.id for c in registry.resting_on("S6")] == ["CL-027"]
     cl030 = registry.claim("CL-030")
     assert (cl030.kind, cl030.sources, cl030.locator) == ("source", ("S9",), "S9 §2.2, §3; §4")
-
-
-def test_a_source_gives_its_full_reference_and_its_arxiv_page() -> None:
-    assert registry.source("S9").reference() == (
+    assert registry.source("S9").reference() == (  # a source's full reference and its arXiv page
         "G. Kobayashi, T. Kuribayashi, S. Yokoi, K. Inui. Attention is Not Only a Weight: Analyzing "
         "Transformers with Vector Norms. Proceedings of EMNLP, 2020, pp. 7057–7075. arXiv:2004.10102.")
     assert registry.source("S8").url == "https://arxiv.org/abs/2112.05682"
@@ -211,27 +208,20 @@ def test_json_lists_every_claim_with_the_pages_citing_it() -> None:
 # --- citation syntax --------------------------------------------------------------------------
 
 
-def test_citations_are_found_in_prose_with_their_lines_and_nowhere_else() -> None:
-    assert list(citations.citations("Intro.\n\nScaled [[CL-005]].\n")) == [("CL-005", 3)]
-    assert list(citations.citations("Use `[[CL-005]]` like this:\n\n```md\n[[CL-006]]\n```\n")) == []
-    assert list(citations.citations("Weight [[0.576 = compute().weights[2]]].")) == []
-
-
 @given(st.lists(st.sampled_from(IDS), min_size=1, max_size=6), st.booleans())
-def test_every_written_citation_is_found_in_order(ids: list[str], together: bool) -> None:
+def test_every_citation_in_prose_is_found_in_order_with_its_line_and_none_in_code(ids: list[str], together: bool,
+                                                                                 ) -> None:
     markdown = f"[[{', '.join(ids)}]]" if together else " and ".join(f"[[{claim_id}]]" for claim_id in ids)
-    assert [i for i, _ in citations.citations(markdown)] == ids
+    assert list(citations.citations(f"Intro.\n\n{markdown}")) == [(claim_id, 3) for claim_id in ids]
+    assert list(citations.citations(f"Use `{markdown}`:\n\n```md\n{markdown}\n```\n[[0.5 = 1 / 2]]")) == []
 
 
-def test_cite_links_to_the_claim_anchor_with_its_statement_as_title() -> None:
+def test_a_citation_becomes_markers_linking_the_claims_with_their_statements_without_the_spaces_before_it() -> None:
     statement = ("How well a query matches a key is measured by their dot product, "
                  "which is divided by √dₖ before the softmax.")
     assert citations.cite("CL-005", "scores.md") == (
         f'[CL-005](claims.md#cl-005 "{statement}"){{.attn-cite data-claim="CL-005"}}')
     assert citations.cite("WE-002", "guide/example.md").startswith("[WE-002](../claims.md#we-002 ")
-
-
-def test_a_citation_becomes_markers_without_the_spaces_before_it_and_code_is_left_alone() -> None:
     out = citations.linked("See [[CL-005]] and `[[CL-005]]`.", "scores.md")
     assert out.startswith("See[CL-005](claims.md#cl-005 ") and out.endswith(" and `[[CL-005]]`.")
     out = citations.linked("Both hold\t [[CL-001, CL-007]].", "scores.md")
@@ -242,10 +232,9 @@ def test_a_citation_becomes_markers_without_the_spaces_before_it_and_code_is_lef
 
 def test_an_unknown_id_stops_the_page_naming_its_line_counted_with_the_front_matter(tmp_path: Path) -> None:
     markdown = "---\nliterals: [2]\n---\n\nSee [[CL-099]].\n"
-    assert citations.unknown(markdown, "docs/scores.md") == ["docs/scores.md:5: unknown claim ID CL-099 in [[CL-099]]"]
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "p.md").write_text(markdown, encoding="utf-8")
-    with pytest.raises(PageError, match=r"docs/p\.md:5: unknown claim ID CL-099"):  # the builder strips front matter
+    with pytest.raises(PageError, match=r"^docs/p\.md:5: unknown claim ID CL-099 in \[\[CL-099\]\]$"):
         page_markdown(markdown.split("---\n", 2)[2], Page("p.md", tmp_path / "docs"))
 
 

@@ -12,12 +12,9 @@ TRACEBACK_HTML = (
 )
 
 
-def test_a_traceback_names_the_blocks_place_and_its_error() -> None:
+def test_a_traceback_names_the_blocks_place_or_else_the_page_and_its_error() -> None:
     assert problems(TRACEBACK_HTML, "docs/mixing.md") == [
         "docs/mixing.md:133: a code block raised ValueError: boom (its traceback would be on the page)"]
-
-
-def test_a_traceback_without_a_place_names_the_page() -> None:
     html = "<pre><code>Traceback (most recent call last):\n  File \"x\", line 1\nKeyError: 'k'\n</code></pre>"
     assert problems(html, "docs/p.md")[0].startswith("docs/p.md: a code block raised KeyError: 'k'")
 

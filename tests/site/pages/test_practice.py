@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sites import DOCS, guide, read_config
 
-from attnlab.site.pages import practice
+from attnlab.site.pages import practice, running
 from attnlab.site.pages.page import nav_pages
 from attnlab.site.pages.practice import exercises, gathered, numbered, problems, prompts
 
@@ -88,6 +88,21 @@ def test_numbering_gives_each_exercise_heading_its_number_and_id() -> None:
     assert "### Exercise 1: Two equal scores (in Python) {#exercise-1 .attn-exercise}" in shown
     assert "### Exercise 2: Three equal scores {#exercise-2 .attn-exercise}" in shown
     assert numbered("# Notes\n\n### A heading\n") == "# Notes\n\n### A heading\n"
+
+
+def test_the_exercises_open_with_the_notebooks_and_each_in_python_ends_with_the_install_line() -> None:
+    both = CHAPTER.replace("### Three equal scores", "### Three equal scores { .python }")
+    for chapter, python in [(CHAPTER, [True, False]), (both, [True, True])]:
+        text = running.with_run_lines(chapter, "softmax.md")
+        lines = text.split("\n")
+        assert lines[lines.index("## Exercises") + 2] == running.section_line("softmax.md")
+        for question, in_python in zip(["Compute the weights with `attnlab`.", "What now?"], python):
+            after = [running.python_line("softmax.md"), ""] if in_python else []
+            assert lines[lines.index(question) + 2:][:len(after) + 1] == [*after, '??? success "Answer"']
+        found = exercises(text, "softmax.md")  # the install line is part of the question gathered
+        assert [running.python_line("softmax.md") in e.question for e in found] == [e.python for e in found] == python
+        assert re.findall(r"^### Exercise (\d): ", numbered(text, "softmax.md"), re.MULTILINE) == ["1", "2"]
+    assert running.with_run_lines("# Notes\n\nText.\n", "notes.md") == "# Notes\n\nText.\n"
 
 
 # --- the Exercises page ---------------------------------------------------------------------------

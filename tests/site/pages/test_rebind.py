@@ -32,42 +32,34 @@ def test_each_stale_quote_is_rewritten_at_its_own_decimals_and_each_change_said(
 def test_a_quote_that_cannot_be_rewritten_is_reported_and_the_stale_quote_beside_it_still_rewritten() -> None:
     result = rebound("[[1 = nowhere.x]] and [[0.5 = 1 / 3]]\n", "p.md")
     assert result.markdown == "[[1 = nowhere.x]] and [[0.3 = 1 / 3]]\n"
-    assert result.failures == ("p.md:1: nowhere.x cannot be evaluated: NameError: name 'nowhere' is not defined",)
+    assert result.failures == ("p.md:1: [[1 = nowhere.x]] cannot be evaluated: NameError: name 'nowhere' is not "
+                               "defined (names in scope: attnlab.site.pages.bindings.namespace)",)
     result = rebound(f"[[0.{'0' * 20}1 = 1e-21]] and [[0.5 = 1 / 3]]\n", "p.md")
     assert result.markdown.endswith("[[0.3 = 1 / 3]]\n")
-    assert result.failures == (f"p.md:1: 0.{'0' * 20}1 has more than 20 decimals, more than a float64 holds",)
+    assert result.failures == (f"p.md:1: [[0.{'0' * 20}1 = ...]] quotes more than 20 decimals, more than a float64 "
+                               "holds",)
 
 
-def test_a_binding_that_would_end_the_command_is_reported_and_the_next_file_still_checked(
+def test_the_command_rewrites_files_keeping_line_endings_or_with_check_writes_nothing_and_fails(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "a.md").write_text("[[0 = exit(0)]]\n", encoding="utf-8")
-    (tmp_path / "b.md").write_text(STALE, encoding="utf-8")
-    assert main(["--check", str(tmp_path / "a.md"), str(tmp_path / "b.md")]) == 1
-    printed = capsys.readouterr()
-    assert "a.md:1: [[0 = exit(0)]] raised SystemExit (0)" in printed.err and "0.577 -> 0.576" in printed.out
-
-
-def test_a_file_that_is_not_utf_8_is_named_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "p.md").write_bytes(b"caf\xe9 [[0.5 = 1 / 3]]\n")
-    assert main([str(tmp_path)]) == 1
-    assert capsys.readouterr().err == f"rebind: error: {tmp_path / 'p.md'} is not UTF-8 text (byte 3)\n"
-
-
-def test_crlf_line_endings_are_kept(tmp_path: Path) -> None:
     page = tmp_path / "p.md"
     page.write_bytes(STALE.replace("\n", "\r\n").encode())
-    assert main([str(page)]) == 0
-    assert page.read_bytes().count(b"\r\n") == STALE.count("\n") and b"0.576" in page.read_bytes()
-
-
-def test_the_command_rewrites_files_and_prints_the_changes_or_with_check_writes_nothing_and_fails(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    page = tmp_path / "p.md"
-    page.write_text(STALE, encoding="utf-8")
-    assert main(["--check", str(page)]) == 1 and page.read_text(encoding="utf-8") == STALE
+    assert main(["--check", str(page)]) == 1 and page.read_bytes() == STALE.replace("\n", "\r\n").encode()
     assert main([str(tmp_path)]) == 0
     assert "0.577 -> 0.576" in capsys.readouterr().out
+    assert page.read_bytes().count(b"\r\n") == STALE.count("\n")
     assert check(page.read_text(encoding="utf-8"), "p.md") == []
+
+
+def test_a_file_it_cannot_read_or_whose_binding_would_end_the_command_is_named_and_the_next_file_still_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.md").write_text("[[0 = exit(0)]]\n", encoding="utf-8")
+    (tmp_path / "b.md").write_bytes(b"caf\xe9 [[0.5 = 1 / 3]]\n")
+    (tmp_path / "c.md").write_text(STALE, encoding="utf-8")
+    assert main(["--check", str(tmp_path)]) == 1
+    printed = capsys.readouterr()
+    assert "a.md:1: [[0 = exit(0)]] raised SystemExit (0)" in printed.err and "0.577 -> 0.576" in printed.out
+    assert f"rebind: error: {tmp_path / 'b.md'} is not UTF-8 text (byte 3)\n" in printed.err
 
 
 def test_a_changed_toy_constant_is_carried_into_every_page_by_one_run(

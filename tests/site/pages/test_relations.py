@@ -18,8 +18,10 @@ FALSE = ("Intro.\n\nThe weight of `load` is [[the largest\nof the three ? "
          "max(compute().weights) == compute().weights[1]]].\n")
 
 
-def test_a_relation_shows_its_words_only_and_is_left_alone_in_code() -> None:
+def test_a_relation_shows_and_is_scanned_as_its_words_only_and_is_left_alone_in_code() -> None:
     assert relations.render(TRUE) == "The weight of `load` is the smallest.\n"
+    assert unbound("A [[tie of 3 ? abs(0.25 - 0.25) < 1e-9]] here.\n", "p.md") == [
+        "p.md:1: 3 is neither bound ([[3 = expression]]) nor declared in the front matter's literals"]
     code = "Write `[[large ? 1 > 2]]`.\n\n```md\n[[large ? 1 > 2]]\n```\n"
     assert relations.relations(code) == [] and relations.render(code) == code
     assert malformed(TRUE, "p.md") == [] and relations.relations("[[0.5 = 1 / 2]]") == []  # not a binding
@@ -33,11 +35,6 @@ def test_a_relation_passes_while_true_and_is_named_once_false_or_failing() -> No
     assert "must be true or false, got 0.57" in problem
     assert relations.check("It is [[large ? nowhere > 1]].", "p.md") == [
         "p.md:1: 'large': its condition nowhere > 1 cannot be evaluated: NameError: name 'nowhere' is not defined"]
-
-
-def test_the_scan_reads_the_words_but_not_the_condition() -> None:
-    assert unbound("A [[tie of 3 ? abs(0.25 - 0.25) < 1e-9]] here.\n", "p.md") == [
-        "p.md:1: 3 is neither bound ([[3 = expression]]) nor declared in the front matter's literals"]
 
 
 def test_rebind_names_a_relation_it_cannot_rewrite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,64 +14,13 @@ from attnlab.site.pages.published import wheel_name
 
 GUIDE = guide()
 WHEEL = wheel_name()
-CHAPTER = """# Softmax
-
-Text.
-
-## Exercises
-
-### By hand
-
-What now?
-
-??? success "Answer"
-
-    This.
-
-### With attnlab { .python }
-
-Compute it.
-
-??? success "Answer"
-
-    That.
-
-### Again { .python }
-
-And again.
-
-??? success "Answer"
-
-    Again.
-"""
 
 
-def test_the_install_line_names_the_wheel_and_the_notebooks_the_chapter() -> None:
-    assert running.install_command() == f"pip install {WHEEL}"
+def test_the_lines_link_the_wheel_and_the_chapters_notebooks_to_download_from_the_page() -> None:
     assert WHEEL.startswith("attnlab-") and WHEEL.endswith("-py3-none-any.whl")
-    assert (running.notebook_path("mixing.md"), running.answers_path("mixing.md")) == (
-        "notebooks/mixing.ipynb", "notebooks/mixing-answers.ipynb")
-
-
-def test_the_exercises_open_with_the_notebooks_and_each_in_python_ends_with_the_install_line() -> None:
-    text = running.with_run_lines(CHAPTER, "softmax.md")
-    lines = text.split("\n")
-    assert lines[lines.index("## Exercises") + 2] == running.section_line("softmax.md")
-    for question in ("Compute it.", "And again."):
-        assert lines[lines.index(question) + 2:lines.index(question) + 5] == [
-            running.python_line("softmax.md"), "", '??? success "Answer"']
-    assert lines[lines.index("What now?") + 2] == '??? success "Answer"'
-    assert text.count(f"`pip install {WHEEL}`") == 2
-    found = practice.exercises(text, "softmax.md")  # the install line is part of the question gathered
-    assert [running.python_line("softmax.md") in e.question for e in found] == [False, True, True]
-    assert [e.python for e in found] == [False, True, True]
-    assert re.findall(r"^### Exercise (\d): ", practice.numbered(text, "softmax.md"), re.MULTILINE) == ["1", "2", "3"]
-    assert running.with_run_lines("# Notes\n\nText.\n", "notes.md") == "# Notes\n\nText.\n"
-
-
-def test_the_lines_link_the_files_to_download_from_the_page() -> None:
     assert running.section_line("mixing.md").count(" download>") == 2
     assert '<a href="notebooks/mixing.ipynb" download>its notebook</a>' in running.section_line("mixing.md")
+    assert '<a href="notebooks/mixing-answers.ipynb" download>the answers</a>' in running.section_line("mixing.md")
     assert f'<a href="{WHEEL}" download>the wheel</a>' in running.python_line("mixing.md")
     assert f'<a href="../{WHEEL}" download>' in running.python_line("part/mixing.md")
 
