@@ -30,12 +30,6 @@ def test_no_maths_module_imports_the_site_machinery() -> None:
     assert {name: found for name, found in upward.items() if found} == {}
 
 
-def test_importing_attnlab_loads_no_site_module() -> None:
-    probe = "import sys, attnlab; print(sorted(m for m in sys.modules if m.startswith('attnlab.site')))"
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "[]"
-
-
 def module_name(path: Path) -> str:
     """The dotted name of a module file below the repository: ``attnlab/site/pages/page.py`` →
     ``attnlab.site.pages.page``."""
@@ -141,10 +135,6 @@ def test_nothing_reads_the_call_stack() -> None:
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if any(word in line for word in CALL_STACK)]
     assert found == []
-
-
-def test_the_package_says_it_is_typed() -> None:
-    assert (PACKAGE / "py.typed").is_file()
 
 
 def test_every_benchmark_imports() -> None:

@@ -30,7 +30,7 @@ def test_each_step_by_hand() -> None:
     assert mix([[0.5, 0.5], [1.0, 0.0]], [[4.0], [0.0]]).tolist() == [[2.0], [4.0]]
 
 
-def test_mismatched_shapes_are_refused_naming_both_arguments() -> None:
+def test_mismatched_shapes_products_beyond_float64_and_weights_not_a_distribution_are_refused_naming_them() -> None:
     for call, message in [
         (lambda: scores([[1.0, 2.0]], [[3.0]]), "q has width 2 but k has width 1"),
         (lambda: attention([[1.0, 2.0, 3.0]], KEYS, VALUES),
@@ -44,16 +44,22 @@ def test_mismatched_shapes_are_refused_naming_both_arguments() -> None:
          r"visible must have shape \(3,\), got \(1, 3\)"),
         (lambda: attention([[1.0, 0.0]], KEYS, VALUES, np.ones((3, 3), dtype=bool)),
          re.escape("visible must have shape (1, 3), got (3, 3)")),
+        (lambda: attention([1e200, 1e200], [[1e200, 1e200]], [[1.0]]),
+         r"q @ k\.T overflow.*\|q\| 1e\+200.*\|k\.T\| 1e\+200"),
+        (lambda: scores([[1e200]], [[1e200]]), r"q @ k\.T overflow float64"),
+        # 1e308·10 + 1e308·(-10) would be inf - inf = NaN
+        (lambda: project([[1e308, 1e308]], [[10.0], [-10.0]], "w2"),
+         r"x @ w2 overflow float64: .*\|x\| 1e\+308.*\|w2\| 10"),
+        (lambda: mix([1.5, -0.5], [[1.0], [2.0]]), r"weights has a negative entry -0\.5 at index \(1,\)"),
+        (lambda: mix([[0.5, 0.5], [0.25, 0.5]], [[1.0], [2.0]]), r"weights row 1 adds up to 0.75, not 1"),
+        # attention's own blocked row: test_streaming.py's BAD_INPUTS
+        (lambda: softmax(np.zeros((2, 2)), np.array([[True, False], [False, False]])),
+         "visible row 1 blocks every key"),
     ]:
-        with pytest.raises(ValueError, match=message):
-            call()
-
-
-def test_mix_refuses_weights_that_are_not_a_distribution_naming_where() -> None:
-    with pytest.raises(ValueError, match=r"weights has a negative entry -0\.5 at index \(1,\)"):
-        mix([1.5, -0.5], [[1.0], [2.0]])
-    with pytest.raises(ValueError, match=r"weights row 1 adds up to 0.75, not 1"):
-        mix([[0.5, 0.5], [0.25, 0.5]], [[1.0], [2.0]])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match=message):
+                call()
 
 
 @given(st.data(), st.integers(1, 12), st.integers(1, 4))
@@ -71,30 +77,12 @@ def test_softmax_by_hand_a_blocked_entry_is_zero_and_a_zero_score_is_not_blocked
     assert softmax(np.zeros(3), np.ones(3, dtype=bool)).tolist() == pytest.approx([1 / 3] * 3, rel=1e-15)
 
 
-def test_a_fully_blocked_row_is_refused_naming_the_row() -> None:
-    # attention's own refusal: test_streaming.py's BAD_INPUTS
-    with pytest.raises(ValueError, match="visible row 1 blocks every key"):
-        softmax(np.zeros((2, 2)), np.array([[True, False], [False, False]]))
-
-
 def test_extreme_finite_scores_give_one_hot_weights_without_warning() -> None:
     # raw scores +1e308 and -1e308: their gap is beyond float64, the weight is still exactly 0
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         r = attention([1e154], [[1e154], [-1e154]], [[1.0], [2.0]])
     assert (r.weights.tolist(), r.output.tolist()) == ([1.0, 0.0], [1.0])
-
-
-def test_products_beyond_float64_are_refused_naming_both_factors_without_warning() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with pytest.raises(ValueError, match=r"q @ k\.T overflow.*\|q\| 1e\+200.*\|k\.T\| 1e\+200"):
-            attention([1e200, 1e200], [[1e200, 1e200]], [[1.0]])
-        with pytest.raises(ValueError, match=r"q @ k\.T overflow float64"):
-            scores([[1e200]], [[1e200]])
-        # 1e308·10 + 1e308·(-10) would be inf - inf = NaN
-        with pytest.raises(ValueError, match=r"x @ w2 overflow float64: .*\|x\| 1e\+308.*\|w2\| 10"):
-            project([[1e308, 1e308]], [[10.0], [-10.0]], "w2")
 
 
 def test_a_zero_query_weighs_its_visible_keys_equally_and_blocked_ones_exactly_zero() -> None:

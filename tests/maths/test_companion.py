@@ -74,9 +74,10 @@ def test_companion_json_is_compute_for_each_contrast_and_we002(report: dict[str,
     assert report["we002"] == {field.name: getattr(example, field.name).tolist() for field in fields(example)}
 
 
-def test_import_attnlab_loads_only_numpy_and_the_standard_library() -> None:
-    probe = ("import json, sys; before = set(sys.modules); import attnlab; "
-             "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))")
-    done = run("-c", probe)
+def test_import_attnlab_loads_only_numpy_the_standard_library_and_no_site_module() -> None:
+    done = run("-c", "import json, sys; before = set(sys.modules); import attnlab; "
+                     "print(json.dumps(sorted(set(sys.modules) - before)))")
     assert done.returncode == 0, done.stderr
-    assert set(json.loads(done.stdout)) - sys.stdlib_module_names - {"numpy", "attnlab"} == set()
+    loaded = json.loads(done.stdout)
+    assert {m.split(".")[0] for m in loaded} - sys.stdlib_module_names - {"numpy", "attnlab"} == set()
+    assert [m for m in loaded if m.startswith("attnlab.site")] == []
