@@ -102,25 +102,22 @@ def test_stacked_results_are_read_only() -> None:
             array[0, 0] = 1.0
 
 
-def test_stacking_refuses_heads_that_do_not_fit_naming_what_is_wrong() -> None:
+def test_heads_rows_or_a_mask_that_do_not_fit_are_refused_naming_what_is_wrong() -> None:
     params = init_multi_head(np.random.default_rng(8), 4, 2, 2, 3)
     first, second = Head(np.eye(2), np.eye(2), np.eye(2)), Head(np.ones((2, 3)), np.ones((2, 3)), np.eye(2))
-    for heads, w_o, message in [
-        ((), np.eye(2), "params.heads is empty"),
-        ((first, second), np.eye(4), r"w_q of head 1 has shape \(2, 3\) but head 0's is \(2, 2\)"),
-        (params.heads, np.ones((5, 4)), "w_o has 5 rows but the heads' values are 6 wide"),
-        ((Head(np.eye(2), np.eye(2), np.eye(2), b_q=np.zeros(3)),), np.eye(2), r"b_q of head 0 must have shape \(2,\)"),
-    ]:
-        with pytest.raises(ValueError, match=message):
-            stack_heads(MultiHeadParams(heads, w_o))
-
-
-def test_stacked_multi_head_refuses_rows_or_a_mask_that_do_not_fit_naming_them() -> None:
     stacked, rows = stack_heads(init_multi_head(np.random.default_rng(9), 4, 2, 2, 2)), np.ones((2, 4))
-    for x_kv, visible, message in [
-        (np.ones((2, 3)), None, "x_kv has width 3 but the heads project from 4"),
-        (rows, np.ones((2, 3), dtype=bool), r"visible must have shape \(2, 2\)"),
-        (rows, np.array([[True, True], [False, False]]), "blocks every key"),
+    for call, message in [
+        (lambda: stack_heads(MultiHeadParams((), np.eye(2))), "params.heads is empty"),
+        (lambda: stack_heads(MultiHeadParams((first, second), np.eye(4))),
+         r"w_q of head 1 has shape \(2, 3\) but head 0's is \(2, 2\)"),
+        (lambda: stack_heads(MultiHeadParams(params.heads, np.ones((5, 4)))),
+         "w_o has 5 rows but the heads' values are 6 wide"),
+        (lambda: stack_heads(MultiHeadParams((Head(np.eye(2), np.eye(2), np.eye(2), b_q=np.zeros(3)),), np.eye(2))),
+         r"b_q of head 0 must have shape \(2,\)"),
+        (lambda: stacked_multi_head(rows, np.ones((2, 3)), stacked), "x_kv has width 3 but the heads project from 4"),
+        (lambda: stacked_multi_head(rows, rows, stacked, np.ones((2, 3), dtype=bool)),
+         r"visible must have shape \(2, 2\)"),
+        (lambda: stacked_multi_head(rows, rows, stacked, np.array([[True, True], [False, False]])), "blocks every key"),
     ]:
         with pytest.raises(ValueError, match=message):
-            stacked_multi_head(rows, x_kv, stacked, visible)
+            call()

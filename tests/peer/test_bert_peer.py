@@ -41,10 +41,8 @@ def peer() -> tuple[Any, Any]:
 def reference_model(dtype: str) -> Any:
     """BertModel from attnlab's model files in ``dtype`` (``"float32"``, ``"float64"``), eager attention, once."""
     torch, bert_model = peer()
-    return bert_model.from_pretrained(
-        str(load_model().directory), local_files_only=True, attn_implementation="eager",
-        dtype=getattr(torch, dtype),
-    ).eval()
+    return bert_model.from_pretrained(str(load_model().directory), local_files_only=True,
+                                      attn_implementation="eager", dtype=getattr(torch, dtype)).eval()
 
 
 def reference_outputs(dtype: str, sentences: list[str] = SENTENCES) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -56,16 +54,6 @@ def reference_outputs(dtype: str, sentences: list[str] = SENTENCES) -> tuple[lis
                                      attention_mask=torch.from_numpy(batch.real.astype(np.int64)),
                                      output_hidden_states=True, output_attentions=True)
     return ([h.double().numpy() for h in out.hidden_states], [a.double().numpy() for a in out.attentions])
-
-
-@pytest.fixture(scope="module")
-def ours() -> tuple[Encoding, ...]:
-    return encode(SENTENCES)
-
-
-@pytest.fixture(scope="module")
-def float32_reference() -> tuple[list[np.ndarray], list[np.ndarray]]:
-    return reference_outputs("float32")
 
 
 def largest_gaps(ours: tuple[Encoding, ...], reference: tuple[list[np.ndarray], list[np.ndarray]]
@@ -84,13 +72,12 @@ def largest_gaps(ours: tuple[Encoding, ...], reference: tuple[list[np.ndarray], 
     return hidden_gap, weight_gap
 
 
-def test_on_a_padded_batch_padding_keys_get_zero_weight_and_the_rest_matches_float32_to_1e_5(
-        ours: tuple[Encoding, ...], float32_reference: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
+def test_on_a_padded_batch_padding_keys_get_zero_weight_and_the_rest_matches_float32_to_1e_5() -> None:
+    ours, reference = encode(SENTENCES), reference_outputs("float32")
     lengths = [int(enc.real.sum()) for enc in ours]
     assert len(set(lengths)) == len(SENTENCES) and min(lengths) < len(ours[0].real)  # the batch really has padding
-    _, weights = float32_reference
-    assert (weights[0][0][:, :, ~ours[0].real] == 0).all()  # ours: test_bert.py
-    hidden_gap, weight_gap = largest_gaps(ours, float32_reference)
+    assert (reference[1][0][0][:, :, ~ours[0].real] == 0).all()  # ours: test_bert.py
+    hidden_gap, weight_gap = largest_gaps(ours, reference)
     assert hidden_gap < TOLERANCE and weight_gap < TOLERANCE
 
 
