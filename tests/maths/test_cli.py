@@ -1,8 +1,7 @@
 """Both commands end with one line and a non-zero status, never a traceback (``attnlab.cli``).
 
-The commands run in a fresh interpreter, as a reader runs them. A reader's
-``| head`` is a pipe whose reading end is closed: here it is closed before
-the command starts, so the command's first write fails every time.
+The commands run in a fresh interpreter, as a reader runs them. A reader's ``| head`` is a pipe whose reading end is
+closed: here it is closed before the command starts, so the command's first write fails every time.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The companion command ``python -m attnlab`` and the weight of ``import attnlab``.
 
-Each runs in a fresh interpreter (``sys.executable``), as a reader would run it. The numbers must be
-``compute``'s and ``we002``'s, which test_lab.py and test_examples.py check by hand.
+Each runs in a fresh interpreter (``sys.executable``), as a reader would run it. The numbers must be ``compute``'s
+and ``we002``'s, which test_lab.py and test_examples.py check by hand.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """The toy LAB-001 (``attnlab.lab``), checked against arithmetic done by hand.
 
-Toy (from the brief): X rows grid [1, 0], load [0, 1], rises [1, 1];
-W_Q = I, W_K = [[1, 1], [0, 1]], W_V = [[1, 0], [0, 2]], d_k = 2.
-So queries = X, keys [1, 1], [0, 1], [1, 2], values [1, 0], [0, 2], [1, 2].
-Every expected number below is written as that arithmetic, never copied
-from a run. ``baseline_mismatches`` gathers the whole baseline so that the
-mutation test can show each constant of the toy is pinned by it.
+Toy (from the brief): X rows grid [1, 0], load [0, 1], rises [1, 1]; W_Q = I, W_K = [[1, 1], [0, 1]],
+W_V = [[1, 0], [0, 2]], d_k = 2. So queries = X, keys [1, 1], [0, 1], [1, 2], values [1, 0], [0, 2], [1, 2].
+Every expected number below is written as that arithmetic, never copied from a run. ``baseline_mismatches``
+gathers the whole baseline so that the mutation test can show each constant of the toy is pinned by it.
 """
 
 from __future__ import annotations
@@ -128,49 +126,44 @@ def test_the_exponentials_are_taken_after_the_row_maximum_and_the_map_row_is_the
         assert other.weight_map[other.row] == other.weights
 
 
-def test_the_causal_switch() -> None:
-    r = compute("grid")
-    assert (r.weights, r.output) == ((1.0, 0.0, 0.0), (1.0, 0.0))
-    # q = [1, 0]; scores 1, 0, 1; scaled 1/√2, 0, 1/√2
-    a = math.exp(1 / SQRT2)
-    w = [a / (2 * a + 1), 1 / (2 * a + 1), a / (2 * a + 1)]
-    r = compute("grid", causal=False)
-    assert close(r.weights, w) and close(r.output, [w[0] + w[2], 2 * w[1] + 2 * w[2]])
-    on, off = compute("rises", causal=True), compute("rises", causal=False)
-    assert (on.scores, on.visible, on.weights, on.output) == (off.scores, off.visible, off.weights, off.output)
+A = math.exp(1 / SQRT2)  # grid: q = [1, 0] scores 1, 0, 1, scaled 1/√2, 0, 1/√2
+E1, E2, E3 = math.exp(1), math.exp(2), math.exp(3)  # rises' scores 1, 2, 3 left unscaled
+BY_HAND = [  # controls, weights, output = Σ w_j · value_j with values [1, 0], [0, 2], [1, value_y]
+    ({"token": "grid"}, [1.0, 0.0, 0.0], [1.0, 0.0]),  # causal: grid sees only itself
+    ({"token": "grid", "causal": False}, [A / (2 * A + 1), 1 / (2 * A + 1), A / (2 * A + 1)],
+     [2 * A / (2 * A + 1), (2 + 2 * A) / (2 * A + 1)]),
+    ({"query_scale": 0.0}, [1 / 3] * 3, [(1 + 0 + 1) / 3, (0 + 2 + 2) / 3]),
+    ({"token": "load", "query_scale": 0.0}, [1 / 2, 1 / 2, 0.0], [1 / 2, 1.0]),  # uniform over visible keys only
+    ({"scale_scores": False}, [E2 / (E1 + E2 + E3), E1 / (E1 + E2 + E3), E3 / (E1 + E2 + E3)],
+     [(E2 + E3) / (E1 + E2 + E3), (2 * E1 + 2 * E3) / (E1 + E2 + E3)]),
+    ({"value_y": 4.0}, RISES_WEIGHTS, [W0 + W2, 2 * W1 + 4 * W2]),
+]
 
 
-def test_the_query_multiplier() -> None:
-    r = compute(query_scale=0.0)
-    assert r.scores == (0.0, 0.0, 0.0)
-    assert close(r.weights, [1 / 3, 1 / 3, 1 / 3]) and close(r.output, [(1 + 0 + 1) / 3, (0 + 2 + 2) / 3])
-    assert close(compute("load", query_scale=0.0).weights, [1 / 2, 1 / 2, 0.0])  # uniform over visible keys only
+def test_each_control_by_hand() -> None:
+    for given, weights, output in BY_HAND:
+        r = compute(given)
+        assert close(r.weights, weights) and close(r.output, output), given
+    assert compute(scale_scores=False).scaled == tuple(RISES_SCORES) and compute(query_scale=0.0).scores == (0.0,) * 3
     r = compute(query_scale=2.0)
-    assert r.query == (2.0, 2.0)
-    assert close(r.scaled, [4 / SQRT2, 2 / SQRT2, 6 / SQRT2])
+    assert r.query == (2.0, 2.0) and close(r.scaled, [4 / SQRT2, 2 / SQRT2, 6 / SQRT2])
     assert close(r.weight_map[:2], CAUSAL_MAP[:2])  # the selected query only
     with pytest.raises(ValueError, match="query_scale"):
         compute(query_scale=1.7e308)
 
 
-def test_the_division_by_sqrt_d_k_switched_off() -> None:
-    z = math.exp(2) + math.exp(1) + math.exp(3)
-    r = compute(scale_scores=False)
-    assert r.scores == r.scaled == tuple(RISES_SCORES)
-    assert close(r.weights, [math.exp(2) / z, math.exp(1) / z, math.exp(3) / z])
-    assert close(r.output, [(math.exp(2) + math.exp(3)) / z, (2 * math.exp(1) + 2 * math.exp(3)) / z])
-    # dividing by √2 shrinks the gaps between scores, so the softmax is flatter with it
-    assert r.weights[2] > compute().weights[2]
-    on, off = compute(query_scale=0.0), compute(query_scale=0.0, scale_scores=False)
-    assert (on.weights, on.output) == (off.weights, off.output)
+def test_what_a_control_leaves_alone_it_leaves_exactly() -> None:
+    def steps(r: LabResult) -> tuple[Any, ...]:
+        return r.scores, r.visible, r.weights, r.output
 
-
-def test_value_y_moves_only_the_second_output_coordinate_by_2_w_rises() -> None:
-    before, after = compute(), compute(value_y=4.0)
-    assert (after.scores, after.scaled, after.weights) == (before.scores, before.scaled, before.weights)
-    assert after.output[0] == before.output[0]
-    assert math.isclose(after.output[1] - before.output[1], (4 - 2) * W2, rel_tol=1e-12)
+    # rises sees every key either way; with a zero query there is nothing for √d_k to scale
+    assert steps(compute("rises", causal=True)) == steps(compute("rises", causal=False))
+    assert steps(compute(query_scale=0.0)) == steps(compute(query_scale=0.0, scale_scores=False))
+    before, after = compute(), compute(value_y=4.0)  # value_y moves only the second output coordinate
+    assert (after.scaled, after.weights, after.output[0]) == (before.scaled, before.weights, before.output[0])
     assert compute("load", value_y=4.0).output == compute("load").output  # the third key is blocked there
+    # dividing by √2 shrinks the gaps between scores, so the softmax is flatter with it
+    assert compute(scale_scores=False).weights[2] > compute().weights[2]
 
 
 def test_controls_as_one_dict_equal_controls_as_arguments_and_missing_keys_take_defaults() -> None:

@@ -1,7 +1,7 @@
 """Properties of attention over random shapes, values and masks (hypothesis).
 
-Shapes: n queries, m keys, d_k, d_v each from 1 to 8; entries within ±1e3;
-masks are random but keep at least one visible key in every row.
+Shapes: n queries, m keys, d_k, d_v each from 1 to 8; entries within ±1e3; masks are random but keep at least one
+visible key in every row.
 """
 
 from __future__ import annotations

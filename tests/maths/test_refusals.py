@@ -1,10 +1,9 @@
 """What a reader plausibly passes wrong is refused with an error naming the argument: one table per argument kind.
 
-Arrays: NaN, infinity, text, None, booleans, empty input, a wrong number of
-dimensions, ragged rows. Integers: a boolean, a float, text, a value below
-the least allowed. Numbers: text, None, a boolean, NaN, infinity. Masks:
-numbers for booleans, a wrong shape, ragged rows. Parameter bundles: None or
-a plain list. Every exported function that takes arrays is in the array table.
+Arrays: NaN, infinity, text, None, booleans, empty input, a wrong number of dimensions, ragged rows. Integers: a
+boolean, a float, text, a value below the least allowed. Numbers: text, None, a boolean, NaN, infinity. Masks:
+numbers for booleans, a wrong shape, ragged rows. Parameter bundles: None or a plain list. Every exported function
+that takes arrays is in the array table.
 """
 
 from __future__ import annotations

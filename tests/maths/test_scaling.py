@@ -1,9 +1,8 @@
 """The scaling experiment: vectors with a shared part, and what dividing by √d_k leaves of their scores' spread.
 
-Exact cases pin down the draw (no shared part is a plain standard normal
-draw; all of it makes a vector constant); seeded measurements show the
-paper's argument holding for independent entries and failing, as the
-Scores chapter says, when the entries share a part.
+Exact cases pin down the draw (no shared part is a plain standard normal draw; all of it makes a vector constant);
+seeded measurements show the paper's argument holding for independent entries and failing, as the Scores chapter
+says, when the entries share a part.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """``attnlab.streaming``: attention's exact output, one block of keys at a time.
 
-Tolerance: ``rtol=1e-12`` plus ``atol = 1e-12 × the largest |value|``: an
-output is a mixture of values, so its rounding error scales with the values
-(an output near 0 from values that cancel carries a few of their ulps).
+Tolerance: ``rtol=1e-12`` plus ``atol = 1e-12 × the largest |value|``: an output is a mixture of values, so its
+rounding error scales with the values (an output near 0 from values that cancel carries a few of their ulps).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Peer check: transformers' BertModel (PyTorch, CPU) and attnlab agree on the same weights.
 
-The reference reads the same local files, the hub switched off. A padded batch of sentences of different
-lengths goes through both, and every sentence the explorer offers in its own batch (in float64 too, to
-1e-12); hidden states and weights are compared at real tokens (padding queries are never read). torch is
-imported when a test first needs it (:func:`peer`), not at collection: the import alone takes seconds.
+The reference reads the same local files, the hub switched off. A padded batch of sentences of different lengths goes
+through both, and every sentence the explorer offers in its own batch (in float64 too, to 1e-12); hidden states and
+weights are compared at real tokens (padding queries are never read). torch is imported when a test first needs it
+(:func:`peer`), not at collection: the import alone takes seconds.
 """
 
 from __future__ import annotations
