@@ -53,8 +53,9 @@ def problem(draw: st.DrawFn, entries: st.SearchStrategy[float] = ENTRY) -> dict[
 
 @PROPERTY
 @given(problem())
-def test_weights_are_a_distribution_over_the_visible_keys_and_the_output_lies_within_their_values(
+def test_weights_are_a_distribution_over_the_visible_keys_every_step_finite_and_read_only(
         p: dict[str, np.ndarray]) -> None:
+    # the output within the visible values: the property of extreme inputs below
     # entries up to 1e3 with d_k up to 8 give raw scores up to ±8e6: still no warning
     with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
         warnings.simplefilter("error")
@@ -66,11 +67,6 @@ def test_weights_are_a_distribution_over_the_visible_keys_and_the_output_lies_wi
             array[(0,) * array.ndim] = 1
     np.testing.assert_allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)
     assert (r.weights >= 0).all() and (r.weights[~p["visible"]] == 0.0).all()
-    tolerance = 1e-9 * (1.0 + np.abs(p["v"]).max())
-    for i, row in enumerate(p["visible"]):
-        seen = p["v"][row]
-        assert (r.output[i] >= seen.min(axis=0) - tolerance).all()
-        assert (r.output[i] <= seen.max(axis=0) + tolerance).all()
 
 
 @PROPERTY
