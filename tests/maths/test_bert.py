@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import json
 import math
 import sys
@@ -60,15 +59,12 @@ def test_the_loader_names_a_missing_package_file_tensor_or_reader_and_a_model_it
         bert.model_dir()
 
 
-def test_tokenize_refuses_what_is_not_sentences() -> None:
+def test_tokenize_takes_the_pipelines_limit_of_pieces_and_refuses_one_more_or_what_is_not_sentences() -> None:
     for bad in (42, []):
         with pytest.raises(TypeError, match="sentences must be a string or a non-empty list of strings"):
             bert.tokenize(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"holds '\\ud800' at 4, a lone surrogate that is not text"):
         bert.tokenize("bad \ud800")
-
-
-def test_tokenize_takes_the_pipelines_limit_of_pieces_and_refuses_one_more() -> None:
     assert len(bert.tokenize("grid " * 254).tokens[0]) == 256 == bert.max_pieces()
     with pytest.raises(ValueError, match=r"gives 257 word pieces \(\[CLS\] and \[SEP\] included\); the model's "
                                          r"pipeline takes at most 256"):
@@ -145,11 +141,6 @@ def test_a_layer_head_row_or_factor_the_model_lacks_is_refused_naming_it() -> No
     ]:
         with pytest.raises(error, match=message):
             call()
-
-
-def test_docstring_example_of_encode_holds() -> None:
-    result = doctest.testmod(bert, verbose=False)
-    assert (result.failed, result.attempted > 0) == (0, True)
 
 
 def test_stacked_run_equals_one_head_at_a_time_on_the_longest_and_the_padded_prepared_sentence() -> None:
