@@ -123,14 +123,6 @@ def test_pytorchs_layer_norm_puts_epsilon_1e_5_by_default_as_attnlab_does(torch:
     assert np.allclose(theirs, layer_norm(x), rtol=0, atol=1e-12)  # the root holds variance plus epsilon
 
 
-def test_torch_agrees_on_bfloat16s_largest_number_and_on_where_float16_overflows(torch: ModuleType) -> None:
-    assert torch.finfo(torch.bfloat16).max == BFLOAT16_MAX
-    assert torch.finfo(torch.float16).max == largest("float16")
-    limit = exp_limit("float16")
-    assert torch.isinf(torch.exp(torch.tensor(limit + 0.01, dtype=torch.float16)))
-    assert torch.isfinite(torch.exp(torch.tensor(limit - 0.01, dtype=torch.float16)))
-
-
 def test_transformers_reads_gelu_as_the_exact_erf_form_that_attnlab_computes(torch: ModuleType) -> None:
     from transformers.activations import ACT2FN
 
@@ -166,25 +158,27 @@ def tiny_bert(torch: ModuleType, implementation: str | None) -> tuple[object, di
     return model, seen
 
 
-def test_transformers_bert_defaults_to_sdpa_whose_boolean_mask_gives_a_fully_masked_row_zeros(
+def test_transformers_bert_gives_a_fully_masked_row_zeros_by_default_sdpa_and_equal_weights_when_eager(
         torch: ModuleType) -> None:
-    """Backs the Masking chapter's "What libraries do": the default path (CL-040's zeros)."""
+    """Backs the Masking chapter's "What libraries do": the default path (CL-040's zeros), and eager's
+    additive mask of the dtype minimum."""
     model, seen = tiny_bert(torch, None)
     assert model.config._attn_implementation == "sdpa"
     assert seen["mask"].dtype == torch.bool and not seen["mask"][1].any()
     assert (seen["context"][1] == 0).all() and (seen["context"][0] != 0).any()
-
-
-def test_transformers_eager_bert_masks_with_the_dtype_minimum_so_a_fully_masked_row_weighs_keys_equally(
-        torch: ModuleType) -> None:
     _, seen = tiny_bert(torch, "eager")
     assert seen["mask"].dtype == torch.float32 and (seen["mask"][1] == torch.finfo(torch.float32).min).all()
     weights = seen["attentions"][0][1].numpy()
     assert np.allclose(weights, 0.25, rtol=0, atol=1e-7)  # every key of the masked sentence, all alike
 
 
-def test_torch_softmax_in_float16_is_finite_where_exp_alone_overflows(torch: ModuleType) -> None:
+def test_torch_agrees_on_the_half_formats_limits_and_its_float16_softmax_is_finite_where_exp_overflows(
+        torch: ModuleType) -> None:
     """The Softmax chapter's row of the real model in half precision: the library subtracts the maximum."""
+    assert torch.finfo(torch.bfloat16).max == BFLOAT16_MAX and torch.finfo(torch.float16).max == largest("float16")
+    limit = exp_limit("float16")
+    assert torch.isinf(torch.exp(torch.tensor(limit + 0.01, dtype=torch.float16)))
+    assert torch.isfinite(torch.exp(torch.tensor(limit - 0.01, dtype=torch.float16)))
     row = torch.tensor([23.72, 7.82, 2.33], dtype=torch.float16)
     assert torch.isinf(torch.exp(row)).any()
     weights = torch.softmax(row, dim=-1)
