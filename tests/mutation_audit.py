@@ -1,11 +1,9 @@
 """The mutation audit: change one constant of the toy, or the real-model chapters' prepared sentence, and rebuild.
 
-Each run copies the guide to a scratch folder, makes one change, runs
-``python -m attnlab.site.pages.rebind docs`` there and converts the pages the
-change reaches as a strict build does (no theme, search or post-build pass,
-which no constant reaches). Either the pages convert (every quote rewritten,
-every relation holding) or every page's refusals name file, line and sentence.
-``python tests/mutation_audit.py`` prints the table;
+Each run copies the guide to a scratch folder, makes one change, runs ``python -m attnlab.site.pages.rebind docs``
+there and converts the pages the change reaches as a strict build does (no theme, search or post-build pass, which no
+constant reaches). Either the pages convert (every quote rewritten, every relation holding) or every page's refusals
+name file, line and sentence. ``python tests/mutation_audit.py`` prints the table;
 ``tests/site/pages/test_mutation_audit.py`` (slow) runs it.
 """
 

@@ -24,18 +24,6 @@ def imported_modules(path: Path) -> set[str]:
     return found
 
 
-def test_no_maths_module_imports_the_site_machinery() -> None:
-    upward = {p.name: sorted(m for m in imported_modules(p) if m.startswith("attnlab.site"))
-              for p in sorted(PACKAGE.glob("*.py"))}
-    assert {name: found for name, found in upward.items() if found} == {}
-
-
-def test_importing_attnlab_loads_no_site_module() -> None:
-    probe = "import sys, attnlab; print(sorted(m for m in sys.modules if m.startswith('attnlab.site')))"
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "[]"
-
-
 def module_name(path: Path) -> str:
     """The dotted name of a module file below the repository: ``attnlab/site/pages/page.py`` →
     ``attnlab.site.pages.page``."""
@@ -43,27 +31,30 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-LAYERS = ("pages", "figures", "build")
-"""``attnlab.site``'s subpackages, lowest first: each imports only from those before it (and itself)."""
+LAYERS = ("", "site", "pages", "figures", "build")
+"""The maths (``attnlab``), then ``attnlab.site`` and its subpackages, lowest first: each imports only from those
+before it (and itself)."""
 
 
 def layer(module: str) -> int:
-    """Where an ``attnlab.site`` module sits in :data:`LAYERS` (its package's own ``__init__`` too)."""
-    return LAYERS.index(module.split(".")[2])
+    """Where an ``attnlab`` module sits in :data:`LAYERS` (a package's own ``__init__`` with it)."""
+    parts = module.split(".")
+    return 0 if parts[1:2] != ["site"] else LAYERS.index(parts[2] if len(parts) > 2 else "site")
 
 
-def upward_imports(site: dict[str, set[str]]) -> list[str]:
-    """Each ``importer -> imported`` in ``site`` (a module's imports, by name) going up :data:`LAYERS`."""
-    return sorted(f"{name} -> {found}" for name, imports in site.items() if name.count(".") > 2
-                  for found in imports if found.count(".") > 2 and found in site and layer(found) > layer(name))
+def upward_imports(modules: dict[str, set[str]]) -> list[str]:
+    """Each ``importer -> imported`` in ``modules`` (a module's imports, by name) going up :data:`LAYERS`."""
+    return sorted(f"{name} -> {found}" for name, imports in modules.items()
+                  for found in imports if found in modules and layer(found) > layer(name))
 
 
-def test_the_site_machinery_imports_one_way_pages_then_figures_then_build() -> None:
-    site = {module_name(p): imported_modules(p) for p in (PACKAGE / "site").rglob("*.py")}
-    assert {name.split(".")[2] for name in site if name.count(".") > 2} == set(LAYERS)
-    assert upward_imports(site) == []
-    probe = {"attnlab.site.pages.a": {"attnlab.site.build.b"}, "attnlab.site.build.b": {"attnlab.site.pages.a"}}
-    assert upward_imports(probe) == ["attnlab.site.pages.a -> attnlab.site.build.b"], "an upward import is found"
+def test_attnlab_imports_one_way_maths_then_the_site_pages_figures_and_build() -> None:
+    modules = {module_name(p): imported_modules(p) for p in PACKAGE.rglob("*.py")}
+    assert {LAYERS[layer(name)] for name in modules} == set(LAYERS)
+    assert upward_imports(modules) == []
+    probe = {"attnlab.site.pages.a": {"attnlab.site.build.b"}, "attnlab.site.build.b": {"attnlab.site.pages.a"},
+             "attnlab.lab": {"attnlab.site"}, "attnlab.site": set()}
+    assert upward_imports(probe) == ["attnlab.lab -> attnlab.site", "attnlab.site.pages.a -> attnlab.site.build.b"]
 
 
 PATH = re.compile(r"(?<![\w/.-])((?:attnlab|tests|docs|benchmarks|scripts|overrides|\.ci)/[\w./-]*\w/?)")
@@ -141,10 +132,6 @@ def test_nothing_reads_the_call_stack() -> None:
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if any(word in line for word in CALL_STACK)]
     assert found == []
-
-
-def test_the_package_says_it_is_typed() -> None:
-    assert (PACKAGE / "py.typed").is_file()
 
 
 def test_every_benchmark_imports() -> None:

@@ -1,9 +1,8 @@
 """erfc and the normal distribution's Φ in decimal arithmetic, digits to spare: the references for ``gelu``.
 
-Nothing here is a float formula checked against itself: π comes from
-Machin's formula, erf from its series with positive terms only,
-erf(z) = (2/√π)·e^(−z²)·Σ 2ⁿ z^(2n+1) / (1·3·…·(2n+1)), summed with enough
-digits that 1 − erf(z) keeps 30 of its own even where it is 1e-308.
+Nothing here is a float formula checked against itself: π comes from Machin's formula, erf from its series with
+positive terms only, erf(z) = (2/√π)·e^(−z²)·Σ 2ⁿ z^(2n+1) / (1·3·…·(2n+1)), summed with enough digits that 1 −
+erf(z) keeps 30 of its own even where it is 1e-308.
 """
 
 from __future__ import annotations

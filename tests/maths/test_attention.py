@@ -30,7 +30,7 @@ def test_each_step_by_hand() -> None:
     assert mix([[0.5, 0.5], [1.0, 0.0]], [[4.0], [0.0]]).tolist() == [[2.0], [4.0]]
 
 
-def test_mismatched_shapes_are_refused_naming_both_arguments() -> None:
+def test_mismatched_shapes_products_beyond_float64_and_weights_not_a_distribution_are_refused_naming_them() -> None:
     for call, message in [
         (lambda: scores([[1.0, 2.0]], [[3.0]]), "q has width 2 but k has width 1"),
         (lambda: attention([[1.0, 2.0, 3.0]], KEYS, VALUES),
@@ -44,16 +44,22 @@ def test_mismatched_shapes_are_refused_naming_both_arguments() -> None:
          r"visible must have shape \(3,\), got \(1, 3\)"),
         (lambda: attention([[1.0, 0.0]], KEYS, VALUES, np.ones((3, 3), dtype=bool)),
          re.escape("visible must have shape (1, 3), got (3, 3)")),
+        (lambda: attention([1e200, 1e200], [[1e200, 1e200]], [[1.0]]),
+         r"q @ k\.T overflow.*\|q\| 1e\+200.*\|k\.T\| 1e\+200"),
+        (lambda: scores([[1e200]], [[1e200]]), r"q @ k\.T overflow float64"),
+        # 1e308·10 + 1e308·(-10) would be inf - inf = NaN
+        (lambda: project([[1e308, 1e308]], [[10.0], [-10.0]], "w2"),
+         r"x @ w2 overflow float64: .*\|x\| 1e\+308.*\|w2\| 10"),
+        (lambda: mix([1.5, -0.5], [[1.0], [2.0]]), r"weights has a negative entry -0\.5 at index \(1,\)"),
+        (lambda: mix([[0.5, 0.5], [0.25, 0.5]], [[1.0], [2.0]]), r"weights row 1 adds up to 0.75, not 1"),
+        # attention's own blocked row: test_streaming.py's BAD_INPUTS
+        (lambda: softmax(np.zeros((2, 2)), np.array([[True, False], [False, False]])),
+         "visible row 1 blocks every key"),
     ]:
-        with pytest.raises(ValueError, match=message):
-            call()
-
-
-def test_mix_refuses_weights_that_are_not_a_distribution_naming_where() -> None:
-    with pytest.raises(ValueError, match=r"weights has a negative entry -0\.5 at index \(1,\)"):
-        mix([1.5, -0.5], [[1.0], [2.0]])
-    with pytest.raises(ValueError, match=r"weights row 1 adds up to 0.75, not 1"):
-        mix([[0.5, 0.5], [0.25, 0.5]], [[1.0], [2.0]])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match=message):
+                call()
 
 
 @given(st.data(), st.integers(1, 12), st.integers(1, 4))
@@ -71,14 +77,6 @@ def test_softmax_by_hand_a_blocked_entry_is_zero_and_a_zero_score_is_not_blocked
     assert softmax(np.zeros(3), np.ones(3, dtype=bool)).tolist() == pytest.approx([1 / 3] * 3, rel=1e-15)
 
 
-def test_a_fully_blocked_row_is_refused_naming_the_row() -> None:
-    with pytest.raises(ValueError, match="visible row 1 blocks every key"):
-        softmax(np.zeros((2, 2)), np.array([[True, False], [False, False]]))
-    visible = np.array([[True, True, True], [True, False, False], [False, False, False]])
-    with pytest.raises(ValueError, match="visible row 2 blocks every key"):
-        attention(np.zeros((3, 2)), KEYS, VALUES, visible)
-
-
 def test_extreme_finite_scores_give_one_hot_weights_without_warning() -> None:
     # raw scores +1e308 and -1e308: their gap is beyond float64, the weight is still exactly 0
     with warnings.catch_warnings():
@@ -87,22 +85,15 @@ def test_extreme_finite_scores_give_one_hot_weights_without_warning() -> None:
     assert (r.weights.tolist(), r.output.tolist()) == ([1.0, 0.0], [1.0])
 
 
-def test_products_beyond_float64_are_refused_naming_both_factors_without_warning() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with pytest.raises(ValueError, match=r"q @ k\.T overflow.*\|q\| 1e\+200.*\|k\.T\| 1e\+200"):
-            attention([1e200, 1e200], [[1e200, 1e200]], [[1.0]])
-        with pytest.raises(ValueError, match=r"q @ k\.T overflow float64"):
-            scores([[1e200]], [[1e200]])
-        # 1e308·10 + 1e308·(-10) would be inf - inf = NaN
-        with pytest.raises(ValueError, match=r"x @ w2 overflow float64: .*\|x\| 1e\+308.*\|w2\| 10"):
-            project([[1e308, 1e308]], [[10.0], [-10.0]], "w2")
-
-
-def test_zero_query_gives_uniform_weights_and_the_mean_value() -> None:
+def test_a_zero_query_weighs_its_visible_keys_equally_and_blocked_ones_exactly_zero() -> None:
     r = attention([0.0, 0.0], KEYS, VALUES)
     assert r.weights.tolist() == pytest.approx([1 / 3] * 3, rel=1e-15)
     assert r.output.tolist() == pytest.approx([(1 + 0 + 3) / 3, (0 + 2 + 1) / 3], rel=1e-15)
+    r = attention([0.0, 0.0], KEYS, VALUES, [True, False, True])
+    assert (r.weights.tolist(), r.output.tolist()) == ([0.5, 0.0, 0.5], [(1 + 3) / 2, (0 + 1) / 2])
+    r = attention(np.zeros((3, 2)), KEYS, VALUES, causal(3))
+    np.testing.assert_allclose(r.weights, [[1, 0, 0], [1 / 2, 1 / 2, 0], [1 / 3, 1 / 3, 1 / 3]], rtol=1e-15)
+    assert r.weights[~causal(3)].tolist() == [0.0, 0.0, 0.0]
 
 
 def test_shapes_follow_n_queries_m_keys_and_d_v() -> None:
@@ -111,12 +102,6 @@ def test_shapes_follow_n_queries_m_keys_and_d_v() -> None:
     assert r.visible.all()  # None means every key
     one = attention([SQRT2, 0.0], KEYS, VALUES)  # a single query drops the row axis
     assert (one.scores.shape, one.weights.shape, one.output.shape) == ((3,), (3,), (2,))
-
-
-def test_mask_blocks_keys_for_one_query_row() -> None:
-    # only keys 0 and 2 visible; their scaled scores tie at 0, so weights 1/2, 0, 1/2
-    r = attention([0.0, 0.0], KEYS, VALUES, [True, False, True])
-    assert (r.weights.tolist(), r.output.tolist()) == ([0.5, 0.0, 0.5], [(1 + 3) / 2, (0 + 1) / 2])
 
 
 def test_causal_masks_by_hand() -> None:
@@ -134,18 +119,10 @@ def test_causal_refuses_a_mask_past_its_stated_limit_before_allocating_it() -> N
         causal(1, MAX_MASK + 1)
 
 
-def test_causal_mask_applied_to_attention_gives_exact_zeros_above_the_diagonal() -> None:
-    r = attention(np.zeros((3, 2)), KEYS, VALUES, causal(3))
-    np.testing.assert_allclose(r.weights, [[1, 0, 0], [1 / 2, 1 / 2, 0], [1 / 3, 1 / 3, 1 / 3]], rtol=1e-15)
-    assert r.weights[~causal(3)].tolist() == [0.0, 0.0, 0.0]
-
-
 def test_causal_mask_breaks_permutation_equivariance() -> None:
     # swap the first and last rows of the toy states: with the mask, row 0 now sees only [1, 1]
-    x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    swap = [2, 1, 0]
-    before = attention(x, x, x, causal(3)).output
-    after = attention(x[swap], x[swap], x[swap], causal(3)).output
+    x, swap = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), [2, 1, 0]
+    before, after = attention(x, x, x, causal(3)).output, attention(x[swap], x[swap], x[swap], causal(3)).output
     assert after[0].tolist() == [1.0, 1.0]
     assert not np.allclose(after, before[swap])
 

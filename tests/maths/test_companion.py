@@ -1,7 +1,7 @@
 """The companion command ``python -m attnlab`` and the weight of ``import attnlab``.
 
-Each runs in a fresh interpreter (``sys.executable``), as a reader would run it. The numbers must be
-``compute``'s and ``we002``'s, which test_lab.py and test_examples.py check by hand.
+Each runs in a fresh interpreter (``sys.executable``), as a reader would run it. The numbers must be ``compute``'s
+and ``we002``'s, which test_lab.py and test_examples.py check by hand.
 """
 
 from __future__ import annotations
@@ -53,28 +53,17 @@ def report() -> dict[str, Any]:
     return json.loads(done.stdout, parse_constant=refuse)
 
 
-def blocks(text: str) -> list[str]:
-    """The printed paragraphs: five contrasts, then WE-002."""
-    return [b for b in text.strip().split("\n\n") if b]
-
-
 def test_companion_prints_five_contrasts_then_we002_each_with_its_weights_and_output(text: str) -> None:
-    titles = [b.splitlines()[0] for b in blocks(text)]
-    assert len(titles) == 6 and titles[0].startswith("Baseline") and titles[5].startswith("WE-002")
-    for block, (_, controls) in zip(blocks(text), CONTRASTS):
-        r = compute(controls)
-        assert re.search(rf"weights\s+{re.escape(vector(r.weights))}", block), block
-        assert re.search(rf"output\s+{re.escape(vector(r.output))}", block), block
-    assert not NOT_A_NUMBER.search(text)
-
-
-def test_companion_prints_we002s_query_as_given_and_its_numbers_with_six_decimals(text: str) -> None:
-    block = blocks(text)[5]
-    assert block.startswith("WE-002: q = [√2, 0] against three keys")
+    paragraphs = [b for b in text.strip().split("\n\n") if b]
+    titles = [b.splitlines()[0] for b in paragraphs]
+    assert len(titles) == 6 and titles[0].startswith("Baseline") and not NOT_A_NUMBER.search(text)
     example = we002()
-    assert re.search(rf"scaled logits\s+{re.escape(vector([1, 0, 1], 6))}", block), block
-    assert re.search(rf"weights\s+{re.escape(vector(example.weights, 6))}", block), block
-    assert re.search(rf"output\s+{re.escape(vector(example.output, 6))}", block), block
+    assert paragraphs[5].startswith("WE-002: q = [√2, 0] against three keys")  # the query as given
+    shown = [(compute(controls), 3) for _, controls in CONTRASTS] + [(example, 6)]  # WE-002 with six decimals
+    for block, (r, decimals) in zip(paragraphs, shown, strict=True):
+        for name in ("weights", "output"):
+            assert re.search(rf"{name}\s+{re.escape(vector(getattr(r, name), decimals))}", block), block
+    assert re.search(rf"scaled logits\s+{re.escape(vector([1, 0, 1], 6))}", paragraphs[5]), paragraphs[5]
 
 
 def test_companion_json_is_compute_for_each_contrast_and_we002(report: dict[str, Any]) -> None:
@@ -85,9 +74,10 @@ def test_companion_json_is_compute_for_each_contrast_and_we002(report: dict[str,
     assert report["we002"] == {field.name: getattr(example, field.name).tolist() for field in fields(example)}
 
 
-def test_import_attnlab_loads_only_numpy_and_the_standard_library() -> None:
-    probe = ("import json, sys; before = set(sys.modules); import attnlab; "
-             "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))")
-    done = run("-c", probe)
+def test_import_attnlab_loads_only_numpy_the_standard_library_and_no_site_module() -> None:
+    done = run("-c", "import json, sys; before = set(sys.modules); import attnlab; "
+                     "print(json.dumps(sorted(set(sys.modules) - before)))")
     assert done.returncode == 0, done.stderr
-    assert set(json.loads(done.stdout)) - sys.stdlib_module_names - {"numpy", "attnlab"} == set()
+    loaded = json.loads(done.stdout)
+    assert {m.split(".")[0] for m in loaded} - sys.stdlib_module_names - {"numpy", "attnlab"} == set()
+    assert [m for m in loaded if m.startswith("attnlab.site")] == []

@@ -32,43 +32,25 @@ def test_the_heads_transformed_values_weighted_and_summed_are_the_multi_head_out
     assert np.allclose(total, result.output, atol=1e-12, rtol=0)
 
 
-def test_a_size_is_the_length_of_the_weighted_transformed_value_by_hand() -> None:
-    weights = np.array([[0.25, 0.75]])
-    values = np.array([[1.0, 0.0], [0.0, 2.0]])
+def test_by_hand_sizes_are_lengths_of_weighted_transformed_values_and_output_rows_a_heads_rows_of_w_o() -> None:
+    weights, values = np.array([[0.25, 0.75]]), np.array([[1.0, 0.0], [0.0, 2.0]])
     w_o_rows = np.array([[3.0, 4.0], [1.0, 0.0]])  # f(x_0) = [3, 4], f(x_1) = [2, 0]
     assert contribution_sizes(weights, values, w_o_rows).tolist() == [[0.25 * 5.0, 0.75 * 2.0]]
-
-
-def test_sizes_equal_the_norm_of_each_explicit_vector() -> None:
-    rng = np.random.default_rng(3)
-    weights = rng.dirichlet(np.ones(4), size=3)
-    values, w_o_rows = rng.standard_normal((4, 2)), rng.standard_normal((2, 5))
-    explicit = [[np.linalg.norm(weights[i, j] * (values[j] @ w_o_rows)) for j in range(4)] for i in range(3)]
-    assert np.allclose(contribution_sizes(weights, values, w_o_rows), explicit, atol=1e-15, rtol=0)
-
-
-def test_a_stack_of_heads_gives_each_head_its_own_sizes() -> None:
-    rng = np.random.default_rng(4)
-    weights = rng.dirichlet(np.ones(3), size=(2, 3))
-    values, w_o_rows = rng.standard_normal((2, 3, 2)), rng.standard_normal((2, 2, 4))
-    stacked = contribution_sizes(weights, values, w_o_rows)
-    assert all(np.array_equal(stacked[h], contribution_sizes(weights[h], values[h], w_o_rows[h])) for h in (0, 1))
-
-
-def test_doubling_a_value_row_doubles_its_column_of_sizes_and_nothing_else() -> None:
-    rng = np.random.default_rng(5)
-    weights, values, w_o_rows = rng.dirichlet(np.ones(3), size=2), rng.standard_normal((3, 2)), np.eye(2)
-    doubled = values.copy()
-    doubled[1] *= 2
-    before, after = contribution_sizes(weights, values, w_o_rows), contribution_sizes(weights, doubled, w_o_rows)
-    assert np.allclose(after[:, 1], 2 * before[:, 1]) and np.array_equal(after[:, [0, 2]], before[:, [0, 2]])
-
-
-def test_by_hand_a_zero_weight_contributes_nothing_and_output_rows_are_the_heads_rows_of_w_o() -> None:
     assert contribution_sizes(np.array([[1.0, 0.0]]), np.ones((2, 2)), np.eye(2))[0, 1] == 0.0
     w_o = np.arange(12.0).reshape(6, 2)  # 3 heads of width 2
     assert output_rows(w_o, 1, 2).tolist() == [[4.0, 5.0], [6.0, 7.0]]
     assert shares(np.array([[1.0, 3.0], [2.0, 2.0]])).tolist() == [[0.25, 0.75], [0.5, 0.5]]
+
+
+def test_sizes_are_the_length_of_each_explicit_weighted_transformed_value_for_one_head_or_a_stack() -> None:
+    rng = np.random.default_rng(3)
+    weights = rng.dirichlet(np.ones(4), size=(2, 3))
+    values, w_o_rows = rng.standard_normal((2, 4, 2)), rng.standard_normal((2, 2, 5))
+    explicit = np.array([[[np.linalg.norm(weights[h, i, j] * (values[h, j] @ w_o_rows[h])) for j in range(4)]
+                          for i in range(3)] for h in range(2)])
+    assert np.allclose(contribution_sizes(weights, values, w_o_rows), explicit, atol=1e-15, rtol=0)
+    for h in (0, 1):
+        assert np.allclose(contribution_sizes(weights[h], values[h], w_o_rows[h]), explicit[h], atol=1e-15, rtol=0)
 
 
 def test_disagreement_by_hand_over_the_chosen_rows_one_number_per_head() -> None:

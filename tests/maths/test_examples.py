@@ -1,8 +1,7 @@
-"""WE-002 by hand, and the docstring examples of the core modules (attnlab.bert's are in test_bert).
+"""WE-002 by hand, and the docstring examples of the core modules.
 
-WE-002: q = [√2, 0]; keys [1, 0], [0, 1], [1, 1]; values [1, 0], [0, 2], [3, 1].
-Raw scores √2, 0, √2; divided by √2 they are 1, 0, 1. With E = e:
-weights e/(2e+1), 1/(2e+1), e/(2e+1); output = (e·[1, 0] + [0, 2] + e·[3, 1]) / (2e+1)
+WE-002: q = [√2, 0]; keys [1, 0], [0, 1], [1, 1]; values [1, 0], [0, 2], [3, 1]. Raw scores √2, 0, √2; divided by √2
+they are 1, 0, 1. With E = e: weights e/(2e+1), 1/(2e+1), e/(2e+1); output = (e·[1, 0] + [0, 2] + e·[3, 1]) / (2e+1)
 = [4e/(2e+1), (e+2)/(2e+1)].
 """
 
@@ -34,6 +33,7 @@ def test_we002_by_hand() -> None:
 
 
 def test_docstring_examples_hold() -> None:
-    for module in ("attnlab.attention", "attnlab.lab", "attnlab.examples", "attnlab.cost", "attnlab.streaming"):
+    for module in ("attnlab.attention", "attnlab.lab", "attnlab.examples", "attnlab.cost", "attnlab.streaming",
+                   "attnlab.bert"):
         result = doctest.testmod(importlib.import_module(module), verbose=False)
         assert (result.failed, result.attempted > 0) == (0, True), module

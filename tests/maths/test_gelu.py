@@ -1,9 +1,7 @@
 """``gelu`` in its negative tail: x·Φ(x) to 1e-12 relative against a decimal reference, down to underflow.
 
-1 + erf(x/√2) is rounding error once x is a few units below zero (and 0
-from about −8.3 on, when ``gelu(-10)`` was −0.0). The reference is
-``high_precision.gelu``, x·erfc(−x/√2)/2 summed in decimal arithmetic with
-digits to spare.
+1 + erf(x/√2) is rounding error once x is a few units below zero (and 0 from about −8.3 on, when ``gelu(-10)`` was
+−0.0). The reference is ``high_precision.gelu``, x·erfc(−x/√2)/2 summed in decimal arithmetic with digits to spare.
 """
 
 from __future__ import annotations

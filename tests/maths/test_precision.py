@@ -11,27 +11,14 @@ from attnlab import bert
 from attnlab.precision import BFLOAT16_MAX, FORMATS, exp_limit, largest, naive_exp_overflows, stable_exp_overflows
 
 
-def test_binary16_overflows_past_ln_65520_where_rounding_to_nearest_reaches_infinity() -> None:
+def test_each_formats_exp_limit_is_where_rounding_to_nearest_reaches_infinity() -> None:
     assert largest("float16") == 65504 and math.isclose(exp_limit("float16"), math.log(65520))
-    assert round(exp_limit("float16"), 2) == 11.09
-
-
-def test_a_value_just_below_the_threshold_rounds_to_the_largest_number_and_just_above_to_infinity() -> None:
+    assert [round(exp_limit(f), 2) for f in FORMATS] == [11.09, 88.72, 88.72, 709.78]
+    assert BFLOAT16_MAX == float.fromhex("0x1.fep127") and BFLOAT16_MAX < largest("float32")  # 7 stored bits
     for format, kind in (("float16", np.float16), ("float32", np.float32)):
         threshold = math.exp(exp_limit(format))
         with np.errstate(over="ignore"):
             assert kind(threshold * (1 - 1e-12)) == largest(format) and np.isinf(kind(threshold * (1 + 1e-12)))
-
-
-def test_the_limits_of_the_wider_formats() -> None:
-    assert [round(exp_limit(f), 1) for f in FORMATS] == [11.1, 88.7, 88.7, 709.8]
-
-
-def test_bfloat16_is_float32s_exponent_range_with_seven_stored_bits() -> None:
-    assert BFLOAT16_MAX == float.fromhex("0x1.fep127") and BFLOAT16_MAX < largest("float32")
-
-
-def test_exp_in_float16_is_finite_just_below_the_limit_and_infinite_just_above() -> None:
     below = np.nextafter(np.float16(exp_limit("float16")), np.float16(0))
     above = np.nextafter(below, np.float16(100))
     assert not naive_exp_overflows([float(below)], "float16") and naive_exp_overflows([float(above)], "float16")

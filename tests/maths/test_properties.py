@@ -1,14 +1,13 @@
 """Properties of attention over random shapes, values and masks (hypothesis).
 
-Shapes: n queries, m keys, d_k, d_v each from 1 to 8; entries within ±1e3;
-masks are random but keep at least one visible key in every row.
+Shapes: n queries, m keys, d_k, d_v each from 1 to 8; entries within ±1e3; masks are random but keep at least one
+visible key in every row.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import warnings
 from typing import Any
 
@@ -20,11 +19,10 @@ from hypothesis.extra.numpy import arrays
 
 from attnlab.attention import attention, softmax
 from attnlab.lab import TOKENS, compute
-from attnlab.layers import encoder_block, init_encoder_block, layer_norm
+from attnlab.layers import encoder_block, init_encoder_block
 from attnlab.streaming import streaming_attention
 
-# no deadline: the machine may be busy, and these tests assert results, never speed
-PROPERTY = settings(deadline=None, max_examples=100)
+PROPERTY = settings(max_examples=100)  # no deadline: tests/conftest.py's profile
 
 SIZE = st.integers(1, 8)
 ENTRY = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
@@ -48,18 +46,15 @@ def mask(draw: st.DrawFn, n: int, m: int) -> np.ndarray:
 def problem(draw: st.DrawFn, entries: st.SearchStrategy[float] = ENTRY) -> dict[str, np.ndarray]:
     """q (n×d_k), k (m×d_k), v (m×d_v) and a visible mask (n×m)."""
     n, m, d_k, d_v = draw(SIZE), draw(SIZE), draw(SIZE), draw(SIZE)
-    return {
-        "q": draw(matrix(n, d_k, entries)),
-        "k": draw(matrix(m, d_k, entries)),
-        "v": draw(matrix(m, d_v, entries)),
-        "visible": draw(mask(n, m)),
-    }
+    return {"q": draw(matrix(n, d_k, entries)), "k": draw(matrix(m, d_k, entries)),
+            "v": draw(matrix(m, d_v, entries)), "visible": draw(mask(n, m))}
 
 
 @PROPERTY
 @given(problem())
-def test_weights_are_a_distribution_over_the_visible_keys_and_the_output_lies_within_their_values(
+def test_weights_are_a_distribution_over_the_visible_keys_every_step_finite_and_read_only(
         p: dict[str, np.ndarray]) -> None:
+    # the output within the visible values: the property of extreme inputs below
     # entries up to 1e3 with d_k up to 8 give raw scores up to ±8e6: still no warning
     with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
         warnings.simplefilter("error")
@@ -71,55 +66,30 @@ def test_weights_are_a_distribution_over_the_visible_keys_and_the_output_lies_wi
             array[(0,) * array.ndim] = 1
     np.testing.assert_allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)
     assert (r.weights >= 0).all() and (r.weights[~p["visible"]] == 0.0).all()
-    tolerance = 1e-9 * (1.0 + np.abs(p["v"]).max())
-    for i, row in enumerate(p["visible"]):
-        seen = p["v"][row]
-        assert (r.output[i] >= seen.min(axis=0) - tolerance).all()
-        assert (r.output[i] <= seen.max(axis=0) + tolerance).all()
 
 
 @PROPERTY
-@given(st.data(), SIZE, SIZE, SIZE, SIZE)
-def test_all_visible_self_attention_without_positions_is_permutation_equivariant(
-        data: st.DataObject, n: int, d_model: int, d_k: int, d_v: int) -> None:
-    # projection entries within ±1 keep scores small enough that rounding cannot reorder weights
-    x = data.draw(matrix(n, d_model))
-    w_q, w_k = data.draw(matrix(d_model, d_k, st.floats(-1, 1))), data.draw(matrix(d_model, d_k, st.floats(-1, 1)))
-    w_v = data.draw(matrix(d_model, d_v, st.floats(-1, 1)))
-    order = data.draw(st.permutations(range(n)))
-
-    def outputs(rows: np.ndarray) -> np.ndarray:
-        return attention(rows @ w_q, rows @ w_k, rows @ w_v).output
-
-    scale_of_values = 1.0 + np.abs(x @ w_v).max()
-    np.testing.assert_allclose(outputs(x[order]), outputs(x)[order], rtol=1e-7, atol=1e-7 * scale_of_values)
-
-
-@PROPERTY
-@given(st.data(), SIZE, st.integers(0, 2**32 - 1), st.sampled_from(["post", "pre"]))
-def test_encoder_block_without_positions_is_permutation_equivariant(
-        data: st.DataObject, n: int, seed: int, order: str) -> None:
-    x = data.draw(matrix(n, 4, st.floats(-10, 10)))
-    params = init_encoder_block(seed)
-    permutation = data.draw(st.permutations(range(n)))
-    np.testing.assert_allclose(encoder_block(x[permutation], params, order=order),
-                               encoder_block(x, params, order=order)[permutation], rtol=1e-9, atol=1e-9)
+@given(st.data(), SIZE, SIZE, SIZE, SIZE, st.integers(0, 2**32 - 1), st.sampled_from(["post", "pre"]))
+def test_all_visible_self_attention_and_the_encoder_block_without_positions_are_permutation_equivariant(
+        data: st.DataObject, n: int, d_model: int, d_k: int, d_v: int, seed: int, order: str) -> None:
+    # CL-011: reordering the rows by P reorders the outputs alike and the weights A become P A Pᵀ.
+    # Projection entries within ±1 keep scores small enough that rounding cannot reorder weights.
+    x, p = data.draw(matrix(n, d_model)), data.draw(st.permutations(range(n)))
+    w_q, w_k, w_v = (data.draw(matrix(d_model, d, st.floats(-1, 1))) for d in (d_k, d_k, d_v))
+    moved, before = (attention(rows @ w_q, rows @ w_k, rows @ w_v) for rows in (x[p], x))
+    np.testing.assert_allclose(moved.output, before.output[p], rtol=1e-7, atol=1e-7 * (1.0 + np.abs(x @ w_v).max()))
+    np.testing.assert_allclose(moved.weights, before.weights[np.ix_(p, p)], rtol=0, atol=1e-7)
+    rows, params = data.draw(matrix(n, 4, st.floats(-10, 10))), init_encoder_block(seed)
+    np.testing.assert_allclose(encoder_block(rows[p], params, order=order),
+                               encoder_block(rows, params, order=order)[p], rtol=1e-9, atol=1e-9)
 
 
 @PROPERTY
 @given(st.data(), SIZE, SIZE, arrays(np.float64, 8, elements=ENTRY))
-def test_softmax_of_scores_up_to_1e6_never_overflows_or_warns_and_ignores_a_constant_added_to_a_row(
-        data: st.DataObject, n: int, m: int, shifts: np.ndarray) -> None:
-    scaled = data.draw(matrix(n, m, st.floats(-1e6, 1e6)))
-    visible = data.draw(mask(n, m))
-    with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
-        warnings.simplefilter("error")
-        weights = softmax(scaled, visible)
-    assert np.isfinite(weights).all()
-    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)
-    smaller = scaled * 1e-3  # within ±1e3, where a shift moves a weight by rounding alone
-    after = softmax(smaller + shifts[:n, None], visible)
-    np.testing.assert_allclose(after, softmax(smaller, visible), rtol=1e-9, atol=1e-12)
+def test_softmax_ignores_a_constant_added_to_a_row(data: st.DataObject, n: int, m: int, shifts: np.ndarray) -> None:
+    scaled, visible = data.draw(matrix(n, m)), data.draw(mask(n, m))  # within ±1e3: a shift moves a weight by rounding
+    after = softmax(scaled + shifts[:n, None], visible)
+    np.testing.assert_allclose(after, softmax(scaled, visible), rtol=1e-9, atol=1e-12)
     assert (after[~visible] == 0.0).all()
 
 
@@ -141,21 +111,6 @@ def test_each_query_row_is_computed_independently_of_the_other_rows_and_alike_as
 
 
 @PROPERTY
-@given(st.data(), st.integers(1, 4), SIZE, st.sampled_from([0.0, 1e-12, 1e-5, 1.0]))
-def test_layer_norm_of_any_finite_rows_is_finite_bounded_and_silent(
-        data: st.DataObject, n: int, width: int, eps: float) -> None:
-    # entries over the whole float64 range; each normalised entry is at most √width in size
-    x = data.draw(matrix(n, width, st.floats(allow_nan=False, allow_infinity=False)))
-    if eps == 0.0 and (x == x[:, :1]).all(axis=1).any():
-        eps = 1e-5  # a constant row with eps 0 is refused by design (tested in test_layers)
-    with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
-        warnings.simplefilter("error")
-        out = layer_norm(x, eps=eps)
-    assert np.isfinite(out).all()
-    assert (np.abs(out) <= math.sqrt(width) * (1 + 1e-12)).all()
-
-
-@PROPERTY
 @given(st.sampled_from(TOKENS), st.floats(allow_nan=False, allow_infinity=False), st.booleans(),
        st.floats(allow_nan=False, allow_infinity=False))
 def test_lab_compute_is_finite_for_every_finite_control(token: str, query_scale: float, causal: bool,
@@ -174,10 +129,14 @@ LARGE = st.floats(-1e300, 1e300)
 
 
 @st.composite
-def extreme(draw: st.DrawFn, entries: float) -> dict[str, Any]:
-    """q and k entries within ±``entries``, values within ±1e300, any mask (rows may be fully blocked)."""
+def extreme(draw: st.DrawFn) -> dict[str, Any]:
+    """q and k entries within ±1e150 or ±1e160, values within ±1e300, any mask (rows may be fully blocked).
+
+    Up to ±1e150 scores reach ±3e300; up to ±1e160 they overflow float64 for some cases and not others.
+    """
     n, m, d_k, d_v = draw(st.integers(1, 4)), draw(st.integers(1, 8)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
-    side = st.floats(-entries, entries)
+    bound = draw(st.sampled_from([1e150, 1e160]))
+    side = st.floats(-bound, bound)
     return {"q": draw(matrix(n, d_k, side)), "k": draw(matrix(m, d_k, side)), "v": draw(matrix(m, d_v, LARGE)),
             "visible": draw(arrays(np.bool_, (n, m))), "block": draw(st.integers(1, m + 1))}
 
@@ -191,13 +150,10 @@ def outcome(function: Any) -> tuple[np.ndarray | None, str | None]:
 
 
 def assert_within_visible_values(output: np.ndarray, v: np.ndarray, visible: np.ndarray) -> None:
-    """Each output coordinate is finite and between the smallest and largest visible value of its column.
+    """Each output coordinate is finite and within its column's visible values, up to the rounding of a mix.
 
-    Up to the rounding of a mix of m values: it is a weighted average of
-    them computed with at most m + 3 roundings in the numerator and in the
-    denominator, so it can leave their range by 2(m + 3) units of 2^-52 of
-    the largest |visible value|, plus the absolute underflow of m products
-    in subnormal numbers.
+    A weighted average of m values takes at most m + 3 roundings above and below the line: 2(m + 3) units
+    of 2^-52 of the largest |visible value|, plus the underflow of m products in subnormal numbers.
     """
     m = v.shape[0]
     assert np.isfinite(output).all()
@@ -209,35 +165,21 @@ def assert_within_visible_values(output: np.ndarray, v: np.ndarray, visible: np.
         assert ((low <= output[i]) & (output[i] <= high)).all(), (i, output[i], seen)
 
 
-@settings(deadline=None, max_examples=200)
-@given(extreme(entries=1e150))
-def test_attention_and_streaming_of_any_finite_values_stay_within_the_visible_values_or_refuse_alike(
+@settings(max_examples=300)
+@given(extreme())
+def test_attention_and_streaming_of_any_finite_inputs_refuse_alike_or_stay_within_the_visible_values(
         case: dict[str, Any]) -> None:
-    # scores up to ±3e300; values up to ±1e300; a fully blocked row is the only possible refusal
     q, k, v, visible = case["q"], case["k"], case["v"], case["visible"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         naive, naive_error = outcome(lambda: attention(q, k, v, visible).output)
         streamed, streamed_error = outcome(lambda: streaming_attention(q, k, v, visible, case["block"]))
-    assert naive_error == streamed_error
+    assert (naive_error or "").split(":")[0] == (streamed_error or "").split(":")[0]  # the largest |k| is the block's
     if naive_error is not None:
-        assert naive_error.startswith("visible row "), naive_error
+        assert naive_error.startswith(("visible row ", "q @ k.T overflow float64")), naive_error
         return
     assert_within_visible_values(naive, v, visible)
     assert_within_visible_values(streamed, v, visible)
-
-
-@settings(deadline=None, max_examples=150)
-@given(extreme(entries=1e160))
-def test_attention_and_streaming_refuse_the_same_inputs_alike(case: dict[str, Any]) -> None:
-    # entries up to ±1e160: scores overflow float64 for some and not for others
-    q, k, v, visible = case["q"], case["k"], case["v"], case["visible"]
-    naive_error = outcome(lambda: attention(q, k, v, visible))[1]
-    streamed_error = outcome(lambda: streaming_attention(q, k, v, visible, case["block"]))[1]
-    assert (naive_error or "").split(":")[0] == (streamed_error or "").split(":")[0]  # the largest |k| is the block's
-    assert naive_error is None or naive_error.startswith(("visible row ", "q @ k.T overflow float64")), (
-        naive_error
-    )
 
 
 def test_no_property_has_a_deadline() -> None:

@@ -1,10 +1,9 @@
 """What a reader plausibly passes wrong is refused with an error naming the argument: one table per argument kind.
 
-Arrays: NaN, infinity, text, None, booleans, empty input, a wrong number of
-dimensions, ragged rows. Integers: a boolean, a float, text, a value below
-the least allowed. Numbers: text, None, a boolean, NaN, infinity. Masks:
-numbers for booleans, a wrong shape, ragged rows. Parameter bundles: None or
-a plain list. Every exported function that takes arrays is in the array table.
+Arrays: NaN, infinity, text, None, booleans, empty input, a wrong number of dimensions, ragged rows. Integers: a
+boolean, a float, text, a value below the least allowed. Numbers: text, None, a boolean, NaN, infinity. Masks:
+numbers for booleans, a wrong shape, ragged rows. Parameter bundles: None or a plain list. Every exported function
+that takes arrays is in the array table.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from hypothesis.extra.numpy import array_shapes, arrays
 
 import attnlab
 from attnlab import EncoderBlockParams, FeedForwardParams, Head, LayerNormParams, MultiHeadParams, text
-from attnlab.checks import added, as_array, as_rows, index, shown
+from attnlab.checks import added, as_array, shown
 from attnlab.streaming import streaming_attention
 
 I2 = [[1.0, 0.0], [0.0, 1.0]]
@@ -197,19 +196,9 @@ def test_as_array_turns_integers_beyond_int64_into_float64() -> None:
     assert as_array("a", [[2**70, 1]], 2).tolist() == [[2.0**70, 1.0]]
 
 
-def test_as_rows_lifts_a_single_row_and_says_so() -> None:
-    rows, single = as_rows("q", [1.0, 2.0])
-    assert rows.shape == (1, 2) and single and not as_rows("q", [[1.0, 2.0]])[1]
-
-
 def test_a_sum_beyond_float64_is_refused_naming_both_terms() -> None:
     with pytest.raises(ValueError, match=r"^x \+ b overflow float64: .*\|x\| 1e\+308, largest \|b\| 1e\+308"):
         added("x", np.array([1e308]), "b", np.array([1e308]))
-
-
-def test_index_refuses_a_negative_position_instead_of_counting_from_the_end() -> None:
-    with pytest.raises(ValueError, match=r"^head must be from 0 to 2, got -1$"):
-        index("head", -1, 3)
 
 
 def test_shown_writes_a_numpy_scalar_as_python_does_and_a_long_list_briefly() -> None:

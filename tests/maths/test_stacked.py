@@ -49,30 +49,23 @@ def random_visible(rng: np.random.Generator, n: int, m: int) -> np.ndarray:
     return mask
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), m=st.integers(1, 6),
-       n_heads=st.integers(1, 4), d_k=st.integers(1, 5), d_v=st.integers(1, 5), biased=st.booleans())
-def test_stacked_multi_head_equals_multi_head(seed: int, n: int, m: int, n_heads: int, d_k: int, d_v: int,
-                                             biased: bool) -> None:
+       n_heads=st.integers(1, 4), d_k=st.integers(1, 5), d_v=st.integers(1, 5), biased=st.booleans(),
+       masked=st.booleans())
+def test_stacked_multi_head_equals_multi_head_and_without_a_mask_sees_every_key(
+        seed: int, n: int, m: int, n_heads: int, d_k: int, d_v: int, biased: bool, masked: bool) -> None:
     rng = np.random.default_rng(seed)
-    d_model = 4
-    params = init_multi_head(rng, d_model, n_heads, d_k, d_v)
+    params = init_multi_head(rng, 4, n_heads, d_k, d_v)
     params = with_biases(params, rng) if biased else params
-    x_q, x_kv = rng.standard_normal((n, d_model)) * 3, rng.standard_normal((m, d_model)) * 3
-    visible = random_visible(rng, n, m)
-    reference = multi_head(x_q, x_kv, params, visible)
-    assert largest_gap(stacked_multi_head(x_q, x_kv, stack_heads(params), visible), reference) < TOLERANCE
+    x_q, x_kv = rng.standard_normal((n, 4)) * 3, rng.standard_normal((m, 4)) * 3
+    visible = random_visible(rng, n, m) if masked else None
+    result = stacked_multi_head(x_q, x_kv, stack_heads(params), visible)
+    assert largest_gap(result, multi_head(x_q, x_kv, params, visible)) < TOLERANCE
+    assert masked or all(head.visible.all() for head in result.heads)
 
 
-def test_every_key_is_visible_without_a_mask() -> None:
-    params = init_multi_head(np.random.default_rng(1), 4, 2, 3, 3)
-    x = np.random.default_rng(2).standard_normal((3, 4))
-    result = stacked_multi_head(x, x, stack_heads(params))
-    assert largest_gap(result, multi_head(x, x, params)) < TOLERANCE
-    assert result.heads[0].visible.all()
-
-
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 2**16), n=st.integers(1, 6), activation=st.sampled_from([relu, gelu]))
 def test_stacked_encoder_block_equals_the_post_ln_block(seed: int, n: int, activation) -> None:
     params = init_encoder_block(seed, d_model=6, n_heads=3, d_ff=10)
@@ -99,10 +92,6 @@ def test_stack_heads_lays_the_projections_side_by_side_in_head_order_with_zeros_
     assert (stacked.w_k[:, 2:4] == params.heads[1].w_k).all()
     assert (stacked.w_v[:, 10:15] == params.heads[2].w_v).all()
     assert (stacked.b_q.tolist(), stacked.b_v.tolist(), stacked.b_o.tolist()) == ([0.0] * 6, [0.0] * 15, [0.0] * 4)
-    # mutation check: the stacked heads must be the heads in their own order
-    x = np.random.default_rng(6).standard_normal((3, 4))
-    swapped = MultiHeadParams(params.heads[::-1], params.w_o)
-    assert largest_gap(stacked_multi_head(x, x, stack_heads(swapped)), multi_head(x, x, params)) > 1e-3
 
 
 def test_stacked_results_are_read_only() -> None:
@@ -113,25 +102,22 @@ def test_stacked_results_are_read_only() -> None:
             array[0, 0] = 1.0
 
 
-def test_stacking_refuses_heads_that_do_not_fit_naming_what_is_wrong() -> None:
+def test_heads_rows_or_a_mask_that_do_not_fit_are_refused_naming_what_is_wrong() -> None:
     params = init_multi_head(np.random.default_rng(8), 4, 2, 2, 3)
     first, second = Head(np.eye(2), np.eye(2), np.eye(2)), Head(np.ones((2, 3)), np.ones((2, 3)), np.eye(2))
-    for heads, w_o, message in [
-        ((), np.eye(2), "params.heads is empty"),
-        ((first, second), np.eye(4), r"w_q of head 1 has shape \(2, 3\) but head 0's is \(2, 2\)"),
-        (params.heads, np.ones((5, 4)), "w_o has 5 rows but the heads' values are 6 wide"),
-        ((Head(np.eye(2), np.eye(2), np.eye(2), b_q=np.zeros(3)),), np.eye(2), r"b_q of head 0 must have shape \(2,\)"),
-    ]:
-        with pytest.raises(ValueError, match=message):
-            stack_heads(MultiHeadParams(heads, w_o))
-
-
-def test_stacked_multi_head_refuses_rows_or_a_mask_that_do_not_fit_naming_them() -> None:
     stacked, rows = stack_heads(init_multi_head(np.random.default_rng(9), 4, 2, 2, 2)), np.ones((2, 4))
-    for x_kv, visible, message in [
-        (np.ones((2, 3)), None, "x_kv has width 3 but the heads project from 4"),
-        (rows, np.ones((2, 3), dtype=bool), r"visible must have shape \(2, 2\)"),
-        (rows, np.array([[True, True], [False, False]]), "blocks every key"),
+    for call, message in [
+        (lambda: stack_heads(MultiHeadParams((), np.eye(2))), "params.heads is empty"),
+        (lambda: stack_heads(MultiHeadParams((first, second), np.eye(4))),
+         r"w_q of head 1 has shape \(2, 3\) but head 0's is \(2, 2\)"),
+        (lambda: stack_heads(MultiHeadParams(params.heads, np.ones((5, 4)))),
+         "w_o has 5 rows but the heads' values are 6 wide"),
+        (lambda: stack_heads(MultiHeadParams((Head(np.eye(2), np.eye(2), np.eye(2), b_q=np.zeros(3)),), np.eye(2))),
+         r"b_q of head 0 must have shape \(2,\)"),
+        (lambda: stacked_multi_head(rows, np.ones((2, 3)), stacked), "x_kv has width 3 but the heads project from 4"),
+        (lambda: stacked_multi_head(rows, rows, stacked, np.ones((2, 3), dtype=bool)),
+         r"visible must have shape \(2, 2\)"),
+        (lambda: stacked_multi_head(rows, rows, stacked, np.array([[True, True], [False, False]])), "blocks every key"),
     ]:
         with pytest.raises(ValueError, match=message):
-            stacked_multi_head(rows, x_kv, stacked, visible)
+            call()

@@ -1,8 +1,7 @@
 """``attnlab.streaming``: attention's exact output, one block of keys at a time.
 
-Tolerance: ``rtol=1e-12`` plus ``atol = 1e-12 × the largest |value|``: an
-output is a mixture of values, so its rounding error scales with the values
-(an output near 0 from values that cancel carries a few of their ulps).
+Tolerance: ``rtol=1e-12`` plus ``atol = 1e-12 × the largest |value|``: an output is a mixture of values, so its
+rounding error scales with the values (an output near 0 from values that cancel carries a few of their ulps).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from attnlab import attention, causal, streaming_attention
-from attnlab.streaming import BLOCK, streaming_trace
+from attnlab.streaming import streaming_trace
 
 
 def assert_same_output(streamed: np.ndarray, naive: np.ndarray, values: np.ndarray) -> None:
@@ -29,13 +28,14 @@ def assert_same_output(streamed: np.ndarray, naive: np.ndarray, values: np.ndarr
 
 
 @st.composite
-def cases(draw: st.DrawFn, bound: float = 10.0, integer_scores: bool = False) -> dict[str, Any]:
-    """q, k, v, a mask with at least one visible key per row, and a block size 1 … m + 3."""
+def cases(draw: st.DrawFn) -> dict[str, Any]:
+    """q, k, v, a mask with at least one visible key per row, and a block size 1 … m + 3.
+
+    q and k are floats within ±10, or integers within ±1000 (scores up to a million, each exact whatever
+    order numpy sums in).
+    """
     (n, m), (d_k, d_v) = (draw(st.integers(1, 40)) for _ in "nm"), (draw(st.integers(1, 8)) for _ in "kv")
-    if integer_scores:  # integer q and k: every score is exact, whatever order numpy sums in
-        entries = st.integers(-1000, 1000).map(float)
-    else:
-        entries = st.floats(-bound, bound, allow_nan=False)
+    entries = draw(st.sampled_from([st.floats(-10, 10, allow_nan=False), st.integers(-1000, 1000).map(float)]))
     q = draw(hnp.arrays(np.float64, (n, d_k), elements=entries))
     k = draw(hnp.arrays(np.float64, (m, d_k), elements=entries))
     # Subnormal values are left out: their spacing is fixed (about 5e-324), so the
@@ -46,22 +46,17 @@ def cases(draw: st.DrawFn, bound: float = 10.0, integer_scores: bool = False) ->
     return {"q": q, "k": k, "v": v, "visible": visible, "block": draw(st.integers(1, m + 3))}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=200)
 @given(cases())
-def test_streaming_equals_attention_for_random_shapes_masks_blocks_and_a_single_1d_query(case: dict[str, Any]) -> None:
+def test_streaming_equals_attention_silently_for_random_shapes_masks_blocks_and_a_single_1d_query(
+        case: dict[str, Any]) -> None:
     q, k, v, visible, block = case["q"], case["k"], case["v"], case["visible"], case["block"]
-    assert_same_output(streaming_attention(**case), attention(q, k, v, visible).output, v)
-    assert_same_output(streaming_attention(q, k, v, block=block), attention(q, k, v).output, v)
-    assert_same_output(streaming_attention(q[0], k, v, visible[0], block), attention(q[0], k, v, visible[0]).output, v)
-
-
-@settings(max_examples=100, deadline=None)
-@given(cases(integer_scores=True))
-def test_streaming_handles_scores_up_to_a_million_without_overflow_or_nan(case: dict[str, Any]) -> None:
-    naive = attention(case["q"], case["k"], case["v"], case["visible"]).output
     with np.errstate(over="raise", invalid="raise", divide="raise"):
-        streamed = streaming_attention(**case)
-    assert_same_output(streamed, naive, case["v"])
+        streamed = (streaming_attention(**case), streaming_attention(q, k, v, block=block),
+                    streaming_attention(q[0], k, v, visible[0], block))
+    for found, naive in zip(streamed, (attention(q, k, v, visible), attention(q, k, v),
+                                       attention(q[0], k, v, visible[0])), strict=True):
+        assert_same_output(found, naive.output, v)
 
 
 def test_rows_with_no_visible_key_in_early_blocks_and_scores_further_apart_than_float64_raise_no_warning() -> None:
@@ -77,13 +72,10 @@ def test_rows_with_no_visible_key_in_early_blocks_and_scores_further_apart_than_
     assert_same_output(apart, attention(*far).output, np.array(far[2]))
 
 
-def test_worked_example_by_hand_and_the_shapes() -> None:
-    assert streaming_attention([1.0, 0.0], np.eye(2), np.ones((2, 3))).shape == (3,)
-    assert streaming_attention(np.ones((4, 2)), np.eye(2), np.ones((2, 3))).shape == (4, 3)
-    assert isinstance(BLOCK, int) and BLOCK >= 1
+def test_worked_example_by_hand() -> None:
     # q = [1, 0]; keys [1, 0] and [0, 1] give scaled scores 1/√2 and 0; values 1 and 3.
     w = math.exp(1 / math.sqrt(2)) / (math.exp(1 / math.sqrt(2)) + 1)
-    streamed = streaming_attention([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]], block=1)
+    streamed = streaming_attention([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]])  # the default block
     assert streamed[0] == pytest.approx(w * 1 + (1 - w) * 3, rel=1e-15)
 
 
@@ -122,18 +114,10 @@ def raised(function: Any, *args: Any) -> tuple[type, str]:
 
 Q, K, V = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 1.0], [0.0, 1.0], [1.0, 2.0]], [[1.0], [2.0], [3.0]]
 BLOCKED_ROW_1 = np.array([[True, False, False], [False, False, False], [True, True, True]])
-BAD_INPUTS = {
+BAD_INPUTS = {  # the checks of every argument are attention's (test_refusals.py): one case of each kind here
     "q has NaN": ([[math.nan, 0.0]], K, V, None),
-    "q is 3-D": ([[[1.0, 0.0]]], K, V, None),
-    "q is empty": ([], K, V, None),
-    "q holds strings": ([["a", "b"]], K, V, None),
-    "q is boolean": (np.array([[True, False]]), K, V, None),
     "k is ragged": (Q, [[1.0, 0.0], [1.0]], V, None),
-    "k is 1-D": (Q, [1.0, 0.0], V, None),
-    "v has infinity": (Q, K, [[1.0], [math.inf], [3.0]], None),
-    "q and k widths differ": ([[1.0, 0.0, 0.0]], K, V, None),
     "k and v rows differ": (Q, K, [[1.0], [2.0]], None),
-    "visible is 0/1 floats": (Q, K, V, np.ones((3, 3))),
     "visible has the wrong shape": (Q, K, V, np.ones((3, 2), dtype=bool)),
     "visible is 2-D for a 1-D query": (Q[0], K, V, np.ones((3, 3), dtype=bool)),
     "a row blocks every key": (Q, K, V, BLOCKED_ROW_1),
@@ -159,10 +143,6 @@ def test_a_bad_block_or_causal_flag_is_refused_naming_it() -> None:
             streaming_attention(Q, K, V, causal=flag)
 
 
-N, M, WIDTH, SMALL_BLOCK = 128, 50_000, 1, 64
-"""Sizes for the memory tests: an n×m float64 array would take 51.2 MB."""
-
-
 def traced_peak(function: Any, *args: Any, **kwargs: Any) -> int:
     """The most memory tracemalloc sees allocated during one call (inputs made before excluded)."""
     tracemalloc.start()
@@ -173,43 +153,28 @@ def traced_peak(function: Any, *args: Any, **kwargs: Any) -> int:
         tracemalloc.stop()
 
 
-def memory_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Seeded q, k, v and a causal mask of the memory tests' sizes."""
-    rng = np.random.default_rng(8)
-    return (rng.normal(size=(N, WIDTH)), rng.normal(size=(M, WIDTH)), rng.normal(size=(M, WIDTH)),
-            causal(N, M))
-
-
 def test_streaming_never_allocates_an_n_by_m_array_and_the_measure_sees_naive_attentions() -> None:
-    q, k, v, visible = memory_inputs()
+    n, m, rng = 128, 50_000, np.random.default_rng(8)  # an n×m float64 array would take 51.2 MB
+    q, k, v, visible = rng.normal(size=(n, 1)), rng.normal(size=(m, 1)), rng.normal(size=(m, 1)), causal(n, m)
     for mask in (None, visible):
-        assert traced_peak(streaming_attention, q, k, v, mask, block=SMALL_BLOCK) < N * M * 8 / 20
-    assert traced_peak(attention, q, k, v, visible) > N * M * 8
+        assert traced_peak(streaming_attention, q, k, v, mask, block=64) < n * m * 8 / 20
+    assert traced_peak(attention, q, k, v, visible) > n * m * 8
     # causal=True needs no n×m array, not even a boolean one like the dense mask
-    assert traced_peak(streaming_attention, q, k, v, block=SMALL_BLOCK, causal=True) < N * M == visible.nbytes
+    assert traced_peak(streaming_attention, q, k, v, block=64, causal=True) < n * m == visible.nbytes
 
 
-# --- causal=True: the mask worked out from positions, never written down ---------------------
-
-
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.integers(1, 30), st.integers(0, 30), st.integers(1, 33), st.integers(0, 2**32 - 1))
-def test_causal_flag_equals_attention_with_the_causal_mask(n: int, extra: int, block: int, seed: int) -> None:
-    m = n + extra  # n ≤ m: every query sees at least its own position
-    rng = np.random.default_rng(seed)
+def test_causal_flag_equals_attention_with_the_causal_mask_alone_or_with_a_visible_mask(
+        n: int, extra: int, block: int, seed: int) -> None:
+    m, rng = n + extra, np.random.default_rng(seed)  # n ≤ m: every query sees at least its own position
     q, k, v = rng.normal(size=(n, 3)), rng.normal(size=(m, 3)), rng.normal(size=(m, 2))
-    assert_same_output(streaming_attention(q, k, v, block=block, causal=True),
-                       attention(q, k, v, causal(n, m)).output, v)
+    padding = (rng.random(m) < 0.7) | (np.arange(m) == 0)  # every query sees the first key
+    for visible, expected in ((None, causal(n, m)), (np.tile(padding, (n, 1)), causal(n, m) & padding)):
+        assert_same_output(streaming_attention(q, k, v, visible, block=block, causal=True),
+                           attention(q, k, v, expected).output, v)
 
 
-def test_causal_flag_combines_with_a_visible_mask_and_refuses_rows_left_without_a_key() -> None:
-    rng = np.random.default_rng(3)
-    q, k, v = rng.normal(size=(4, 2)), rng.normal(size=(6, 2)), rng.normal(size=(6, 2))
-    padding = np.array([True, False, True, True, True, True])
-    both = causal(4, 6) & padding[None, :]
-    assert_same_output(streaming_attention(q, k, v, np.tile(padding, (4, 1)), block=2, causal=True),
-                       attention(q, k, v, both).output, v)
+def test_causal_flag_refuses_rows_left_without_a_key() -> None:
     with pytest.raises(ValueError, match="visible row 0 blocks every key"):
         streaming_attention(np.ones((4, 1)), np.ones((2, 1)), np.ones((2, 1)), block=1, causal=True)
-
-

@@ -29,34 +29,17 @@ def test_fmt_is_text_that_compares_prints_and_serialises_as_its_digits() -> None
     assert vector(np.array([[1 / 3], [2 / 3]])).exact == [1 / 3, 2 / 3]
 
 
-def test_joined_keeps_each_part_in_order() -> None:
-    both = joined(" / ", fmt(1 / 3), fmt(2 / 3))
-    assert (both, both.exact) == ("0.333 / 0.667", [1 / 3, 2 / 3])
-
-
-def test_significant_keeps_trailing_zeros_and_the_exact_value_and_writes_small_numbers_with_an_exponent() -> None:
-    assert (significant(0.0899999), significant(0.0899999).exact) == ("0.090", 0.0899999)
-    assert significant(5.7123e-5) == "5.7e-05"
-    assert significant(1 / 3, 17) == "0.33333333333333331"
-
-
-def test_thousands_groups_digits_and_keeps_the_integer() -> None:
-    shown = thousands(np.int64(1048576))
-    assert (shown, shown.exact, type(shown.exact)) == ("1,048,576", 1048576, int)
-
-
-def test_readable_bytes_keeps_the_byte_count() -> None:
-    assert (readable_bytes(3 * 2**29), readable_bytes(3 * 2**29).exact) == ("1.5 GiB", 3 * 2**29)
-
-
-def test_a_copy_or_a_pickle_keeps_the_exact_value() -> None:
+def test_each_way_of_showing_a_number_keeps_the_exact_value_behind_its_text() -> None:
+    for shown, text, exact in [(joined(" / ", fmt(1 / 3), fmt(2 / 3)), "0.333 / 0.667", [1 / 3, 2 / 3]),
+                               (significant(0.0899999), "0.090", 0.0899999),  # trailing zeros kept
+                               (significant(5.7123e-5), "5.7e-05", 5.7123e-5),
+                               (significant(1 / 3, 17), "0.33333333333333331", 1 / 3),
+                               (thousands(np.int64(1048576)), "1,048,576", 1048576),
+                               (readable_bytes(3 * 2**29), "1.5 GiB", 3 * 2**29),
+                               (Rounded("about a third", 1 / 3), "about a third", 1 / 3)]:
+        assert (shown, shown.exact, type(shown.exact)) == (text, exact, type(exact))
     shown = vector([1 / 3, 1.0])
     assert copy.deepcopy(shown).exact == pickle.loads(pickle.dumps(shown)).exact == [1 / 3, 1.0]
-
-
-def test_rounded_can_name_its_value_explicitly() -> None:
-    shown = Rounded("about a third", 1 / 3)
-    assert (shown, shown.exact) == ("about a third", 1 / 3)
 
 
 def test_bad_numbers_and_digits_are_refused_naming_them() -> None:

@@ -1,13 +1,11 @@
 """Peer check of attnlab.decoder: transformers' GPT2LMHeadModel on the same committed files, and the training run.
 
-The reference loads the committed folder as it is (``from_pretrained``), in
-float64 with eager attention, so the only difference left is the order of
-floating-point operations. An ablation in PyTorch is a hook that zeroes one
-head's slice of the input of ``attn.c_proj`` (transformers 5 ignores
-``head_mask``). The training test re-runs the first steps of
-``scripts/train_decoder.py`` and requires the losses the committed log holds:
-the script and the weights cannot drift apart. Re-checks the measured claims CL-052 (GPT2LMHeadModel loads the
-files and computes the same numbers) and CL-053 (rerunning the first steps gives the logged losses).
+The reference loads the committed folder as it is (``from_pretrained``), in float64 with eager attention, so the only
+difference left is the order of floating-point operations. An ablation in PyTorch is a hook that zeroes one head's
+slice of the input of ``attn.c_proj`` (transformers 5 ignores ``head_mask``). The training test re-runs the first
+steps of ``scripts/train_decoder.py`` and requires the losses the committed log holds: the script and the weights
+cannot drift apart. Re-checks the measured claims CL-052 (GPT2LMHeadModel loads the files and computes the same
+numbers) and CL-053 (rerunning the first steps gives the logged losses).
 """
 
 from __future__ import annotations

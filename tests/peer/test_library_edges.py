@@ -2,12 +2,9 @@
 CL-037's formats, CL-015's epsilon, CL-031's GELU as transformers reads it, the two masks transformers
 builds for BERT (eager, sdpa), what a library softmax does in float16, and CL-051 (RoPE's pairings).
 
-CL-040 is a measured claim about torch 2.13.0 (CPU), the version the
-``peer`` extra pins. The Masking chapter's box "What libraries do" shows
-numbers computed by ``attnlab.libraries``, which writes each behaviour out in
-numpy; every test here runs PyTorch on the same inputs and requires the same
-numbers, so a PyTorch that behaves differently turns the suite red. torch is
-imported inside the fixture, never at module level.
+CL-040 is measured on torch 2.13.0 (CPU), the version the ``peer`` extra pins: the Masking chapter shows
+``attnlab.libraries``' numpy versions of each behaviour, and each test requires PyTorch's numbers on the same
+inputs. torch is imported inside the fixture, never at module level.
 """
 
 from __future__ import annotations
@@ -93,37 +90,25 @@ def test_through_the_library_an_additive_mask_makes_a_blocked_row_the_mean_of_ev
     assert np.allclose(theirs[1:], attention(Q[1:], K, V, SOME_EMPTY[1:]).output, rtol=0, atol=1e-14)
 
 
-def test_is_causal_aligns_top_left_so_one_query_over_four_keys_sees_only_the_first(torch: ModuleType) -> None:
-    theirs = sdpa(torch, Q[:1], K, V, is_causal=True)
-    assert np.allclose(theirs[0], V[0], rtol=0, atol=1e-15)
-    assert np.allclose(theirs, zero_filled_attention(Q[:1], K, V, top_left_causal(1, 4)), rtol=0, atol=1e-15)
-    assert causal(1, 4).all()  # attnlab's causal(n, m) puts the one query last: it sees every key
-
-
-def test_torchs_two_causal_alignments_are_top_left_causal_and_attnlabs_causal(torch: ModuleType) -> None:
+def test_torchs_causal_options_align_top_left_or_as_attnlabs_causal_and_give_a_row_without_a_key_zeros(
+        torch: ModuleType) -> None:
     from torch.nn.attention.bias import causal_lower_right, causal_upper_left
 
     for n, m in [(1, 4), (2, 4), (4, 4), (4, 2), (3, 1)]:
+        q, k, v = Q[:n], K[:m], V[:m]
         assert np.array_equal(causal_upper_left(n, m)._materialize().numpy(), top_left_causal(n, m))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore" if n > m else "error")  # torch warns only when queries outnumber keys
+        assert np.allclose(sdpa(torch, q, k, v, is_causal=True), zero_filled_attention(q, k, v, top_left_causal(n, m)),
+                           rtol=0, atol=1e-15)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             lower_right = causal_lower_right(n, m)
+        assert bool(caught) == (n > m) and all("seq_len_q > seq_len_kv" in str(w.message) for w in caught)
         assert np.array_equal(lower_right._materialize().numpy(), causal(n, m)), (n, m)
-
-
-def test_with_more_queries_than_keys_a_bottom_right_causal_mask_leaves_the_first_rows_without_a_key(
-        torch: ModuleType) -> None:
-    from torch.nn.attention.bias import causal_lower_right
-
-    visible = causal(4, 2)
-    assert visible.sum(axis=1).tolist() == [0, 0, 1, 2]
-    with pytest.warns(UserWarning, match="seq_len_q > seq_len_kv"):
-        bias = causal_lower_right(4, 2)
-    theirs = sdpa(torch, Q, K[:2], V[:2], attn_mask=bias)
-    assert (theirs[:2] == 0).all()
-    assert np.allclose(theirs, zero_filled_attention(Q, K[:2], V[:2], visible), rtol=0, atol=1e-15)
-    with pytest.raises(ValueError, match="visible row 0 blocks every key"):
-        attention(Q, K[:2], V[:2], visible)
+        assert np.allclose(sdpa(torch, q, k, v, attn_mask=lower_right), zero_filled_attention(q, k, v, causal(n, m)),
+                           rtol=0, atol=1e-15)
+    assert causal(1, 4).all()  # attnlab's causal(n, m) puts the one query last: it sees every key
+    with pytest.raises(ValueError, match="visible row 0 blocks every key"):  # where torch gives zeros
+        attention(Q, K[:2], V[:2], causal(4, 2))
 
 
 def test_pytorchs_layer_norm_puts_epsilon_1e_5_by_default_as_attnlab_does(torch: ModuleType) -> None:
@@ -138,14 +123,6 @@ def test_pytorchs_layer_norm_puts_epsilon_1e_5_by_default_as_attnlab_does(torch:
     assert np.allclose(theirs, layer_norm(x), rtol=0, atol=1e-12)  # the root holds variance plus epsilon
 
 
-def test_torch_agrees_on_bfloat16s_largest_number_and_on_where_float16_overflows(torch: ModuleType) -> None:
-    assert torch.finfo(torch.bfloat16).max == BFLOAT16_MAX
-    assert torch.finfo(torch.float16).max == largest("float16")
-    limit = exp_limit("float16")
-    assert torch.isinf(torch.exp(torch.tensor(limit + 0.01, dtype=torch.float16)))
-    assert torch.isfinite(torch.exp(torch.tensor(limit - 0.01, dtype=torch.float16)))
-
-
 def test_transformers_reads_gelu_as_the_exact_erf_form_that_attnlab_computes(torch: ModuleType) -> None:
     from transformers.activations import ACT2FN
 
@@ -158,9 +135,8 @@ def test_transformers_reads_gelu_as_the_exact_erf_form_that_attnlab_computes(tor
 
 
 def tiny_bert(torch: ModuleType, implementation: str | None) -> tuple[object, dict[str, object]]:
-    """A one-layer BERT of random weights (nothing downloaded) with ``implementation`` or transformers' default,
-    and what its first self-attention receives as mask and gives as output on a batch whose second
-    sentence has every key masked."""
+    """A one-layer BERT of random weights with ``implementation`` (None: the default), and what its
+    self-attention receives as mask and gives as output on a batch whose second sentence is all masked."""
     from transformers import BertConfig, BertModel
 
     config = BertConfig(vocab_size=20, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
@@ -182,25 +158,27 @@ def tiny_bert(torch: ModuleType, implementation: str | None) -> tuple[object, di
     return model, seen
 
 
-def test_transformers_bert_defaults_to_sdpa_whose_boolean_mask_gives_a_fully_masked_row_zeros(
+def test_transformers_bert_gives_a_fully_masked_row_zeros_by_default_sdpa_and_equal_weights_when_eager(
         torch: ModuleType) -> None:
-    """Backs the Masking chapter's "What libraries do": the default path (CL-040's zeros)."""
+    """Backs the Masking chapter's "What libraries do": the default path (CL-040's zeros), and eager's
+    additive mask of the dtype minimum."""
     model, seen = tiny_bert(torch, None)
     assert model.config._attn_implementation == "sdpa"
     assert seen["mask"].dtype == torch.bool and not seen["mask"][1].any()
     assert (seen["context"][1] == 0).all() and (seen["context"][0] != 0).any()
-
-
-def test_transformers_eager_bert_masks_with_the_dtype_minimum_so_a_fully_masked_row_weighs_keys_equally(
-        torch: ModuleType) -> None:
     _, seen = tiny_bert(torch, "eager")
     assert seen["mask"].dtype == torch.float32 and (seen["mask"][1] == torch.finfo(torch.float32).min).all()
     weights = seen["attentions"][0][1].numpy()
     assert np.allclose(weights, 0.25, rtol=0, atol=1e-7)  # every key of the masked sentence, all alike
 
 
-def test_torch_softmax_in_float16_is_finite_where_exp_alone_overflows(torch: ModuleType) -> None:
+def test_torch_agrees_on_the_half_formats_limits_and_its_float16_softmax_is_finite_where_exp_overflows(
+        torch: ModuleType) -> None:
     """The Softmax chapter's row of the real model in half precision: the library subtracts the maximum."""
+    assert torch.finfo(torch.bfloat16).max == BFLOAT16_MAX and torch.finfo(torch.float16).max == largest("float16")
+    limit = exp_limit("float16")
+    assert torch.isinf(torch.exp(torch.tensor(limit + 0.01, dtype=torch.float16)))
+    assert torch.isfinite(torch.exp(torch.tensor(limit - 0.01, dtype=torch.float16)))
     row = torch.tensor([23.72, 7.82, 2.33], dtype=torch.float16)
     assert torch.isinf(torch.exp(row)).any()
     weights = torch.softmax(row, dim=-1)
