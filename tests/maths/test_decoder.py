@@ -66,6 +66,19 @@ def test_ablating_a_head_zeroes_its_write_and_leaves_earlier_maps_alone(text: st
     np.testing.assert_array_equal(ablated.writes[layer, others], plain.writes[layer, others])
 
 
+@settings(max_examples=5, deadline=None)
+@given(st.lists(st.text(alphabet=MODEL.vocabulary, min_size=1, max_size=3), min_size=1,
+                max_size=decoder.BATCH + 3), st.sampled_from([(), ((1, 2),)]))
+def test_forward_all_gives_each_text_what_forward_gives_it(texts: list[str],
+                                                           ablate: tuple[tuple[int, int], ...]) -> None:
+    for run, text in zip(decoder.forward_all(MODEL, texts, set(ablate)), texts, strict=True):
+        alone = MODEL.forward(text, set(ablate))
+        assert run.tokens == alone.tokens
+        for together, single in ((run.logits, alone.logits), (run.attentions, alone.attentions),
+                                 (run.writes, alone.writes), *zip(run.cache.keys, alone.cache.keys)):
+            np.testing.assert_allclose(together, single, rtol=0, atol=CACHE_TOLERANCE)
+
+
 def test_the_reader_agrees_with_the_safetensors_package() -> None:
     safetensors_numpy = pytest.importorskip("safetensors.numpy")
     stored = safetensors_numpy.load_file(str(decoder.DIRECTORY / "model.safetensors"))

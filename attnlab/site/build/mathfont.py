@@ -20,6 +20,8 @@ TAG = re.compile(r"<[^>]+>")
 ONE_LETTER = re.compile(r"<mi>\s*([^<\s])\s*</mi>")
 """A one-letter identifier with no ``mathvariant``: the browser draws it in italic."""
 ROOT = re.compile(r"<m(?:sqrt|root)\b")
+GLYPH_TABLES = {"glyf", "loca"}
+"""The tables WOFF2 can transform (rebuilding them takes fontTools most of the time of reading a font)."""
 
 
 def italic_letters() -> dict[str, str]:
@@ -49,9 +51,11 @@ def formula_characters(pages: Iterable[str]) -> set[str]:
 
 
 def subset(font: bytes, characters: Iterable[str]) -> bytes:
-    """``font`` (WOFF2) holding only ``characters``, with the MATH table and every layout feature."""
+    """``font`` (WOFF2) holding only ``characters``, with the MATH table and every layout feature, its glyph
+    tables transformed."""
     from fontTools import subset as fonttools_subset  # the docs extra; only the build cuts fonts
     from fontTools.ttLib import TTFont
+    from fontTools.ttLib.woff2 import WOFF2FlavorData
 
     options = fonttools_subset.Options()
     options.flavor = "woff2"
@@ -62,6 +66,9 @@ def subset(font: bytes, characters: Iterable[str]) -> bytes:
     cutter.subset(loaded)
     out = io.BytesIO()
     loaded.flavor = "woff2"
+    # the source keeps its glyphs untransformed, which spares reading them half the cut's time; the cut
+    # transforms them as WOFF2 usually does, which makes it smaller
+    loaded.flavorData = WOFF2FlavorData(data=loaded.flavorData, transformedTables=GLYPH_TABLES)
     loaded.save(out)
     return out.getvalue()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from fontTools.ttLib import TTFont
 from sites import DOCS
 
-from attnlab.site.build.mathfont import FONT, ITALIC, formula_characters, subset
+from attnlab.site.build.mathfont import FONT, GLYPH_TABLES, ITALIC, formula_characters, subset
 
 SOURCE = DOCS / FONT
 """The font as the repository holds it, before the build cuts it."""
@@ -41,6 +41,13 @@ def test_the_cut_font_maps_exactly_the_characters_asked_for_keeps_its_math_table
     assert font_characters(cut) == asked and cut == subset(SOURCE.read_bytes(), asked)
     font = TTFont(io.BytesIO(cut))
     assert "MATH" in font and font["MATH"].table.MathVariants.VertGlyphCount > 0, "it stretches brackets"
+
+
+def test_the_source_keeps_its_glyph_tables_untransformed_and_the_cut_transforms_them() -> None:
+    def transformed(font: bytes) -> set[str]:
+        return TTFont(io.BytesIO(font)).flavorData.transformedTables
+    assert transformed(SOURCE.read_bytes()) == set()
+    assert transformed(subset(SOURCE.read_bytes(), {"a"})) == GLYPH_TABLES
 
 
 def test_the_built_font_holds_every_character_of_every_formula_and_is_smaller(built_site: Path) -> None:
