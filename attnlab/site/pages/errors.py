@@ -4,13 +4,9 @@ SuperFences ``SuperFencesException`` (the only exception SuperFences lets out of
 
 from __future__ import annotations
 
+from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
-try:
-    from mkdocs.exceptions import PluginError as _Reported
-except ImportError:  # another builder: a plain exception stops it just as well
-    _Reported = Exception  # type: ignore[assignment,misc]
 
-
-class PageError(_Reported, SuperFencesException):
+class PageError(PluginError, SuperFencesException):
     """A page that must not be built as it stands; the message names the page and line."""

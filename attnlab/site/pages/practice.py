@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from attnlab.site.pages.blocks import COMPOSED
 from attnlab.site.pages.source import at_marker, blank, chunks, line_of, sub_prose
 
 EXERCISES_PAGE = "exercises.md"
@@ -154,7 +155,7 @@ def _answer(body: str) -> str | None:
 
 def _solved_in_python(answer: str) -> bool:
     """Whether ``answer`` shows an executed Python block that uses attnlab (the reader's code, solved)."""
-    return any(m["head"].split()[0] in ("python", "py") and 'exec="on"' in m["head"] and "source=" in m["head"]
+    return any(m["head"].split()[0] in COMPOSED and 'exec="on"' in m["head"] and "source=" in m["head"]
                and re.search(r"^\s*(?:from|import) attnlab\b", m["code"], re.M)
                for m in FENCED.finditer(answer) if m["head"].split())
 
