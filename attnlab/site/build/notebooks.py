@@ -26,7 +26,7 @@ from attnlab.site.pages.guard import guarded
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.running import DEPENDENCY, NOTEBOOKS, answers_path, notebook_path
-from attnlab.site.pages.source import FRONT_MATTER, sub_prose
+from attnlab.site.pages.source import FRONT_MATTER, code_blanked, sub_prose
 
 MODEL_NEEDS = ("safetensors", "tokenizers")
 """What ``attnlab.bert`` imports, besides numpy, to read the trained model."""
@@ -221,12 +221,7 @@ class Notebook:
 
 def headings(text: str) -> Iterator[tuple[str, bool]]:
     """Each line of the Markdown ``text`` and whether it is a heading (lines inside code blocks never are)."""
-    fence = ""
-    for line in text.split("\n"):
-        opening = FENCE.match(line)
-        if opening and (not fence or (opening["fence"].startswith(fence) and not opening["head"].strip())):
-            fence = "" if fence else opening["fence"]
-        yield line, not fence and bool(HEADING.match(line))
+    return zip(text.split("\n"), (bool(HEADING.match(line)) for line in code_blanked(text).split("\n")))
 
 
 @dataclass
@@ -295,9 +290,7 @@ def chapter_markdown(source: str, path: str, docs: str) -> str:
     """A chapter's Markdown as its page shows it (blocks placed, numbers written, exercises numbered, claims
     linked), without front matter; ``docs`` is the docs folder's name."""
     text = practice.numbered(bindings.written_in(source, f"{docs}/{path}"), path)
-    text = citations.linked(text, path)
-    front = FRONT_MATTER.match(text)
-    return text[front.end():] if front else text
+    return FRONT_MATTER.sub("", citations.linked(text, path), count=1)
 
 
 def install_markdown(code: list[Cell]) -> str:
