@@ -23,7 +23,7 @@ from attnlab.site.pages import (
     reading,
     running,
 )
-from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.guard import PageError
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import Page
 from attnlab.site.pages.provenance import provenance

@@ -25,8 +25,7 @@ from attnlab.lab import compute, toy_data
 from attnlab.site.pages import sliders, trained
 from attnlab.site.pages.blocks import placed_blocks
 from attnlab.site.pages.citations import CITATION
-from attnlab.site.pages.errors import PageError
-from attnlab.site.pages.guard import guarded
+from attnlab.site.pages.guard import PageError, guarded
 from attnlab.site.pages.output import NON_NUMBER
 from attnlab.site.pages.source import blank, blank_match, chunks, front_matter, line_of, sub_prose
 from attnlab.text import MAX_DECIMALS, fmt

@@ -16,8 +16,7 @@ from markdown import Markdown
 from markupsafe import Markup
 
 from attnlab.site.pages import output
-from attnlab.site.pages.errors import PageError
-from attnlab.site.pages.guard import guarded
+from attnlab.site.pages.guard import PageError, guarded
 
 EXEC_FENCE = re.compile(r"^(?P<head>[ \t]*(?:`{3,}|~{3,})[ \t]*[\w-]+\b[^\n`]*\bexec=[^\n]*?)[ \t]*$", re.M)
 HIDE, SHOW = "#| hide", "#| show"
