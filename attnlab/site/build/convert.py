@@ -13,16 +13,7 @@ import re
 from threadpoolctl import threadpool_limits
 
 from attnlab.site.build import explorer
-from attnlab.site.pages import (
-    bindings,
-    citations,
-    exports,
-    mathml,
-    output,
-    practice,
-    reading,
-    running,
-)
+from attnlab.site.pages import bindings, citations, exports, mathml, output, practice, reading, running
 from attnlab.site.pages.guard import PageError
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import Page
