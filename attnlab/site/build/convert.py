@@ -13,19 +13,8 @@ import re
 from threadpoolctl import threadpool_limits
 
 from attnlab.site.build import explorer
-from attnlab.site.pages import (
-    bindings,
-    citations,
-    exports,
-    forms,
-    mathml,
-    output,
-    practice,
-    reading,
-    relations,
-    running,
-)
-from attnlab.site.pages.errors import PageError
+from attnlab.site.pages import bindings, citations, exports, mathml, output, practice, reading, running
+from attnlab.site.pages.guard import PageError
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.page import Page
 from attnlab.site.pages.provenance import provenance
@@ -36,9 +25,9 @@ __all__ = ["PageError", "page_html", "page_markdown", "problems"]
 def problems(markdown: str, page: Page, guide: Guide) -> list[str]:
     """Everything wrong with ``page``'s Markdown (front matter included), one message each, in page order."""
     name = page.name
-    return (forms.malformed(markdown, name) + bindings.check(markdown, name) + relations.check(markdown, name)
-            + citations.unknown(markdown, name) + bindings.unbound(markdown, name)
-            + guide.requirements(page.path, markdown, name))
+    return (bindings.malformed(markdown, name) + bindings.check(markdown, name)
+            + bindings.check_relations(markdown, name) + citations.unknown(markdown, name)
+            + bindings.unbound(markdown, name) + guide.requirements(page.path, markdown, name))
 
 
 def resolved(markdown: str, page: Page, guide: Guide) -> str:
@@ -46,12 +35,12 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     found = problems(markdown, page, guide)
     if found:
         raise PageError("\n".join(found))
-    markdown = relations.written(markdown, page.name)
+    markdown = bindings.written_in(markdown, page.name)
     if page.path in guide.titles and guide.kind(page.path) == "chapter":
         markdown = running.with_run_lines(markdown, page.path)
     markdown = practice.numbered(markdown, page.path)
     if page.path == practice.EXERCISES_PAGE:
-        markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(page, path))
+        markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(path, guide, page))
     markdown = citations.linked(markdown, page.path)
     markdown = citations.registry_page(markdown, page.path, guide.sources, guide.titles)
     if reading.MARKER in markdown:
@@ -61,13 +50,11 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     return markdown
 
 
-def shown_elsewhere(page: Page, path: str) -> str:
+def shown_elsewhere(path: str, guide: Guide, page: Page) -> str:
     """The chapter ``path`` ready to be shown on ``page``: blocks placed (HTML ids prefixed by the chapter's
     name, to stay unique), bindings resolved."""
-    name = f"{page.docs_dir.name}/{path}"
-    source = (page.docs_dir / path).read_text(encoding="utf-8")
-    return running.with_run_lines(
-        relations.written(source, name, f"{practice.slug(path)}-"), path)
+    written = bindings.written_in(guide.sources[path], f"{page.docs_dir.name}/{path}", f"{practice.slug(path)}-")
+    return running.with_run_lines(written, path)
 
 
 def page_markdown(markdown: str, page: Page) -> str:

@@ -19,17 +19,14 @@ from pathlib import Path
 
 import attnlab
 from attnlab.bert import MODEL_PACKAGE
-from attnlab.site.pages import citations, practice, relations
-from attnlab.site.pages.blocks import HIDE, shown_part
-from attnlab.site.pages.errors import PageError
-from attnlab.site.pages.guard import guarded
+from attnlab.site.pages import bindings, citations, practice
+from attnlab.site.pages.blocks import COMPOSED, HIDE, shown_part
+from attnlab.site.pages.guard import PageError, guarded
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.running import DEPENDENCY, NOTEBOOKS, answers_path, notebook_path
-from attnlab.site.pages.source import FRONT_MATTER, sub_prose
+from attnlab.site.pages.source import FRONT_MATTER, code_blanked, sub_prose
 
-SHOWN = ("python", "py")
-"""Languages whose executed blocks may show their code (``pycon`` shows a console session, never a cell)."""
 MODEL_NEEDS = ("safetensors", "tokenizers")
 """What ``attnlab.bert`` imports, besides numpy, to read the trained model."""
 READS_MODEL = re.compile(r"\battnlab\.bert\b|^\s*from attnlab import [^\n]*\bbert\b", re.MULTILINE)
@@ -80,7 +77,7 @@ def _block(head: str, code: str) -> Item | None:
     if options.get("exec") not in ("on", "1", "true", "yes"):
         return None
     words = head.split()
-    shown = shown_part(code) if words and words[0] in SHOWN and options.get("source") else ""
+    shown = shown_part(code) if words and words[0] in COMPOSED and options.get("source") else ""
     place = options.get("id", "")
     if not shown.strip():
         return Result(place, options.get("html") in ("1", "on", "true"))
@@ -223,12 +220,7 @@ class Notebook:
 
 def headings(text: str) -> Iterator[tuple[str, bool]]:
     """Each line of the Markdown ``text`` and whether it is a heading (lines inside code blocks never are)."""
-    fence = ""
-    for line in text.split("\n"):
-        opening = FENCE.match(line)
-        if opening and (not fence or (opening["fence"].startswith(fence) and not opening["head"].strip())):
-            fence = "" if fence else opening["fence"]
-        yield line, not fence and bool(HEADING.match(line))
+    return zip(text.split("\n"), (bool(HEADING.match(line)) for line in code_blanked(text).split("\n")))
 
 
 @dataclass
@@ -296,10 +288,8 @@ class Chapter:
 def chapter_markdown(source: str, path: str, docs: str) -> str:
     """A chapter's Markdown as its page shows it (blocks placed, numbers written, exercises numbered, claims
     linked), without front matter; ``docs`` is the docs folder's name."""
-    text = practice.numbered(relations.written(source, f"{docs}/{path}"), path)
-    text = citations.linked(text, path)
-    front = FRONT_MATTER.match(text)
-    return text[front.end():] if front else text
+    text = practice.numbered(bindings.written_in(source, f"{docs}/{path}"), path)
+    return FRONT_MATTER.sub("", citations.linked(text, path), count=1)
 
 
 def install_markdown(code: list[Cell]) -> str:

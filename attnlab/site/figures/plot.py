@@ -11,6 +11,7 @@ from typing import Any
 from attnlab.checks import as_array
 from attnlab.site.figures.palette import INK, SERIES
 from attnlab.site.figures.svg import LAB_COLUMN, background, figure, grid, min_font, num, svg_image, text, upright
+from attnlab.site.pages.mathml import SUPERSCRIPTS
 
 WIDTH, PLOT_HEIGHT = 400, 220
 LEFT, RIGHT, TOP = 64, 14, 12
@@ -22,7 +23,6 @@ LEGEND_ROW = 22
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
 DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
 """Marker shape and dash pattern per series, in the order of :data:`attnlab.site.figures.palette.SERIES`."""
-SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Axis:
         """A tick's label: a power of ten on a log axis as ``10⁴``, any other value as its shortest decimal."""
         power = round(math.log10(value)) if self.log else None
         if power is not None and math.isclose(value, 10.0**power):
-            return "10" + str(power).translate(SUPERSCRIPT)
+            return "10" + "".join(SUPERSCRIPTS[digit] for digit in str(power))
         return f"{value:g}"
 
 

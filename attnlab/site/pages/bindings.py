@@ -1,8 +1,10 @@
-"""Numbers in a chapter's prose, bound to the computation that made them or declared: ``[[0.576 = compute().x]]``
+"""Numbers and words in a chapter's prose, bound to the computation behind them: ``[[0.576 = compute().x]]``
 shows ``0.576``, and :func:`check` fails unless the expression, rounded to the decimals written, gives exactly that
 (a vector is quoted whole, ``[[[1, 2] = compute().keys[2]]]``; ``[[57.6% = ...]]`` shows 100 times the value).
-Numbers nobody computes are declared in the front matter's ``literals:``; :func:`unbound` reports any other.
-"""
+A relation, ``[[about as long ? 0.8 < length(1) / length(0) < 1.25]]``, shows its words, and
+:func:`check_relations` fails once its condition is false or not a truth value (only an author can rewrite them).
+Numbers nobody computes are declared in the front matter's ``literals:``; :func:`unbound` reports any other, and
+:func:`malformed` any ``[[`` that is neither a binding, a relation nor a claim citation."""
 
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
 from attnlab.site.pages import sliders, trained
-from attnlab.site.pages.errors import PageError
-from attnlab.site.pages.guard import guarded
+from attnlab.site.pages.blocks import placed_blocks
+from attnlab.site.pages.citations import CITATION
+from attnlab.site.pages.guard import PageError, guarded
 from attnlab.site.pages.output import NON_NUMBER
 from attnlab.site.pages.source import blank, blank_match, chunks, front_matter, line_of, sub_prose
 from attnlab.text import MAX_DECIMALS, fmt
@@ -40,7 +43,7 @@ RELATION = re.compile(
     r"(?<!\\)\[\[[ \t]*(?P<words>[^\s\[\]=?0-9-](?:[^\[\]=?\n]|\n(?![ \t]*\n))*?)"
     rf"[ \t]+\?\s+(?P<condition>{EXPRESSION})\s*\]\]"
 )
-"""``[[words ? condition]]`` (:mod:`attnlab.site.pages.relations`): words that no binding reads as, a condition."""
+"""``[[words ? condition]]``: words that no binding reads as, a condition."""
 VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
 """A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
 NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?(?:[0-9]+(?:\.[0-9]+)*|\.[0-9]+)%?")
@@ -54,6 +57,8 @@ MARKUP = re.compile("|".join((
     r"[a-z]+://\S+", r"(?<![\w\\^_])\{:?[ \t]*(?:[#.]|[\w-]+=)[^}\n]*\}",  # bare URLs, attribute lists {#id .c k=v}
 )), re.S | re.M | re.I)
 """Prose that a reader never sees as a number: markup, addresses, anchors."""
+OPEN = re.compile(r"\[\[[^\n]{0,40}")
+"""The start of a double bracket in prose, as :func:`malformed` quotes it."""
 LIST_MARKER = re.compile(r"^[ \t>]*([0-9]+)[.)](?=[ \t])")
 """A line's leading "2." or "3)", which may be an ordered-list marker (see :func:`_blank_list_markers`)."""
 
@@ -124,9 +129,21 @@ def bindings(markdown: str) -> list[Binding]:
             for m in BINDING.finditer(text) for start in [offset + m.start()]]
 
 
+def relations(markdown: str) -> list[tuple[str, str, int]]:
+    """``(words, condition, line)`` of every relation in the prose of ``markdown`` (code skipped), in order."""
+    return [(" ".join(m["words"].split()), " ".join(m["condition"].split()), line_of(markdown, offset + m.start()))
+            for prose, offset, text in chunks(markdown) if prose for m in RELATION.finditer(text)]
+
+
 def render(markdown: str) -> str:
-    """``markdown`` with every binding in prose replaced by its quoted number."""
-    return sub_prose(BINDING, lambda m: m["quoted"], markdown)
+    """``markdown`` with every binding in prose replaced by its quoted number, every relation by its words."""
+    return sub_prose(RELATION, lambda m: m["words"], sub_prose(BINDING, lambda m: m["quoted"], markdown))
+
+
+def written_in(markdown: str, page: str, prefix: str = "") -> str:
+    """``markdown`` as the reader sees its prose: code blocks placed (HTML ids prefixed by ``prefix``), bound
+    numbers and relations written in."""
+    return render(placed_blocks(markdown, page, prefix))
 
 
 def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
@@ -168,6 +185,26 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
     names, cache = namespace(), {} if cache is None else cache
     found = [verdict(binding, page, names, cache)[1] for binding in bindings(markdown)]
     return [problem for problem in found if problem] + lookalike_literals(markdown, page, names)
+
+
+def check_relations(markdown: str, page: str) -> list[str]:
+    """One message per relation in ``page`` whose condition is false, not a truth value or cannot be evaluated."""
+    found = relations(markdown)
+    names = namespace() if found else {}
+    problems = []
+    for words, condition, line in found:
+        try:
+            value = eval(condition, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
+        except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
+            value = error
+        if not isinstance(value, (bool, np.bool_)):
+            why = (f"{type(value).__name__}: {value}" if isinstance(value, Exception)
+                   else f"TypeError: a relation's condition must be true or false, got {value!r}")
+            problems.append(f"{page}:{line}: {words!r}: its condition {condition} cannot be evaluated: {why}")
+        elif not value:
+            problems.append(f"{page}:{line}: {words!r} is false now: {condition} does not hold "
+                            "(rewrite the sentence, then its condition)")
+    return problems
 
 
 def vector_text(entries: list[str]) -> str:
@@ -320,3 +357,22 @@ def unbound(markdown: str, page: str) -> list[str]:
              f"([[{text} = expression]]) nor declared in the front matter's literals")
         for at, text in written(markdown) if text not in declared]
     return [message for _, message in sorted(found)]
+
+
+def malformed(markdown: str, page: str) -> list[str]:
+    """One message per ``[[`` in the prose of ``page`` that is neither a citation, a binding nor a relation (it
+    would reach the page as typed)."""
+    problems = []
+    for prose, offset, text in chunks(markdown):
+        if not prose:
+            continue
+        left = CITATION.sub(blank_match, RELATION.sub(blank_match, BINDING.sub(blank_match, text)))
+        for match in OPEN.finditer(left):
+            shown = match.group(0).split("]]")[0] + ("]]" if "]]" in match.group(0) else "")
+            problems.append(
+                f"{page}:{line_of(markdown, offset + match.start())}: {shown!r} is neither a claim citation "
+                "nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- with three digits, no spaces) "
+                "or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced) "
+                "or [[words ? condition]] (a relation)"
+            )
+    return problems

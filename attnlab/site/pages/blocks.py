@@ -16,8 +16,7 @@ from markdown import Markdown
 from markupsafe import Markup
 
 from attnlab.site.pages import output
-from attnlab.site.pages.errors import PageError
-from attnlab.site.pages.guard import guarded
+from attnlab.site.pages.guard import PageError, guarded
 
 EXEC_FENCE = re.compile(r"^(?P<head>[ \t]*(?:`{3,}|~{3,})[ \t]*[\w-]+\b[^\n`]*\bexec=[^\n]*?)[ \t]*$", re.M)
 HIDE, SHOW = "#| hide", "#| show"
@@ -26,7 +25,7 @@ PLUGIN_MISSING = ("mkdocs.yml: a code block reached the guide's formatter withou
                   "list the guide's plugin under plugins: (- attnlab), which checks each page and places its blocks")
 """Why a block without a place stops the build: without the plugin, pages would ship unchecked, citations raw."""
 COMPOSED = ("python", "py")
-"""Languages whose shown source this module places (pycon shows a console session, which it composes itself)."""
+"""Languages whose shown source this module places and a notebook shows as a cell (pycon: a console session)."""
 
 
 def placed_blocks(markdown: str, page: str, prefix: str = "") -> str:

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.site.pages.source import relative
+from attnlab.site.pages.practice import slug
+from attnlab.site.pages.running import link
 from attnlab.text import Rounded
 
 FOLDER = "exports"
@@ -76,8 +77,8 @@ WHY = "The page rounds; the CSV and JSON files have every digit"
 
 def entry(name: str, label: str, carries: str, base: str, page: str, kinds: Sequence[str]) -> str:
     """One line of the control on ``page``: ``name`` (HTML), then a link per file kind, named "CSV of ``label``"."""
-    links = " ".join(f'<a href="{escape(relative(f"{base}.{kind}", page))}" download>{kind.upper()}'
-                     f'<span class="attnlab-sr"> of {label}</span></a>' for kind in kinds)
+    links = " ".join(link(page, f"{base}.{kind}", f'{kind.upper()}<span class="attnlab-sr"> of {label}</span>')
+                     for kind in kinds)
     return f'<li {carries} data-export-file="{escape(base)}">{name} {links}</li>'
 
 
@@ -85,7 +86,7 @@ def resolve(html: str, page: str) -> str:
     """``html`` of ``page`` (its path in ``docs/``) without its tables' markers, ending in its one download control
     (folded; only if it has a table or figure), a line per table and figure: the n-th table of ``mixing.md`` is
     ``exports/mixing-n.csv`` and ``.json``, its n-th figure ``exports/mixing-figure-n.svg``."""
-    stem = page.removesuffix(".md").replace("/", "-")
+    stem = slug(page)
     tables: list[str] = []
     figures: list[str] = []
 

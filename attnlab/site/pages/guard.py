@@ -1,6 +1,7 @@
 """A page's code (an executed block, a binding's expression) can neither end nor hang the build: :func:`guarded`
 turns ``exit()``, any other ``BaseException``, ``os._exit`` and code (in the main thread) running past
-``ATTNLAB_BLOCK_SECONDS`` (default :data:`LIMIT`) into a ``PageError`` naming the code's place.
+``ATTNLAB_BLOCK_SECONDS`` (default :data:`LIMIT`) into a :class:`PageError` naming the code's place, the one error
+that stops a build.
 """
 
 from __future__ import annotations
@@ -13,11 +14,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
-from attnlab.site.pages.errors import PageError
+from mkdocs.exceptions import PluginError
+from pymdownx.superfences import SuperFencesException
 
 LIMIT = 120.0
 """How long, in seconds, one block or binding may run unless ``ATTNLAB_BLOCK_SECONDS`` says otherwise."""
 VARIABLE = "ATTNLAB_BLOCK_SECONDS"
+
+
+class PageError(PluginError, SuperFencesException):
+    """A page that must not be built as it stands; the message names the page and line. MkDocs reports a
+    ``PluginError`` as one line, no traceback; ``SuperFencesException`` is the only one a formatter may let out."""
 
 
 class _Exited(BaseException):

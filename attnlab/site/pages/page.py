@@ -24,25 +24,21 @@ class Page:
         """How messages name the page: ``docs/mixing.md``, as an author finds it."""
         return f"{self.docs_dir.name}/{self.path}"
 
-    def source(self) -> str:
-        """The page's Markdown file as the author wrote it, front matter included."""
-        return (self.docs_dir / self.path).read_text(encoding="utf-8")
-
     def in_file(self, converted: str) -> tuple[str, str]:
         """``(before, text)``: ``converted`` (what a builder hands to Markdown) from its first non-blank line, and
-        what precedes that in the file (front matter, blank lines), so that ``before + text`` counts lines as the
-        author's editor does."""
-        source = self.source()
+        what precedes that in the page's file (front matter, blank lines), so that ``before + text`` counts lines as
+        the author's editor does."""
+        source = (self.docs_dir / self.path).read_text(encoding="utf-8")
         found = FRONT_MATTER.match(source)
         front = found.group(0) if found else ""
-        blank = len(_leading_blank_lines(source[len(front):]))
-        return front + "\n" * blank, "\n".join(converted.split("\n")[len(_leading_blank_lines(converted)):])
+        return (front + "\n" * _blank_lines(source[len(front):]),
+                "\n".join(converted.split("\n")[_blank_lines(converted):]))
 
 
-def _leading_blank_lines(text: str) -> list[str]:
-    """The blank lines at the start of ``text``."""
+def _blank_lines(text: str) -> int:
+    """How many blank lines ``text`` starts with."""
     lines = text.split("\n")
-    return lines[:next((i for i, line in enumerate(lines) if line.strip()), len(lines))]
+    return next((i for i, line in enumerate(lines) if line.strip()), len(lines))
 
 
 def nav_pages(nav: Any) -> Iterator[tuple[str, str]]:

@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from attnlab.site.pages.source import at_marker, blank, chunks, line_of, sub_prose
+from attnlab.site.pages.blocks import COMPOSED
+from attnlab.site.pages.source import at_marker, code_blanked, line_of, sub_prose
 
 EXERCISES_PAGE = "exercises.md"
 EXERCISES_MARKER = "<!-- attnlab:exercises -->"
@@ -53,11 +54,6 @@ class Exercise:
         return f"### Exercise {self.number}: {self.title}{where} {{#{anchor or self.anchor} .attn-exercise}}"
 
 
-def _code_blanked(markdown: str) -> str:
-    """``markdown`` with code, inline code and front matter blanked (same offsets): headings found there are real."""
-    return "".join(text if prose else blank(text) for prose, _, text in chunks(markdown))
-
-
 def _indented_block(markdown: str, start: int, indent: int) -> str:
     """The lines after offset ``start`` that are blank or indented by at least ``indent`` spaces."""
     lines = []
@@ -70,7 +66,7 @@ def _indented_block(markdown: str, start: int, indent: int) -> str:
 
 def prompts(markdown: str) -> list[tuple[str, int, str]]:
     """``(title, line, body)`` of every predict-first admonition in the prose of ``markdown``."""
-    prose = _code_blanked(markdown)
+    prose = code_blanked(markdown)
     return [(markdown[m.start("title"):m.end("title")], line_of(markdown, m.start()),
              _indented_block(markdown, m.start(), 4))
             for m in PROMPT.finditer(prose)]
@@ -78,7 +74,7 @@ def prompts(markdown: str) -> list[tuple[str, int, str]]:
 
 def section(markdown: str) -> tuple[int, int] | None:
     """Start (the end of its heading's line) and end offsets of the ``## Exercises`` section, or None."""
-    prose = _code_blanked(markdown)
+    prose = code_blanked(markdown)
     found = SECTION.search(prose)
     if found is None:
         return None
@@ -89,7 +85,7 @@ def section(markdown: str) -> tuple[int, int] | None:
 def exercises(markdown: str, page: str = "page") -> list[Exercise]:
     """The exercises of the ``## Exercises`` section, numbered from 1 in order."""
     start, end = section(markdown) or (0, 0)
-    prose = _code_blanked(markdown)
+    prose = code_blanked(markdown)
     heads = [m for m in HEADING.finditer(prose, start, end) if len(m["hashes"]) == 3]
     found = []
     for number, (head, following) in enumerate(zip(heads, [*heads[1:], None]), start=1):
@@ -125,7 +121,7 @@ def gathered(chapters: Mapping[str, str]) -> str:
     the page past its weight budget; a question's in-page links point into its chapter."""
     parts = []
     for path, markdown in chapters.items():
-        heading = re.search(r"^# (.+?)[ \t]*$", _code_blanked(markdown), re.M)  # the chapter's title
+        heading = re.search(r"^# (.+?)[ \t]*$", code_blanked(markdown), re.M)  # the chapter's title
         title = markdown[heading.start(1):heading.end(1)] if heading else path
         parts.append(f"## {title} {{#{slug(path)}}}\n\nFrom [{title}]({path}#exercises).")
         parts += ["\n\n".join([exercise.heading(f"{slug(path)}-{exercise.anchor}"),
@@ -154,7 +150,7 @@ def _answer(body: str) -> str | None:
 
 def _solved_in_python(answer: str) -> bool:
     """Whether ``answer`` shows an executed Python block that uses attnlab (the reader's code, solved)."""
-    return any(m["head"].split()[0] in ("python", "py") and 'exec="on"' in m["head"] and "source=" in m["head"]
+    return any(m["head"].split()[0] in COMPOSED and 'exec="on"' in m["head"] and "source=" in m["head"]
                and re.search(r"^\s*(?:from|import) attnlab\b", m["code"], re.M)
                for m in FENCED.finditer(answer) if m["head"].split())
 

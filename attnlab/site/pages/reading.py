@@ -8,6 +8,8 @@ import math
 import re
 from pathlib import Path
 
+from attnlab.site.pages import bindings
+from attnlab.site.pages.citations import CITATION
 from attnlab.site.pages.source import FENCE, FRONT_MATTER
 
 PATH: tuple[str, ...] = ("rows.md", "scores.md", "softmax.md", "mixing.md", "masking.md")
@@ -18,8 +20,6 @@ ROUND_TO = 5
 
 WORD = re.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
 """A word: letters or digits, with inner apostrophes, hyphens, points or commas (``don't``, ``0.568``, ``1,000``)."""
-CITATION = re.compile(r"\[\[(?:CL|LAB|WE|EX)-\d+\]\]")
-BINDING = re.compile(r"\[\[(.+?) = .+?\]\]", re.S)
 LINK_TARGET = re.compile(r"\]\([^)]*\)|\{[^}\n]*\}")
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 FOLDED = re.compile(r"^([ \t]*)\?\?\?\+?[^\n]*\n(?:(?:\1[ \t]+[^\n]*)?\n)*", re.M)
@@ -27,13 +27,14 @@ FOLDED = re.compile(r"^([ \t]*)\?\?\?\+?[^\n]*\n(?:(?:\1[ \t]+[^\n]*)?\n)*", re.
 
 
 def main_line(markdown: str) -> str:
-    """The text of a chapter's main line: ``markdown`` without front matter, code, folded boxes or exercises."""
+    """The text of a chapter's main line: ``markdown`` without front matter, code, folded boxes or exercises, its
+    numbers and relations as the page writes them."""
     text = FRONT_MATTER.sub("", markdown, count=1)
     text = text.split("\n## Exercises\n", 1)[0] + "\n"
     text = FENCE.sub("", text)
     text = FOLDED.sub("", text)
     text = COMMENT.sub("", CITATION.sub("", text))
-    return LINK_TARGET.sub("]", BINDING.sub(r"\1", text))
+    return LINK_TARGET.sub("]", bindings.render(text))
 
 
 def words(text: str) -> int:

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from attnlab.cli import Parser, run
-from attnlab.site.pages import relations
-from attnlab.site.pages.bindings import bindings, namespace, verdict
-from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.bindings import bindings, check_relations, namespace, verdict
+from attnlab.site.pages.guard import PageError
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ def rebind(paths: Sequence[Path], check_only: bool) -> int:
             status = 1
             continue
         result = rebound(markdown, path.as_posix())
-        false = relations.check(result.markdown, path.as_posix())
+        false = check_relations(result.markdown, path.as_posix())
         for failure in (*result.failures, *false):
             print(failure, file=sys.stderr)
         for change in result.changes:

@@ -80,6 +80,11 @@ def blank(text: str) -> str:
     return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
+def code_blanked(markdown: str) -> str:
+    """``markdown`` with code, inline code and front matter blanked (same offsets): headings found there are real."""
+    return "".join(text if prose else blank(text) for prose, _, text in chunks(markdown))
+
+
 def blank_match(match: re.Match[str]) -> str:
     """:func:`blank` for ``re.sub``: the match blanked."""
     return blank(match.group(0))

@@ -13,7 +13,7 @@ import pytest
 from markdown import Markdown
 
 from attnlab.site.pages.blocks import HIDE, SHOW, formatter, placed_blocks, shown_part
-from attnlab.site.pages.errors import PageError
+from attnlab.site.pages.guard import PageError
 
 FENCES = {"pymdownx.superfences": {"custom_fences": [
     {"name": "python", "class": "python", "validator": markdown_exec.validator, "format": formatter},

@@ -5,9 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnlab.site.pages.bindings import BINDING
+from attnlab.site.pages.bindings import BINDING, malformed
 from attnlab.site.pages.citations import CITATION
-from attnlab.site.pages.forms import malformed
 
 MALFORMED = ["[[CL-05]]", "[[ CL-005 ]]", "[[CL-0005]]", "[[+3 = 1 + 2]]", "[[.9 = 0.9]]", "[[cl-005]]",
              "[[S1]]", "[[1e-3 = 0.001]]", "[[0.5 = 1 / 2]"]
