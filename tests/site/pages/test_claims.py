@@ -18,12 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sites import DOCS, ROOT
 
-from attnlab.site.build.convert import PageError, page_markdown
 from attnlab.site.pages import citations
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import INLINE_MATH
-from attnlab.site.pages.page import Page
 
 SHARED = Path(os.environ.get("ATTNLAB_SHARED", ROOT.parent / "shared"))
 BRIEFS = (SHARED / "BRIEF.md", SHARED / "BRIEF-2.md", SHARED / "BRIEF-3.md")
@@ -228,14 +226,6 @@ def test_a_citation_becomes_markers_linking_the_claims_with_their_statements_wit
     assert out == "Both hold" + citations.cite("CL-001", "scores.md") + citations.cite("CL-007", "scores.md") + "."
     out = citations.linked('??? success "Answer"\n\n    They agree\n    [[CL-028]].\n', "cost.md")
     assert out == '??? success "Answer"\n\n    They agree\n    ' + citations.cite("CL-028", "cost.md") + ".\n"
-
-
-def test_an_unknown_id_stops_the_page_naming_its_line_counted_with_the_front_matter(tmp_path: Path) -> None:
-    markdown = "---\nliterals: [2]\n---\n\nSee [[CL-099]].\n"
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "p.md").write_text(markdown, encoding="utf-8")
-    with pytest.raises(PageError, match=r"^docs/p\.md:5: unknown claim ID CL-099 in \[\[CL-099\]\]$"):
-        page_markdown(markdown.split("---\n", 2)[2], Page("p.md", tmp_path / "docs"))
 
 
 # --- the chapters ---------------------------------------------------------------------------

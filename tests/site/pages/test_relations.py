@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from attnlab.site.build.convert import PageError, page_markdown
 from attnlab.site.pages import relations
 from attnlab.site.pages.bindings import unbound
 from attnlab.site.pages.forms import malformed
-from attnlab.site.pages.page import Page
 from attnlab.site.pages.rebind import main
 
 TRUE = "The weight of `load` is [[the smallest ? min(compute().weights) == compute().weights[1]]].\n"
@@ -42,10 +40,3 @@ def test_rebind_names_a_relation_it_cannot_rewrite(tmp_path: Path, capsys: pytes
     page.write_text(FALSE, encoding="utf-8")
     assert main([str(page)]) == 1
     assert "p.md:3: 'the largest of the three' is false now" in capsys.readouterr().err
-
-
-def test_the_page_pass_refuses_a_false_relation(tmp_path: Path) -> None:
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "p.md").write_text(FALSE, encoding="utf-8")
-    with pytest.raises(PageError, match=r"docs/p\.md:3: 'the largest of the three' is false now"):
-        page_markdown(FALSE, Page("p.md", tmp_path / "docs"))
