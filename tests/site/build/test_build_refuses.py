@@ -1,4 +1,4 @@
-"""What only a real strict build of one page shows (``sites.one_page_site(..., guide=True)``): a refusal from each
+"""What only a real strict build of one page shows (``sites.one_page_site(...)``): a refusal from each
 place a build can stop reaching MkDocs as one clean message, a warning failing it, the navigation's rules, dates;
 what each check refuses is tested in-process beside its code."""
 
@@ -40,14 +40,14 @@ def test_a_block_a_non_number_a_warning_a_bad_date_an_unsafe_name_or_a_page_left
         tmp_path: Path) -> None:
     for n, (body, env, beside, named) in enumerate(STOPS):
         (root := tmp_path / str(n)).mkdir()
-        config = one_page_site(root, REFERENCE + body, guide=True)
+        config = one_page_site(root, REFERENCE + body)
         if beside:
             (root / "docs" / beside[0]).write_text(beside[1], encoding="utf-8")
         assert refused(build(config, root / "site", env), *named), named
 
 
 def test_a_config_without_the_guides_plugin_fails_saying_to_list_it(tmp_path: Path) -> None:
-    config_path = one_page_site(tmp_path, REFERENCE + '```python exec="on"\nprint(1)\n```\n', guide=True)
+    config_path = one_page_site(tmp_path, REFERENCE + '```python exec="on"\nprint(1)\n```\n')
     config = read_config(config_path)
     config["plugins"].remove("attnlab")
     write_config(tmp_path, config)
@@ -57,12 +57,9 @@ def test_a_config_without_the_guides_plugin_fails_saying_to_list_it(tmp_path: Pa
 
 def test_a_page_declared_as_not_in_the_navigation_is_asked_nothing_and_a_date_before_1980_dates_the_zip_1980(
         tmp_path: Path) -> None:
-    config_path = one_page_site(tmp_path, REFERENCE + "Text.\n", guide=True)
+    config_path = one_page_site(tmp_path, REFERENCE + "Text.\n", not_in_nav="/draft.md\n")
     (tmp_path / "docs" / "draft.md").write_text("# A draft\n\nNot in the navigation, on purpose.\n",
                                                 encoding="utf-8")
-    config = read_config(config_path)
-    config["not_in_nav"] = "/draft.md\n"
-    write_config(tmp_path, config)
     result = build(config_path, tmp_path / "site", env={"SOURCE_DATE_EPOCH": "315532799"})
     assert result.returncode == 0, result.stderr
     assert "built 1979-12-31 (UTC)" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")

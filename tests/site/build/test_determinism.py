@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from sites import CONFIG, build, one_page_site, read_config, write_config
+from sites import CONFIG, build, one_page_site
 from test_docs_only import docs_only_env
 
 from attnlab import bert
@@ -30,10 +30,8 @@ def test_a_second_build_of_the_same_tree_with_the_docs_extra_alone_is_the_first_
 
 
 def test_a_value_read_through_env_and_a_file_named_by_inherit_reach_the_next_build(tmp_path: Path) -> None:
-    config_path = one_page_site(tmp_path, "---\nkind: reference\n---\n\n# A page\n", guide=True)
-    config = read_config(config_path)
-    config.pop("site_description")
-    write_config(tmp_path, {**config, "INHERIT": "base.yml"})
+    config_path = one_page_site(tmp_path, "---\nkind: reference\n---\n\n# A page\n", INHERIT="base.yml",
+                                site_description=None)
     for description, url in (("Said by the inherited file.", "guide"), ("Said again, differently.", "other")):
         (tmp_path / "base.yml").write_text(f"site_description: {description}\n", encoding="utf-8")
         result = build(config_path, tmp_path / "site", env={"ATTNLAB_SITE_URL": f"https://example.org/{url}/"})
@@ -62,7 +60,7 @@ def shadow_model(folder: Path, layer_norm_eps: float) -> Path:
 def test_a_model_file_changed_under_the_same_version_reaches_the_next_build(tmp_path: Path) -> None:
     block = ('```python exec="on"\nfrom attnlab import bert\n'
              'print(f"eps is {bert.read_config(bert.model_dir())[\'layer_norm_eps\']!r}")\n```\n')
-    config = one_page_site(tmp_path, f"---\nkind: reference\n---\n\n# A page\n\n{block}", guide=True)
+    config = one_page_site(tmp_path, f"---\nkind: reference\n---\n\n# A page\n\n{block}")
     shown = []
     for eps in (1e-12, 2e-12):
         path = str(shadow_model(tmp_path / "packages", eps))
