@@ -183,19 +183,7 @@ def test_every_pages_bindings_match_their_expressions_and_no_prose_number_is_unb
     assert len(PAGES) > 10 and not problems, "bind these numbers or declare them in literals:\n" + "\n".join(problems)
 
 
-# --- proof that it bites (issue 4, item 3) --------------------------------------------------
-
-DOUBLED_W_K = tuple(tuple(2 * w for w in row) for row in attnlab.lab.W_K)
-
-
-def test_changed_w_k_fails_the_docs_and_names_the_stale_places(monkeypatch: pytest.MonkeyPatch) -> None:
-    pages = docs_bindings()
-    places = {f"{name}:{b.line}" for name, _, found in pages for b in found}
-    monkeypatch.setattr(attnlab.lab, "W_K", DOUBLED_W_K)
-    problems = [p for name, text, _ in pages for p in check(text, name)]
-    assert problems, "doubling attnlab.lab.W_K changed no quoted number: bind the toy's numbers in the chapters"
-    assert {p.split(": ")[0] for p in problems} <= places, "\n".join(problems)
-    assert all(": quoted " in p for p in problems), "\n".join(problems)
+# --- proof that it bites (issue 4, item 3; a changed toy constant: test_rebind.py) -----------------
 
 
 def test_quoted_number_one_unit_off_in_its_last_digit_fails() -> None:
