@@ -4,6 +4,7 @@ named by ``INHERIT``, an ``!ENV`` value) always reaches the next build."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def test_a_model_file_changed_under_the_same_version_an_env_value_and_an_inherit
     for eps, description, url in ((1e-12, "Said by the inherited file.", "https://example.org/guide/"),
                                   (2e-12, "Said again, differently.", "https://example.org/other/")):
         (tmp_path / "base.yml").write_text(f"site_description: {description}\n", encoding="utf-8")
-        env = {"PYTHONPATH": str(shadow_model(tmp_path / "packages", eps)), "ATTNLAB_SITE_URL": url}
+        shadow = shadow_model(tmp_path / "packages", eps)  # before the tree's PYTHONPATH, which keeps its attnlab
+        env = {"PYTHONPATH": os.pathsep.join([str(shadow), os.environ.get("PYTHONPATH", "")]), "ATTNLAB_SITE_URL": url}
         result = build(config, tmp_path / "site", env)
         assert result.returncode == 0, result.stderr
         home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
