@@ -35,6 +35,7 @@ class Element:
 
     @property
     def classes(self) -> set[str]:
+        """The element's classes."""
         return set(self.attrs.get("class", "").split())
 
     def iter(self) -> Iterator[Element]:
