@@ -24,6 +24,12 @@ def label(text: ElementTree.Element) -> str:
     return "".join(parts)
 
 
+def texts(figure: ElementTree.Element | str) -> list[str]:
+    """Every label of a figure (its element or its markup), as :func:`label` reads it."""
+    element = ElementTree.fromstring(figure) if isinstance(figure, str) else figure
+    return [label(t) for t in element.iter(f"{SVG}text")]
+
+
 def corners(d: str, cell: int) -> set[tuple[int, int]]:
     """The top-left corners of the ``cell``-sized cells that one path covers."""
     found, x, y = set(), 0, 0

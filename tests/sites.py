@@ -78,7 +78,8 @@ def write_config(root: Path, config: dict) -> Path:
 
 
 def docs_copy(tmp_path: Path) -> Path:
-    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does."""
+    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does
+    (``benchmarks/serve.py`` edits prose in one)."""
     root = tmp_path / "guide"
     shutil.copytree(DOCS, root / "docs")
     shutil.copytree(ROOT / "overrides", root / "overrides")
@@ -86,17 +87,14 @@ def docs_copy(tmp_path: Path) -> Path:
     return root
 
 
-def one_page_site(tmp_path: Path, markdown: str, guide: bool = False) -> Path:
-    """A site of one page, ``docs/index.md``, converted with the guide's plugin and math on; returns its config.
-    ``guide=True`` uses every Markdown setting of the guide (its formatter, theme and overrides) instead."""
+def one_page_site(tmp_path: Path, markdown: str, **settings: object) -> Path:
+    """A site of one page, ``docs/index.md``, with every Markdown setting of the guide (its plugin, formatter, theme
+    and overrides) and ``settings`` (None leaves a setting out); returns its config."""
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text(markdown, encoding="utf-8")
-    if guide:
-        config = read_config()
-        shutil.copytree(ROOT / "overrides", tmp_path / "overrides")
-        config.update(nav=[{"Home": "index.md"}], extra_css=[], extra_javascript=[], extra={})
-        # the plugins a page of prose and code blocks needs: the guide's and markdown-exec's
-        config["plugins"] = [p for p in config["plugins"] if p == "attnlab" or "markdown-exec" in p]
-        return write_config(tmp_path, config)
-    return write_config(tmp_path, {"site_name": "tiny", "plugins": ["attnlab"],
-                                   "markdown_extensions": [{"pymdownx.arithmatex": {"generic": True}}]})
+    shutil.copytree(ROOT / "overrides", tmp_path / "overrides")
+    config = {**read_config(), "nav": [{"Home": "index.md"}], "extra_css": [], "extra_javascript": [], "extra": {},
+              **settings}
+    # the plugins a page of prose and code blocks needs: the guide's and markdown-exec's
+    config["plugins"] = [p for p in config["plugins"] if p == "attnlab" or "markdown-exec" in p]
+    return write_config(tmp_path, {name: value for name, value in config.items() if value is not None})

@@ -1,11 +1,12 @@
-"""Each executed block as a page's source holds it and as the built page shows it (``<div class="attnlab-block"
-id="block-LINE">``, its listings kept apart), and the numbers in a text: for comparing notebooks with pages.
+"""Built pages read back, independently of the code that wrote them: a page as a tree of elements (:func:`page`),
+its code listings, each executed block as the page shows it and as its source holds it, and the numbers in a text.
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from html.parser import HTMLParser
@@ -16,6 +17,7 @@ from attnlab.site.pages.practice import FENCED
 
 NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 """A number as written in a table, a vector or a sentence: sign (- or −), digits, decimals, an exponent."""
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
 def numbers(text: str) -> list[str]:
@@ -24,11 +26,85 @@ def numbers(text: str) -> list[str]:
 
 
 @dataclass
-class Shown:
-    """One block as its page shows it: its text, and the text of each code listing in it."""
+class Element:
+    """An element of a page: its tag, its attributes and what it holds (elements and text, in order)."""
 
-    pieces: list[tuple[bool, str]] = field(default_factory=list)
-    """``(is a listing, text)`` in page order."""
+    tag: str
+    attrs: dict[str, str]
+    children: list[Element | str] = field(default_factory=list)
+
+    @property
+    def classes(self) -> set[str]:
+        """The element's classes."""
+        return set(self.attrs.get("class", "").split())
+
+    def iter(self) -> Iterator[Element]:
+        """This element and every element inside it, in page order."""
+        yield self
+        for child in self.children:
+            if isinstance(child, Element):
+                yield from child.iter()
+
+    def text(self, skip: Callable[[Element], bool] = lambda element: False, between: str = "") -> str:
+        """The text inside, without the elements ``skip`` picks, ``between`` between its pieces."""
+        return between.join(c if isinstance(c, str) else "" if skip(c) else c.text(skip, between)
+                            for c in self.children)
+
+
+class _Tree(HTMLParser):
+    """Builds the tree; a closing tag with nothing open to close (a stray ``</p>``) is left out."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open = [Element("", {})]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.open[-1].children.append(element := Element(tag, {name: value or "" for name, value in attrs}))
+        if tag not in VOID:
+            self.open.append(element)
+
+    def handle_endtag(self, tag: str) -> None:
+        if any(element.tag == tag for element in self.open[1:]):
+            while self.open.pop().tag != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        self.open[-1].children.append(data)
+
+
+def parsed(html: str) -> Element:
+    """``html`` as a tree under a root element of no tag."""
+    (tree := _Tree()).feed(html)
+    return tree.open[0]
+
+
+@cache
+def page(path: Path) -> Element:
+    """The built page at ``path``, parsed."""
+    return parsed(path.read_text(encoding="utf-8"))
+
+
+def anchors(root: Element) -> set[str]:
+    """Every ``id`` and ``name`` under ``root``: what a link's ``#fragment`` can point at."""
+    return {e.attrs[a] for e in root.iter() for a in ("id", "name") if a in e.attrs}
+
+
+def is_listing(element: Element) -> bool:
+    """Whether ``element`` is a highlighted code listing (``<div class="highlight">``)."""
+    return element.tag == "div" and "highlight" in element.classes
+
+
+def listings(root: Element) -> list[str]:
+    """The text of each highlighted code listing under ``root`` (Source tabs included)."""
+    return [code.text() for listing in root.iter() if is_listing(listing)
+            for code in listing.iter() if code.tag == "code"]
+
+
+@dataclass
+class Shown:
+    """One block as its page shows it: ``(is a listing, text)`` in page order."""
+
+    pieces: list[tuple[bool, str]]
 
     def text(self, leaving_out: str = "") -> str:
         """The block's text, without the listing whose text is ``leaving_out`` (the code the notebook ran)."""
@@ -36,54 +112,22 @@ class Shown:
         return "".join(text for is_listing, text in self.pieces if not (is_listing and text.strip() == listing))
 
 
-class Blocks(HTMLParser):
-    """Collects each block of a page by its id."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.blocks: dict[str, Shown] = {}
-        self.stack: list[tuple[str, str]] = []  # (tag, role: "block" | "listing" | "")
-        self.current: Shown | None = None
-        self.listing: list[str] | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        classes = (found.get("class") or "").split()
-        role = ""
-        if tag == "div" and BLOCK_CLASS in classes and found.get("id"):
-            self.current = self.blocks.setdefault(str(found["id"]), Shown())
-            role = "block"
-        elif tag == "div" and "highlight" in classes and self.current is not None and self.listing is None:
-            self.listing, role = [], "listing"
-        if tag not in ("br", "img", "input", "hr", "meta", "link", "col", "source", "wbr"):
-            self.stack.append((tag, role))
-
-    def handle_endtag(self, tag: str) -> None:
-        if all(opened != tag for opened, _ in self.stack):
-            return  # a closing tag with nothing to close (a stray </p>)
-        while self.stack:
-            opened, role = self.stack.pop()
-            if role == "listing" and self.current is not None and self.listing is not None:
-                self.current.pieces.append((True, "".join(self.listing)))
-                self.listing = None
-            elif role == "block":
-                self.current = None
-            if opened == tag:
-                break
-
-    def handle_data(self, data: str) -> None:
-        if self.listing is not None:
-            self.listing.append(data)
-        elif self.current is not None:
-            self.current.pieces.append((False, data))
+def pieces(element: Element) -> Iterator[tuple[bool, str]]:
+    """The text inside ``element``, each listing as one piece."""
+    for child in element.children:
+        if isinstance(child, str):
+            yield False, child
+        elif is_listing(child):
+            yield True, child.text()
+        else:
+            yield from pieces(child)
 
 
 @cache
-def blocks(page: Path) -> dict[str, Shown]:
-    """Every block of the built ``page``, by its id (``block-24``)."""
-    parser = Blocks()
-    parser.feed(page.read_text(encoding="utf-8"))
-    return parser.blocks
+def blocks(path: Path) -> dict[str, Shown]:
+    """Every block of the built page at ``path``, by its id (``block-24``)."""
+    return {e.attrs["id"]: Shown(list(pieces(e))) for e in page(path).iter()
+            if e.tag == "div" and BLOCK_CLASS in e.classes and e.attrs.get("id")}
 
 
 @dataclass(frozen=True)
@@ -101,8 +145,8 @@ class Source:
 
 
 @cache
-def source_blocks(page: Path) -> dict[int, Source]:
-    """Every fenced block of the Markdown file ``page``, by the line of its opening fence."""
-    text = page.read_text(encoding="utf-8")
+def source_blocks(path: Path) -> dict[int, Source]:
+    """Every fenced block of the Markdown file ``path``, by the line of its opening fence."""
+    text = path.read_text(encoding="utf-8")
     return {text.count("\n", 0, m.start()) + 1: Source(m["head"], textwrap.dedent(m["code"]))
             for m in FENCED.finditer(text)}

@@ -66,10 +66,14 @@ STOPPED = {  # a page → how its refusal starts (its line counted with the fron
                                                                   "MkDocs reads: could not determine a constructor",
     "---\nkind: reference\nliterals: [1\n---\n\n# A\n": "docs/p.md:3: front matter is not YAML that MkDocs reads: "
                                                          "expected ','",
+    "---\nliterals: [2]\n---\n\nSquare $x^{2$.\n": "docs/p.md: formula 'x^{2': 1 brace group",
+    "---\nliterals: [2]\n---\n\nSee [[CL-099]].\n": "docs/p.md:5: unknown claim ID CL-099 in [[CL-099]]",
+    "Intro.\n\nIt is [[the largest\nof all ? max(compute().weights) == compute().weights[1]]].\n":
+        "docs/p.md:3: 'the largest of all' is false now",
 }
 
 
-def test_a_stale_binding_a_failing_block_an_unshowable_number_or_a_front_matter_mkdocs_cannot_read_stops_the_page(
+def test_a_stale_binding_a_failing_block_a_bad_number_formula_citation_relation_or_front_matter_stops_the_page(
         tmp_path: Path) -> None:
     for page, message in STOPPED.items():
         with pytest.raises(PageError, match="^" + re.escape(message)) as stopped:
@@ -83,11 +87,6 @@ def test_every_problem_of_a_page_is_listed_at_once_with_its_line(tmp_path: Path)
     first, second = str(stopped.value).splitlines()
     assert first.startswith("docs/p.md:3: '[[CL-05]]' is neither a claim citation")
     assert second.startswith("docs/p.md:5: 0.576 is neither bound")
-
-
-def test_an_unbalanced_formula_stops_the_page_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(PageError, match=r"docs/p\.md: formula 'x\^\{2': 1 brace group"):
-        convert(tmp_path, "---\nliterals: [2]\n---\n\nSquare $x^{2$.\n")
 
 
 def test_the_provenance_line_ends_the_page_and_stays_out_of_headings(tmp_path: Path) -> None:

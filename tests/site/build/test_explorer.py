@@ -39,7 +39,7 @@ def in_node(script: str) -> dict[str, Any]:
 # --- the prepared sentences -------------------------------------------------------------------
 
 
-def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_own() -> None:
+def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_own_and_none_other() -> None:
     keys = [p.key for p in PREPARED]
     assert len(keys) >= 6 and len(set(keys)) == len(keys)
     assert {"grid", "load", "rises"} <= set(tokens("toy-words")) and len(tokens("toy-words")) > 5
@@ -50,9 +50,6 @@ def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_o
     enc = explorer.encoding(p)
     assert len(p.batch) == 2 and enc.tokens[-1] == "[PAD]" and not enc.real.all()
     assert len(enc.tokens) == len(bert.encode(p.batch[1])[0].tokens)
-
-
-def test_prepared_names_a_key_it_lacks_and_the_keys_there_are() -> None:
     with pytest.raises(KeyError, match="no prepared sentence 'nope'; there are toy-words, pronoun"):
         prepared("nope")
 
@@ -116,7 +113,7 @@ def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_a
 # --- the markup -------------------------------------------------------------------------------
 
 
-def test_the_selectors_offer_every_sentence_in_order_and_count_layers_and_heads_from_1() -> None:
+def test_the_markup_lists_sentences_layers_and_heads_from_1_and_finds_its_files_from_the_page() -> None:
     html = widget("explorer.md")
     layers = re.search(r'<select id="explorer-layer".*?</select>', html).group(0)
     heads = re.search(r'<select id="explorer-head".*?</select>', html).group(0)
@@ -126,10 +123,6 @@ def test_the_selectors_offer_every_sentence_in_order_and_count_layers_and_heads_
                                                                html).group(0))
     assert found == [p.key for p in PREPARED]
     assert "<noscript><p>The explorer needs JavaScript." in html
-
-
-def test_the_markup_finds_its_script_stylesheet_and_data_from_the_page_also_in_a_folder() -> None:
-    html = widget("explorer.md")
     assert 'data-data="assets/explorer/"' in html
     assert '<link rel="stylesheet" href="assets/explorer.css">' in html
     assert html.rstrip().endswith('<script src="assets/explorer.js"></script>')

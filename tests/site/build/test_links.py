@@ -5,22 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from test_site import scan
+from page_blocks import anchors, page
 
 
-def broken_links(site: Path, page: Path) -> list[str]:
-    """Internal links of ``page`` whose file or #anchor does not exist in ``site``."""
+def broken_links(site: Path, path: Path) -> list[str]:
+    """Internal links of the page at ``path`` whose file or #anchor does not exist in ``site``."""
     broken = []
-    for href in scan(page).hrefs:
+    for href in [e.attrs["href"] for e in page(path).iter() if e.tag == "a" and e.attrs.get("href")]:
         parts = urlsplit(href)
         if parts.scheme or parts.netloc:
             continue  # another host or mailto: not part of the site
-        target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+        target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
         if target.is_dir():
             target = target / "index.html"
         if not target.is_file() or site.resolve() not in target.parents:
             broken.append(f"{href} (no such file)")
-        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in scan(target).ids:
+        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in anchors(page(target)):
             broken.append(f"{href} (no anchor #{parts.fragment})")
     return broken
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from test_site import Scan
+from page_blocks import parsed
+from test_site import shown_text
 
 NEGATIVE_ZERO = re.compile(r"(?<![\w.])[-\u2212]0(?:\.0+)?(?![\d.])")
 """A minus sign before a zero with only zeros after its point, not inside a word or a longer number."""
@@ -13,9 +14,7 @@ NEGATIVE_ZERO = re.compile(r"(?<![\w.])[-\u2212]0(?:\.0+)?(?![\d.])")
 
 def negative_zeros(html: str) -> list[str]:
     """The negative zeros in a page's shown text, each with a little of its context."""
-    parser = Scan(skip=frozenset({"script", "style"}))
-    parser.feed(html)
-    text = " ".join(parser.text)
+    text = shown_text(parsed(html), frozenset({"script", "style"}), " ")  # a cell apart from the next
     return [text[max(0, m.start() - 30):m.end() + 10] for m in NEGATIVE_ZERO.finditer(text)]
 
 

@@ -4,65 +4,44 @@ exercises) counted on the built page, independently of ``attnlab.site.pages.read
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from page_blocks import Element, page
 
 from attnlab.site.pages.reading import MAX_WORDS, PATH, main_line, minutes, path_minutes, words
 
-SKIPPED = {"details", "pre", "table", "svg", "figure", "script", "style", "math"}
-"""Elements whose text is not the main line (formulas are counted apart: :data:`MATH_WORDS`)."""
-VOID = {"br", "hr", "img", "input", "link", "meta", "wbr", "source", "col", "area", "base", "embed", "track"}
+SKIPPED = {"details", "pre", "table", "svg", "figure", "script", "style"}
+"""Elements whose text is not the main line (a formula counts as one word)."""
+SKIPPED_CLASSES = {"attnlab-block", "headerlink", "attn-provenance"}
 
 
-class MainLine(HTMLParser):
-    """The text of an article's main line, up to its Exercises heading; each formula counts as one word."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.skipping: list[str] = []
-        self.inside = False
-        self.done = False
-        self.parts: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = dict(attrs)
-        if tag == "article":
-            self.inside = True
-        if tag == "h2" and attributes.get("id") == "exercises":
-            self.done = True
-        if tag in VOID or not self.inside or self.done:
-            return
-        classes = (attributes.get("class") or "").split()
-        if self.skipping or tag in SKIPPED or {"attnlab-block", "headerlink", "attn-provenance"} & set(classes):
-            if tag == "math" and not self.skipping:
-                self.parts.append(" formula ")
-            self.skipping.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.skipping and self.skipping[-1] == tag:
-            self.skipping.pop()
-        if tag == "article":
-            self.inside = False
-
-    def handle_data(self, data: str) -> None:
-        if self.inside and not self.done and not self.skipping:
-            self.parts.append(data)
+def main_line_parts(element: Element, parts: list[str]) -> bool:
+    """Add the main-line text inside ``element`` to ``parts``; False once the Exercises heading is reached."""
+    for child in element.children:
+        if isinstance(child, str):
+            parts.append(child)
+        elif child.tag == "h2" and child.attrs.get("id") == "exercises":
+            return False
+        elif child.tag == "math":
+            parts.append(" formula ")
+        elif child.tag not in SKIPPED and not SKIPPED_CLASSES & child.classes and not main_line_parts(child, parts):
+            return False
+    return True
 
 
-def built_words(page: Path) -> int:
+def built_words(path: Path) -> int:
     """Main-line words of a built chapter."""
-    parser = MainLine()
-    parser.feed(page.read_text(encoding="utf-8"))
-    return words(" ".join(parser.parts))
+    parts: list[str] = []
+    main_line_parts(next(e for e in page(path).iter() if e.tag == "article"), parts)
+    return words(" ".join(parts))
 
 
 @pytest.fixture(scope="module")
 def counts(built_site: Path) -> dict[str, int]:
-    return {page: built_words(built_site / page.replace(".md", ".html")) for page in PATH}
+    return {chapter: built_words(built_site / chapter.replace(".md", ".html")) for chapter in PATH}
 
 
 def test_each_path_chapters_main_line_holds_at_most_a_thousand_words(counts: dict[str, int]) -> None:

@@ -39,19 +39,19 @@ def test_ranges_join_neighbours_and_keep_gaps() -> None:
     assert ranges([0, 2, 4]) == [0, 0, 2, 2, 4, 4]
 
 
-def test_the_vocabulary_is_in_id_order_as_python_numbers_it() -> None:
-    vocab = settings(bert.model_dir())["vocab"]
-    tokenizer = Tokenizer.from_file(str(bert.model_dir() / "tokenizer.json"))
-    assert len(vocab) == tokenizer.get_vocab_size()
-    assert all(vocab[i] == tokenizer.id_to_token(i) for i in range(0, len(vocab), 97))
-
-
-def test_the_markers_and_the_limit_come_from_tokenizer_json() -> None:
+def test_the_vocabulary_in_id_order_the_markers_and_the_limit_come_from_tokenizer_json_and_the_pipeline_alone(
+        tmp_path: Path) -> None:
     found = settings(bert.model_dir())
+    tokenizer = Tokenizer.from_file(str(bert.model_dir() / "tokenizer.json"))
+    assert len(found["vocab"]) == tokenizer.get_vocab_size()
+    assert all(found["vocab"][i] == tokenizer.id_to_token(i) for i in range(0, len(found["vocab"]), 97))
     document = tokenizer_file.read_json(bert.model_dir())
     assert (found["cls"], found["sep"]) == ("[CLS]", "[SEP]")
     assert found["limit"] == bert.max_pieces() != document["truncation"]["max_length"]  # the pipeline's, not 128
     assert found["added"] == [t["content"] for t in document["added_tokens"]]
+    for name in ("tokenizer.json", "sentence_bert_config.json"):
+        shutil.copy(bert.model_dir() / name, tmp_path / name)
+    assert settings(tmp_path) == found
 
 
 def test_strip_accents_unset_follows_lowercase(tmp_path: Path) -> None:
@@ -116,9 +116,3 @@ def test_the_committed_classes_are_what_the_installed_tokenizers_answers() -> No
 def test_the_probe_refuses_a_character_that_becomes_the_separator() -> None:
     with pytest.raises(ValueError, match="became the separator"):
         tokenizer_file._after_each("aaaa", ["x"])
-
-
-def test_settings_need_only_tokenizer_json_and_the_pipelines_limit(tmp_path: Path) -> None:
-    for name in ("tokenizer.json", "sentence_bert_config.json"):
-        shutil.copy(bert.model_dir() / name, tmp_path / name)
-    assert settings(tmp_path) == settings(bert.model_dir())

@@ -37,13 +37,17 @@ def entries(data: bytes) -> dict[str, bytes]:
     return {entry.filename: archive.read(entry) for entry in archive.infolist()}
 
 
-def test_it_holds_every_module_of_the_maths_and_nothing_of_the_site() -> None:
-    names = [n for n in entries(built()) if not n.startswith(INFO)]
-    expected = sorted(f"attnlab/{p.relative_to(ROOT / 'attnlab').as_posix()}"
-                      for p in [*(ROOT / "attnlab").glob("*.py"), ROOT / "attnlab" / "py.typed",
-                                *(ROOT / "attnlab" / "data").rglob("*.*")])
-    assert names == expected
+def test_it_holds_every_module_of_the_maths_as_the_package_has_it_nothing_of_the_site_then_its_dist_info() -> None:
+    found = entries(built())
+    names = list(found)
+    first_info = next(i for i, n in enumerate(names) if n.startswith(INFO))
+    assert names[:first_info] == sorted(f"attnlab/{p.relative_to(ROOT / 'attnlab').as_posix()}" for p in [
+        *(ROOT / "attnlab").glob("*.py"), ROOT / "attnlab" / "py.typed", *(ROOT / "attnlab" / "data").rglob("*.*")])
     assert "attnlab/lab.py" in names and not [n for n in names if n.startswith("attnlab/site")]
+    assert found["attnlab/attention.py"] == (PACKAGE / "attention.py").read_bytes()
+    assert names[first_info:-1] == sorted(names[first_info:-1]) and names[-1] == f"{INFO}/RECORD"
+    assert sorted(names[first_info:]) == [f"{INFO}/{n}" for n in (
+        "METADATA", "RECORD", "WHEEL", "entry_points.txt", "licenses/LICENSE")]
 
 
 def test_only_python_modules_and_data_outside_site_and_caches_are_taken(tmp_path: Path) -> None:
@@ -55,16 +59,6 @@ def test_only_python_modules_and_data_outside_site_and_caches_are_taken(tmp_path
         (package / name).write_text("x = 1\n", encoding="utf-8")
     assert list(wheel.modules(package)) == ["attnlab/__init__.py", "attnlab/data/decoder/config.json",
                                             "attnlab/lab.py", "attnlab/py.typed", "attnlab/sub/__init__.py"]
-
-
-def test_the_modules_are_the_running_packages_bytes_then_the_dist_info_with_record_last() -> None:
-    found = entries(built())
-    assert found["attnlab/attention.py"] == (PACKAGE / "attention.py").read_bytes()
-    names = list(found)
-    first_info = next(i for i, n in enumerate(names) if n.startswith(INFO))
-    assert names[first_info:-1] == sorted(names[first_info:-1]) and names[-1] == f"{INFO}/RECORD"
-    assert sorted(names[first_info:]) == [f"{INFO}/{n}" for n in (
-        "METADATA", "RECORD", "WHEEL", "entry_points.txt", "licenses/LICENSE")]
 
 
 def test_record_lists_every_file_with_its_sha256_and_size() -> None:

@@ -7,7 +7,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
-from pictures import SVG, label
+from pictures import SVG, texts
 
 from attnlab.lab import TOKENS, compute
 from attnlab.site.figures.bars import LABEL, NUMBER, Bars, panel, saturation_bars, softmax_steps, weights_and_sizes
@@ -60,8 +60,7 @@ def test_the_saturation_bars_carry_what_they_draw_and_how_the_scores_were_drawn(
     html = saturation_bars([2, 8], [0.4, 0.9], [0.3, 0.35], ident="t", caption="c", drawn={"seed": 1})
     carried = json.loads(ElementTree.fromstring(html).get("data-values"))
     assert carried == {"drawn": {"seed": 1}, "widths": [2, 8], "unscaled": [0.4, 0.9], "scaled": [0.3, 0.35]}
-    drawn = [label(t) for t in ElementTree.fromstring(html).iter(f"{SVG}text")]
-    assert [t for t in drawn if t.startswith("d_k")] == ["d_k = 2", "d_k = 8"]
+    assert [t for t in texts(html) if t.startswith("d_k")] == ["d_k = 2", "d_k = 8"]
     with pytest.raises(ValueError, match="one unscaled and one scaled"):
         saturation_bars([2], [0.4, 0.9], [0.3], ident="t", caption="c", drawn={})
 

@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
-from pictures import SVG, label
+from pictures import SVG, texts
 
 from attnlab import Head, MultiHeadParams, causal, multi_head
 from attnlab.lab import TOKENS, W_K, W_Q, W_V, X, compute
@@ -19,11 +19,6 @@ from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN, min_font
 
 def head(w_v: object = W_V) -> ElementTree.Element:
     return ElementTree.fromstring(flow.head_flow(X, W_Q, W_K, w_v, causal(len(TOKENS)), ident="f", caption="Head"))
-
-
-def texts(figure: ElementTree.Element | str) -> list[str]:
-    element = ElementTree.fromstring(figure) if isinstance(figure, str) else figure
-    return [label(t) for t in element.iter(f"{SVG}text")]
 
 
 def carried(html: str) -> dict:
@@ -37,18 +32,24 @@ def smallest_font(figure: ElementTree.Element | str) -> float:
                for svg in element.iter(f"{SVG}svg") for t in svg.iter(f"{SVG}text"))
 
 
-def test_every_step_of_the_head_is_drawn_in_order_each_arrow_labelled_with_the_shape_it_carries() -> None:
-    assert flow.shapes_of(X, W_Q, W_K, W_V) == {"X": (3, 2), "Q": (3, 2), "K": (3, 2), "V": (3, 2),
-                                                "scores": (3, 3), "scaled": (3, 3), "weights": (3, 3), "output": (3, 2)}
-    shown = texts(head())
+def test_every_step_of_the_head_is_drawn_in_order_each_arrow_labelled_and_carried_with_its_shape() -> None:
+    shapes = flow.shapes_of(X, W_Q, W_K, W_V)
+    assert shapes == {"X": (3, 2), "Q": (3, 2), "K": (3, 2), "V": (3, 2), "scores": (3, 3), "scaled": (3, 3),
+                      "weights": (3, 3), "output": (3, 2)}
+    shown = texts(figure := head())
     steps = ["X, the input rows", "× W_Q", "× W_K", "× W_V", "Q Kᵀ", "÷ √d_k (d_k = 2)", "mask the blocked keys",
              "softmax, row by row", "× V: mix the values", "output rows"]
     assert [t for t in shown if t in steps] == steps
     assert {"Q 3 × 2", "K 3 × 2", "V 3 × 2", "scores 3 × 3", "scaled 3 × 3", "masked 3 × 3", "weights 3 × 3",
             "output 3 × 2"} <= set(shown)
-    desc = head().find(f"{SVG}svg").find(f"{SVG}desc").text
+    desc = figure.find(f"{SVG}svg").find(f"{SVG}desc").text
     assert "Q (3 × 2)" in desc and "weights (3 × 3)" in desc and "d_k = 2" in desc
-    assert flow.WIDTH <= PHONE_COLUMN and smallest_font(head()) >= MIN_TEXT
+    assert flow.WIDTH <= PHONE_COLUMN and smallest_font(figure) >= MIN_TEXT
+    values = json.loads(figure.get("data-values"))
+    assert (values["d_k"], values["shapes"], figure.get("data-figure")) == (
+        2, {k: list(v) for k, v in shapes.items()}, "head-flow")
+    assert values["inputs"]["x"] == [list(row) for row in X] and values["inputs"]["visible"] == causal(3).tolist()
+    assert values["inputs"]["w_v"] == [list(row) for row in W_V]
 
 
 def test_a_wider_w_v_widens_the_value_and_output_arrows_and_their_glyphs() -> None:
@@ -62,13 +63,6 @@ def test_a_wider_w_v_widens_the_value_and_output_arrows_and_their_glyphs() -> No
     assert cells(wider) - cells(head()) == 3 + 3  # one more column on V and on the output
     with pytest.raises(ValueError, match="width"):  # shapes that do not fit are refused by attention
         flow.head_flow(X, W_Q, np.ones((2, 3)), W_V, ident="f", caption="c")
-
-
-def test_the_head_figure_carries_its_inputs_every_shape_and_d_k() -> None:
-    values = json.loads(head().get("data-values"))
-    assert values["d_k"] == 2 and values["shapes"] == {k: list(v) for k, v in flow.shapes_of(X, W_Q, W_K, W_V).items()}
-    assert values["inputs"]["x"] == [list(row) for row in X] and values["inputs"]["visible"] == causal(3).tolist()
-    assert values["inputs"]["w_v"] == [list(row) for row in W_V] and head().get("data-figure") == "head-flow"
 
 
 def test_a_glyph_has_one_cell_per_number_up_to_eight_a_side() -> None:

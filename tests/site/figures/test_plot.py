@@ -10,7 +10,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
-from pictures import SVG, label
+from pictures import SVG, texts
 
 from attnlab.lab import MULTIPLIERS, TOKENS
 from attnlab.site.figures import plot
@@ -36,10 +36,6 @@ def drawn(html: str) -> tuple[dict, ElementTree.Element]:
 
 def markers(svg: ElementTree.Element) -> list[ElementTree.Element]:
     return svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}path[@class='marker']")
-
-
-def texts(svg: ElementTree.Element) -> list[str]:
-    return [label(t) for t in svg.iter(f"{SVG}text")]
 
 
 def test_a_log_log_chart_is_a_named_picture_of_a_line_and_a_marker_per_point_labelled_and_legended() -> None:

@@ -1,4 +1,4 @@
-"""What a page prints: rounding for display, tables, accessible weight maps, the checklist and the lab."""
+"""What a page prints: inputs as typed, tables, accessible weight maps, the checklist and the lab."""
 
 from __future__ import annotations
 
@@ -15,29 +15,13 @@ from hypothesis import strategies as st
 from attnlab.site.figures.tables import WIDE_COMPACT_MAP, WIDE_MAP, matrix, weight_map
 from attnlab.site.figures.widgets import LAB_SCRIPTS, LAB_STYLES, PLANE_SCRIPT, checklist, lab
 from attnlab.site.pages.mathml import with_math
-from attnlab.text import fmt, given, given_vector, table, vector
+from attnlab.text import given, table
 
 
 def cells(html: str) -> list[tuple[str, dict[str, str], str]]:
     """(tag, attributes, text) of every th, td and caption of the table in ``html``."""
     table = ElementTree.fromstring(re.search(r"<table.*</table>", html, re.S).group(0))
     return [(e.tag, e.attrib, "".join(e.itertext()).strip()) for e in table.iter() if e.tag in ("th", "td", "caption")]
-
-
-def test_fmt_keeps_the_requested_decimals_never_negative_zero_and_every_digit_of_a_large_number() -> None:
-    assert fmt(1 / 3) == "0.333" and fmt(2, 6) == "2.000000" and fmt(-0.0001) == "0.000"
-    assert fmt(1e21, 3) == "1000000000000000000000.000" and fmt(-2.0**70, 0) == f"-{2**70}"
-    with pytest.raises(ValueError, match="decimals must be from 0 to 20, got 21"):  # tests/maths/test_refusals.py:
-        fmt(1.0, 21)  # the other refusals
-
-
-def test_given_and_vector_write_numbers_as_typed() -> None:
-    assert vector([0.5, -1]) == "[0.500, -1.000]"
-    assert [given(1.0), given(-3.0), given(-0.0), given(0.5), given(0.1), given(2.25)] == [
-        "1", "-3", "0", "0.5", "0.1", "2.25"]
-    assert given_vector([math.sqrt(2.0), 0.0]) == "[√2, 0]"
-    with pytest.raises(ValueError, match="x"):
-        given(float("nan"))
 
 
 @given_numbers(st.integers(min_value=2, max_value=10**6).filter(lambda n: math.isqrt(n) ** 2 != n))

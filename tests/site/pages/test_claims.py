@@ -18,12 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sites import DOCS, ROOT
 
-from attnlab.site.build.convert import PageError, page_markdown
 from attnlab.site.pages import citations
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import INLINE_MATH
-from attnlab.site.pages.page import Page
 
 SHARED = Path(os.environ.get("ATTNLAB_SHARED", ROOT.parent / "shared"))
 BRIEFS = (SHARED / "BRIEF.md", SHARED / "BRIEF-2.md", SHARED / "BRIEF-3.md")
@@ -95,17 +93,6 @@ def test_a_later_briefs_row_replaces_the_earlier_one_and_a_note_to_verify_is_dro
                       "| CL-049 | source | x | S15 §2 (verify the subsection: y) |\n", encoding="utf-8")
     assert brief_claims((first, second)) == {"CL-001": ("source", "S1 §2"), "CL-002": ("toy", "this guide"),
                                              "CL-003": ("measured", "tool 1.0"), "CL-049": ("source", "S15 §2")}
-
-
-def test_the_later_editions_correct_claims_of_the_earlier_and_add_sources_without_arxiv_numbers() -> None:
-    def corrected(path: Path) -> set[str]:
-        return {row[0] for row in CLAIM_ROW.findall(brief(path).split("## Corrected", 1)[1].split("\n## ", 1)[0])}
-
-    assert corrected(BRIEFS[1]) == {"CL-015", "CL-017"} <= {row[0] for row in CLAIM_ROW.findall(brief(BRIEFS[0]))}
-    assert registry.claim("CL-015").locator == {i: loc for i, _, loc in CLAIM_ROW.findall(brief(BRIEFS[1]))}["CL-015"]
-    assert corrected(BRIEFS[2]) == {"CL-037", "CL-038", "CL-040", "CL-042"}
-    assert registry.claim("CL-042").locator == "S19 §4"
-    assert brief_sources()["S21"] == registry.source("S21").url == "https://github.com/pytorch/pytorch/pull/133882"
 
 
 def test_the_registry_holds_exactly_the_briefs_claims_and_sources_plus_the_guides_own_claims() -> None:
@@ -228,14 +215,6 @@ def test_a_citation_becomes_markers_linking_the_claims_with_their_statements_wit
     assert out == "Both hold" + citations.cite("CL-001", "scores.md") + citations.cite("CL-007", "scores.md") + "."
     out = citations.linked('??? success "Answer"\n\n    They agree\n    [[CL-028]].\n', "cost.md")
     assert out == '??? success "Answer"\n\n    They agree\n    ' + citations.cite("CL-028", "cost.md") + ".\n"
-
-
-def test_an_unknown_id_stops_the_page_naming_its_line_counted_with_the_front_matter(tmp_path: Path) -> None:
-    markdown = "---\nliterals: [2]\n---\n\nSee [[CL-099]].\n"
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "p.md").write_text(markdown, encoding="utf-8")
-    with pytest.raises(PageError, match=r"^docs/p\.md:5: unknown claim ID CL-099 in \[\[CL-099\]\]$"):
-        page_markdown(markdown.split("---\n", 2)[2], Page("p.md", tmp_path / "docs"))
 
 
 # --- the chapters ---------------------------------------------------------------------------

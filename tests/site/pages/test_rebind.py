@@ -67,8 +67,8 @@ def test_a_changed_toy_constant_is_carried_into_every_page_by_one_run(
     docs = tmp_path / "docs"
     shutil.copytree(DOCS, docs)
     monkeypatch.setattr(lab, "W_K", ((1.0, 1.5), (0.0, 1.0)))
-    stale = sum(bool(check(p.read_text(encoding="utf-8"), p.name)) for p in docs.glob("*.md"))
-    assert stale >= 3  # the constant reaches several pages
+    stale = {p.name: check(p.read_text(encoding="utf-8"), p.name) for p in docs.glob("*.md")}
+    assert sum(map(bool, stale.values())) >= 3 and all(": quoted " in m for found in stale.values() for m in found)
     assert main([str(docs)]) == 1  # load's weight is no longer about half grid's: words only an author rewrites
     assert {line.split(":")[0] for line in capsys.readouterr().err.splitlines()} == {f"{docs}/limits.md"}
     assert [p.name for p in sorted(docs.glob("*.md")) if check(p.read_text(encoding="utf-8"), p.name)] == []

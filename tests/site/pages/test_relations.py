@@ -1,15 +1,9 @@
-"""Relations in prose, ``[[words ? condition]]``: the words shown, the build refusing them once false."""
+"""Relations in prose, ``[[words ? condition]]``: the words shown, refused once false (the page pass refusing one:
+``test_convert.py``, rebind naming one: ``test_rebind.py``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from attnlab.site.build.convert import PageError, page_markdown
 from attnlab.site.pages.bindings import check_relations, malformed, relations, render, unbound
-from attnlab.site.pages.page import Page
-from attnlab.site.pages.rebind import main
 
 TRUE = "The weight of `load` is [[the smallest ? min(compute().weights) == compute().weights[1]]].\n"
 FALSE = ("Intro.\n\nThe weight of `load` is [[the largest\nof the three ? "
@@ -33,17 +27,3 @@ def test_a_relation_passes_while_true_and_is_named_once_false_or_failing() -> No
     assert "must be true or false, got 0.57" in problem
     assert check_relations("It is [[large ? nowhere > 1]].", "p.md") == [
         "p.md:1: 'large': its condition nowhere > 1 cannot be evaluated: NameError: name 'nowhere' is not defined"]
-
-
-def test_rebind_names_a_relation_it_cannot_rewrite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    page = tmp_path / "p.md"
-    page.write_text(FALSE, encoding="utf-8")
-    assert main([str(page)]) == 1
-    assert "p.md:3: 'the largest of the three' is false now" in capsys.readouterr().err
-
-
-def test_the_page_pass_refuses_a_false_relation(tmp_path: Path) -> None:
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "p.md").write_text(FALSE, encoding="utf-8")
-    with pytest.raises(PageError, match=r"docs/p\.md:3: 'the largest of the three' is false now"):
-        page_markdown(FALSE, Page("p.md", tmp_path / "docs"))

@@ -40,15 +40,12 @@ def test_home_and_notes_say_where_the_wheel_is_and_that_numpy_2_is_its_only_depe
 # --- the built site ----------------------------------------------------------------------------------------
 
 
-def test_home_and_notes_show_the_install_line(built_site: Path) -> None:
+def test_home_notes_and_every_exercise_in_python_show_the_install_line(built_site: Path) -> None:
     for page in ["index.html", "notes.html"]:
         html = (built_site / page).read_text(encoding="utf-8")
         assert re.search(rf"<code>pip install {re.escape(WHEEL)}\s*</code>", html.replace(
             '<span class="w"> </span>', " ").replace('<span class="n">', "").replace("</span>", "")), page
         assert f'<a href="{WHEEL}" download>{WHEEL}</a>' in html
-
-
-def test_every_exercise_in_python_shows_the_install_line(built_site: Path) -> None:
     for path in GUIDE.chapters:
         html = (built_site / path.replace(".md", ".html")).read_text(encoding="utf-8")
         python = [e.anchor for e in practice.exercises(GUIDE.sources[path], path) if e.python]
