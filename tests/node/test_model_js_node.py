@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from model_js import encode_in_node, generated_sentences, node_runner, reference, write_model_files
+from model_js import changed_weight, encode_in_node, generated_sentences, node_runner, reference, write_model_files
 from tokenizers import Tokenizer
 
 from attnlab import bert
@@ -176,13 +176,6 @@ def damaged_copy(model_dir: Path, tmp_path: Path, name: str, change: Any) -> Pat
         if data is not None:
             (copy / path.name).write_bytes(data)
     return copy
-
-
-def changed_weight(data: bytes) -> bytes:
-    """A weights file with one code unit in the middle of its string changed to another plain one."""
-    middle = len(data) // 2 & ~1
-    unit = int.from_bytes(data[middle:middle + 2], "little")
-    return data[:middle] + (0x3C00 if unit != 0x3C00 else 0x3C01).to_bytes(2, "little") + data[middle + 2:]
 
 
 def closed_early(data: bytes) -> bytes:
