@@ -1,11 +1,7 @@
-"""docs/assets/kernel.js, the page's matrix products: its WebAssembly bytes are kernel.wat's, and both of its paths
-(WebAssembly SIMD and plain JavaScript) compute y = x Wᵀ + b in exactly the float32 order kernel.wat documents, and
-the float64 product y = x b summing in order.
-
-Python emulates that order with numpy's float32 operations (each rounded on its own, as IEEE single precision
-does), so every number must be equal, not close: four lanes of products, (lane 0 + lane 1) + (lane 2 + lane 3),
-the last k mod 4 products, the bias.
-"""
+"""docs/assets/kernel.js: its WebAssembly bytes are kernel.wat's, and both of its paths (WebAssembly SIMD and plain
+JavaScript) compute y = x Wᵀ + b in exactly kernel.wat's float32 order (four lanes of products, (lane 0 + lane 1) +
+(lane 2 + lane 3), the last k mod 4 products, the bias: numpy's float32 operations emulate it, so every number must
+be equal), and the float64 product y = x b summing in order."""
 
 from __future__ import annotations
 
