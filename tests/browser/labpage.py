@@ -64,10 +64,8 @@ def rendered(lab: Locator) -> dict[str, Any]:
 
 
 def as_shown(result: dict[str, Any]) -> dict[str, Any]:
-    """What the lab should show for a Python ``compute(...).to_dict()``: 3 decimals, "blocked" for hidden keys.
-
-    ``parts`` is the weight × value column: each value scaled by its weight.
-    """
+    """What the lab should show for a Python ``compute(...).to_dict()``: 3 decimals, "blocked" for hidden keys,
+    ``parts`` each value scaled by its weight."""
     n = len(result["weights"])
     seen = causal_mask(n) if result["controls"]["causal"] else [[True] * n] * n
     return {

@@ -1,8 +1,5 @@
-"""Site search works offline: from file:// (through the shipped iframe-worker shim) and from a local server.
-
-Tests type or paste as a reader does and wait for the result list to answer the whole query; the theme's
-worker builds its index in its own time, so the wait has a generous ceiling and no clock of its own.
-"""
+"""Site search works offline: from file:// (through the shipped iframe-worker shim) and from a local server. Tests
+type or paste as a reader does and wait for the result list to answer the whole query."""
 
 from __future__ import annotations
 
@@ -21,11 +18,8 @@ def search_box(page: Page) -> Locator:
 
 
 def answer(page: Page, query: str) -> list[str]:
-    """Wait until the result list answers ``query``; return the titles of its results.
-
-    The theme's ``search.highlight`` puts the query in each result link's ``h`` parameter, so a link holding
-    ``h=<query>`` shows the list answers the whole query, not a prefix typed on the way.
-    """
+    """The result titles once the list answers the whole ``query`` (a link holding ``h=<query>``, which the
+    theme's ``search.highlight`` adds), not a prefix typed on the way."""
     page.locator(f'.md-search-result__item a[href*="h={query}"]').first.wait_for(timeout=CEILING_MS)
     return page.locator(".md-search-result__item h1").all_inner_texts()
 
@@ -38,9 +32,8 @@ def type_at_once(page: Page, url: str, query: str) -> list[str]:
 
 
 def paste_once_ready(page: Page, url: str, query: str) -> list[str]:
-    """Open ``url``, open search, and once its index is ready paste ``query`` (an ``input`` event and no key
-    events, as from a context-menu paste or dictation); return the result titles. The index is ready when the
-    theme writes its placeholder into the result list's heading, after the worker's ready message."""
+    """Open ``url`` and search, and once the index is ready (the theme shows its placeholder) paste ``query`` (an
+    ``input`` event, no key events); return the result titles."""
     page.goto(url)
     search_box(page).click()
     placeholder = page.evaluate(
