@@ -10,6 +10,9 @@ from playwright.sync_api import Locator, Page
 from attnlab.attention import causal as causal_mask
 from attnlab.text import fmt
 
+CEILING_MS = 120_000
+"""Longest wait for a state (a model loaded, the search index built): a bound on a hung page, not a speed test."""
+
 
 def open_lab(page: Page, base: str, path: str = "lab.html", which: int = 0) -> Locator:
     """Open ``path`` (the lab page unless told) under ``base`` and return its lab number ``which`` (from 0)

@@ -22,7 +22,7 @@ from attnlab.site.build import model_files
 from attnlab.site.build.explorer import SCALES
 
 from .axe import serious_violations
-from .labpage import watch
+from .labpage import CEILING_MS, watch
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,8 +30,6 @@ SENTENCE = "The engineer checked the pump because it was leaking."
 SHIPPED = {measure: 0.5 / scale + 1e-5 for measure, scale in SCALES.items()}
 """A shown number is the page's value rounded to the shown decimals: within half a step (and the 1e-5 the
 page's own model may be from Python's)."""
-LOADS = 120_000
-"""How long Playwright waits for a state, in ms: a bound on a hung page, not a speed test."""
 
 
 @pytest.fixture(scope="session")
@@ -58,7 +56,7 @@ def load_model(root: Locator, state: str = "ready") -> Locator:
     """Press the load button and wait for the model's state; returns the own-sentence part."""
     own = root.locator(".explorer-own")
     own.get_by_test_id("model-load").click()
-    expect(own).to_have_attribute("data-model-state", state, timeout=LOADS)
+    expect(own).to_have_attribute("data-model-state", state, timeout=CEILING_MS)
     return own
 
 
@@ -66,7 +64,7 @@ def run_sentence(own: Locator, text: str, state: str = "shown") -> None:
     """Type a sentence, ask for every head, and wait for the page's answer."""
     own.get_by_test_id("own-text").fill(text)
     own.get_by_test_id("own-run").click()
-    expect(own).to_have_attribute("data-model-state", state, timeout=LOADS)
+    expect(own).to_have_attribute("data-model-state", state, timeout=CEILING_MS)
 
 
 def test_the_model_loads_and_runs_by_keyboard_and_a_typed_sentence_gets_pythons_numbers_or_its_refusal(
@@ -75,13 +73,13 @@ def test_the_model_loads_and_runs_by_keyboard_and_a_typed_sentence_gets_pythons_
     own = root.locator(".explorer-own")
     own.get_by_test_id("model-load").focus()
     page.keyboard.press("Enter")
-    expect(own).to_have_attribute("data-model-state", "ready", timeout=LOADS)
+    expect(own).to_have_attribute("data-model-state", "ready", timeout=CEILING_MS)
     expect(own.get_by_test_id("own-text")).to_be_focused()
     page.keyboard.type("grid load rises")
     page.keyboard.press("Tab")
     expect(own.get_by_test_id("own-run")).to_be_focused()
     page.keyboard.press("Enter")
-    expect(own).to_have_attribute("data-model-state", "shown", timeout=LOADS)
+    expect(own).to_have_attribute("data-model-state", "shown", timeout=CEILING_MS)
     expect(root.get_by_test_id("status")).to_contain_text("5 tokens")
     nothing = "There is nothing to split into word pieces: type a sentence."
     limit = ("This text gives 257 word pieces ([CLS] and [SEP] included), and the model here takes at most 256: "
@@ -152,7 +150,7 @@ def test_loading_says_how_far_it_is_and_can_be_cancelled(page: Page, model_site:
     expect(own.get_by_test_id("model-progress")).to_be_visible()
     expect(own.get_by_test_id("model-progress")).to_have_accessible_name("Loading the model")
     own.get_by_test_id("model-cancel").click()
-    expect(own).to_have_attribute("data-model-state", "failed", timeout=LOADS)
+    expect(own).to_have_attribute("data-model-state", "failed", timeout=CEILING_MS)
     expect(own.get_by_test_id("model-status")).to_have_text("Loading was cancelled: nothing of the model is kept.")
     expect(own.get_by_test_id("model-load")).to_be_visible()
 

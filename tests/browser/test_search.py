@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import BrowserContext, Locator, Page
 
-from .labpage import watch
+from .labpage import CEILING_MS, watch
 from .test_progress import NO_STORAGE
-
-CEILING_MS = 120_000
-"""Longest wait for the search worker's answer; a ceiling for a stuck page, not a tuned delay."""
 
 
 def search_box(page: Page) -> Locator:

@@ -83,14 +83,23 @@ BAD_CONTROLS = [
                                       "causal, valueY, scaleScores (snake_case aliases such as query_scale work too)"),
     ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
 ]
-"""Bad controls, each refused by attnlab.js under Node in its own words, naming the control (JavaScript's name)."""
+"""Bad controls and the start of attnlab.js's refusal, in its own words, naming the control (JavaScript's name)."""
 NOT_PLAIN_CONTROLS = ['new Map([["token", "grid"]])', "new Date(0)", "/grid/", '["grid"]', "null", '"grid"',
                       'Object.create({token: "grid"})',
                       "new (class Controls { constructor() { this.token = 'grid'; } })()"]
 """JavaScript values Python has no counterpart for (a Map, a Date, a RegExp, an array, null, a token string, controls
 inherited from a prototype, an instance of a class), each refused by attnlab.js as not a plain object of controls."""
-REFUSALS = [*BAD_CONTROLS, *((source, "TypeError: controls must be a plain object with keys token, queryScale, causal, "
-                                      "valueY, scaleScores, got [object ") for source in NOT_PLAIN_CONTROLS)]
+REFUSALS = [*((f"lab.compute({source})", message) for source, message in BAD_CONTROLS),
+            *((f"lab.compute({source})", "TypeError: controls must be a plain object with keys token, queryScale, "
+               "causal, valueY, scaleScores, got [object ") for source in NOT_PLAIN_CONTROLS),
+            ("attnlab.visibleMap(1, 3)", "TypeError: causal must be true or false, got 1"),
+            ("attnlab.visibleMap(true, 2.5)", "TypeError: n must be an integer, got 2.5"),
+            ("attnlab.visibleMap(true, '3')", 'TypeError: n must be an integer, got "3"'),
+            ("attnlab.visibleMap(false, 0)", "RangeError: n must be at least 1, got 0"),
+            *((f"attnlab.{call}", "Error: toy data is missing: load assets/lab-data.js first")
+              for call in ("compute({})", "toy()"))]
+"""Each call refused, and the start of the refusal: bad controls, bad arguments to visibleMap (as Python's causal
+refuses them), a lab without its toy."""
 
 
 def refusals_in_node(calls: list[str]) -> list[str]:
@@ -98,18 +107,9 @@ def refusals_in_node(calls: list[str]) -> list[str]:
     return [answer.get("error", "") for answer in in_node(calls)]
 
 
-def test_node_refuses_each_bad_control_naming_it() -> None:
-    printed = refusals_in_node([f"lab.compute({source})" for source, _ in REFUSALS])
-    for (source, message), answer in zip(REFUSALS, printed, strict=True):
-        assert answer.startswith(message), (source, answer[:300])
-
-
-def test_node_visible_map_refuses_what_python_causal_refuses_naming_the_argument() -> None:
-    cases = {"1, 3": "TypeError: causal must be true or false, got 1",
-             "true, 2.5": "TypeError: n must be an integer, got 2.5",
-             "true, '3'": 'TypeError: n must be an integer, got "3"',
-             "false, 0": "RangeError: n must be at least 1, got 0"}
-    assert refusals_in_node([f"attnlab.visibleMap({args})" for args in cases]) == list(cases.values())
+def test_node_refuses_each_bad_control_or_argument_naming_it() -> None:
+    for (call, message), answer in zip(REFUSALS, refusals_in_node([call for call, _ in REFUSALS]), strict=True):
+        assert answer.startswith(message), (call, answer[:300])
 
 
 def test_node_ignores_controls_added_to_every_object_through_object_prototype() -> None:
@@ -118,15 +118,11 @@ def test_node_ignores_controls_added_to_every_object_through_object_prototype() 
     assert_agrees(answer["result"], python({}))
 
 
-def test_node_attend_refuses_scores_that_overflow_as_python_does_and_a_missing_toy_is_named() -> None:
-    attend, compute_without_toy, toy_without_data = refusals_in_node([
-        "attnlab.attend([1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]])", "attnlab.compute({})",
-        "attnlab.toy()"])
-    assert "the scores of query and keys overflow" in attend
+def test_node_attend_refuses_scores_that_overflow_as_python_does() -> None:
+    overflowing = ([1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]])
+    assert "the scores of query and keys overflow" in refusals_in_node([f"attnlab.attend{overflowing}"])[0]
     with pytest.raises(ValueError, match="overflow"):
-        attention([1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]])
-    assert "toy data is missing" in compute_without_toy
-    assert "load assets/lab-data.js first" in toy_without_data
+        attention(*overflowing)
 
 
 def test_toy_returns_the_data_it_is_given() -> None:
