@@ -1,9 +1,6 @@
-"""The explorer of all-MiniLM-L6-v2 in Chromium: its numbers are attnlab's, by mouse and by keyboard,
-from a server and from disk, loading a sentence's data only when it is chosen, on a desktop and a phone.
-
-Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.build.explorer``) to the
-precision the data files ship: half of one stored step, 1/SCALES[measure].
-"""
+"""The explorer of all-MiniLM-L6-v2 in Chromium, from a server and from disk, on a desktop and a phone: a
+sentence's data loads when chosen, and every shown number is ``attnlab.bert``'s to the precision the data files ship
+(half a stored step, 1/SCALES[measure]), by mouse and by keyboard."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The page's decoder under Node: docs/assets/decoder.js computes as ``attnlab.decoder`` on the committed files.
-
-Logits and every attention weight within 1e-6 on generated prompts, every one-head ablation likewise, the KV
-cache's step-by-step numbers, and seeded sampling giving the same tokens and distributions as Python.
-"""
+"""docs/assets/decoder.js under Node computes as ``attnlab.decoder`` on the committed files: logits and attention
+weights within 1e-6 (one-head ablations too), the KV cache step by step, and seeded sampling's tokens and
+distributions."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The site's scripts share one namespace, ``globalThis.attnlab``: each adds its keys and replaces no other's.
-
-The explorer's page loads ``wordpiece.js``, ``minilm.js`` and
-``explorer-model.js``; the lab's loads ``attnlab.js``. Loaded into one
-context in any order, the namespace holds every key each script gives when
-loaded alone.
-"""
+"""The site's scripts share one namespace, ``globalThis.attnlab``: loaded into one context in any order, it holds
+every key each script gives when loaded alone."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""docs/assets/value-plane.js places the lab's plane exactly as ``attnlab.site.figures.plane`` places the guide's.
-
-Node loads attnlab.js (for the browser's compute and fmt) and value-plane.js
-with ``require``, computes each setting and its geometry with the frame the
-lab's template carries, and every pixel must match Python's.
-"""
+"""docs/assets/value-plane.js places the lab's plane exactly as ``attnlab.site.figures.plane`` places the guide's:
+Node computes each setting's geometry with the lab's frame, and every pixel must match Python's."""
 
 from __future__ import annotations
 
