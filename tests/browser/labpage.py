@@ -12,6 +12,15 @@ from attnlab.text import fmt
 
 CEILING_MS = 120_000
 """Longest wait for a state (a model loaded, the search index built): a bound on a hung page, not a speed test."""
+NO_STORAGE = """
+for (const name of ["localStorage", "sessionStorage"]) {
+    Object.defineProperty(window, name, {
+        configurable: true,
+        get() { throw new DOMException("storage is disabled", "SecurityError"); },
+    });
+}
+"""
+"""Init script that makes every use of web storage throw, as blocked site data does."""
 
 
 def open_lab(page: Page, base: str, path: str = "lab.html", which: int = 0) -> Locator:

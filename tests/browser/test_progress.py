@@ -15,17 +15,8 @@ import attnlab
 from attnlab.lab import compute
 from attnlab.site.figures.widgets import CHECKLIST
 
-from .labpage import as_shown, open_lab, rendered, set_controls
-
-NO_STORAGE = """
-for (const name of ["localStorage", "sessionStorage"]) {
-    Object.defineProperty(window, name, {
-        configurable: true,
-        get() { throw new DOMException("storage is disabled", "SecurityError"); },
-    });
-}
-"""
-"""Init script that makes every use of web storage throw, as blocked site data does."""
+from .labpage import NO_STORAGE, as_shown, open_lab, rendered, set_controls, watch
+from .test_search import paste_once_ready
 
 KEY_PREFIX = f"attention-lab@{attnlab.__version__}:"
 OLD = "attention-lab@0.0.1:"
@@ -188,7 +179,8 @@ def test_read_marks_persist_on_disk_and_two_copies_of_one_version_share_them(pag
     assert page.get_by_test_id("read-mark").is_checked()
 
 
-def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str, chapters: list[str]) -> None:
+def test_pages_and_search_from_disk_work_when_storage_throws(context: BrowserContext, site_url: str, file_url: str,
+                                                             chapters: list[str]) -> None:
     # Neither the lab's scripts nor the theme's (guarded by docs/assets/storage-guard.js) may throw.
     context.add_init_script(NO_STORAGE)
     page = context.new_page()
@@ -210,7 +202,9 @@ def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str, 
     expect_read(page, 0, chapters)
     page.get_by_test_id("read-reset").click()
     assert page.get_by_test_id("storage-note").is_visible()
-    assert errors == []
+    problems = watch(page, file_url)  # from disk the index comes through the iframe-worker shim
+    assert "Claims" in paste_once_ready(page, file_url + "index.html", "permutation")
+    assert (errors, problems) == ([], [])
 
 
 def test_a_tick_reaches_the_other_tabs_and_tabs_keep_each_others_ticks(context: BrowserContext, site_url: str,

@@ -1,12 +1,12 @@
-"""Site search works offline: from file:// (through the shipped iframe-worker shim) and from a local server. Tests
-type or paste as a reader does and wait for the result list to answer the whole query."""
+"""Site search works offline: from a local server here, from file:// (through the shipped iframe-worker shim) in
+test_offline and test_progress. Tests type or paste as a reader does and wait for the result list to answer the whole
+query."""
 
 from __future__ import annotations
 
-from playwright.sync_api import BrowserContext, Locator, Page
+from playwright.sync_api import Locator, Page
 
 from .labpage import CEILING_MS, watch
-from .test_progress import NO_STORAGE
 
 
 def search_box(page: Page) -> Locator:
@@ -47,14 +47,4 @@ def test_search_answers_typed_and_then_pasted_text_from_the_local_server(page: P
     search_box(page).fill("")
     page.keyboard.insert_text("softmax")
     assert "Softmax over visible keys" in answer(page, "softmax")
-    assert problems == []
-
-
-def test_search_answers_text_pasted_from_disk_once_the_index_is_ready_even_when_storage_throws(
-        context: BrowserContext, file_url: str) -> None:
-    # from disk the index comes through the iframe-worker shim (typing there: test_offline)
-    context.add_init_script(NO_STORAGE)
-    page = context.new_page()
-    problems = watch(page, file_url)
-    assert "Claims" in paste_once_ready(page, file_url + "index.html", "permutation")
     assert problems == []
