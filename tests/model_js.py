@@ -1,10 +1,7 @@
-"""The page's own model under Node, for the tests and the benchmark: its files, a runner, Python's reference.
-
-``node_runner`` runs a script under Node after a prelude that loads
-``wordpiece.js`` and ``minilm.js`` and loads model files as ``<script>``
-elements would (decoded by their byte-order mark; a missing or broken file
-leaves nothing); ``reference`` is ``attnlab.bert`` on the same float16 weights.
-"""
+"""Node for the tests and the benchmark: ``node`` runs it; ``node_runner`` runs a script after a prelude that
+loads ``wordpiece.js`` and ``minilm.js`` and the model's files as ``<script>`` elements would (decoded by their
+byte-order mark; a missing or broken file leaves nothing); ``reference`` is ``attnlab.bert`` on the same float16
+weights."""
 
 from __future__ import annotations
 
@@ -101,17 +98,33 @@ def write_model_files(destination: Path) -> Path:
     return destination / FOLDER
 
 
+def changed_weight(data: bytes) -> bytes:
+    """A weights file with one code unit in the middle of its string changed to another plain one."""
+    middle = len(data) // 2 & ~1
+    unit = int.from_bytes(data[middle:middle + 2], "little")
+    return data[:middle] + (0x3C00 if unit != 0x3C00 else 0x3C01).to_bytes(2, "little") + data[middle + 2:]
+
+
+def node(*args: str, stdin: str = "", **options: Any) -> subprocess.CompletedProcess[str]:
+    """Node run with ``args``, its output captured unless ``options`` redirect it; fails clearly without Node."""
+    executable = shutil.which("node")
+    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
+    return subprocess.run([executable, *args], input=stdin, text=True, check=False,
+                          **{"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "timeout": 600, **options})
+
+
+def node_output(*args: str, stdin: str = "", **options: Any) -> str:
+    """What ``node args`` printed; the run must succeed."""
+    done = node(*args, stdin=stdin, **options)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def node_runner(script: str, model_dir: Path, stdin: str = "", timeout: float = 600, kernel: str = "simd") -> str:
     """Run PRELUDE + ``script`` under Node with the model folder ``model_dir``; what it printed. ``kernel``: "simd"
     (kernel.js's WebAssembly path) or "plain" (its JavaScript path) for the model loadModel() builds."""
-    executable = shutil.which("node")
-    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
-    finished = subprocess.run(
-        [executable, "-e", PRELUDE + script, str(ASSETS / "minilm.js"), str(ASSETS / "wordpiece.js"), str(model_dir)],
-        input=stdin, capture_output=True, text=True, timeout=timeout, check=False,
-        env={**os.environ, "ATTNLAB_KERNEL": kernel})
-    assert finished.returncode == 0, finished.stderr
-    return finished.stdout
+    return node_output("-e", PRELUDE + script, str(ASSETS / "minilm.js"), str(ASSETS / "wordpiece.js"),
+                       str(model_dir), stdin=stdin, timeout=timeout, env={**os.environ, "ATTNLAB_KERNEL": kernel})
 
 
 @dataclass(frozen=True)

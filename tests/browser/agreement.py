@@ -31,10 +31,7 @@ def in_javascript_terms(value: Any) -> Any:
 
 
 def assert_agrees(js: Any, py: Any, where: str = "result") -> None:
-    """Same keys, lengths, booleans and strings; numbers within ``TOLERANCE``.
-
-    ``where`` names the place in the result, so a failure says which number differed.
-    """
+    """Same keys, lengths, booleans and strings; numbers within ``TOLERANCE``; ``where`` names the place."""
     if isinstance(py, dict):
         assert isinstance(js, dict) and sorted(js) == sorted(py), f"{where}: keys {js!r} vs {sorted(py)}"
         for key in py:
@@ -52,11 +49,7 @@ def assert_agrees(js: Any, py: Any, where: str = "result") -> None:
 
 def control_settings(count: int = 600, seed: int = 5) -> list[dict[str, Any]]:
     """Edge settings (slider ends, zero, negative zero, either side of the √d_k switch) and ``count`` seeded
-    random ones.
-
-    Random settings are half inside the sliders' ranges and half far outside
-    them (Python and JS accept any finite number).
-    """
+    random ones, half inside the sliders' ranges and half far outside them."""
     (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = (
         SLIDER_RANGES["query_scale"],
         SLIDER_RANGES["value_y"],

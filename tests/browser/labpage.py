@@ -10,6 +10,18 @@ from playwright.sync_api import Locator, Page
 from attnlab.attention import causal as causal_mask
 from attnlab.text import fmt
 
+CEILING_MS = 120_000
+"""Longest wait for a state (a model loaded, the search index built): a bound on a hung page, not a speed test."""
+NO_STORAGE = """
+for (const name of ["localStorage", "sessionStorage"]) {
+    Object.defineProperty(window, name, {
+        configurable: true,
+        get() { throw new DOMException("storage is disabled", "SecurityError"); },
+    });
+}
+"""
+"""Init script that makes every use of web storage throw, as blocked site data does."""
+
 
 def open_lab(page: Page, base: str, path: str = "lab.html", which: int = 0) -> Locator:
     """Open ``path`` (the lab page unless told) under ``base`` and return its lab number ``which`` (from 0)
@@ -64,10 +76,8 @@ def rendered(lab: Locator) -> dict[str, Any]:
 
 
 def as_shown(result: dict[str, Any]) -> dict[str, Any]:
-    """What the lab should show for a Python ``compute(...).to_dict()``: 3 decimals, "blocked" for hidden keys.
-
-    ``parts`` is the weight × value column: each value scaled by its weight.
-    """
+    """What the lab should show for a Python ``compute(...).to_dict()``: 3 decimals, "blocked" for hidden keys,
+    ``parts`` each value scaled by its weight."""
     n = len(result["weights"])
     seen = causal_mask(n) if result["controls"]["causal"] else [[True] * n] * n
     return {

@@ -13,11 +13,9 @@ from playwright.sync_api import Page, expect
 from attnlab import decoder
 
 from .axe import serious_violations
-from .labpage import watch
+from .labpage import CEILING_MS, watch
 
 PROMPT = "qwertzqwe"
-LOADS = 120_000
-"""How long Playwright waits for a state, in ms: a bound on a hung page, not a speed test."""
 
 
 def bars(page: Page) -> dict[str, float]:
@@ -36,7 +34,7 @@ def test_stepping_three_tokens_grows_the_cache_and_matches_python(page: Page, bu
     problems = watch(page, "file://")
     page.goto(url)
     page.locator("[data-load]").click()
-    expect(page.locator("[data-controls]")).to_be_visible(timeout=LOADS)
+    expect(page.locator("[data-controls]")).to_be_visible(timeout=CEILING_MS)
     expect(page.locator("[data-load]")).to_be_hidden()  # the theme's button style does not override hidden
     page.locator("[data-prompt]").fill(PROMPT)
     page.locator("[data-prompt]").dispatch_event("change")

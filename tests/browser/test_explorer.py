@@ -1,9 +1,6 @@
-"""The explorer of all-MiniLM-L6-v2 in Chromium: its numbers are attnlab's, by mouse and by keyboard,
-from a server and from disk, loading a sentence's data only when it is chosen, on a desktop and a phone.
-
-Every shown number is compared with ``attnlab.bert`` (through ``attnlab.site.build.explorer``) to the
-precision the data files ship: half of one stored step, 1/SCALES[measure].
-"""
+"""The explorer of all-MiniLM-L6-v2 in Chromium, from a server and from disk, on a desktop and a phone: a
+sentence's data loads when chosen, and every shown number is ``attnlab.bert``'s to the precision the data files ship
+(half a stored step, 1/SCALES[measure]), by mouse and by keyboard."""
 
 from __future__ import annotations
 
@@ -70,17 +67,23 @@ def random_cells(count: int, seed: int) -> list[tuple[str, tuple[int, int, int, 
     return picks
 
 
-# --- the numbers ------------------------------------------------------------------------------
+VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
 
 
 @pytest.mark.parametrize("where", ["site_url", "file_url"])
-def test_twenty_random_cells_show_attnlabs_weight_and_size(page: Page, where: str,
-                                                          request: pytest.FixtureRequest) -> None:
+def test_a_sentences_data_loads_when_it_is_chosen_and_twenty_random_cells_show_attnlabs_weight_and_size(
+        page: Page, where: str, request: pytest.FixtureRequest) -> None:
     base = request.getfixturevalue(where)
     problems = watch(page, base)
+    loaded: list[str] = []
+    page.on("request", lambda r: loaded.append(r.url.rsplit("/", 1)[-1]) if "/explorer/" in r.url else None)
     root = open_explorer(page, base)
-    for key, (layer, head, query, key_index) in random_cells(20, seed=16):
-        cell = (layer, head, query, key_index)
+    assert loaded == [f"{PREPARED[0].key}.js"]
+    show(root, "repeated", 0, 0)
+    show(root, PREPARED[0].key, 0, 0)
+    assert loaded == [f"{PREPARED[0].key}.js", "repeated.js"]
+    for key, cell in random_cells(20, seed=16):
+        layer, head, query, key_index = cell
         for measure in ("weights", "sizes"):
             show(root, key, layer, head, measure)
             assert_shown(root.get_by_test_id(f"cell-{query}-{key_index}").inner_text(), key, measure, cell)
@@ -95,51 +98,19 @@ def test_twenty_random_cells_show_attnlabs_weight_and_size(page: Page, where: st
     assert problems == []
 
 
-def test_the_lines_of_a_chosen_query_carry_its_numbers_beside_the_keys(page: Page, site_url: str) -> None:
-    root = open_explorer(page, site_url)
-    show(root, "pronoun", 2, 7, "sizes")
-    root.get_by_test_id("view-lines").check()
-    it = explorer.encoding(prepared("pronoun")).tokens.index("it")
-    root.get_by_test_id(f"line-query-{it}").click()
-    expect(root.get_by_test_id(f"line-query-{it}")).to_have_attribute("aria-pressed", "true")
-    n = len(explorer.encoding(prepared("pronoun")).tokens)
-    for k in range(n):
-        shown = root.get_by_test_id(f"line-key-{k}").locator(".explorer-line-value").inner_text()
-        assert_shown(shown, "pronoun", "sizes", (2, 7, it, k))
-    lines = root.locator(".explorer-lines-svg line")
-    assert {line.get_attribute("data-query") for line in lines.all()} == {str(it)}
-
-
-# --- loading the data -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("where", ["site_url", "file_url"])
-def test_a_sentences_data_is_loaded_only_when_it_is_chosen(page: Page, where: str,
-                                                          request: pytest.FixtureRequest) -> None:
-    base = request.getfixturevalue(where)
-    loaded: list[str] = []
-    page.on("request", lambda r: loaded.append(r.url.rsplit("/", 1)[-1]) if "/explorer/" in r.url else None)
-    root = open_explorer(page, base)
-    assert loaded == [f"{PREPARED[0].key}.js"]
-    show(root, "repeated", 0, 0)
-    show(root, PREPARED[0].key, 0, 0)
-    assert loaded == [f"{PREPARED[0].key}.js", "repeated.js"]
-
-
-# --- by keyboard and by mouse -----------------------------------------------------------------
-
-
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_the_controls_work_from_the_keyboard(page: Page, site_url: str, viewport: dict[str, int]) -> None:
+@VIEWPORTS
+def test_every_control_map_and_view_works_by_keyboard_and_mouse_and_passes_axe(page: Page, site_url: str,
+                                                                              viewport: dict[str, int]) -> None:
     page.set_viewport_size(viewport)
     root = open_explorer(page, site_url)
+    found = {"map": serious_violations(page)}
+    # the controls: sentence, layer, head and measure by their keys
     root.get_by_test_id("sentence").focus()
     page.keyboard.press("ArrowDown")
     expect(root).to_have_attribute("data-sentence", PREPARED[1].key)
     root.get_by_test_id("layer").focus()
-    page.keyboard.press("Home")  # from layer 1, whichever head the sentence opened on
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("ArrowDown")
+    for key in ("Home", "ArrowDown", "ArrowDown"):  # from layer 1, whichever head the sentence opened on
+        page.keyboard.press(key)
     root.get_by_test_id("head").focus()
     page.keyboard.press("End")
     expect(root.get_by_test_id("status")).to_contain_text("Layer 3, head 12 of")
@@ -147,22 +118,15 @@ def test_the_controls_work_from_the_keyboard(page: Page, site_url: str, viewport
     page.keyboard.press("ArrowRight")
     expect(root.get_by_test_id("measure-sizes")).to_be_checked()
     expect(root.get_by_test_id("map").locator("caption")).to_contain_text("size of what each key")
-
-
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(
-    page: Page, site_url: str, viewport: dict[str, int]
-) -> None:
-    page.set_viewport_size(viewport)
-    root = open_explorer(page, site_url)
+    # the heat map: reached by Tab past the folded answer, the words and a box that scrolls; walked by arrows
     show(root, "pronoun", 4, 1)
     root.get_by_test_id("view-map").focus()
-    page.keyboard.press("Tab")  # the folded answer to the sentence's question comes first
+    page.keyboard.press("Tab")
     expect(root.get_by_test_id("answer").locator("summary")).to_be_focused()
-    root.get_by_test_id("words").locator("button").last.focus()  # then the words and their heads
+    root.get_by_test_id("words").locator("button").last.focus()
     page.keyboard.press("Tab")
     box = root.get_by_test_id("view").locator(".explorer-scroll")
-    if box.evaluate("b => b.scrollWidth > b.clientWidth + 1"):  # a box that scrolls is a tab stop of its own
+    if box.evaluate("b => b.scrollWidth > b.clientWidth + 1"):
         expect(box).to_be_focused()
         page.keyboard.press("Tab")
     start = root.get_by_test_id("map").locator('td[tabindex="0"]')  # the opening's pair: one tab stop
@@ -175,20 +139,12 @@ def test_the_heat_map_is_reached_by_tab_and_walked_with_the_arrow_keys(
     expect(root.get_by_test_id(f"cell-{query + 1}-{n - 1}")).to_be_focused()
     readout = root.get_by_test_id("readout").inner_text()
     assert readout.startswith(f"Query {query + 2} “{tokens[query + 1]}”, key {n} “[SEP]”: weight ")
-    found = float(re.search(r"weight (\d+\.\d+)", readout).group(1))
-    assert abs(found - attnlab_value("pronoun", "weights", 4, 1, query + 1, n - 1)) <= SHIPPED["weights"]
-
-
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(
-    page: Page, site_url: str, viewport: dict[str, int]
-) -> None:
-    page.set_viewport_size(viewport)
-    root = open_explorer(page, site_url)
+    found_weight = float(re.search(r"weight (\d+\.\d+)", readout).group(1))
+    assert abs(found_weight - attnlab_value("pronoun", "weights", 4, 1, query + 1, n - 1)) <= SHIPPED["weights"]
+    # every head at once: a radio group walked by arrows, and a small map shows its head when clicked
     show(root, "word-pieces", 1, 3)
-    chosen = root.get_by_test_id("thumb-1-3")
-    expect(chosen).to_have_attribute("aria-checked", "true")
-    chosen.focus()
+    expect(root.get_by_test_id("thumb-1-3")).to_have_attribute("aria-checked", "true")
+    root.get_by_test_id("thumb-1-3").focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowDown")
     expect(root.get_by_test_id("thumb-2-4")).to_be_focused()
@@ -199,112 +155,61 @@ def test_every_head_at_once_is_a_radio_group_walked_with_the_arrow_keys(
     page.keyboard.press("End")
     expect(root.get_by_test_id("thumb-5-11")).to_be_focused()
     expect(root.get_by_test_id("status")).to_contain_text("Layer 6, head 12 of")
-
-
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_clicking_a_small_map_shows_that_head(page: Page, site_url: str, viewport: dict[str, int]) -> None:
-    page.set_viewport_size(viewport)
-    root = open_explorer(page, site_url)
     root.get_by_test_id("thumb-4-7").click()
     expect(root.get_by_test_id("status")).to_contain_text("Layer 5, head 8 of")
-    assert_shown(root.get_by_test_id("cell-2-3").inner_text(), PREPARED[0].key, "weights", (4, 7, 2, 3))
-
-
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_a_query_of_the_lines_view_is_chosen_with_enter(page: Page, site_url: str, viewport: dict[str, int]) -> None:
-    page.set_viewport_size(viewport)
-    root = open_explorer(page, site_url)
+    assert_shown(root.get_by_test_id("cell-2-3").inner_text(), "word-pieces", "weights", (4, 7, 2, 3))
+    show(root, "padded", 3, 3, "sizes")
+    found["sizes of a padded sentence"] = serious_violations(page)
+    # the lines view: chosen by arrows, a query chosen with Enter, its numbers beside the keys
+    show(root, "pronoun", 2, 7, "sizes")
     root.get_by_test_id("view-map").focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     expect(root.get_by_test_id("view-lines")).to_be_checked()
-    root.get_by_test_id("words").locator("button").last.focus()  # past the question, the words and their heads
+    root.get_by_test_id("words").locator("button").last.focus()
     page.keyboard.press("Tab")
     expect(root.get_by_test_id("line-query-0")).to_be_focused()
     page.keyboard.press("Enter")
     expect(root.get_by_test_id("line-query-0")).to_have_attribute("aria-pressed", "true")
-    expect(root.get_by_test_id("line-key-0").locator(".explorer-line-value")).to_have_count(1)
+    it = tokens.index("it")
+    root.get_by_test_id(f"line-query-{it}").click()
+    expect(root.get_by_test_id(f"line-query-{it}")).to_have_attribute("aria-pressed", "true")
+    for k in range(n):
+        shown = root.get_by_test_id(f"line-key-{k}").locator(".explorer-line-value").inner_text()
+        assert_shown(shown, "pronoun", "sizes", (2, 7, it, k))
+    lines = root.locator(".explorer-lines-svg line")
+    assert {line.get_attribute("data-query") for line in lines.all()} == {str(it)}
+    found["lines"] = serious_violations(page)
+    assert found == {"map": [], "sizes of a padded sentence": [], "lines": []}
 
 
-# --- layout and accessibility -----------------------------------------------------------------
-
-
-def page_width(page: Page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth")
-
-
-@pytest.mark.parametrize("name", ["explorer.html", "real-model.html"])
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_no_page_of_the_real_model_is_wider_than_the_screen(page: Page, site_url: str, name: str,
-                                                           viewport: dict[str, int]) -> None:
-    page.set_viewport_size(viewport)
-    page.goto(site_url + name, wait_until="networkidle")
-    assert page_width(page) <= viewport["width"]
-
-
-def test_a_wide_map_on_a_phone_scrolls_in_its_box_with_a_cue_until_its_end(page: Page, site_url: str) -> None:
+def test_a_wide_map_on_a_phone_scrolls_in_its_box_with_one_cue_until_its_end(page: Page, site_url: str) -> None:
     page.set_viewport_size(PHONE)
-    root = open_explorer(page, site_url)
-    show(root, "repeated", 0, 0)
+    root = open_explorer(page, site_url)  # the first map is drawn before the page has loaded, the next after
+    hints = root.get_by_test_id("view").locator(".attnlab-scroll-hint")
     root.get_by_test_id("view-numbers").check()  # the squares fit; the numbers scroll
+    for key in (PREPARED[0].key, "repeated"):
+        show(root, key, 0, 0)
+        expect(hints.first).to_be_visible()
+        assert hints.count() == 1, key
     box = root.get_by_test_id("view").locator(".explorer-scroll")
     expect(box).to_have_class(re.compile(r"\battnlab-more-right\b"))
-    expect(root.get_by_test_id("view").locator(".attnlab-scroll-hint")).to_be_visible()
-    assert page_width(page) <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     n = len(explorer.encoding(prepared("repeated")).tokens)
     root.get_by_test_id(f"cell-0-{n - 1}").click()  # the box scrolls the clicked cell into view
     expect(box).not_to_have_class(re.compile(r"\battnlab-more-right\b"))
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_axe_finds_nothing_serious_in_any_view(page: Page, site_url: str, viewport: dict[str, int]) -> None:
-    page.set_viewport_size(viewport)
-    root = open_explorer(page, site_url)
-    found = {"map": serious_violations(page)}
-    show(root, "padded", 3, 3, "sizes")
-    found["sizes of a padded sentence"] = serious_violations(page)
-    root.get_by_test_id("view-lines").check()
-    root.get_by_test_id("line-query-2").click()
-    found["lines"] = serious_violations(page)
-    assert found == {"map": [], "sizes of a padded sentence": [], "lines": []}
-
-
-# --- the chapter's picture of every head -----------------------------------------------------
-
-
-def test_the_grid_of_every_head_keeps_its_text_at_11_px_or_more_on_a_phone(page: Page, site_url: str) -> None:
-    page.set_viewport_size(PHONE)
-    page.goto(site_url + "real-model.html")
-    smallest = page.evaluate("""() => {
-        const svg = document.querySelector('figure[data-figure="head-grid"] svg');
-        const scale = svg.getScreenCTM().a;
-        return Math.min(...[...svg.querySelectorAll("text")].map(t => scale * Number(t.getAttribute("font-size"))));
-    }""")
-    assert smallest >= 11
-
-
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
-def test_the_chapters_detailed_maps_fit_the_text_column(page: Page, site_url: str, viewport: dict[str, int]) -> None:
-    page.set_viewport_size(viewport)
-    page.goto(site_url + "real-model.html")
-    overflow = page.evaluate("""() => {
-        const column = document.querySelector("article").getBoundingClientRect();
-        return [...document.querySelectorAll("table.attn-map.compact")].map(t => {
-            const box = t.getBoundingClientRect();
-            const last = t.querySelector("thead th:last-child").getBoundingClientRect();
-            return Math.max(box.right, last.right) - column.right;
-        });
-    }""")
-    assert len(overflow) == 4 and max(overflow) <= 0
-
-
-@pytest.mark.parametrize("key", ["toy-words", "repeated"])
-def test_a_wide_map_on_a_phone_shows_one_scroll_cue(page: Page, site_url: str, key: str) -> None:
-    # the first map is drawn before the page has loaded, the second after: each gets one hint, the guide's
-    page.set_viewport_size(PHONE)
-    root = open_explorer(page, site_url)
-    show(root, key, 0, 0)
-    root.get_by_test_id("view-numbers").check()  # the squares fit; the numbers scroll
-    hints = root.get_by_test_id("view").locator(".attnlab-scroll-hint")
-    expect(hints.first).to_be_visible()
-    assert hints.count() == 1
+def test_the_chapters_detailed_maps_fit_the_text_column(page: Page, site_url: str) -> None:
+    for viewport in (DESKTOP, PHONE):
+        page.set_viewport_size(viewport)
+        page.goto(site_url + "real-model.html")
+        overflow = page.evaluate("""() => {
+            const column = document.querySelector("article").getBoundingClientRect();
+            return [...document.querySelectorAll("table.attn-map.compact")].map(t => {
+                const box = t.getBoundingClientRect();
+                const last = t.querySelector("thead th:last-child").getBoundingClientRect();
+                return Math.max(box.right, last.right) - column.right;
+            });
+        }""")
+        assert len(overflow) == 4 and max(overflow) <= 0, viewport

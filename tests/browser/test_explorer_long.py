@@ -44,7 +44,8 @@ def shown_steps(root: Locator) -> list[int]:
     return [round(float(t) * SCALES["weights"]) for t in texts]
 
 
-def test_the_map_of_128_pieces_ends_whole_with_every_number(page: Page, file_url: str) -> None:
+def test_the_map_of_128_pieces_ends_whole_with_every_number_and_the_keyboard_reaches_rows_not_yet_drawn(
+        page: Page, file_url: str) -> None:
     root = open_explorer(page, file_url)
     show_long(page, root)
     at = int(root.get_by_test_id("layer").input_value()) * 12 + int(root.get_by_test_id("head").input_value())
@@ -52,11 +53,6 @@ def test_the_map_of_128_pieces_ends_whole_with_every_number(page: Page, file_url
     assert shown_steps(root) == steps(at)
     last = root.get_by_test_id(f"cell-{N - 1}-{N - 1}")
     expect(last).to_have_attribute("title", f"“[SEP]” → “[SEP]”: {steps(at)[-1] / 1000:.3f}")
-
-
-def test_the_keyboard_reaches_the_last_row_before_it_is_drawn(page: Page, file_url: str) -> None:
-    root = open_explorer(page, file_url)
-    show_long(page, root)
     rows = page.evaluate("""() => {  // one task: a new map, its first rows only, then a cell focused and PageDown
         const head = document.querySelector("#explorer-head");
         head.value = "0";

@@ -1,17 +1,18 @@
 """The explorer finds its own stories: it opens on a head chosen by a computation and says why, a chosen cell
-is marked and lists the heads that weigh its pair most, and a thumbnail brings the map it changed into view."""
+is marked and lists the heads that weigh its pair most, a thumbnail brings the map it changed into view, and the
+neuron view shows a pair's vectors, score and weight."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from attnlab import bert
 from attnlab.site.build import explorer
-from attnlab.site.build.explorer import PREPARED, SCALES
+from attnlab.site.build.explorer import PREPARED, SCALES, prepared
 
-from .test_explorer import DESKTOP, open_explorer
+from .test_explorer import DESKTOP, PHONE, open_explorer, show
 
 pytestmark = pytest.mark.browser
 
@@ -39,62 +40,61 @@ def story(key: str) -> tuple[int, float, int, int]:
     return max(tops, key=lambda top: (top[1], -tops.index(top)))
 
 
-@pytest.mark.parametrize("p", PREPARED, ids=[p.key for p in PREPARED])
-def test_it_opens_on_the_head_where_a_word_gives_a_distant_word_the_most_weight(page: Page, file_url: str,
-                                                                               p: explorer.Prepared) -> None:
-    root = open_explorer(page, file_url)
-    root.get_by_test_id("sentence").select_option(value=p.key)
-    expect(root).to_have_attribute("data-sentence", p.key)
-    query, weight, at, key = story(p.key)
-    tokens = explorer.sentence_data(p.key)["tokens"]
+def expect_head(root: Locator, at: int) -> None:
+    """Wait until the explorer shows head number ``at`` (layer × 12 + head, from 0)."""
     expect(root.get_by_test_id("status")).to_contain_text(f"Layer {at // 12 + 1}, head {at % 12 + 1} of")
-    expect(root.get_by_test_id("opening")).to_contain_text(
-        f"where “{tokens[query]}” gives “{tokens[key]}” {weight:.3f}")
-    expect(root.get_by_test_id(f"word-{query}")).to_have_attribute("aria-pressed", "true")
-    expect(root.get_by_test_id(f"cell-{query}-{key}")).to_have_class("explorer-chosen-cell")
 
 
-def test_picking_a_word_lists_its_heads_at_once_and_shows_the_first(page: Page, file_url: str) -> None:
+def test_each_sentence_opens_on_the_head_where_a_word_gives_a_distant_word_the_most_weight_with_a_folded_answer(
+        page: Page, file_url: str) -> None:
     root = open_explorer(page, file_url)
-    p = PREPARED[1]
-    root.get_by_test_id("sentence").select_option(value=p.key)
-    expect(root).to_have_attribute("data-sentence", p.key)
+    for p in PREPARED:
+        root.get_by_test_id("sentence").select_option(value=p.key)
+        expect(root).to_have_attribute("data-sentence", p.key)
+        query, weight, at, key = story(p.key)
+        tokens = explorer.sentence_data(p.key)["tokens"]
+        expect_head(root, at)
+        expect(root.get_by_test_id("opening")).to_contain_text(
+            f"where “{tokens[query]}” gives “{tokens[key]}” {weight:.3f}")
+        expect(root.get_by_test_id(f"word-{query}")).to_have_attribute("aria-pressed", "true")
+        expect(root.get_by_test_id(f"cell-{query}-{key}")).to_have_class("explorer-chosen-cell")
+        look = root.get_by_test_id("look-for")
+        expect(look.get_by_test_id("hint")).to_have_text("Hint: " + p.hint)
+        answer = look.get_by_test_id("answer")
+        expect(answer.locator("p")).to_be_hidden()
+        answer.locator("summary").click()
+        expect(answer.locator("p")).to_have_text(explorer.answer(p))
+
+
+def test_a_picked_word_and_a_chosen_cell_list_their_heads_and_show_the_one_clicked(page: Page, file_url: str) -> None:
+    root = open_explorer(page, file_url)
+    p = prepared("pronoun")
+    show(root, p.key, 0, 0)
     tokens = explorer.sentence_data(p.key)["tokens"]
-    it = tokens.index("it")
+    it, pump = tokens.index("it"), tokens.index("pump")
     root.get_by_test_id(f"word-{it}").click()
     heads = word_heads(p.key, it)[:5]
     listed = root.get_by_test_id("word-heads").locator("button")
     expect(listed).to_have_text([f"layer {at // 12 + 1}, head {at % 12 + 1}: “{tokens[key]}” {weight:.3f}"
                                  for weight, at, key in heads])
-    _, at, key = heads[0]
-    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {at // 12 + 1}, head {at % 12 + 1} of")
-    expect(root.get_by_test_id(f"cell-{it}-{key}")).to_have_class("explorer-chosen-cell")
+    expect_head(root, heads[0][1])
+    expect(root.get_by_test_id(f"cell-{it}-{heads[0][2]}")).to_have_class("explorer-chosen-cell")
     listed.nth(2).click()
-    _, at, key = heads[2]
-    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {at // 12 + 1}, head {at % 12 + 1} of")
-    expect(root.get_by_test_id(f"cell-{it}-{key}")).to_be_focused()
-
-
-def test_a_chosen_cell_is_marked_and_lists_the_heads_weighing_its_pair_most(page: Page, file_url: str) -> None:
-    root = open_explorer(page, file_url)
-    p = PREPARED[1]
-    root.get_by_test_id("sentence").select_option(value=p.key)
-    expect(root).to_have_attribute("data-sentence", p.key)
-    tokens = explorer.encoding(p).tokens
-    query, key = tokens.index("it"), tokens.index("pump")
-    cell = root.get_by_test_id(f"cell-{query}-{key}")
+    expect_head(root, heads[2][1])
+    expect(root.get_by_test_id(f"cell-{it}-{heads[2][2]}")).to_be_focused()
+    cell = root.get_by_test_id(f"cell-{it}-{pump}")
     cell.click()
     expect(cell).to_have_class("explorer-chosen-cell")
     expect(cell).to_have_attribute("aria-selected", "true")
     assert root.locator("td.explorer-chosen-cell").count() == 1
-    weights = np.rint(explorer.weights(p)[:, :, query, key] * 1000).ravel()  # as the data file ships them
+    weights = np.rint(explorer.weights(p)[:, :, it, pump] * 1000).ravel()  # as the data file ships them
     order = sorted(range(weights.size), key=lambda at: (-weights[at], at))[:5]
     listed = root.get_by_test_id("top-heads").locator("button")
     assert listed.all_inner_texts() == [f"layer {at // 12 + 1}, head {at % 12 + 1}: {weights[at] / 1000:.3f}"
                                         for at in order]
     listed.nth(1).click()
-    expect(root.get_by_test_id("status")).to_contain_text(f"Layer {order[1] // 12 + 1}, head {order[1] % 12 + 1} of")
-    expect(root.get_by_test_id(f"cell-{query}-{key}")).to_be_focused()
+    expect_head(root, order[1])
+    expect(root.get_by_test_id(f"cell-{it}-{pump}")).to_be_focused()
 
 
 def test_a_thumbnail_brings_the_map_it_changed_into_view(page: Page, file_url: str) -> None:
@@ -108,15 +108,16 @@ def test_a_thumbnail_brings_the_map_it_changed_into_view(page: Page, file_url: s
     expect(root.get_by_test_id("map")).to_be_in_viewport()
 
 
-def test_a_prepared_sentences_neuron_view_shows_attnlabs_vectors_score_and_weight(page: Page, file_url: str) -> None:
+PADDING = """cells => Math.min(...cells.map(c => Math.min(
+    ...["Top", "Right", "Bottom", "Left"].map(side => parseFloat(getComputedStyle(c)["padding" + side])))))"""
+"""The smallest padding of any side of any of the cells."""
+
+
+def test_the_neuron_view_shows_attnlabs_numbers_the_eight_largest_products_first_and_pads_its_cells(
+        page: Page, file_url: str) -> None:
     root = open_explorer(page, file_url)
-    p = PREPARED[1]
-    root.get_by_test_id("sentence").select_option(value=p.key)
-    expect(root).to_have_attribute("data-sentence", p.key)
-    root.get_by_test_id("layer").select_option(index=3)
-    root.get_by_test_id("head").select_option(index=6)
-    expect(root.get_by_test_id("status")).to_contain_text("Layer 4, head 7 of")
-    enc = explorer.encoding(p)
+    show(root, "pronoun", 3, 6)
+    enc = explorer.encoding(prepared("pronoun"))
     query, key = enc.tokens.index("it"), enc.tokens.index("pump")
     root.get_by_test_id(f"cell-{query}-{key}").click()
     neuron = root.get_by_test_id("neuron-view")
@@ -125,22 +126,20 @@ def test_a_prepared_sentences_neuron_view_shows_attnlabs_vectors_score_and_weigh
     expect(neuron.get_by_test_id("neuron-sum")).to_contain_text(f"{attention.scores[query, key]:.3f}")
     expect(neuron.get_by_test_id("neuron-scaled")).to_contain_text(f"{attention.scaled[query, key]:.3f}")
     expect(neuron.get_by_test_id("neuron-weight")).to_contain_text(f"{attention.weights[query, key]:.3f}")
-    q, k, _ = bert.head_inputs(enc, 3, 6)
-    row = neuron.get_by_test_id("neuron-vectors").locator("tbody tr").first
-    coordinate = int(row.locator("th").inner_text()) - 1
-    cells = row.locator("td").all_inner_texts()
-    assert [float(c) for c in cells[:2]] == pytest.approx([q[query, coordinate], k[key, coordinate]], abs=5e-4)
     assert neuron.get_by_test_id("neuron-row").locator("tbody tr").count() == len(enc.tokens)
-
-
-def test_each_question_has_a_hint_and_an_answer_folded_until_asked_for(page: Page, file_url: str) -> None:
-    root = open_explorer(page, file_url)
-    p = PREPARED[1]
-    root.get_by_test_id("sentence").select_option(value=p.key)
-    expect(root).to_have_attribute("data-sentence", p.key)
-    look = root.get_by_test_id("look-for")
-    expect(look.get_by_test_id("hint")).to_have_text("Hint: " + p.hint)
-    answer = look.get_by_test_id("answer")
-    expect(answer.locator("p")).to_be_hidden()
-    answer.locator("summary").click()
-    expect(answer.locator("p")).to_have_text(explorer.answer(p))
+    q, k, _ = bert.head_inputs(enc, 3, 6)
+    q, k = q[query], k[key]
+    rows = neuron.get_by_test_id("neuron-vectors").locator("tbody tr")
+    products = q * k
+    order = sorted(range(len(q)), key=lambda c: (-abs(products[c]), c))
+    expect(rows).to_have_count(8)
+    assert [int(t) for t in rows.locator("th").all_inner_texts()] == [c + 1 for c in order[:8]]
+    first = rows.first.locator("td").all_inner_texts()
+    assert [float(t) for t in first] == pytest.approx([q[order[0]], k[order[0]], products[order[0]]], abs=2e-3)
+    assert rows.first.locator(".explorer-bar").count() == 3
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        assert neuron.locator("td, th").evaluate_all(PADDING) >= 4, size
+    neuron.get_by_test_id("neuron-all").click()
+    expect(rows).to_have_count(len(q))
+    assert "-0.000" not in neuron.inner_text()

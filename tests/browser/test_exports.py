@@ -50,11 +50,13 @@ def read_csv(path: Path) -> list[list[float | str]]:
     return [[row[0], *map(cell, row[1:])] for row in rows[1:]]
 
 
-def test_the_control_opens_and_downloads_from_the_keyboard_on_a_phone(page: Page, site_url: str) -> None:
+def test_a_weight_map_downloads_at_full_precision_by_keyboard_on_a_phone_from_links_named_for_it(
+        page: Page, site_url: str) -> None:
     page.set_viewport_size(PHONE)
     page.goto(site_url + "masking.html")
     control = page.locator("details.attnlab-downloads")
     expect(control).to_have_count(1)
+    expect(control).to_have_attribute("title", re.compile("page rounds"))
     control.locator("summary").focus()
     page.keyboard.press("Enter")
     expect(control).to_have_attribute("open", "")
@@ -68,19 +70,14 @@ def test_the_control_opens_and_downloads_from_the_keyboard_on_a_phone(page: Page
     with page.expect_download() as started:
         page.keyboard.press("Enter")
     assert started.value.suggested_filename == "masking-1.csv"
-
-
-def test_a_weight_map_downloads_at_full_precision_from_links_named_for_what_they_download(page: Page,
-                                                                                            site_url: str) -> None:
-    saved = download(page, site_url, "CSV")
-    assert saved.suggested_filename.endswith(".csv")
-    assert read_csv(Path(saved.path())) == expected_rows()
     for kind in ("CSV", "JSON"):
-        name = re.compile(f"^{kind} of table \\d+$")
-        expect(entry(page).get_by_role("link", name=kind)).to_have_accessible_name(name)
-    expect(page.locator("details.attnlab-downloads")).to_have_attribute("title", re.compile("page rounds"))
+        link = entry(page).get_by_role("link", name=kind)
+        expect(link).to_have_accessible_name(re.compile(f"^{kind} of table \\d+$"))
     with page.expect_download() as started:
         entry(page).get_by_role("link", name=re.compile("^JSON of table")).click()
     data = json.loads(Path(started.value.path()).read_text(encoding="utf-8"))
     assert data["rows"] == expected_rows()
     assert "rounded" in data["note"]
+    saved = download(page, site_url, "CSV")
+    assert saved.suggested_filename.endswith(".csv")
+    assert read_csv(Path(saved.path())) == expected_rows()

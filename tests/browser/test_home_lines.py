@@ -8,14 +8,12 @@ import itertools
 from typing import Any
 
 import numpy as np
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from attnlab import bert
 
 VIEWPORTS = ((1280, 900), (390, 844))
 
-IN_VIEW = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
-  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }"""
 DRAWN = """() => { const panel = document.querySelector("#home-lines .lines-panel:not([hidden])");
   return { chosen: Number(panel.querySelector('[aria-checked="true"]').dataset.query),
            focused: document.activeElement.dataset ? document.activeElement.dataset.query : null,
@@ -44,12 +42,9 @@ def test_home_opens_on_a_live_lines_view_with_both_ways_in_on_the_first_screen(p
     for base, (width, height) in itertools.product((site_url, file_url), VIEWPORTS):
         page.set_viewport_size({"width": width, "height": height})
         page.goto(base + "index.html", wait_until="networkidle")
-        assert page.evaluate(IN_VIEW, "#home-lines .lines-panel:not([hidden]) svg")
+        expect(page.locator("#home-lines .lines-panel:not([hidden]) svg")).to_be_in_viewport(ratio=1)
         for label in ("Start the", "Try your own sentence"):
-            button = page.locator(".attnlab-start a", has_text=label)
-            assert button.count() == 1 and page.evaluate(
-                "(el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }",
-                button.element_handle())
+            expect(page.locator(".attnlab-start a", has_text=label)).to_be_in_viewport(ratio=1)  # one of each
         check_drawn(page, 0, 7)  # the page opens on the pronoun
         page.locator("#home-lines .lines-panel:not([hidden]) .lines-query").nth(5).click()
         check_drawn(page, 0, 5)

@@ -1,8 +1,5 @@
-"""The brief's three experiments, done with the lab's controls and read off the rendered numbers.
-
-Expected text always comes from ``attnlab.lab.compute`` under the same
-controls; the assertions add what each experiment is meant to show.
-"""
+"""The brief's three experiments, done with the lab's controls and read off the rendered numbers: the text expected
+is ``attnlab.lab.compute``'s, and the assertions add what each experiment is meant to show."""
 
 from __future__ import annotations
 

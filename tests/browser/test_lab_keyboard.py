@@ -1,4 +1,4 @@
-"""Every control of the lab, the checklist and the read mark works from the keyboard alone."""
+"""Every control of the lab works from the keyboard alone (the checklist and read marks: test_progress)."""
 
 from __future__ import annotations
 
@@ -36,25 +36,6 @@ def test_every_lab_control_works_from_the_keyboard_in_tab_order(page: Page, site
         assert rendered(lab) == as_shown(compute(controls).to_dict()), f"{key} on {focus}"
         expect(lab.get_by_test_id("scaled-how")).to_have_text("raw ÷ √dₖ" if controls["scale_scores"]
                                                                  else "raw, not divided")
-
-
-def test_space_ticks_and_enter_clears_the_checklist_and_the_read_marks(page: Page, site_url: str) -> None:
-    page.goto(site_url + "lab.html")
-    page.locator("#step-4").focus()
-    page.keyboard.press("Space")
-    expect(page.locator("#step-4")).to_be_checked()
-    page.get_by_test_id("checklist-reset").focus()
-    page.keyboard.press("Enter")
-    expect(page.locator("#step-4")).not_to_be_checked()
-    page.goto(site_url + "softmax.html")
-    page.get_by_test_id("read-mark").focus()
-    page.keyboard.press("Space")
-    expect(page.get_by_test_id("read-mark")).to_be_checked()
-    page.goto(site_url + "index.html")  # the read marks' reset is on the home page
-    page.get_by_test_id("read-reset").focus()
-    page.keyboard.press("Enter")
-    page.goto(site_url + "softmax.html")
-    expect(page.get_by_test_id("read-mark")).not_to_be_checked()
 
 
 def announcement(python: LabResult) -> str:

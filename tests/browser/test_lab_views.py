@@ -24,22 +24,14 @@ PLANE = """lab => {
     };
 }"""
 SELECTED = """lab => Array.from(lab.querySelectorAll('[data-testid^="map-row-"]'), r => [r.dataset.testid,
-    r.matches('tr.attnlab-selected[aria-current="true"]'), getComputedStyle(r.querySelector('td')).boxShadow])"""
-"""Each row of the weight map: its test id, whether it is marked as selected, its first cell's frame."""
+    r.matches('tr.attnlab-selected') + r.matches('[aria-current="true"]'),
+    getComputedStyle(r.querySelector('td')).boxShadow])"""
+"""Each row of the weight map: its test id, its marks as selected (class and aria-current), its first cell's frame."""
 IN_VIEW = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
 
 
-def test_the_map_frames_the_selected_query_row_only_and_not_by_colour_alone(page: Page, site_url: str) -> None:
-    lab = open_lab(page, site_url)
-    for token in TOKENS:
-        set_controls(lab, token=token)
-        rows = lab.evaluate(SELECTED)
-        assert [name for name, selected, _ in rows if selected] == [f"map-row-{TOKENS.index(token)}"]
-        assert all(("3px" in frame) == selected and (selected or frame == "none") for _, selected, frame in rows)
-
-
-def test_the_value_plane_draws_each_mark_where_python_places_it_in_a_named_picture(page: Page,
-                                                                                  site_url: str) -> None:
+def test_the_plane_draws_each_mark_where_python_does_in_a_named_picture_and_the_map_frames_the_query_row(
+        page: Page, site_url: str) -> None:
     lab = open_lab(page, site_url)
     plane = lab.get_by_test_id("plane").locator("svg")
     expect(plane).to_have_attribute("role", "img")
@@ -63,6 +55,9 @@ def test_the_value_plane_draws_each_mark_where_python_places_it_in_a_named_pictu
         assert [c for p in drawn["hull"] for c in p] == pytest.approx([c for p in g["hull"] for c in p], abs=0.051)
         assert drawn["labels"] == [label["text"] for label in g["labels"]]
         assert drawn["hollow"] == [f"plane-value-{j}" for j, seen in enumerate(r.visible) if not seen]
+        rows = lab.evaluate(SELECTED)  # the selected row alone is framed, not by colour alone
+        assert [(name, marks) for name, marks, _ in rows if marks] == [(f"map-row-{TOKENS.index(r.token)}", 2)]
+        assert all(("3px" in frame) == bool(marks) and (marks or frame == "none") for _, marks, frame in rows)
 
 
 def test_the_steps_fit_a_phone_as_labelled_cells_and_a_desktop_as_a_table(page: Page, site_url: str) -> None:

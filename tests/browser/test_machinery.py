@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 
-def test_a_citation_is_a_marker_linking_to_its_claim_and_showing_its_id_on_focus(page: Page, site_url: str) -> None:
+def test_a_citation_is_a_marker_showing_its_id_on_focus_and_the_build_line_is_folded(page: Page, site_url: str) -> None:
     page.goto(site_url + "explorer.html")
     cite = page.locator("a.attn-cite").first
     expect(cite).to_have_text("CL-017")  # the ID is still the link's text and name
@@ -18,9 +18,6 @@ def test_a_citation_is_a_marker_linking_to_its_claim_and_showing_its_id_on_focus
     assert cite.evaluate(style, "::after")[0] == "none"
     cite.focus()
     assert cite.evaluate(style, "::after")[0] == '"CL-017"'
-
-
-def test_the_build_line_is_folded_under_about_these_numbers(page: Page, site_url: str) -> None:
     page.goto(site_url + "rows.html")
     fold = page.locator("article details.attn-provenance")
     expect(fold.locator("summary")).to_have_text("About these numbers")

@@ -1,8 +1,5 @@
-"""The offline copy in Chromium: downloaded from the site, unzipped, opened from disk, and everything works.
-
-``offline_copy`` is the built site's zip unzipped into a temporary folder;
-its pages are opened over file://, and no request may leave that folder.
-"""
+"""The offline copy in Chromium: downloaded from the site, unzipped (``offline_copy``), opened from disk, and
+everything works with no request leaving its folder."""
 
 from __future__ import annotations
 

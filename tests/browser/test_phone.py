@@ -9,7 +9,8 @@ CUT = ".md-typeset__scrollwrap.attnlab-more-right"
 """A table the theme wraps in a box, which the guide marks as cut on its right."""
 
 
-def test_a_box_that_comes_to_fit_loses_its_tab_stop_and_cue(page: Page, site_url: str) -> None:
+def test_a_box_that_comes_to_fit_loses_its_tab_stop_and_cue_which_follows_the_reader_to_the_end(
+        page: Page, site_url: str) -> None:
     page.set_viewport_size(PHONE)
     page.goto(site_url + "rows.html", wait_until="networkidle")
     box = page.locator(CUT).first.element_handle()  # a handle, since the locator's class goes away
@@ -18,9 +19,6 @@ def test_a_box_that_comes_to_fit_loses_its_tab_stop_and_cue(page: Page, site_url
     page.wait_for_function("b => !b.hasAttribute('tabindex')", arg=box)
     assert "attnlab-more-right" not in (box.get_attribute("class") or "")
     assert box.evaluate("b => b.previousElementSibling.hidden")
-
-
-def test_the_cue_follows_the_reader_to_the_end_and_a_keyboard_scrolls_back(page: Page, site_url: str) -> None:
     page.set_viewport_size(PHONE)
     page.goto(site_url + "real-model.html", wait_until="networkidle")  # its maps fit a phone; its wider tables scroll
     box = page.locator(CUT).first.element_handle()

@@ -1,8 +1,6 @@
-"""The reader's progress: the checklist and its count, the read marks in the navigation and on the home page.
-
-Everything persists in localStorage under keys scoped to the guide and its
-version, survives reloads, resets, and works for the visit without storage.
-"""
+"""The reader's progress: the checklist and its count, the read marks in the navigation and on the home page, by
+mouse and keyboard. Everything persists in localStorage under keys scoped to the guide and its version, survives
+reloads, resets, and works for the visit without storage."""
 
 from __future__ import annotations
 
@@ -17,19 +15,12 @@ import attnlab
 from attnlab.lab import compute
 from attnlab.site.figures.widgets import CHECKLIST
 
-from .labpage import as_shown, open_lab, rendered, set_controls
-
-NO_STORAGE = """
-for (const name of ["localStorage", "sessionStorage"]) {
-    Object.defineProperty(window, name, {
-        configurable: true,
-        get() { throw new DOMException("storage is disabled", "SecurityError"); },
-    });
-}
-"""
-"""Init script that makes every use of web storage throw, as blocked site data does."""
+from .labpage import NO_STORAGE, as_shown, open_lab, rendered, set_controls, watch
+from .test_search import paste_once_ready
 
 KEY_PREFIX = f"attention-lab@{attnlab.__version__}:"
+OLD = "attention-lab@0.0.1:"
+"""Another version's prefix: its keys are not this version's."""
 FORGOTTEN = re.compile("ticks from now on will be forgotten")
 
 
@@ -66,15 +57,28 @@ def mark_read(page: Page, base: str, *names: str) -> None:
         page.get_by_test_id("read-mark").check()
 
 
-def test_the_checklist_counts_its_ticks_keeps_them_across_pages_and_reloads_and_clears(page: Page,
-                                                                                     site_url: str) -> None:
+def ours(page: Page) -> list[str]:
+    """The keys in localStorage, the theme's aside (they start with "/")."""
+    return sorted(key for key in page.evaluate("Object.keys(localStorage)") if not key.startswith("/"))
+
+
+def test_the_checklist_counts_ticks_by_mouse_and_keyboard_keeps_them_per_version_merges_with_storage_and_clears(
+        page: Page, site_url: str) -> None:
+    key = KEY_PREFIX + "checklist"
+    stored = f"() => JSON.parse(localStorage.getItem({json.dumps(key)})).sort()"
+    store = f"steps => localStorage.setItem({json.dumps(key)}, JSON.stringify(steps))"
     page.goto(site_url + "lab.html")
+    page.evaluate("key => localStorage.setItem(key, '[\"1\", \"2\"]')", OLD + "checklist")
+    page.reload()
     assert page.get_by_test_id("checklist-count").get_attribute("role") == "status"
-    expect_checks(page, 0)
+    expect_checks(page, 0)  # another version's ticks are not this version's
     for step in (2, 5, 8):
         page.locator(f"#step-{step}").check()
-    expect_checks(page, 3)
-    page.locator("#step-8").uncheck()
+    page.locator("#step-4").focus()
+    page.keyboard.press("Space")
+    expect_checks(page, 4)
+    for step in (8, 4):
+        page.locator(f"#step-{step}").uncheck()
     expect_checks(page, 2)
     page.goto(site_url + "experiments.html")
     page.goto(site_url + "lab.html")  # the checklist's one home
@@ -82,7 +86,17 @@ def test_the_checklist_counts_its_ticks_keeps_them_across_pages_and_reloads_and_
     page.reload()
     expect_checks(page, 2)
     assert ticked(page) == [2, 5]
-    page.get_by_test_id("checklist-reset").click()
+    assert ours(page) == sorted([OLD + "checklist", key])
+    page.evaluate(store, ["2", "5", "7"])  # another tab's write whose storage event has not come: none fires here
+    assert ticked(page) == [2, 5]
+    page.locator("#step-1").check()
+    assert page.evaluate(stored) == ["1", "2", "5", "7"]
+    expect(page.locator("#step-7")).to_be_checked()  # and the page now shows what it merged with
+    page.evaluate(store, ["1", "2", "5", "7", "8"])
+    page.locator("#step-1").uncheck()  # an untick takes out one step from what storage holds now
+    assert page.evaluate(stored) == ["2", "5", "7", "8"]
+    page.get_by_test_id("checklist-reset").focus()
+    page.keyboard.press("Enter")
     assert ticked(page) == []
     expect_checks(page, 0)
     page.reload()
@@ -115,10 +129,12 @@ def test_each_chapter_and_only_a_chapter_closes_with_a_read_box(page: Page, site
     assert wrong == {}
 
 
-def test_read_marks_are_kept_per_chapter_shown_in_the_navigation_counted_at_home_and_forgotten(
+def test_read_marks_are_kept_per_chapter_and_version_shown_in_the_navigation_counted_at_home_and_forgotten(
         page: Page, site_url: str, chapters: list[str]) -> None:
     page.goto(site_url + "index.html")
-    expect_read(page, 0, chapters)
+    page.evaluate("key => localStorage.setItem(key, '1')", OLD + "read:softmax.html")
+    page.reload()
+    expect_read(page, 0, chapters)  # another version's mark is not this version's
     page.goto(site_url + "scores.html")
     assert nav_marked(page) == []
     page.get_by_test_id("read-mark").check()
@@ -127,18 +143,26 @@ def test_read_marks_are_kept_per_chapter_shown_in_the_navigation_counted_at_home
     expect(link).to_have_accessible_name(re.compile(r"Scores and scaling\s*\(read\)"))
     page.get_by_test_id("read-mark").uncheck()
     assert nav_marked(page) == []
-    mark_read(page, site_url, "scores.html", "heads.html", "softmax.html")
+    mark_read(page, site_url, "scores.html", "heads.html")
+    page.goto(site_url + "softmax.html")
+    assert not page.get_by_test_id("read-mark").is_checked()
+    page.get_by_test_id("read-mark").focus()
+    page.keyboard.press("Space")
+    expect(page.get_by_test_id("read-mark")).to_be_checked()
     page.goto(site_url + "masking.html")
     assert not page.get_by_test_id("read-mark").is_checked()
     page.goto(site_url + "softmax.html")
     assert page.get_by_test_id("read-mark").is_checked()
     page.reload()
     assert nav_marked(page) == ["scores.html", "softmax.html", "heads.html"]
+    assert ours(page) == sorted([OLD + "read:softmax.html", *(f"{KEY_PREFIX}read:{name}.html"
+                                                              for name in ("scores", "heads", "softmax"))])
     page.goto(site_url + "index.html")
     expect_read(page, 3, chapters)
     page.reload()
     expect_read(page, 3, chapters)
-    page.get_by_test_id("read-reset").click()
+    page.get_by_test_id("read-reset").focus()
+    page.keyboard.press("Enter")
     expect_read(page, 0, chapters)
     assert nav_marked(page) == []
     page.goto(site_url + "softmax.html")
@@ -155,22 +179,8 @@ def test_read_marks_persist_on_disk_and_two_copies_of_one_version_share_them(pag
     assert page.get_by_test_id("read-mark").is_checked()
 
 
-def test_every_key_is_scoped_to_the_guide_and_its_version(page: Page, site_url: str) -> None:
-    old = ["attention-lab@0.0.1:checklist", "attention-lab@0.0.1:read:softmax.html"]
-    page.goto(site_url + "lab.html")
-    page.evaluate("([checklist, read]) => { localStorage.setItem(checklist, '[\"1\", \"2\"]');"
-                  " localStorage.setItem(read, '1'); }", old)
-    page.reload()
-    assert ticked(page) == []  # another version's ticks are not this version's
-    page.locator("#step-1").check()
-    page.goto(site_url + "softmax.html")
-    assert not page.get_by_test_id("read-mark").is_checked()
-    page.get_by_test_id("read-mark").check()
-    ours = [key for key in page.evaluate("Object.keys(localStorage)") if not key.startswith("/")]  # not the theme's
-    assert sorted(ours) == sorted([*old, f"{KEY_PREFIX}checklist", f"{KEY_PREFIX}read:softmax.html"])
-
-
-def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str, chapters: list[str]) -> None:
+def test_pages_and_search_from_disk_work_when_storage_throws(context: BrowserContext, site_url: str, file_url: str,
+                                                             chapters: list[str]) -> None:
     # Neither the lab's scripts nor the theme's (guarded by docs/assets/storage-guard.js) may throw.
     context.add_init_script(NO_STORAGE)
     page = context.new_page()
@@ -192,7 +202,9 @@ def test_pages_work_when_storage_throws(context: BrowserContext, site_url: str, 
     expect_read(page, 0, chapters)
     page.get_by_test_id("read-reset").click()
     assert page.get_by_test_id("storage-note").is_visible()
-    assert errors == []
+    problems = watch(page, file_url)  # from disk the index comes through the iframe-worker shim
+    assert "Claims" in paste_once_ready(page, file_url + "index.html", "permutation")
+    assert (errors, problems) == ([], [])
 
 
 def test_a_tick_reaches_the_other_tabs_and_tabs_keep_each_others_ticks(context: BrowserContext, site_url: str,
@@ -218,44 +230,11 @@ def test_a_tick_reaches_the_other_tabs_and_tabs_keep_each_others_ticks(context: 
     expect_read(second, 2, chapters)
 
 
-def test_a_tick_merges_with_what_storage_holds_even_before_the_page_hears_of_it(page: Page, site_url: str) -> None:
-    # another tab's write whose storage event has not arrived yet: written here, where no event fires at all
-    key = json.dumps(KEY_PREFIX + "checklist")
-    page.goto(site_url + "lab.html")
-    page.evaluate(f"() => localStorage.setItem({key}, JSON.stringify(['7']))")
-    assert ticked(page) == []  # the page has not seen it
-    page.locator("#step-1").check()
-    assert sorted(page.evaluate(f"() => JSON.parse(localStorage.getItem({key}))")) == ["1", "7"]
-    expect(page.locator("#step-7")).to_be_checked()  # and the page now shows what it merged with
-    page.evaluate(f"() => localStorage.setItem({key}, JSON.stringify(['1', '7', '8']))")
-    page.locator("#step-1").uncheck()  # an untick takes out one step from what storage holds now
-    assert sorted(page.evaluate(f"() => JSON.parse(localStorage.getItem({key}))")) == ["7", "8"]
-
-
 FAILING_WRITES = """() => {
     Storage.prototype.setItem = function () { throw new DOMException("the quota is exceeded", "QuotaExceededError"); };
     Storage.prototype.removeItem = Storage.prototype.setItem;
 }"""
 """Make every later write to web storage fail, as a full quota does (reads still work)."""
-
-
-def test_a_write_that_fails_after_load_tells_the_reader_and_keeps_the_tick_for_the_visit(page: Page,
-                                                                                      site_url: str) -> None:
-    page.goto(site_url + "lab.html")
-    page.locator("#step-1").check()  # stored
-    note = page.get_by_test_id("storage-lost").first
-    expect(note).to_have_text("")
-    page.evaluate(FAILING_WRITES)
-    page.locator("#step-2").check()
-    expect(note).to_have_text(FORGOTTEN)
-    expect_checks(page, 2)
-    page.reload()  # the failed tick is gone, the stored one stays
-    assert ticked(page) == [1]
-    page.goto(site_url + "scores.html")
-    page.evaluate(FAILING_WRITES)
-    page.get_by_test_id("read-mark").check()
-    expect(page.locator(".attnlab-read").get_by_test_id("storage-lost")).to_have_text(FORGOTTEN)
-    assert nav_marked(page) == ["scores.html"]
 
 
 FILL_THE_QUOTA = """() => {
@@ -270,17 +249,31 @@ FREE_THE_QUOTA = """() => Object.keys(localStorage).filter(key => key.startsWith
     .forEach(key => localStorage.removeItem(key))"""
 
 
-def test_with_the_quota_full_stored_progress_still_shows_and_clearing_clears_for_good(page: Page, site_url: str,
-                                                                                     chapters: list[str]) -> None:
+def test_a_failed_write_is_kept_for_the_visit_with_a_note_and_a_full_quota_still_shows_and_clears_progress(
+        page: Page, site_url: str, chapters: list[str]) -> None:
     mark_read(page, site_url, "softmax.html")
     page.goto(site_url + "lab.html")
     for step in (2, 5):
-        page.locator(f"#step-{step}").check()
+        page.locator(f"#step-{step}").check()  # stored
+    note = page.get_by_test_id("storage-lost").first
+    expect(note).to_have_text("")
+    page.evaluate(FAILING_WRITES)
+    page.locator("#step-1").check()
+    expect(note).to_have_text(FORGOTTEN)
+    expect_checks(page, 3)
+    page.reload()  # the failed tick is gone, the stored ones stay
+    assert ticked(page) == [2, 5]
+    page.goto(site_url + "scores.html")
+    page.evaluate(FAILING_WRITES)
+    page.get_by_test_id("read-mark").check()
+    expect(page.locator(".attnlab-read").get_by_test_id("storage-lost")).to_have_text(FORGOTTEN)
+    assert nav_marked(page) == ["scores.html", "softmax.html"]
+    page.goto(site_url + "lab.html")
     assert page.evaluate(FILL_THE_QUOTA) == "QuotaExceededError"
     page.reload()
     expect_checks(page, 2)
     assert ticked(page) == [2, 5]
-    expect(page.get_by_test_id("storage-lost").first).to_have_text(FORGOTTEN)
+    expect(note).to_have_text(FORGOTTEN)
     page.get_by_test_id("checklist-reset").click()
     expect_checks(page, 0)
     page.goto(site_url + "index.html")

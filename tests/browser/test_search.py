@@ -1,18 +1,12 @@
-"""Site search works offline: from file:// (through the shipped iframe-worker shim) and from a local server.
-
-Tests type or paste as a reader does and wait for the result list to answer the whole query; the theme's
-worker builds its index in its own time, so the wait has a generous ceiling and no clock of its own.
-"""
+"""Site search works offline: from a local server here, from file:// (through the shipped iframe-worker shim) in
+test_offline and test_progress. Tests type or paste as a reader does and wait for the result list to answer the whole
+query."""
 
 from __future__ import annotations
 
-from playwright.sync_api import BrowserContext, Locator, Page
+from playwright.sync_api import Locator, Page
 
-from .labpage import watch
-from .test_progress import NO_STORAGE
-
-CEILING_MS = 120_000
-"""Longest wait for the search worker's answer; a ceiling for a stuck page, not a tuned delay."""
+from .labpage import CEILING_MS, watch
 
 
 def search_box(page: Page) -> Locator:
@@ -21,11 +15,8 @@ def search_box(page: Page) -> Locator:
 
 
 def answer(page: Page, query: str) -> list[str]:
-    """Wait until the result list answers ``query``; return the titles of its results.
-
-    The theme's ``search.highlight`` puts the query in each result link's ``h`` parameter, so a link holding
-    ``h=<query>`` shows the list answers the whole query, not a prefix typed on the way.
-    """
+    """The result titles once the list answers the whole ``query`` (a link holding ``h=<query>``, which the
+    theme's ``search.highlight`` adds), not a prefix typed on the way."""
     page.locator(f'.md-search-result__item a[href*="h={query}"]').first.wait_for(timeout=CEILING_MS)
     return page.locator(".md-search-result__item h1").all_inner_texts()
 
@@ -38,9 +29,8 @@ def type_at_once(page: Page, url: str, query: str) -> list[str]:
 
 
 def paste_once_ready(page: Page, url: str, query: str) -> list[str]:
-    """Open ``url``, open search, and once its index is ready paste ``query`` (an ``input`` event and no key
-    events, as from a context-menu paste or dictation); return the result titles. The index is ready when the
-    theme writes its placeholder into the result list's heading, after the worker's ready message."""
+    """Open ``url`` and search, and once the index is ready (the theme shows its placeholder) paste ``query`` (an
+    ``input`` event, no key events); return the result titles."""
     page.goto(url)
     search_box(page).click()
     placeholder = page.evaluate(
@@ -57,14 +47,4 @@ def test_search_answers_typed_and_then_pasted_text_from_the_local_server(page: P
     search_box(page).fill("")
     page.keyboard.insert_text("softmax")
     assert "Softmax over visible keys" in answer(page, "softmax")
-    assert problems == []
-
-
-def test_search_answers_text_pasted_from_disk_once_the_index_is_ready_even_when_storage_throws(
-        context: BrowserContext, file_url: str) -> None:
-    # from disk the index comes through the iframe-worker shim (typing there: test_offline)
-    context.add_init_script(NO_STORAGE)
-    page = context.new_page()
-    problems = watch(page, file_url)
-    assert "Claims" in paste_once_ready(page, file_url + "index.html", "permutation")
     assert problems == []

@@ -1,10 +1,5 @@
-"""A palette stored by an older theme, another site or a hand edit cannot break a page.
-
-Material for MkDocs keeps the reader's colour palette in localStorage and
-its inline palette script and bundle trust whatever is stored there. The
-storage guard (``docs/assets/storage-guard.js``) hands them only a palette
-that fits the page's own palette inputs, as the theme itself stores it.
-"""
+"""A palette stored by an older theme, another site or a hand edit cannot break a page: the theme trusts what
+localStorage holds, and ``docs/assets/storage-guard.js`` hands it only a palette that fits the page's inputs."""
 
 from __future__ import annotations
 

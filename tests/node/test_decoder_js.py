@@ -1,13 +1,10 @@
-"""The page's decoder under Node: docs/assets/decoder.js computes as ``attnlab.decoder`` on the committed files.
-
-Logits and every attention weight within 1e-6 on generated prompts, every one-head ablation likewise, the KV
-cache's step-by-step numbers, and seeded sampling giving the same tokens and distributions as Python.
-"""
+"""docs/assets/decoder.js under Node computes as ``attnlab.decoder`` on the committed files: logits and attention
+weights within 1e-6 (one-head ablations too), the KV cache step by step, and seeded sampling's tokens and
+distributions."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from model_js import node_output
 
 from attnlab import decoder
 
@@ -53,10 +51,9 @@ process.stdout.write(JSON.stringify(jobs.map(job => {
 pytestmark = pytest.mark.slow
 
 
-def node(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    done = subprocess.run(["node", "-e", RUN, str(SCRIPT), str(decoder.DIRECTORY)], input=json.dumps(jobs),
-                          capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+def in_node(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each job's answer from decoder.js, in one Node process."""
+    return json.loads(node_output("-e", RUN, str(SCRIPT), str(decoder.DIRECTORY), stdin=json.dumps(jobs)))
 
 
 prompts = st.text(alphabet=MODEL.vocabulary, min_size=1, max_size=MODEL.context)
@@ -66,7 +63,7 @@ prompts = st.text(alphabet=MODEL.vocabulary, min_size=1, max_size=MODEL.context)
 @given(st.lists(prompts, min_size=1, max_size=4), st.integers(0, 1), st.integers(0, 3))
 def test_logits_and_attentions_match_python(texts: list[str], layer: int, head: int) -> None:
     jobs = [{"prompt": t, "ablate": a} for t in texts for a in ([], [[layer, head]])]
-    for job, answer in zip(jobs, node(jobs)):
+    for job, answer in zip(jobs, in_node(jobs)):
         ours = MODEL.forward(job["prompt"], ablate={tuple(p) for p in job["ablate"]})
         assert answer["tokens"] == list(ours.tokens)
         np.testing.assert_allclose(answer["logits"], ours.logits, rtol=0, atol=TOLERANCE)
@@ -78,7 +75,7 @@ def test_logits_and_attentions_match_python(texts: list[str], layer: int, head: 
 
 def test_the_cache_grows_one_row_per_layer_per_step_and_matches_python() -> None:
     prompt = "kqzvwkqzv"
-    [answer] = node([{"prompt": prompt, "stepwise": True}])
+    [answer] = in_node([{"prompt": prompt, "stepwise": True}])
     assert answer["lengths"] == [[n] * MODEL.layers for n in range(1, len(prompt) + 1)]
     np.testing.assert_allclose(answer["logits"], MODEL.forward(prompt).logits, rtol=0, atol=TOLERANCE)
 
@@ -88,7 +85,7 @@ def test_the_cache_grows_one_row_per_layer_per_step_and_matches_python() -> None
        st.integers(0, 2 ** 32 - 1))
 def test_a_seeded_sample_gives_the_same_tokens_in_both(prompt: str, temperature: float, seed: int) -> None:
     options = {"steps": 12, "temperature": temperature, "seed": seed}
-    [answer] = node([{"prompt": prompt, "generate": options}])
+    [answer] = in_node([{"prompt": prompt, "generate": options}])
     ours = MODEL.generate(prompt, 12, temperature=temperature, seed=seed)
     assert answer["text"] == ours.text
     np.testing.assert_allclose(answer["probabilities"], ours.probabilities, rtol=0, atol=TOLERANCE)
@@ -98,7 +95,6 @@ def test_mulberry32_gives_python_s_numbers() -> None:
     script = ("const m = require(process.argv[1]).mulberry32;"
               "process.stdout.write(JSON.stringify([0, 1, 2 ** 32 - 1, 123456789].map(s => { const r = m(s);"
               " return Array.from({length: 50}, r); })))")
-    done = subprocess.run(["node", "-e", script, str(SCRIPT)], capture_output=True, text=True, check=True)
-    for seed, numbers in zip([0, 1, 2 ** 32 - 1, 123456789], json.loads(done.stdout)):
+    for seed, numbers in zip([0, 1, 2 ** 32 - 1, 123456789], json.loads(node_output("-e", script, str(SCRIPT)))):
         draws = iter(decoder.mulberry32(seed))
         assert numbers == [next(draws) for _ in range(50)]

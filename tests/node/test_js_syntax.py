@@ -4,10 +4,9 @@ page loads, ``model.mjs`` as a module. Writes for each file "" or the error that
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
+from model_js import node_output
 from sites import DOCS
 
 SCRIPTS = sorted([*(DOCS / "assets").rglob("*.js"), DOCS / "model.mjs"])
@@ -22,11 +21,9 @@ process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(0, "utf8")).map(f
 
 
 def parse_errors(scripts: list[Path]) -> list[str]:
-    node = shutil.which("node")
-    assert node, "Node.js is missing: run `make node`"
-    done = subprocess.run([node, "--experimental-vm-modules", "--no-warnings", "-e", PARSER], check=True,
-                          input=json.dumps([str(s) for s in scripts]), capture_output=True, text=True)
-    return json.loads(done.stdout)
+    """For each script, "" or the error that stops it parsing."""
+    return json.loads(node_output("--experimental-vm-modules", "--no-warnings", "-e", PARSER,
+                                  stdin=json.dumps([str(s) for s in scripts])))
 
 
 def test_every_script_parses() -> None:

@@ -1,22 +1,17 @@
-"""docs/assets/kernel.js, the page's matrix products: its WebAssembly bytes are kernel.wat's, and both of its paths
-(WebAssembly SIMD and plain JavaScript) compute y = x Wᵀ + b in exactly the float32 order kernel.wat documents, and
-the float64 product y = x b summing in order.
-
-Python emulates that order with numpy's float32 operations (each rounded on its own, as IEEE single precision
-does), so every number must be equal, not close: four lanes of products, (lane 0 + lane 1) + (lane 2 + lane 3),
-the last k mod 4 products, the bias.
-"""
+"""docs/assets/kernel.js: its WebAssembly bytes are kernel.wat's, and both of its paths (WebAssembly SIMD and plain
+JavaScript) compute y = x Wᵀ + b in exactly kernel.wat's float32 order (four lanes of products, (lane 0 + lane 1) +
+(lane 2 + lane 3), the last k mod 4 products, the bias: numpy's float32 operations emulate it, so every number must
+be equal), and the float64 product y = x b summing in order."""
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from model_js import node_output
 from sites import ROOT
 
 KERNEL = ROOT / "docs" / "assets" / "kernel.js"
@@ -59,12 +54,7 @@ def pattern(count: int, seed: int) -> np.ndarray:
 
 def run(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each case through kernel.js under Node."""
-    executable = shutil.which("node")
-    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
-    done = subprocess.run([executable, "-e", RUNNER, str(KERNEL)], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr
-    answer: list[dict[str, Any]] = json.loads(done.stdout)
+    answer: list[dict[str, Any]] = json.loads(node_output("-e", RUNNER, str(KERNEL), stdin=json.dumps(cases)))
     return answer
 
 
@@ -87,9 +77,7 @@ def float32_order(case: dict[str, Any]) -> np.ndarray:
 
 
 def test_the_embedded_bytes_are_what_kernel_wat_compiles_to() -> None:
-    done = subprocess.run(["node", str(ROOT / "scripts" / "kernel-bytes.js"), "--check"], capture_output=True,
-                          text=True, check=False)
-    assert done.returncode == 0, done.stderr
+    node_output(str(ROOT / "scripts" / "kernel-bytes.js"), "--check")
 
 
 def test_a_sum_is_rounded_to_float32_lane_by_lane() -> None:
@@ -156,5 +144,5 @@ def test_a_product_too_large_for_scratch_memory_is_refused_naming_its_sizes() ->
     script = ("const k = require(process.argv[1]).create(0);"
               "try { k.product({ x: new Float64Array(8), n: 8, k: 1, b: new Float64Array(600000), out: 600000 }); }"
               "catch (error) { process.stdout.write(error.name + ': ' + error.message); }")
-    done = subprocess.run(["node", "-e", script, str(KERNEL)], capture_output=True, text=True, timeout=60, check=True)
-    assert done.stdout == "RangeError: kernel.product: 8 × 1 numbers by 1 × 600000 do not fit"
+    refusal = "RangeError: kernel.product: 8 × 1 numbers by 1 × 600000 do not fit"
+    assert node_output("-e", script, str(KERNEL)) == refusal

@@ -1,15 +1,7 @@
-"""The page's own model under Node: wordpiece.js splits as Python's ``tokenizers``, minilm.js computes as
-``attnlab.bert``.
-
-Both run on the files ``attnlab.site.build.model_files`` writes, loaded as a
-browser's ``<script>`` elements load them (``tests/model_js.py``), and are
-compared with Python on the same float16 weights: every attention weight
-within 1e-5, every contribution size within 1e-4 of its value, on the
-explorer's prepared sentences and 50 generated ones, on both paths of
-``kernel.js`` (WebAssembly SIMD and plain JavaScript), which give identical
-numbers. A damaged file, an
-empty text and one past the model's limit are refused with a message.
-"""
+"""The page's own model under Node, on the model's files loaded as ``<script>`` elements load them
+(``tests/model_js.py``): wordpiece.js splits as Python's ``tokenizers``; minilm.js computes as ``attnlab.bert`` on the
+same float16 weights (weights within 1e-5, sizes within 1e-4 relative) on both of kernel.js's paths, which agree
+exactly; a damaged file, an empty text and one past the limit are refused with a message."""
 
 from __future__ import annotations
 
@@ -20,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from model_js import encode_in_node, generated_sentences, node_runner, reference, write_model_files
+from model_js import changed_weight, encode_in_node, generated_sentences, node_runner, reference, write_model_files
 from tokenizers import Tokenizer
 
 from attnlab import bert
@@ -79,9 +71,8 @@ def mismatches(texts: list[str], model_dir: Path) -> list[tuple[str, list[str], 
 def test_the_test_strings_are_over_200_and_cover_every_kind() -> None:
     assert len(STRINGS) >= 200 and len(set(STRINGS)) == len(STRINGS)
     kinds = " ".join(GROUPS)
-    kinds_wanted = ("accents", "case", "punctuation", "numbers", "CJK", "U+FFFF", "emoji", "long", "whitespace")
-    for kind in (*kinds_wanted, "control"):
-        assert kind in kinds, kind
+    assert all(kind in kinds for kind in ("accents", "case", "punctuation", "numbers", "CJK", "U+FFFF", "emoji",
+                                          "long", "whitespace", "control")), kinds
     assert "" in STRINGS and any(t and not t.strip() for t in STRINGS)
     assert any(len(word) > 100 for t in STRINGS for word in t.split())
     assert any(ord(c) > 0xFFFF for t in STRINGS for c in t)
@@ -110,17 +101,6 @@ def test_a_lone_surrogate_counts_as_the_replacement_character_which_is_dropped(m
 PARITY_SENTENCES = [p.batch[0] for p in PREPARED] + generated_sentences()
 
 
-KERNELS = ("simd", "plain")
-"""kernel.js's two paths: WebAssembly SIMD and plain JavaScript."""
-
-
-@pytest.fixture(scope="module")
-def all_results(model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
-    """minilm.js's numbers for every parity sentence on each kernel path, one Node process per path."""
-    return {kernel: encode_in_node(PARITY_SENTENCES, model_dir, tmp_path_factory.mktemp(kernel) / "numbers.f64", kernel)
-            for kernel in KERNELS}
-
-
 def test_the_generated_sentences_are_50_different_ones_within_the_limit() -> None:
     sentences = generated_sentences()
     assert len(set(sentences)) == 50 and sentences == generated_sentences()
@@ -128,9 +108,12 @@ def test_the_generated_sentences_are_50_different_ones_within_the_limit() -> Non
     assert min(lengths) < 10 and 40 < max(lengths) <= 128  # short and long ones, all within the limit
 
 
-def test_minilm_js_gives_pythons_weights_sizes_and_outputs_on_the_same_float16_weights(
-        all_results: dict[str, list[dict[str, Any]]]) -> None:
-    for sentence, ours in zip(PARITY_SENTENCES, all_results["simd"], strict=True):
+def test_minilm_js_gives_pythons_numbers_on_the_same_float16_weights_identically_on_both_kernel_paths(
+        model_dir: Path, tmp_path: Path) -> None:
+    simd, plain = (encode_in_node(PARITY_SENTENCES, model_dir, tmp_path / f"{kernel}.f64", kernel)
+                   for kernel in ("simd", "plain"))
+    assert [r["simd"] for r in simd + plain] == [True] * len(simd) + [False] * len(plain)  # the path asked for ran
+    for sentence, ours, other in zip(PARITY_SENTENCES, simd, plain, strict=True):
         theirs = reference(sentence)
         assert ours["tokens"] == theirs.tokens, sentence
         assert np.abs(ours["weights"] - theirs.weights).max() <= 1e-5, sentence
@@ -139,15 +122,7 @@ def test_minilm_js_gives_pythons_weights_sizes_and_outputs_on_the_same_float16_w
         np.testing.assert_allclose(ours["outputs"], theirs.outputs, rtol=0, atol=1e-5, err_msg=sentence)
         # q and k come out of kernel.js's float32 products: raw scores q·k (up to about 135) within 1e-4
         np.testing.assert_allclose(ours["scores"], theirs.scores, rtol=0, atol=1e-4, err_msg=sentence)
-
-
-def test_both_kernel_paths_are_the_ones_asked_for_and_give_identical_numbers(
-        all_results: dict[str, list[dict[str, Any]]]) -> None:
-    for kernel in KERNELS:  # the path asked for is the one run
-        assert all(result["simd"] == (kernel == "simd") for result in all_results[kernel])
-    for simd, plain in zip(all_results["simd"], all_results["plain"], strict=True):
-        for name in ("weights", "sizes", "outputs", "scores"):
-            assert np.array_equal(simd[name], plain[name]), name
+        assert all(np.array_equal(ours[name], other[name]) for name in ("weights", "sizes", "outputs", "scores"))
 
 
 # what is refused ------------------------------------------------------------------------------------
@@ -176,13 +151,6 @@ def damaged_copy(model_dir: Path, tmp_path: Path, name: str, change: Any) -> Pat
         if data is not None:
             (copy / path.name).write_bytes(data)
     return copy
-
-
-def changed_weight(data: bytes) -> bytes:
-    """A weights file with one code unit in the middle of its string changed to another plain one."""
-    middle = len(data) // 2 & ~1
-    unit = int.from_bytes(data[middle:middle + 2], "little")
-    return data[:middle] + (0x3C00 if unit != 0x3C00 else 0x3C01).to_bytes(2, "little") + data[middle + 2:]
 
 
 def closed_early(data: bytes) -> bytes:
@@ -236,14 +204,10 @@ def test_one_piece_past_pythons_limit_or_a_text_without_word_pieces_gets_a_messa
 
 # the arithmetic -------------------------------------------------------------------------------------
 
-ERF = """
-process.stdout.write(JSON.stringify(stdin().map(minilm.erf)));
-"""
-
-
 def test_erf_is_within_1e_15_of_math_erf_across_its_range_and_at_2000_random_points_out_to_50() -> None:
     points = [i / 1000 for i in range(-7000, 7001)] + np.random.default_rng(5).uniform(-50, 50, 2000).tolist()
-    ours = json.loads(node_runner(ERF, Path("."), stdin=json.dumps(points)))
+    ours = json.loads(node_runner("process.stdout.write(JSON.stringify(stdin().map(minilm.erf)));", Path("."),
+                                 stdin=json.dumps(points)))
     assert max(abs(a - math.erf(x)) for a, x in zip(ours, points, strict=True)) <= 1e-15
     assert ours[points.index(0.0)] == 0.0 and ours[0] == -1.0 and ours[14000] == 1.0
 

@@ -1,12 +1,9 @@
 """``model.mjs``, the companion under Node, run from the built site as a reader runs it.
 
-``node model.mjs`` must print exactly what ``python -m attnlab`` prints (the
-baseline, the contrasts and WE-002), ``--json`` the same numbers under
-JavaScript's names, ``--help`` its usage, and
-``import { compute } from "./model.mjs"`` the browser lab's fields and
-numbers; the module is a wrapper around the site's ``assets/attnlab.js``.
-No way for its output to fail (a pipe closed early, a full disk) ends in a
-stack trace.
+``node model.mjs`` prints exactly what ``python -m attnlab`` prints, ``--json`` the same numbers under
+JavaScript's names, ``--help`` its usage; ``import { compute } from "./model.mjs"`` gives the browser lab's fields
+and numbers (the module wraps ``assets/attnlab.js``). No failed write (a closed pipe, a full disk) ends in a stack
+trace.
 """
 
 from __future__ import annotations
@@ -23,20 +20,12 @@ from typing import Any
 
 import pytest
 from browser.agreement import assert_agrees, camel, control_settings, in_javascript_terms
+from model_js import node
 from sites import DOCS, ROOT
 
 from attnlab.__main__ import CONTRASTS
 from attnlab.lab import compute
 from attnlab.site.build.publish import lab_files
-
-
-def node(*args: str, cwd: Path, stdin: str = "", **options: Any) -> subprocess.CompletedProcess[str]:
-    """Run Node with ``args`` in ``cwd`` (its output captured unless ``options`` redirect it); fail clearly without
-    Node."""
-    executable = shutil.which("node")
-    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs; `make node`)"
-    return subprocess.run([executable, *args], cwd=cwd, input=stdin, text=True, timeout=60, check=False,
-                          **{"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **options})
 
 
 @functools.cache
@@ -47,29 +36,32 @@ def companion(*args: str) -> str:
     return done.stdout
 
 
-def printed(site: Path, *args: str) -> str:
+def printed(site: Path, *args: str, **options: Any) -> str:
     """What ``node model.mjs`` prints in ``site``; the run must succeed quietly."""
-    done = node("model.mjs", *args, cwd=site)
+    done = node("model.mjs", *args, cwd=site, **options)
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     return done.stdout
 
 
-def imported(site: Path, settings: list[dict[str, Any]], cwd: Path) -> list[dict[str, Any]]:
-    """``compute`` of each setting, imported from the site's model.mjs by a script running in ``cwd``."""
+def imported(site: Path, settings: list[dict[str, Any]], cwd: Path) -> list[Any]:
+    """``compute`` of each setting (or the message refusing it), imported from the site's model.mjs by a script
+    running in ``cwd``."""
     script = (f"import {{ compute }} from {json.dumps((site / 'model.mjs').as_uri())};\n"
               "import { readFileSync } from 'node:fs';\n"
               "const settings = JSON.parse(readFileSync(0, 'utf8'));\n"
-              "process.stdout.write(JSON.stringify(settings.map((c) => compute(c))));\n")
+              "const run = c => { try { return compute(c); } catch (e) { return e.message; } };\n"
+              "process.stdout.write(JSON.stringify(settings.map(run)));\n")
     done = node("--input-type=module", "-e", script, cwd=cwd, stdin=json.dumps(settings))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
-def test_node_model_mjs_beside_the_pages_prints_exactly_what_the_python_companion_prints(
+def test_node_model_mjs_beside_the_pages_prints_exactly_what_the_python_companion_prints_in_any_locale(
         built_site: Path, offline_copy: Path) -> None:
     assert (built_site / "index.html").is_file()
     text = printed(built_site)
-    assert text == companion() == printed(offline_copy)
+    c_locale = {**os.environ, "LANG": "C", "LC_ALL": "C"}  # Node writes UTF-8 whatever the locale
+    assert text == companion() == printed(offline_copy) == printed(built_site, env=c_locale)
     titles = [block.splitlines()[0] for block in text.split("\n\n")]
     assert titles == [*(title for title, _ in CONTRASTS.values()), "WE-002: q = [√2, 0] against three keys"]
 
@@ -81,73 +73,50 @@ def test_node_model_mjs_json_has_the_python_companions_numbers(built_site: Path)
         assert_agrees(node_report[key], in_javascript_terms(python_report[key]), where=key)
 
 
-def test_imported_compute_returns_the_labs_fields_and_numbers_under_either_name(built_site: Path,
-                                                                                 tmp_path: Path) -> None:
+def test_imported_compute_returns_the_labs_fields_and_numbers_under_either_name_and_names_bad_controls(
+        built_site: Path, tmp_path: Path) -> None:
     settings = [*control_settings(count=60), {"value_y": 4.0, "query_scale": 0.5}]
     asked = [{camel(name): value for name, value in controls.items()} for controls in settings[:-1]] + settings[-1:]
-    for controls, answer in zip(settings, imported(built_site, asked, cwd=tmp_path), strict=True):
+    *answers, sun, bad_y, colour = imported(built_site, [*asked, {"token": "sun"}, {"valueY": "x"}, {"colour": 1}],
+                                            cwd=tmp_path)
+    for controls, answer in zip(settings, answers, strict=True):
         assert_agrees(answer, in_javascript_terms(compute(controls).to_dict()), where=f"compute({controls})")
+    assert sun.startswith("token must be") and bad_y.startswith("valueY must be")
+    assert colour.startswith('unknown control "colour";') and colour.endswith(
+        "the known controls are token, queryScale, causal, valueY, scaleScores (snake_case aliases such as "
+        "query_scale work too)")
     done = node("--input-type=module", "-e", f"import {json.dumps((built_site / 'model.mjs').as_uri())};",
                 cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
-def test_imported_compute_refuses_bad_controls_naming_them(built_site: Path, tmp_path: Path) -> None:
-    script = (f"import {{ compute }} from {json.dumps((built_site / 'model.mjs').as_uri())};\n"
-              "for (const c of [{ token: 'sun' }, { valueY: 'x' }, { colour: 1 }]) {\n"
-              "  try { compute(c); } catch (e) { process.stdout.write(e.message + '\\n'); }\n}\n")
-    lines = node("--input-type=module", "-e", script, cwd=tmp_path).stdout.splitlines()
-    assert [line.split()[:3] for line in lines] == [["token", "must", "be"], ["valueY", "must", "be"],
-                                                    ["unknown", "control", '"colour";']]
-    assert lines[2].endswith("the known controls are token, queryScale, causal, valueY, scaleScores "
-                             "(snake_case aliases such as query_scale work too)")
-
-
-def test_an_unknown_argument_is_refused_in_one_line_with_the_usage(built_site: Path) -> None:
-    done = node("model.mjs", "--csv", cwd=built_site)
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == "node model.mjs: unknown argument(s) --csv; usage: node model.mjs [--json] [--help]\n"
-
-
-def test_help_prints_the_usage_and_every_option(built_site: Path) -> None:
+def test_help_prints_the_usage_and_every_option_and_an_unknown_argument_is_refused_in_one_line_with_it(
+        built_site: Path) -> None:
     for flag in ("--help", "-h"):
         done = node("model.mjs", flag, cwd=built_site)
         assert (done.returncode, done.stderr) == (0, "")
         assert done.stdout.startswith("usage: node model.mjs [--json] [--help]\n")
         assert "--json" in done.stdout.split("options:")[1] and "python -m attnlab" in done.stdout
+    done = node("model.mjs", "--csv", cwd=built_site)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "node model.mjs: unknown argument(s) --csv; usage: node model.mjs [--json] [--help]\n"
 
 
-def into_closed_pipe(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``node model.mjs <args>`` writing into a pipe nobody reads any more, as ``| head`` leaves it."""
+def test_a_pipe_closed_early_or_a_full_disk_ends_it_with_status_1_and_at_most_one_line(built_site: Path) -> None:
     reading, writing = os.pipe()
-    os.close(reading)
+    os.close(reading)  # a pipe nobody reads any more, as ``| head`` leaves it
     try:
-        return node("model.mjs", *args, cwd=site, stdout=writing)
+        for args in ((), ("--json",), ("--help",)):
+            done = node("model.mjs", *args, cwd=built_site, stdout=writing)
+            assert (done.returncode, done.stderr) == (1, ""), args
     finally:
         os.close(writing)
-
-
-def test_a_pipe_closed_early_ends_it_quietly_with_status_1_like_the_python_companion(built_site: Path) -> None:
-    for args in ((), ("--json",), ("--help",)):
-        done = into_closed_pipe(built_site, *args)
-        assert (done.returncode, done.stderr) == (1, ""), args
-
-
-def test_piped_into_head_it_prints_the_first_line_and_no_stack_trace(built_site: Path) -> None:
     done = subprocess.run("node model.mjs | head -1", shell=True, cwd=built_site, capture_output=True, text=True,
                           timeout=60, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, companion().splitlines()[0] + "\n", "")
-
-
-def test_a_full_disk_ends_it_with_one_line_and_status_1(built_site: Path) -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
         done = node("model.mjs", cwd=built_site, stdout=full)
     assert (done.returncode, done.stderr) == (1, "node model.mjs: cannot write to standard output: ENOSPC\n")
-
-
-def test_a_c_locale_changes_nothing_node_writes_utf_8(built_site: Path) -> None:
-    done = node("model.mjs", cwd=built_site, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
-    assert (done.returncode, done.stderr, done.stdout) == (0, "", companion())  # read as UTF-8
 
 
 def test_outside_a_built_site_it_names_the_file_it_needs_in_one_line(tmp_path: Path) -> None:

@@ -1,18 +1,12 @@
-"""The site's scripts share one namespace, ``globalThis.attnlab``: each adds its keys and replaces no other's.
-
-The explorer's page loads ``wordpiece.js``, ``minilm.js`` and
-``explorer-model.js``; the lab's loads ``attnlab.js``. Loaded into one
-context in any order, the namespace holds every key each script gives when
-loaded alone.
-"""
+"""The site's scripts share one namespace, ``globalThis.attnlab``: loaded into one context in any order, it holds
+every key each script gives when loaded alone."""
 
 from __future__ import annotations
 
 import itertools
 import json
-import shutil
-import subprocess
 
+from model_js import node_output
 from sites import ROOT
 
 ASSETS = ROOT / "docs" / "assets"
@@ -31,11 +25,8 @@ process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(0, "utf8")).map(k
 
 def namespaces(orders: list[tuple[str, ...]]) -> list[list[str]]:
     """The keys of ``globalThis.attnlab`` after loading each order of scripts into a fresh context."""
-    node = shutil.which("node")
-    assert node, "Node.js is missing: run `make node`"
     paths = [[str(ASSETS / name) for name in order] for order in orders]
-    done = subprocess.run([node, "-e", LOADER], input=json.dumps(paths), capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    return json.loads(node_output("-e", LOADER, stdin=json.dumps(paths)))
 
 
 def test_every_order_of_loading_keeps_every_scripts_keys() -> None:

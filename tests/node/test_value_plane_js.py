@@ -1,9 +1,5 @@
-"""docs/assets/value-plane.js places the lab's plane exactly as ``attnlab.site.figures.plane`` places the guide's.
-
-Node loads attnlab.js (for the browser's compute and fmt) and value-plane.js
-with ``require``, computes each setting and its geometry with the frame the
-lab's template carries, and every pixel must match Python's.
-"""
+"""docs/assets/value-plane.js places the lab's plane exactly as ``attnlab.site.figures.plane`` places the guide's:
+Node computes each setting's geometry with the lab's frame, and every pixel must match Python's."""
 
 from __future__ import annotations
 
@@ -13,8 +9,8 @@ from typing import Any
 from browser.agreement import assert_agrees, control_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from model_js import node_output
 from sites import ROOT
-from test_lab_js_node import node
 
 from attnlab.lab import compute, toy_data
 from attnlab.site.figures.plane import geometry, hull, lab_frame
@@ -37,8 +33,8 @@ process.stdout.write(JSON.stringify({
 def in_node(settings_: list[dict[str, Any]], points: list[list[list[float]]] = ()) -> dict[str, Any]:
     """Geometries and hulls computed by value-plane.js in one Node process."""
     payload = {"toy": toy_data(), "frame": lab_frame().to_dict(), "settings": settings_, "points": list(points)}
-    return json.loads(node(RUNNER, str(ASSETS / "attnlab.js"), str(ASSETS / "value-plane.js"),
-                           stdin=json.dumps(payload)))
+    return json.loads(node_output("-e", RUNNER, str(ASSETS / "attnlab.js"), str(ASSETS / "value-plane.js"),
+                                  stdin=json.dumps(payload)))
 
 
 def test_node_places_every_mark_where_python_does_over_the_lab_settings_and_the_awkward_cases() -> None:
