@@ -1,5 +1,5 @@
 """Input checks shared by every public function: each returns a float array or a number, or raises naming the
-argument and what was wrong (a wrong shape, not a number, empty, NaN or infinity)."""
+argument and what was wrong (a wrong shape, not numeric, empty, or not finite)."""
 
 from __future__ import annotations
 

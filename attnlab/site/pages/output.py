@@ -19,8 +19,9 @@ SOURCE_LANGUAGES = ("python", "py", "pycon", "bash", "sh", "console", "yaml", "t
 SOURCE_LISTINGS = (r"<(script|style)\b.*?</\1\s*>"
                    rf"|<div class=\"language-(?:{'|'.join(SOURCE_LANGUAGES)}) highlight\">.*?</div>")
 """Scripts, styles and source listings: code, never a shown result."""
-UNCHECKED = re.compile(SOURCE_LISTINGS + r"|<code\b[^>]*>.*?</code>(?!\s*</pre>)", re.S)
-"""What a page's check skips: the above, and the prose's inline code."""
+UNCHECKED = re.compile(SOURCE_LISTINGS + r"|<code\b[^>]*>(?:(?!</code>).)*</code>(?!\s*</pre>)", re.S)
+"""What a page's check skips: the above, and the prose's inline code (one ``<code>`` element, never a run from
+a printed block's ``<pre><code>`` to the next inline code)."""
 UNCHECKED_IN_BLOCK = re.compile(SOURCE_LISTINGS, re.S)
 """What a block's check skips: a block's printed inline code is a result."""
 NON_NUMBER = re.compile(r"(?<![\w.+\-\u2212\\])[+\-\u2212]?(?:nan|NaN|NAN|inf|Inf|INF|Infinity)(?![\w])")

@@ -24,6 +24,8 @@ def test_a_non_finite_value_in_a_table_a_text_result_or_an_attribute_a_reader_me
         [problem] = problems(f"<table><tr><td>0.5</td><td>{shown}</td></tr></table>", "docs/p.md")
         assert problem.startswith(f"docs/p.md: {shown!r} is not a finite number")
     assert len(problems('<div class="language-text highlight"><pre><code>[0.5, nan]</code></pre></div>', "p.md")) == 1
+    printed_then_prose = "<pre><code>[0.5]</code></pre><p>A NaN here, before <code>x</code>.</p>"
+    assert [p.split(" is ")[0] for p in problems(printed_then_prose, "p.md")] == ["p.md: 'NaN'"]
     for attribute in ("title", "alt", "aria-label", "data-values", "value", "placeholder", "aria-valuetext",
                       "aria-valuenow", "data-value"):
         [problem] = problems(f'<p><input type="range" {attribute}="w = NaN"> A slider.</p>', "docs/p.md")
