@@ -3,8 +3,9 @@
 Markers come from the folder and the fixtures a test uses, never from a list
 kept by hand: ``browser`` and ``peer`` for the tests under those folders, and
 ``slow`` for those and any test that builds the whole guide or runs the
-mutation audit (:data:`SLOW_FIXTURES`), so ``-m "not slow"`` (``make
-test-fast``) builds no whole guide, starts no browser and imports no PyTorch.
+mutation audit (:data:`SLOW_FIXTURES`); a module running real builds of a
+page marks itself. So ``-m "not slow"`` (``make test-fast``) runs no build,
+starts no browser and imports no PyTorch.
 """
 
 from __future__ import annotations

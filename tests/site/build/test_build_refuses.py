@@ -8,7 +8,10 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import pytest
 from sites import build, one_page_site, read_config, write_config
+
+pytestmark = pytest.mark.slow  # each test runs real builds, one subprocess each
 
 PAGE = "docs/index.md"
 REFERENCE = "---\nkind: reference\n---\n\n# A page\n\n"

@@ -8,10 +8,13 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from sites import CONFIG, build, one_page_site
 from test_docs_only import docs_only_env
 
 from attnlab import bert
+
+pytestmark = pytest.mark.slow  # each test runs real builds, one subprocess each
 
 
 def files(site: Path) -> dict[str, bytes]:
