@@ -194,7 +194,10 @@ def check_relations(markdown: str, page: str) -> list[str]:
     problems = []
     for words, condition, line in found:
         try:
-            value = eval(condition, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
+            with guarded(f"{page}:{line}", f"[[{words} ? {condition}]]"):
+                value = eval(condition, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
+        except PageError:
+            raise
         except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
             value = error
         if not isinstance(value, (bool, np.bool_)):

@@ -18,7 +18,7 @@ from sites import ROOT
 import attnlab.lab
 import attnlab.site.pages.bindings
 from attnlab.lab import compute
-from attnlab.site.pages.bindings import Binding, bindings, check, literals, render, unbound
+from attnlab.site.pages.bindings import Binding, bindings, check, check_relations, literals, render, unbound
 from attnlab.site.pages.guard import PageError
 from attnlab.text import fmt
 
@@ -203,9 +203,11 @@ def test_removed_binding_is_reported_by_the_scan() -> None:
     assert not missed, "\n".join(missed)
 
 
-def test_a_binding_that_would_end_the_build_stops_it_naming_its_place() -> None:  # every way out: test_blocks.py
-    with pytest.raises(PageError, match="^" + re.escape("p.md:2: [[0 = exit()]] raised SystemExit: it would end")):
-        check("Intro.\n[[0 = exit()]]\n", "p.md")
+def test_a_binding_or_relation_that_would_end_the_build_stops_it_naming_its_place() -> None:
+    """Every way out a block can take: test_blocks.py."""
+    for check_page, code in [(check, "[[0 = exit()]]"), (check_relations, "[[large ? exit()]]")]:
+        with pytest.raises(PageError, match="^" + re.escape(f"p.md:2: {code} raised SystemExit: it would end")):
+            check_page(f"Intro.\nIt is {code}.\n", "p.md")
 
 
 def test_a_literal_agreeing_with_a_computed_number_to_all_but_its_last_decimal_is_refused_naming_its_line() -> None:
