@@ -81,13 +81,15 @@ class Binding:
     def shown(self, value: float | list[float]) -> str:
         """``value`` written the way this binding quotes: each entry to its decimals, a percentage as one."""
         places = [decimals(entry) for entry in self.entries]
-        if not isinstance(value, list) and not self.quoted.startswith("["):
-            percent = self.quoted.endswith("%")
-            return fmt(100 * value if percent else value, places[0]) + "%" * percent
+        if not self.quoted.startswith("["):
+            if not isinstance(value, list):
+                percent = self.quoted.endswith("%")
+                return fmt(100 * value if percent else value, places[0]) + "%" * percent
+            places *= len(value)  # a number quoted, a vector computed: every entry to the quote's decimals
         values = value if isinstance(value, list) else [value]
-        places = places if self.quoted.startswith("[") else places * len(values)
-        return "[" + ", ".join(fmt(v, p) for v, p in zip(values, places if len(places) == len(values) else
-                                                              [3] * len(values))) + "]"
+        if len(places) != len(values):  # a vector of another length: shown to 3 decimals, to say what came
+            places = [3] * len(values)
+        return "[" + ", ".join(map(fmt, values, places)) + "]"
 
 
 def decimals(number: str) -> int:
