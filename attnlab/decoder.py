@@ -225,9 +225,10 @@ class Decoder:
             writes.append(write)
         final = layer_norm(x, w["transformer.ln_f.weight"], w["transformer.ln_f.bias"], self.eps)
         logits = frozen((final @ w["transformer.wte.weight"].T).reshape(batch, count, -1))
-        maps_, writes_ = (frozen(np.stack(a, axis=1)) for a in (maps, writes))        # B × layers × heads × …
-        return tuple(Pass(tuple(self.vocabulary[i] for i in ids[b]), frozen(ids[b]), logits[b], maps_[b], writes_[b],
-                          Cache(tuple(k[b] for k in keys), tuple(v[b] for v in values))) for b in range(batch))
+        every_map, every_write = (frozen(np.stack(a, axis=1)) for a in (maps, writes))  # B × layers × heads × …
+        return tuple(Pass(tuple(self.vocabulary[i] for i in ids[b]), frozen(ids[b]), logits[b], every_map[b],
+                          every_write[b], Cache(tuple(k[b] for k in keys), tuple(v[b] for v in values)))
+                     for b in range(batch))
 
     def forward(self, text: str, ablate: Collection[Head] = ()) -> Pass:
         """Every position of ``text`` at once (an empty cache extended by the whole text)."""
@@ -323,7 +324,7 @@ def forward_all(model: Decoder, texts: Sequence[str], ablate: Collection[Head] =
     for length in {len(text) for text in texts}:
         places = [i for i, text in enumerate(texts) if len(text) == length]
         for chunk in (places[i:i + BATCH] for i in range(0, len(places), BATCH)):
-            ids = np.array([model.encode(texts[i]) for i in chunk]).reshape(len(chunk), length)
+            ids = np.array([model.encode(texts[i]) for i in chunk])                # texts × length
             runs.update(zip(chunk, model._extend([empty_cache(model)] * len(chunk), ids, ablate)))
     return tuple(runs[i] for i in range(len(texts)))
 
