@@ -1,8 +1,8 @@
 """Why scores are divided by √d_k, measured: the spread of one query's scaled scores as d_k grows.
 
 The paper's argument (claim CL-006) assumes independent query and key entries
-of mean 0 and variance 1. :func:`rows` draws entries that share a part within
-a vector, breaking only the independence, and :func:`spread` measures what the
+of mean 0 and variance 1. ``rows`` draws entries that share a part within
+a vector, breaking only the independence, and ``spread`` measures what the
 division by √d_k then leaves.
 """
 
@@ -53,7 +53,7 @@ def spread(d_k: int, shared: float = 0.0, queries: int = 1000, keys: int = 8, se
 
 @lru_cache(maxsize=16)
 def _spread(d_k: int, shared: float, queries: int, keys: int, seed: int) -> Spread:
-    """:func:`spread` for checked arguments."""
+    """``spread`` for checked arguments."""
     rng = np.random.default_rng([seed, d_k])
     q = rows(rng, (queries, d_k), shared)
     k = rows(rng, (queries, keys, d_k), shared)

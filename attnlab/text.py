@@ -2,7 +2,7 @@
 
 Only these functions round, so every page, the companion and the benchmarks
 show a number the same way. What they return is text that still knows the
-exact number it shows (:class:`Rounded`).
+exact number it shows (``Rounded``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class Rounded(str):
     """A ``str`` showing a number (or a row) rounded, that keeps the exact value in ``exact``.
 
     Text built around it, such as ``f"**{fmt(x)}**"``, is a plain ``str``
-    again: build it with :func:`joined`, or ``Rounded(text, exact)``.
+    again: build it with ``joined``, or ``Rounded(text, exact)``.
     """
 
     exact: Exact
@@ -101,7 +101,7 @@ def given(x: float) -> Rounded:
 
 
 def given_vector(v: Any) -> Rounded:
-    """A row vector of inputs as ``[√2, 0]``: each entry written by :func:`given`."""
+    """A row vector of inputs as ``[√2, 0]``: each entry written by ``given``."""
     values = entries(v)
     return Rounded("[" + ", ".join(given(x) for x in values) + "]", values)
 

@@ -184,6 +184,11 @@ def test_reference_page_shows_the_public_api_and_no_helper(built_site: Path) -> 
     assert shown == expected
 
 
+def test_reference_page_shows_no_sphinx_role(built_site: Path) -> None:
+    """mkdocstrings reads Markdown docstrings: a reST role (:func:`x`) would reach the reader as typed."""
+    assert re.findall(r":(?:func|class|meth|mod|data|attr):", (built_site / "reference.html").read_text()) == []
+
+
 def test_toc_depth_that_is_not_a_heading_level_stops_the_build() -> None:
     page = SimpleNamespace(meta={"toc_depth": 7}, toc=[], file=SimpleNamespace(src_uri="reference.md"))
     with pytest.raises(PluginError, match=r"reference.md: toc_depth must be a heading level 1-6, got 7"):
