@@ -92,7 +92,7 @@ def convert(root: Path, pages: tuple[str, ...]) -> list[str]:
     from mkdocs.utils.meta import get_data
 
     from attnlab.site.build.convert import page_html, page_markdown
-    from attnlab.site.pages.page import Page, nav_pages
+    from attnlab.site.pages.guide import Page, nav_pages
 
     config = load_config(str(root / "mkdocs.yml"))
     nav = tuple(nav_pages(config["nav"]))

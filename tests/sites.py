@@ -14,8 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from attnlab.site.pages.guide import Guide
-from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.guide import Guide, nav_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

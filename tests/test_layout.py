@@ -25,8 +25,8 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def module_name(path: Path) -> str:
-    """The dotted name of a module file below the repository: ``attnlab/site/pages/page.py`` →
-    ``attnlab.site.pages.page``."""
+    """The dotted name of a module file below the repository: ``attnlab/site/pages/guide.py`` →
+    ``attnlab.site.pages.guide``."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 

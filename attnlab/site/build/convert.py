@@ -14,10 +14,9 @@ from threadpoolctl import threadpool_limits
 
 from attnlab.site.build import explorer
 from attnlab.site.pages import bindings, citations, exports, mathml, output, practice, reading, running
-from attnlab.site.pages.guard import PageError
-from attnlab.site.pages.guide import Guide
-from attnlab.site.pages.page import Page
-from attnlab.site.pages.provenance import provenance
+from attnlab.site.pages.blocks import PageError
+from attnlab.site.pages.guide import Guide, Page
+from attnlab.site.pages.published import provenance
 
 __all__ = ["PageError", "page_html", "page_markdown", "problems"]
 

@@ -20,8 +20,7 @@ from pathlib import Path
 import attnlab
 from attnlab.bert import MODEL_PACKAGE
 from attnlab.site.pages import bindings, citations, practice
-from attnlab.site.pages.blocks import COMPOSED, HIDE, shown_part
-from attnlab.site.pages.guard import PageError, guarded
+from attnlab.site.pages.blocks import COMPOSED, HIDE, PageError, guarded, shown_part
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.running import DEPENDENCY, NOTEBOOKS, answers_path, notebook_path

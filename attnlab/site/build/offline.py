@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from attnlab.cost import readable_bytes
-from attnlab.site.pages.provenance import build_date
-from attnlab.site.pages.published import GUIDE, archive_name, wheel_name
+from attnlab.site.pages.published import GUIDE, archive_name, build_date, wheel_name
 
 COMPRESSION = 5
 """zlib's level: for the offline copy, 1 % larger than at the default (6), in 60 % of its time."""

@@ -18,8 +18,8 @@ from mkdocs.structure.toc import AnchorLink
 
 from attnlab.site.build.convert import page_html, page_markdown
 from attnlab.site.build.publish import publish
-from attnlab.site.pages import page as pages
-from attnlab.site.pages.provenance import build_date
+from attnlab.site.pages import guide
+from attnlab.site.pages.published import build_date
 
 FIRST = 100
 LAST = -110
@@ -100,13 +100,13 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
         return server
 
     @staticmethod
-    def page(page: Page, config: MkDocsConfig) -> pages.Page:
-        return pages.Page(page.file.src_uri, Path(config.docs_dir), tuple(pages.nav_pages(config.nav)))
+    def page(page: Page, config: MkDocsConfig) -> guide.Page:
+        return guide.Page(page.file.src_uri, Path(config.docs_dir), tuple(guide.nav_pages(config.nav)))
 
     @event_priority(LAST)
     def on_post_build(self, *, config: MkDocsConfig, **kwargs: Any) -> None:
         try:
-            publish(Path(config.site_dir), Path(config.docs_dir), tuple(pages.nav_pages(config.nav)),
+            publish(Path(config.site_dir), Path(config.docs_dir), tuple(guide.nav_pages(config.nav)),
                     offline_copy=not self.serving)
         except ValueError as error:
             raise PluginError(str(error)) from error

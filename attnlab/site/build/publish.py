@@ -27,8 +27,7 @@ from attnlab.site.figures import palette
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.citations import cited_on
 from attnlab.site.pages.guide import Guide
-from attnlab.site.pages.provenance import build_date
-from attnlab.site.pages.published import GUIDE
+from attnlab.site.pages.published import GUIDE, build_date
 from attnlab.site.pages.sliders import SLIDER_RANGES
 
 

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import attnlab
 from attnlab.site.build.offline import dated_zip
-from attnlab.site.pages.provenance import build_date
-from attnlab.site.pages.published import NAME, TAG, wheel_name
+from attnlab.site.pages.published import NAME, TAG, build_date, wheel_name
 
 LEFT_OUT = "site"
 COPIED = ("Summary", "License-Expression", "Requires-Python")

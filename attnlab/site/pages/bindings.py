@@ -1,10 +1,8 @@
-"""Numbers and words in a chapter's prose, bound to the computation behind them: ``[[0.576 = compute().x]]``
-shows ``0.576``, and :func:`check` fails unless the expression, rounded to the decimals written, gives exactly that
-(a vector is quoted whole, ``[[[1, 2] = compute().keys[2]]]``; ``[[57.6% = ...]]`` shows 100 times the value).
-A relation, ``[[about as long ? 0.8 < length(1) / length(0) < 1.25]]``, shows its words, and
-:func:`check_relations` fails once its condition is false or not a truth value (only an author can rewrite them).
-Numbers nobody computes are declared in the front matter's ``literals:``; :func:`unbound` reports any other, and
-:func:`malformed` any ``[[`` that is neither a binding, a relation nor a claim citation."""
+"""Numbers bound to their computation: ``[[0.576 = compute().x]]`` shows ``0.576`` and :func:`check` fails
+unless the expression, rounded to the decimals written, gives exactly that (``[[[1, 2] = …]]`` a vector,
+``[[57.6% = …]]`` 100 times the value). ``[[words ? condition]]`` shows its words; :func:`check_relations` fails
+once the condition is false. :func:`unbound` reports a number neither bound nor in the front matter's
+``literals:``, :func:`malformed` any other ``[[``."""
 
 from __future__ import annotations
 
@@ -13,7 +11,7 @@ import importlib
 import math
 import pkgutil
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
@@ -23,32 +21,26 @@ import attnlab
 from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
 from attnlab.site.pages import sliders, trained
-from attnlab.site.pages.blocks import placed_blocks
+from attnlab.site.pages.blocks import PageError, guarded, placed_blocks
 from attnlab.site.pages.citations import CITATION
-from attnlab.site.pages.guard import PageError, guarded
 from attnlab.site.pages.output import NON_NUMBER
 from attnlab.site.pages.source import blank, blank_match, chunks, front_matter, line_of, sub_prose
 from attnlab.text import MAX_DECIMALS, fmt
 
 _TEXT = r"(?:[^\[\]\n]|\n(?![ \t]*\n))"
-"""One character of an expression: no bracket, and no blank line (a paragraph break ends the search)."""
-_NESTED = rf"\[(?:{_TEXT}|\[{_TEXT}*\])*\]"
-EXPRESSION = rf"(?:{_TEXT}|{_NESTED})+?"
-"""A Python expression in prose: its brackets (two levels deep) balance, and it crosses no blank line."""
+"""One character of an expression or a relation's words: no bracket, no blank line."""
+EXPRESSION = rf"(?:{_TEXT}|\[(?:{_TEXT}|\[{_TEXT}*\])*\])+?"
+"""A Python expression in prose: brackets balanced (two levels deep)."""
 _QUOTED_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _QUOTED = rf"{_QUOTED_NUMBER}%?|\[{_QUOTED_NUMBER}(?:, {_QUOTED_NUMBER})*\]"
 BINDING = re.compile(rf"(?<!\\)\[\[[ \t]*(?P<quoted>{_QUOTED})[ \t]*=\s*(?P<expression>{EXPRESSION})\s*\]\]")
-"""``[[quoted = expression]]``, the quote a number (``0.576``, ``-3``, ``57.6%``) or a vector (``[1, 0.5]``)."""
-RELATION = re.compile(
-    r"(?<!\\)\[\[[ \t]*(?P<words>[^\s\[\]=?0-9-](?:[^\[\]=?\n]|\n(?![ \t]*\n))*?)"
-    rf"[ \t]+\?\s+(?P<condition>{EXPRESSION})\s*\]\]"
-)
-"""``[[words ? condition]]``: words that no binding reads as, a condition."""
+RELATION = re.compile(rf"(?<!\\)\[\[[ \t]*(?P<words>[^\s\[\]=?0-9-](?:(?![=?]){_TEXT})*?)"
+                      rf"[ \t]+\?\s+(?P<condition>{EXPRESSION})\s*\]\]")
 VECTOR = re.compile(r"\[[ \t]*[-\u2212]?[0-9][0-9.]*(?:[ \t]*,[ \t]*[-\u2212]?[0-9][0-9.]*)+[ \t]*\]")
-"""A vector written in prose, ``[1, 0]``: the scan takes it as one item, bound or declared whole."""
+"""A vector written in prose, ``[1, 0]``: bound or declared whole."""
 NUMBER = re.compile(r"(?<![\w.])(?<![A-Z]-)(?<!_\{)[-\u2212]?(?:[0-9]+(?:\.[0-9]+)*|\.[0-9]+)%?")
-"""A number as the scan sees it (``-0.5``, ``−3``, ``57.6%``, ``.577``, ``3.2.1``, the 2 of ``2D``); digits glued to
-a name (``S1``, ``W_1``, ``v1.2``, ``GPT-2``, ``CL-001``, ``x_{12}``) are part of it."""
+"""A number as the scan sees it (``-0.5``, ``−3``, ``57.6%``, ``.577``); digits glued to a name (``S1``, ``GPT-2``,
+``x_{12}``) are not numbers."""
 
 MARKUP = re.compile("|".join((
     r"<!--.*?-->", r"<style\b.*?</style\s*>|<script\b.*?</script\s*>",  # HTML comments, stylesheets and scripts
@@ -58,9 +50,7 @@ MARKUP = re.compile("|".join((
 )), re.S | re.M | re.I)
 """Prose that a reader never sees as a number: markup, addresses, anchors."""
 OPEN = re.compile(r"\[\[[^\n]{0,40}")
-"""The start of a double bracket in prose, as :func:`malformed` quotes it."""
 LIST_MARKER = re.compile(r"^[ \t>]*([0-9]+)[.)](?=[ \t])")
-"""A line's leading "2." or "3)", which may be an ordered-list marker (see :func:`_blank_list_markers`)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +69,7 @@ class Binding:
         return self.quoted.strip("[]").rstrip("%").split(", ")
 
     def shown(self, value: float | list[float]) -> str:
-        """``value`` written the way this binding quotes: each entry to its decimals, a percentage as one."""
+        """``value`` written the way this binding quotes it."""
         places = [decimals(entry) for entry in self.entries]
         if not self.quoted.startswith("["):
             if not isinstance(value, list):
@@ -93,7 +83,7 @@ class Binding:
 
 
 def decimals(number: str) -> int:
-    """How many decimals a quoted number shows: the computed value is rounded to as many."""
+    """How many decimals a quoted number shows."""
     return len(number.partition(".")[2])
 
 
@@ -108,8 +98,7 @@ class _Unavailable:
 
 
 def namespace() -> dict[str, Any]:
-    """The names a binding's expression can use: attnlab's public names, its modules by their short names,
-    ``compute``, ``toy_data``, ``np``, ``math``, ``sliders`` and ``trained``."""
+    """The names a binding's expression can use: attnlab's public names and modules, and those below."""
     names: dict[str, Any] = {"np": np, "math": math, "compute": compute, "toy_data": toy_data, "sliders": sliders,
                              "trained": trained}
     names.update({name: getattr(attnlab, name) for name in attnlab.__all__})
@@ -124,7 +113,7 @@ def namespace() -> dict[str, Any]:
 
 
 def bindings(markdown: str) -> list[Binding]:
-    """Every binding in the prose of ``markdown`` (code and front matter skipped), in order."""
+    """Every binding in the prose of ``markdown``, in order."""
     return [Binding(m["quoted"], " ".join(m["expression"].split()), line_of(markdown, start),
                     start, start + len(m.group(0)))
             for prose, offset, text in chunks(markdown) if prose
@@ -132,43 +121,54 @@ def bindings(markdown: str) -> list[Binding]:
 
 
 def relations(markdown: str) -> list[tuple[str, str, int]]:
-    """``(words, condition, line)`` of every relation in the prose of ``markdown`` (code skipped), in order."""
+    """``(words, condition, line)`` of every relation in the prose of ``markdown``, in order."""
     return [(" ".join(m["words"].split()), " ".join(m["condition"].split()), line_of(markdown, offset + m.start()))
             for prose, offset, text in chunks(markdown) if prose for m in RELATION.finditer(text)]
 
 
 def render(markdown: str) -> str:
-    """``markdown`` with every binding in prose replaced by its quoted number, every relation by its words."""
+    """``markdown`` with every binding replaced by its quote, every relation by its words."""
     return sub_prose(RELATION, lambda m: m["words"], sub_prose(BINDING, lambda m: m["quoted"], markdown))
 
 
 def written_in(markdown: str, page: str, prefix: str = "") -> str:
-    """``markdown`` as the reader sees its prose: code blocks placed (HTML ids prefixed by ``prefix``), bound
-    numbers and relations written in."""
+    """``markdown`` rendered, its code blocks placed (HTML ids prefixed by ``prefix``)."""
     return render(placed_blocks(markdown, page, prefix))
 
 
-def evaluate(expression: str, names: dict[str, Any]) -> float | list[float]:
-    """The real number, or the vector of real numbers (one axis), ``expression`` gives with ``names`` in scope."""
-    value = eval(expression, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
+def number(expression: str, value: Any) -> float | list[float]:
+    """``value`` as a binding shows it: one real number, or a vector of them."""
     if isinstance(value, (list, tuple, np.ndarray)):
         return as_array(expression, value, 1).tolist()
     return finite_number(expression, value)
 
 
+def truth(expression: str, value: Any) -> bool:
+    """``value`` as a relation holds it: true or false, nothing else."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"a relation's condition must be true or false, got {value!r}")
+    return bool(value)
+
+
+def evaluated(expression: str, names: dict[str, Any], place: str, what: str, kind: Callable[[str, Any], Any]) -> Any:
+    """``kind`` (:func:`number`, :func:`truth`) of what ``expression`` gives with ``names`` in scope, run
+    :func:`guarded` at ``place``; or the ``Exception`` it raised."""
+    try:
+        with guarded(place, what):
+            return kind(expression, eval(expression, dict(names)))  # noqa: S307 - the guide's own, from docs/
+    except PageError:
+        raise
+    except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
+        return error
+
+
 def verdict(binding: Binding, page: str, names: dict[str, Any], cache: dict[str, Any]) -> tuple[str, str]:
     """``(shown, problem)``: the value written as ``binding`` quotes ("" if none) and what is wrong ("" if nothing).
-    An expression that would end or hang the build raises ``PageError``; ``cache`` maps each expression to its value
-    or error, so one quoted twice is evaluated once."""
+    ``cache`` maps each expression to its value or error."""
     where = f"{page}:{binding.line}"
     if binding.expression not in cache:
-        try:
-            with guarded(where, f"[[{binding.quoted} = {binding.expression}]]"):
-                cache[binding.expression] = evaluate(binding.expression, names)
-        except PageError:
-            raise
-        except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
-            cache[binding.expression] = error
+        what = f"[[{binding.quoted} = {binding.expression}]]"
+        cache[binding.expression] = evaluated(binding.expression, names, where, what, number)
     value = cache[binding.expression]
     if isinstance(value, Exception):
         return "", (f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
@@ -195,17 +195,10 @@ def check_relations(markdown: str, page: str) -> list[str]:
     names = namespace() if found else {}
     problems = []
     for words, condition, line in found:
-        try:
-            with guarded(f"{page}:{line}", f"[[{words} ? {condition}]]"):
-                value = eval(condition, dict(names))  # noqa: S307 - the guide's own expressions, from docs/
-        except PageError:
-            raise
-        except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the place)
-            value = error
-        if not isinstance(value, (bool, np.bool_)):
-            why = (f"{type(value).__name__}: {value}" if isinstance(value, Exception)
-                   else f"TypeError: a relation's condition must be true or false, got {value!r}")
-            problems.append(f"{page}:{line}: {words!r}: its condition {condition} cannot be evaluated: {why}")
+        value = evaluated(condition, names, f"{page}:{line}", f"[[{words} ? {condition}]]", truth)
+        if isinstance(value, Exception):
+            problems.append(f"{page}:{line}: {words!r}: its condition {condition} cannot be evaluated: "
+                            f"{type(value).__name__}: {value}")
         elif not value:
             problems.append(f"{page}:{line}: {words!r} is false now: {condition} does not hold "
                             "(rewrite the sentence, then its condition)")
@@ -213,7 +206,7 @@ def check_relations(markdown: str, page: str) -> list[str]:
 
 
 def vector_text(entries: list[str]) -> str:
-    """A vector as the scan compares it: ``[1, -0.5]``, entries as written, one space after each comma."""
+    """A vector as the scan compares it: ``[1, -0.5]``, entries as written."""
     return "[" + ", ".join(entry.strip().replace("\u2212", "-") for entry in entries) + "]"
 
 
@@ -230,14 +223,14 @@ def literals(markdown: str, page: str) -> set[str]:
 
 
 def _words_only(match: re.Match[str]) -> str:
-    """A relation as the scan reads it: its words in place, its brackets and condition blanked."""
+    """A relation blanked but for its words."""
     whole, start, end = match.group(0), match.start("words") - match.start(), match.end("words") - match.start()
     return blank(whole[:start]) + match["words"] + blank(whole[end:])
 
 
 def _blank_list_markers(text: str) -> str:
-    """``text`` with the markers of ordered-list items blanked: as in Markdown, a numbered line after a blank line,
-    inside a list, or numbered 1 (a wrapped sentence that starts with "4." keeps its number)."""
+    """``text`` with ordered-list markers blanked: a numbered line after a blank line, inside a list, or numbered 1
+    (a wrapped sentence that starts with "4." keeps its number)."""
     lines = text.split("\n")
     in_list, after_blank = False, True
     for i, line in enumerate(lines):
@@ -252,9 +245,8 @@ def _blank_list_markers(text: str) -> str:
 
 
 TOOLTIP = re.compile(r"""\btitle=(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
-"""A tooltip in an HTML tag or an attribute list (``<abbr title="…">``, ``{: title="…" }``): a reader sees it."""
 NUMBER_SPAN = re.compile(r"`+ ?[-\u2212]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)%? ?`+")
-"""An inline code span holding only a number (`` `0.577` ``): prose set in code, not code."""
+"""An inline code span holding only a number (`` `0.577` ``): prose set in code."""
 
 
 def _markup_blanked(match: re.Match[str]) -> str:
@@ -270,8 +262,7 @@ SCANNED = re.compile(rf"(?P<vector>{VECTOR.pattern})|{NUMBER.pattern}")
 
 
 def written(markdown: str) -> list[tuple[int, str]]:
-    """``(offset, text)`` of each number and vector (as :func:`vector_text` writes it) a reader sees in the prose
-    of ``markdown``, tooltips and code spans holding only a number included."""
+    """``(offset, text)`` of each number and vector a reader sees in the prose of ``markdown`` (tooltips too)."""
     visible = _blank_list_markers("".join(
         MARKUP.sub(_markup_blanked, RELATION.sub(_words_only, BINDING.sub(blank_match, text))) if prose
         else text.replace("`", " ") if NUMBER_SPAN.fullmatch(text) else blank(text)
@@ -307,15 +298,11 @@ def computed_numbers(expression: str, names: dict[str, Any]) -> Iterator[np.ndar
         yield from _numbers_in(value)
 
 
-LOOKS_COMPUTED = 3
-"""Decimals from which a declared literal looks like a computed number: the guide shows those to 3."""
-
-
 def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[str]:
-    """One message per literal of ``LOOKS_COMPUTED`` decimals or more in ``page``'s prose that agrees to all but
+    """One message per literal of 3 decimals or more (as the guide shows computed numbers) that agrees to all but
     its last decimal with a number its bindings compute: it should be bound (a typed "0.577" ships a wrong 0.576)."""
     precise = {text: float(text.replace("\u2212", "-")) for text in literals(markdown, page)
-               if re.fullmatch(rf"[-\u2212]?[0-9]+\.[0-9]{{{LOOKS_COMPUTED},}}", text)}
+               if re.fullmatch(r"[-\u2212]?[0-9]+\.[0-9]{3,}", text)}
     if not precise:
         return []
     first = {text: at for at, text in reversed(written(markdown))}
@@ -333,15 +320,12 @@ def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[
     return [message for _, message in sorted(found)]
 
 
-SHOWN_META = ("title", "description")
-"""Front matter a reader sees (the browser's tab, a search result's line), where no binding can go."""
-
-
 def _unbound_in_front_matter(markdown: str, page: str, declared: set[str]) -> list[tuple[int, str]]:
-    """``(offset, message)`` for each non-number, or number not declared, in the front matter's :data:`SHOWN_META`."""
+    """``(offset, message)`` for each non-number, or number not declared, in the front matter a reader sees (the
+    browser's tab, a search result's line), where no binding can go."""
     meta = front_matter(markdown, page)
     found = []
-    for key in SHOWN_META:
+    for key in ("title", "description"):
         text = meta.get(key)
         if not isinstance(text, str):
             continue
@@ -365,8 +349,7 @@ def unbound(markdown: str, page: str) -> list[str]:
 
 
 def malformed(markdown: str, page: str) -> list[str]:
-    """One message per ``[[`` in the prose of ``page`` that is neither a citation, a binding nor a relation (it
-    would reach the page as typed)."""
+    """One message per ``[[`` in the prose of ``page`` that is neither a citation, a binding nor a relation."""
     problems = []
     for prose, offset, text in chunks(markdown):
         if not prose:

@@ -1,29 +1,109 @@
-"""The guide's executed code blocks: :func:`formatter` (SuperFences' formatter in ``mkdocs.yml``) runs them with
-markdown-exec under three rules: lines from ``#| hide`` to ``#| show`` run unseen; a block can neither end nor
-hang the build (:mod:`~.guard`); what it prints holds numbers only (:mod:`~.output`).
-Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`); its HTML sits in
+"""A page's code: :func:`formatter` (SuperFences' formatter in ``mkdocs.yml``) runs the guide's executed code blocks
+with markdown-exec under three rules: lines from ``#| hide`` to ``#| show`` run unseen; a block can neither end nor
+hang the build (:func:`guarded`, which a binding's expression runs under too); what it prints holds numbers only
+(:mod:`~.output`). Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`); its HTML sits in
 ``<div class="attnlab-block" id="block-LINE">`` (:func:`anchored`).
 """
 
 from __future__ import annotations
 
+import math
+import os
 import re
-from typing import Any
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
 from uuid import uuid4
 
 import markdown_exec
 from markdown import Markdown
 from markupsafe import Markup
+from mkdocs.exceptions import PluginError
+from pymdownx.superfences import SuperFencesException
 
 from attnlab.site.pages import output
-from attnlab.site.pages.guard import PageError, guarded
+
+VARIABLE, LIMIT = "ATTNLAB_BLOCK_SECONDS", 120.0
+"""How long, in seconds, one block or binding may run, unless the variable says otherwise."""
+
+
+class PageError(PluginError, SuperFencesException):
+    """A page that must not be built as it stands, the one error that stops a build; the message names the page and
+    line. MkDocs reports a ``PluginError`` as one line; ``SuperFencesException`` is the one a formatter may let out."""
+
+
+class _Exited(BaseException):
+    """``os._exit(status)`` called by a page's code."""
+
+
+class _OutOfTime(BaseException):
+    """A page's code ran past the time limit (not an ``Exception``, so markdown-exec lets it through)."""
+
+
+def _exit(status: int) -> NoReturn:
+    """What ``os._exit`` does while a page's code runs."""
+    raise _Exited(status)
+
+
+def _out_of_time(signum: int, frame: Any) -> NoReturn:
+    """The alarm's handler."""
+    raise _OutOfTime
+
+
+def time_limit() -> float:
+    """The limit in seconds from :data:`VARIABLE`; anything but a number above 0 stops the build."""
+    given = os.environ.get(VARIABLE, "")
+    try:
+        seconds = float(given) if given else LIMIT
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise PageError(f"{VARIABLE} must be a number of seconds above 0, got {given!r}")
+    return seconds
+
+
+@contextmanager
+def guarded(place: str, what: str) -> Iterator[None]:
+    """Run the ``with`` body as ``what`` (e.g. "a code block") at ``place`` (``docs/page.md:LINE``): ``PageError``
+    naming both if it ends the process (``exit()``, ``os._exit``, any ``BaseException`` not an ``Exception``), runs
+    past the limit (in the main thread) or starts a thread that raises; an ``Exception`` passes through."""
+    seconds = time_limit()
+    timed = threading.current_thread() is threading.main_thread()
+    real_exit, real_hook = os._exit, threading.excepthook
+    os._exit = _exit
+    failed: list[threading.ExceptHookArgs] = []
+    threading.excepthook = failed.append
+    if timed:
+        handler = signal.signal(signal.SIGALRM, _out_of_time)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+        if failed:
+            error = failed[0].exc_value
+            raise PageError(f"{place}: {what} started a thread that raised {type(error).__name__}: {error}")
+    except Exception:
+        raise
+    except _OutOfTime:
+        raise PageError(f"{place}: {what} ran longer than {seconds:g} s ({VARIABLE} sets the limit)") from None
+    except _Exited as stop:
+        raise PageError(f"{place}: {what} called os._exit({stop.args[0]}): it would end the build with no page"
+                        ) from None
+    except BaseException as stop:  # noqa: BLE001 (every way out of the process becomes one line)
+        status = f" ({stop.code})" if isinstance(stop, SystemExit) and stop.code is not None else ""
+        raise PageError(f"{place}: {what} raised {type(stop).__name__}{status}: it would end the build with no page"
+                        ) from None
+    finally:
+        os._exit, threading.excepthook = real_exit, real_hook
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, handler)
+
 
 EXEC_FENCE = re.compile(r"^(?P<head>[ \t]*(?:`{3,}|~{3,})[ \t]*[\w-]+\b[^\n`]*\bexec=[^\n]*?)[ \t]*$", re.M)
 HIDE, SHOW = "#| hide", "#| show"
 BLOCK_CLASS = "attnlab-block"
-PLUGIN_MISSING = ("mkdocs.yml: a code block reached the guide's formatter without its place (docs/page.md:LINE): "
-                  "list the guide's plugin under plugins: (- attnlab), which checks each page and places its blocks")
-"""Why a block without a place stops the build: without the plugin, pages would ship unchecked, citations raw."""
 COMPOSED = ("python", "py")
 """Languages whose shown source this module places and a notebook shows as a cell (pycon: a console session)."""
 
@@ -57,7 +137,9 @@ def formatter(source: str, language: str, css_class: str, options: dict[str, Any
               **extra: Any) -> Markup:
     """SuperFences' format function: markdown-exec's HTML for the block, under the three rules above."""
     if not options.get("id"):  # placed_blocks gives every block its place: the plugin did not run
-        raise PageError(PLUGIN_MISSING)
+        raise PageError("mkdocs.yml: a code block reached the guide's formatter without its place (docs/page.md:LINE):"
+                        " list the guide's plugin under plugins: (- attnlab), which checks each page and places its "
+                        "blocks")
     place = options["id"]
     if options.get("session"):
         raise PageError(f"{place}: session= is not used in this guide: each block imports what it needs")

@@ -1,29 +1,29 @@
-"""The one list of the guide's pages: the navigation gives their order, each page's front matter its kind
-(:data:`KINDS`; chapters are counted in progress and gathered on the Exercises page), which the build checks each
-page against (:meth:`Guide.requirements`).
+"""The guide's pages: the navigation gives their order (:func:`nav_pages`), each page's front matter its kind
+(:data:`KINDS`), which the build checks each page against (:meth:`Guide.requirements`); :class:`Page` is the one
+being converted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from attnlab.site.pages import citations, practice
-from attnlab.site.pages.source import front_matter
+from attnlab.site.pages.source import FRONT_MATTER, front_matter
 
 KINDS: Mapping[str, str] = {
     "chapter": "a chapter that teaches: a predict-first prompt, two to four exercises, a claim cited",
     "page": "a page a reader reads but does not tick off (home, lab, explorer, notes): a claim cited",
     "reference": "a page a reader consults (claims, sources, reference, licences, exercises): no requirement",
 }
-"""What each kind of page is; the key goes in a page's front matter as ``kind:``."""
-DEFAULT_KIND = "chapter"
+"""What each kind of page is; the key goes in a page's front matter as ``kind:`` (a chapter when it says none)."""
 
 
 def kind_of(markdown: str, page: str) -> str:
-    """The kind ``page`` declares in its front matter (:data:`DEFAULT_KIND` when it says none)."""
-    kind = front_matter(markdown, page).get("kind", DEFAULT_KIND)
+    """The kind ``page`` declares in its front matter."""
+    kind = front_matter(markdown, page).get("kind", "chapter")
     if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"{page}: front matter 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
     return kind
@@ -33,6 +33,17 @@ def docs_pages(docs: Path) -> dict[str, str]:
     """Every Markdown page under ``docs``, as relative POSIX path → text, in path order."""
     return {path.relative_to(docs).as_posix(): path.read_text(encoding="utf-8")
             for path in sorted(docs.rglob("*.md"))}
+
+
+def nav_pages(nav: Any) -> Iterator[tuple[str, str]]:
+    """Yield ``(path, title)`` for every page named in ``mkdocs.yml``'s ``nav``, in order."""
+    for item in nav or []:
+        if isinstance(item, Mapping):
+            for title, value in item.items():
+                if isinstance(value, str):
+                    yield value, title
+                else:
+                    yield from nav_pages(value)
 
 
 @dataclass(frozen=True)
@@ -70,3 +81,32 @@ class Guide:
             found.append(f"{name}: a {kind} cites at least one claim ([[CL-001]]); none is cited "
                          f"(or say kind: reference in its front matter: {KINDS['reference']})")
         return found
+
+
+@dataclass(frozen=True)
+class Page:
+    """The page being converted: its path inside ``docs/``, the docs folder and the navigation."""
+
+    path: str
+    docs_dir: Path
+    nav: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def name(self) -> str:
+        """How messages name the page: ``docs/mixing.md``, as an author finds it."""
+        return f"{self.docs_dir.name}/{self.path}"
+
+    def in_file(self, converted: str) -> tuple[str, str]:
+        """``(before, text)``: ``converted`` (what MkDocs hands to Markdown) from its first non-blank line, and what
+        precedes that in the page's file, so that ``before + text`` counts lines as the author's editor does."""
+        source = (self.docs_dir / self.path).read_text(encoding="utf-8")
+        found = FRONT_MATTER.match(source)
+        front = found.group(0) if found else ""
+        return (front + "\n" * _blank_lines(source[len(front):]),
+                "\n".join(converted.split("\n")[_blank_lines(converted):]))
+
+
+def _blank_lines(text: str) -> int:
+    """How many blank lines ``text`` starts with."""
+    lines = text.split("\n")
+    return next((i for i, line in enumerate(lines) if line.strip()), len(lines))

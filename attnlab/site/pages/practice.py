@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from attnlab.site.pages.blocks import COMPOSED
-from attnlab.site.pages.source import at_marker, code_blanked, line_of, sub_prose
+from attnlab.site.pages.source import FENCE, at_marker, code_blanked, line_of, sub_prose
 
 EXERCISES_PAGE = "exercises.md"
 EXERCISES_MARKER = "<!-- attnlab:exercises -->"
@@ -19,11 +19,10 @@ FEWEST, MOST = 2, 4
 
 PROMPT = re.compile(r'^!!! question "(?P<title>Predict first\b[^"]*)"[ \t]*$', re.M)
 ANSWER = '??? success "Answer"'
+ANSWER_LINE = re.compile(rf"^(?P<indent>[ \t]*){re.escape(ANSWER)}[ \t]*$", re.M)
 SECTION = re.compile(r"^## Exercises[ \t]*$", re.M)
 HEADING = re.compile(r"^(?P<hashes>#{1,3}) (?P<text>[^\n]*?)[ \t]*$", re.M)
 ATTRS = re.compile(r"[ \t]*\{(?P<attrs>[^{}\n]*)\}$")
-FENCED = re.compile(r'^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<head>[^\n]*)\n(?P<code>.*?)^(?P=indent)(?P=fence)[ \t]*$',
-                    re.M | re.S)
 IN_PAGE_LINK = re.compile(r"\]\(#")
 
 
@@ -40,7 +39,7 @@ class Exercise:
     @property
     def question(self) -> str:
         """The exercise without its answer: what the Exercises page shows."""
-        answer = re.search(rf"^{re.escape(ANSWER)}[ \t]*$", self.body, re.M)
+        answer = ANSWER_LINE.search(self.body)
         return (self.body[:answer.start()] if answer else self.body).strip("\n")
 
     @property
@@ -73,7 +72,7 @@ def prompts(markdown: str) -> list[tuple[str, int, str]]:
 
 
 def section(markdown: str) -> tuple[int, int] | None:
-    """Start (the end of its heading's line) and end offsets of the ``## Exercises`` section, or None."""
+    """Start (its heading's line end) and end offsets of the ``## Exercises`` section, or None."""
     prose = code_blanked(markdown)
     found = SECTION.search(prose)
     if found is None:
@@ -116,9 +115,8 @@ def slug(page: str) -> str:
 
 
 def gathered(chapters: Mapping[str, str]) -> str:
-    """Markdown of the Exercises page's listing: a section per chapter (``chapters``: path → Markdown ready to
-    show, in reading order), each exercise's question linking back to its answer in the chapter, which would take
-    the page past its weight budget; a question's in-page links point into its chapter."""
+    """The Exercises page's listing: a section per chapter (path → Markdown ready to show, in reading order), each
+    question linking back to its answer in the chapter (the answers would take the page past its weight budget)."""
     parts = []
     for path, markdown in chapters.items():
         heading = re.search(r"^# (.+?)[ \t]*$", code_blanked(markdown), re.M)  # the chapter's title
@@ -136,23 +134,22 @@ def exercises_page(markdown: str, chapters: Sequence[str], read: Callable[[str],
     return at_marker(markdown, EXERCISES_PAGE, EXERCISES_MARKER, lambda: gathered({p: read(p) for p in chapters}))
 
 
+def _answer(body: str) -> str:
+    """The collapsed answer inside ``body`` (at the body's own indentation), or "" if it has none."""
+    m = ANSWER_LINE.search(body)
+    return _indented_block(body, m.start(), len(m["indent"]) + 4) if m else ""
+
+
 def _answered(body: str) -> bool:
-    """Whether ``body`` holds a collapsed answer (at its own indentation) with a block run while the site is built."""
-    answer = _answer(body)
-    return any('exec="on"' in m["head"] for m in FENCED.finditer(answer or ""))
-
-
-def _answer(body: str) -> str | None:
-    """The collapsed answer block inside ``body`` (at the body's own indentation), or None."""
-    m = re.search(rf"^(?P<indent>[ \t]*){re.escape(ANSWER)}[ \t]*$", body, re.M)
-    return _indented_block(body, m.start(), len(m["indent"]) + 4) if m else None
+    """Whether ``body`` holds a collapsed answer with a block run while the site is built."""
+    return any('exec="on"' in m["head"] for m in FENCE.finditer(_answer(body)))
 
 
 def _solved_in_python(answer: str) -> bool:
-    """Whether ``answer`` shows an executed Python block that uses attnlab (the reader's code, solved)."""
+    """Whether ``answer`` shows an executed Python block that uses attnlab."""
     return any(m["head"].split()[0] in COMPOSED and 'exec="on"' in m["head"] and "source=" in m["head"]
                and re.search(r"^\s*(?:from|import) attnlab\b", m["code"], re.M)
-               for m in FENCED.finditer(answer) if m["head"].split())
+               for m in FENCE.finditer(answer) if m["head"].split())
 
 
 def problems(markdown: str, page: str) -> list[str]:
@@ -169,6 +166,6 @@ def problems(markdown: str, page: str) -> list[str]:
         found.append(f"{page}: has {len(listed)} exercises, needs {FEWEST} to {MOST}")
     found += [f"{page}:{e.line}: exercise \"{e.title}\" needs a collapsed answer ({ANSWER}) that holds an executed "
               "code block" for e in listed if not _answered(e.body)]
-    if not any(e.python and _solved_in_python(_answer(e.body) or "") for e in listed):
+    if not any(e.python and _solved_in_python(_answer(e.body)) for e in listed):
         found.append(f"{page}: no exercise marked {{ .python }} whose answer shows executed code using attnlab")
     return found

@@ -1,6 +1,14 @@
-"""The names of the files the site publishes beside its pages, which pages link to before the build writes them."""
+"""What the site publishes beside its pages, which pages name before the build writes it: the files' names, and
+the date and versions every page and file is stamped with.
+"""
 
 from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from html import escape
+
+import numpy
 
 import attnlab
 
@@ -18,3 +26,25 @@ def archive_name(version: str = attnlab.__version__) -> str:
 def wheel_name(version: str = attnlab.__version__) -> str:
     """The wheel's file name: ``attnlab-0.1.0-py3-none-any.whl`` (:mod:`attnlab.site.build.wheel`)."""
     return f"{NAME}-{version}-{TAG}.whl"
+
+
+def build_date() -> str:
+    """Today's UTC date as ``YYYY-MM-DD``, or the date of ``SOURCE_DATE_EPOCH`` when set."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch:
+        return datetime.now(UTC).date().isoformat()
+    if not epoch.isdigit():
+        raise ValueError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01 UTC, "
+                         f"got {epoch[:40]!r}")
+    try:
+        return datetime.fromtimestamp(int(epoch), UTC).date().isoformat()
+    except (OverflowError, OSError, ValueError) as error:
+        raise ValueError(f"SOURCE_DATE_EPOCH={epoch[:40]} is not a date this build can write ({error})") from error
+
+
+def provenance() -> str:
+    """The line at the foot of every page naming the versions that computed its numbers and the build date, folded
+    under a small "About these numbers" so it stays out of the reading."""
+    text = (f"Numbers computed by attnlab {attnlab.__version__} with numpy {numpy.__version__}"
+            f" · built {build_date()} (UTC)")
+    return f'<details class="attn-provenance"><summary>About these numbers</summary><p>{escape(text)}</p></details>'

@@ -16,7 +16,7 @@ from typing import Any
 
 from attnlab.cli import Parser, run
 from attnlab.site.pages.bindings import bindings, check_relations, namespace, verdict
-from attnlab.site.pages.guard import PageError
+from attnlab.site.pages.blocks import PageError
 
 
 @dataclass(frozen=True)

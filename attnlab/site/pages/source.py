@@ -12,7 +12,9 @@ from typing import Any
 
 import yaml
 
-FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n.*?^\1?[ \t]*\2[ \t]*$", re.M | re.S)
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<head>[^\n]*)\n(?P<code>.*?)"
+                   r"^(?P=indent)?[ \t]*(?P=fence)[ \t]*$", re.M | re.S)
+"""A fenced code block: its opening line's ``head`` (language and options) and its ``code``."""
 INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*\n", re.S)
 DIRECTIVE = re.compile(r"^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)

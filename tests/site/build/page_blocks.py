@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from attnlab.site.pages.blocks import BLOCK_CLASS
-from attnlab.site.pages.practice import FENCED
+from attnlab.site.pages.source import FENCE
 
 NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 """A number as written in a table, a vector or a sentence: sign (- or −), digits, decimals, an exponent."""
@@ -149,4 +149,4 @@ def source_blocks(path: Path) -> dict[int, Source]:
     """Every fenced block of the Markdown file ``path``, by the line of its opening fence."""
     text = path.read_text(encoding="utf-8")
     return {text.count("\n", 0, m.start()) + 1: Source(m["head"], textwrap.dedent(m["code"]))
-            for m in FENCED.finditer(text)}
+            for m in FENCE.finditer(text)}

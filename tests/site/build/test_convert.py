@@ -14,7 +14,7 @@ from markdown import Markdown
 from attnlab.site.build import explorer
 from attnlab.site.build.convert import PageError, one_blas_thread, page_html, page_markdown, squeezed
 from attnlab.site.pages import blocks
-from attnlab.site.pages.page import Page, nav_pages
+from attnlab.site.pages.guide import Page, nav_pages
 from attnlab.site.pages.source import FRONT_MATTER
 
 EXECUTED = {"pymdownx.superfences": {"custom_fences": [

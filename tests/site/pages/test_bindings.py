@@ -19,7 +19,7 @@ import attnlab.lab
 import attnlab.site.pages.bindings
 from attnlab.lab import compute
 from attnlab.site.pages.bindings import Binding, bindings, check, check_relations, literals, render, unbound
-from attnlab.site.pages.guard import PageError
+from attnlab.site.pages.blocks import PageError
 from attnlab.text import fmt
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))

@@ -12,8 +12,7 @@ import markdown_exec
 import pytest
 from markdown import Markdown
 
-from attnlab.site.pages.blocks import HIDE, SHOW, formatter, placed_blocks, shown_part
-from attnlab.site.pages.guard import PageError
+from attnlab.site.pages.blocks import HIDE, SHOW, PageError, formatter, placed_blocks, shown_part
 
 FENCES = {"pymdownx.superfences": {"custom_fences": [
     {"name": "python", "class": "python", "validator": markdown_exec.validator, "format": formatter},

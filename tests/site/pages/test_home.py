@@ -9,7 +9,7 @@ import re
 
 from sites import DOCS, guide, read_config
 
-from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.guide import nav_pages
 
 LINK = re.compile(r"\]\(([a-z-]+\.md)[)#]")
 

@@ -11,7 +11,7 @@ import pytest
 from sites import DOCS, guide, read_config
 
 from attnlab.site.pages import practice, running
-from attnlab.site.pages.page import nav_pages
+from attnlab.site.pages.guide import nav_pages
 from attnlab.site.pages.practice import exercises, gathered, numbered, problems, prompts
 
 GUIDE = guide()
