@@ -1,8 +1,5 @@
-"""Claim citations in prose, and the Claims and Sources pages written from the registry.
-
-``[[CL-005]]`` (or ``[[CL-001, CL-007]]``) in prose becomes a superscript link to the claim on the Claims page,
-its statement as the tooltip; code and number bindings are left alone. The Claims and Sources pages are written
-from :mod:`attnlab.site.pages.claims` at their marker lines.
+"""Claim citations in prose, ``[[CL-005]]`` or ``[[CL-001, CL-007]]``, become superscript links to the Claims page
+(the statement as tooltip); the Claims and Sources pages are written from :mod:`~.claims` at their marker lines.
 """
 
 from __future__ import annotations
@@ -17,10 +14,9 @@ from attnlab.site.pages.source import at_marker, chunks, line_of, relative, sub_
 
 ID = r"(?:CL|LAB|WE)-\d{3}"
 CITATION = re.compile(rf"(?<!\\)\[\[({ID}(?:\s*,\s*{ID})*)\]\]")
-"""``[[CL-005]]`` or ``[[CL-001, CL-007]]``; not after a backslash, which would leave link Markdown on the page."""
+"""Not after a backslash, which would leave link Markdown on the page."""
 MARKED = re.compile(rf"(?:(?<=\S)[ \t]+)?{CITATION.pattern}")
-"""A citation with the spaces before it, which its superscript marker does without; a line's indent stays (it
-places the line in a box or a list)."""
+"""A citation with the spaces before it, which its superscript marker does without (a line's indent stays)."""
 CLAIMS_PAGE = "claims.md"
 SOURCES_PAGE = "sources.md"
 CLAIMS_MARKER = "<!-- attnlab:claims -->"
@@ -71,8 +67,7 @@ def cite(claim_id: str, page: str) -> str:
 
 
 def linked(markdown: str, page: str) -> str:
-    """``markdown`` with every citation in prose replaced by links to the claims, drawn as superscript markers
-    (``attnlab.css``: the ID is the link's text and shows on hover and focus)."""
+    """``markdown`` with every citation in prose replaced by links to its claims (superscript markers)."""
     def replace(match: re.Match[str]) -> str:
         return "".join(cite(claim_id, page) for claim_id in re.findall(ID, match.group(1)))
 
@@ -88,7 +83,7 @@ def _page_links(paths: Sequence[str], page: str, titles: Mapping[str, str]) -> s
 
 def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str],
                     page: str = CLAIMS_PAGE) -> str:
-    """The registry as Markdown: one section per claim with kind, locator, basis and citing pages."""
+    """The Claims page's listing: a section per claim with kind, locator, basis and citing pages."""
     sources_page = relative(SOURCES_PAGE, page)
     parts = []
     for c in registry.claims():
@@ -108,7 +103,7 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
 
 
 def sources_markdown(page: str = SOURCES_PAGE) -> str:
-    """The sources as Markdown: full reference, link, and the claims resting on each."""
+    """The Sources page's listing: each source's reference, link and the claims resting on it."""
     claims_page = relative(CLAIMS_PAGE, page)
     parts = []
     for s in registry.sources():

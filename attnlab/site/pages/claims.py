@@ -1,5 +1,5 @@
-"""The claims and sources registry (``attnlab/site/pages/data/claims.toml``): what the guide asserts, and on whose
-authority; published as ``claims.json`` and ``sources.bib``.
+"""The claims and sources registry (``data/claims.toml``): what the guide asserts, and on whose authority;
+published as ``claims.json`` and ``sources.bib``.
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ from attnlab.site.pages.mathml import plain_statement
 from attnlab.text import given_vector
 
 KINDS: tuple[str, ...] = ("source", "derived", "toy", "measured")
-"""A source says it; a derived claim follows by algebra; a toy claim is this guide's stipulation;
-a measured claim is what named software or files at a named version do or say (its locator names
-them, and ``checked_by`` the tests that re-check it)."""
+"""A source says it; a derived claim follows by algebra; a toy claim is this guide's stipulation; a measured claim
+is what named software or files at a named version do (its locator names them, ``checked_by`` the tests)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +36,7 @@ class Source:
     arxiv: str = ""
     pages: str = ""
     address: str = ""
-    """Where a work without an arXiv number is read (a repository, a model card): its URL."""
+    """The URL of a work without an arXiv number (a repository, a model card)."""
 
     @property
     def url(self) -> str:
@@ -62,7 +61,7 @@ class Claim:
     sources: tuple[str, ...] = ()
     rests_on: tuple[str, ...] = ()
     checked_by: tuple[str, ...] = ()
-    """For a measured claim, the test files that re-check it against the software or files it names."""
+    """For a measured claim, the test files that re-check it."""
 
 
 Entry = TypeVar("Entry", Claim, Source)
@@ -105,7 +104,7 @@ def filled(statement: str, values: Mapping[str, str]) -> str:
 
 @cache
 def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
-    """Read and check the TOML once; every accessor shares the result."""
+    """The registry, read and checked once."""
     text = files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
@@ -140,12 +139,12 @@ def _check(found_claims: Sequence[Claim], found_sources: Sequence[Source]) -> No
 
 
 def claims() -> tuple[Claim, ...]:
-    """Every registered claim, in registry order (CL-001 … CL-051, LAB-001, WE-002)."""
+    """Every registered claim, in registry order."""
     return _registry()[0]
 
 
 def sources() -> tuple[Source, ...]:
-    """Every registered source, S1 … S24."""
+    """Every registered source, in registry order."""
     return _registry()[1]
 
 
@@ -160,7 +159,7 @@ def source(source_id: str) -> Source:
 
 
 def _by_id(registered: Sequence[Entry], wanted: str, what: str) -> Entry:
-    """The entry of ``registered`` with ID ``wanted``; ``KeyError`` naming it and the registered IDs if none."""
+    """The entry of ``registered`` with ID ``wanted``; ``KeyError`` naming the registered IDs if none."""
     found = {entry.id: entry for entry in registered}
     if wanted not in found:
         raise KeyError(f"unknown {what} ID {wanted!r}; registered IDs are {', '.join(found)}")

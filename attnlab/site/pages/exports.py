@@ -1,9 +1,6 @@
-"""Numbers and pictures to take away: one download control per page, for every table and figure on it.
-
-The table renderers (:mod:`attnlab.site.figures.tables`) follow each table with a hidden :func:`marker`
-holding its exact values (a :class:`~attnlab.text.Rounded` cell keeps its float). :func:`resolve` takes the
-markers out and ends the page with one folded control listing each table (CSV, JSON) and figure (SVG); the
-post-build pass (:mod:`attnlab.site.build.exports`) writes the files under ``exports/``.
+"""One download control per page for its tables (CSV, JSON) and figures (SVG): each table is followed by a hidden
+:func:`marker` holding its exact values; :func:`resolve` takes the markers out and ends the page with the control;
+the post-build pass (:mod:`attnlab.site.build.exports`) writes the files under ``exports/``.
 """
 
 from __future__ import annotations
@@ -23,10 +20,9 @@ from attnlab.text import Rounded
 
 FOLDER = "exports"
 MARKER = re.compile(r'(?P<p><p>)?<div class="attnlab-export" data-export="(?P<data>[^"]*)"[^>]*></div>(?(p)</p>)')
-"""The placeholder :func:`marker` prints, as it stands in the page's HTML: where the output sits in
-tabs, Python-Markdown may write ``hidden="hidden"`` and wrap it in a paragraph."""
+""":func:`marker`'s placeholder in the page (in tabs, Python-Markdown may wrap it in a paragraph)."""
 MARKUP = re.compile(r"\[([^\]]*)\]\([^)]*\)|\*\*(.+?)\*\*|(?<!\w)\*(.+?)\*(?!\w)|`([^`]*)`|\$([^$]*)\$|<[^>]+>")
-"""Markdown links, emphasis, code spans, inline math and HTML tags: kept as their text in an export."""
+"""Markdown links, emphasis, code spans, inline math and HTML tags: an export keeps their text."""
 
 Cell = str | int | float | bool | list[float] | None
 
@@ -65,12 +61,11 @@ def marker(columns: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str =
 
 FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="(?P<ident>[^"]*)"[^>]*>.*?'
                     r"<figcaption>(?P<caption>.*?)</figcaption></figure>", re.S)
-"""A figure as :func:`attnlab.site.figures.svg.figure` writes it (on one line, its caption last)."""
+"""A figure as :func:`attnlab.site.figures.svg.figure` writes it."""
 PARTS = re.compile(f"{MARKER.pattern}|{FIGURE.pattern}", re.S)
 DATA = re.compile(r'<li (?:data-export="(?P<data>[^"]*)"|data-export-figure="(?P<figure>[^"]*)") '
                   r'data-export-file="(?P<file>[^"]*)">')
-"""An entry of the page's download control still carrying its table (or naming its figure), as :func:`resolve`
-writes it and the post-build pass reads it."""
+"""An entry of the control carrying its table or naming its figure, for the post-build pass."""
 HEADER_CELL = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.S)
 WHY = "The page rounds; the CSV and JSON files have every digit"
 
@@ -83,9 +78,9 @@ def entry(name: str, label: str, carries: str, base: str, page: str, kinds: Sequ
 
 
 def resolve(html: str, page: str) -> str:
-    """``html`` of ``page`` (its path in ``docs/``) without its tables' markers, ending in its one download control
-    (folded; only if it has a table or figure), a line per table and figure: the n-th table of ``mixing.md`` is
-    ``exports/mixing-n.csv`` and ``.json``, its n-th figure ``exports/mixing-figure-n.svg``."""
+    """``html`` of ``page`` without its tables' markers, ending in its download control if it has a table or figure:
+    the n-th table of ``mixing.md`` is ``exports/mixing-n.csv`` and ``.json``, its n-th figure
+    ``exports/mixing-figure-n.svg``."""
     stem = slug(page)
     tables: list[str] = []
     figures: list[str] = []

@@ -1,6 +1,5 @@
-"""Every formula becomes MathML while the site is built (no math JavaScript, no CDN): :func:`mathml` replaces
-arithmatex's spans and divs with latex2mathml's ``<math>``, checked, raising ``FormulaError`` on a bad formula.
-"""
+"""Every formula becomes MathML while the site is built (no math JavaScript): :func:`mathml` replaces arithmatex's
+spans and divs with latex2mathml's ``<math>``, checked (``FormulaError``)."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ ET.register_namespace("", MATHML)
 SIGNS = {"\u2212", "+", "\u00b1"}
 CLOSING = {")", "]", "}", "|", "\u2016", "\u27e9"}
 ARITY = {"mfrac": 2, "msub": 2, "msup": 2, "msubsup": 3, "mroot": 2, "munder": 2, "mover": 2, "munderover": 3}
-"""How many children each MathML layout element must have; a missing argument shows up here."""
+"""How many children each MathML layout element must have (a missing argument shows here)."""
 
 
 class FormulaError(ValueError):
@@ -68,8 +67,8 @@ def to_mathml(latex: str, display: bool = False) -> str:
 
 
 def polish(root: ET.Element) -> None:
-    """Fix two spacing slips of latex2mathml in place: ∞ becomes an identifier, not an operator, and a sign that
-    starts a group or follows an operator or opening bracket is ``form="prefix"`` ("[−3, 5]", not "[ − 3, 5]")."""
+    """Fix two slips of latex2mathml in place: ∞ is an identifier, and a sign that starts a group or follows an
+    operator or opening bracket is ``form="prefix"`` ("[−3, 5]", not "[ − 3, 5]")."""
     mo, mi = f"{{{MATHML}}}mo", f"{{{MATHML}}}mi"
     for element in root.iter(mo):
         if element.text == "\u221e":
@@ -127,7 +126,6 @@ def plain_text(latex: str) -> str:
 
 
 INLINE_MATH = re.compile(r"\$([^$\n]+)\$")
-"""``$…$`` in a line of text, as the claims registry writes its formulas."""
 
 
 def plain_statement(text: str) -> str:

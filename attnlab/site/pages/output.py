@@ -1,8 +1,6 @@
-"""What a page finally shows holds numbers only: :func:`problems` names each NaN, infinity or traceback.
-
-Checked: the text a reader sees, output blocks, formulas' TeX (``\\infty`` is mathematics, the word ``inf``
-is not) and the attributes a reader meets or a figure carries. Not checked: source listings, the prose's
-inline code, scripts and styles; a block's own output (``block=True``) has its inline code checked too.
+"""What a page finally shows holds numbers only: :func:`problems` names each NaN, infinity or traceback in the
+text a reader sees, the attributes a reader meets or a figure carries, not in source listings, scripts, styles or
+the prose's inline code (a block's own output, ``block=True``, has its inline code checked too).
 """
 
 from __future__ import annotations
@@ -15,26 +13,21 @@ BLOCK_ID = re.compile(r"<code block: id ([^>]+)>")
 """How markdown-exec names a block in a traceback once the guide gave it an ``id`` (its place)."""
 SOURCE_LANGUAGES = ("python", "py", "pycon", "bash", "sh", "console", "yaml", "toml", "javascript", "js",
                     "json", "markdown", "md", "latex", "tex", "html", "css")
-"""Code blocks in these languages are listings of source, not output."""
 SOURCE_LISTINGS = (r"<(script|style)\b.*?</\1\s*>"
                    rf"|<div class=\"language-(?:{'|'.join(SOURCE_LANGUAGES)}) highlight\">.*?</div>")
-"""Scripts, styles and source listings: code, never a shown result."""
-UNCHECKED = re.compile(SOURCE_LISTINGS + r"|<code\b[^>]*>(?:(?!</code>).)*</code>(?!\s*</pre>)", re.S)
-"""What a page's check skips: the above, and the prose's inline code (one ``<code>`` element, never a run from
-a printed block's ``<pre><code>`` to the next inline code)."""
 UNCHECKED_IN_BLOCK = re.compile(SOURCE_LISTINGS, re.S)
-"""What a block's check skips: a block's printed inline code is a result."""
+UNCHECKED = re.compile(SOURCE_LISTINGS + r"|<code\b[^>]*>(?:(?!</code>).)*</code>(?!\s*</pre>)", re.S)
+"""The listings, and the prose's inline code (one ``<code>`` element, never a run from a printed block's
+``<pre><code>`` to the next inline code)."""
 NON_NUMBER = re.compile(r"(?<![\w.+\-\u2212\\])[+\-\u2212]?(?:nan|NaN|NAN|inf|Inf|INF|Infinity)(?![\w])")
 """How Python, numpy and JavaScript print a value that is not a finite number (``\\infty`` is a symbol)."""
 ATTRIBUTES = re.compile(r"""\s(title|alt|aria-label|aria-description|aria-valuetext|aria-valuenow|value|placeholder"""
                         r"""|data-values?)=(?:"([^"]*)"|'([^']*)')""")
-"""Attributes whose text a reader meets (a tooltip, a description, a field's value or hint, what a screen reader
-says of a slider) or a figure carries as its numbers."""
+"""Attributes a reader meets (a tooltip, a field's value, what a screen reader says) or a figure's numbers."""
 
 
 def visible_text(html: str, between: str = "") -> str:
-    """The page's text with references resolved and each tag replaced by ``between`` ("" reads highlighted code
-    whole, " " table cells apart)."""
+    """``html``'s text, each tag replaced by ``between`` ("" keeps highlighted code whole, " " table cells apart)."""
     return unescape(re.sub(r"<[^>]+>", between, html))
 
 

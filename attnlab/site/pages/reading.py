@@ -1,6 +1,5 @@
-"""How long the main path takes to read: the words of its chapters' prose outside folded boxes, code blocks
-and exercises (``tests/site/build/test_reading.py`` counts the same on the built pages).
-"""
+"""How long the main path takes to read: the words of its chapters' prose outside folded boxes, code blocks and
+exercises, as Home's start button says."""
 
 from __future__ import annotations
 
@@ -14,12 +13,11 @@ from attnlab.site.pages.source import FENCE, FRONT_MATTER
 
 PATH: tuple[str, ...] = ("rows.md", "scores.md", "softmax.md", "mixing.md", "masking.md")
 MAX_WORDS = 1000
-WORDS_PER_MINUTE = 150
-"""A careful reading speed for prose with formulas and figures to look at (plain prose reads faster)."""
+WORDS_PER_MINUTE = 150  # careful reading, with formulas and figures to look at
 ROUND_TO = 5
 
 WORD = re.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
-"""A word: letters or digits, with inner apostrophes, hyphens, points or commas (``don't``, ``0.568``, ``1,000``)."""
+"""Letters or digits, with inner apostrophes, hyphens, points or commas (``don't``, ``0.568``, ``1,000``)."""
 LINK_TARGET = re.compile(r"\]\([^)]*\)|\{[^}\n]*\}")
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 FOLDED = re.compile(r"^([ \t]*)\?\?\?\+?[^\n]*\n(?:(?:\1[ \t]+[^\n]*)?\n)*", re.M)
@@ -27,8 +25,7 @@ FOLDED = re.compile(r"^([ \t]*)\?\?\?\+?[^\n]*\n(?:(?:\1[ \t]+[^\n]*)?\n)*", re.
 
 
 def main_line(markdown: str) -> str:
-    """The text of a chapter's main line: ``markdown`` without front matter, code, folded boxes or exercises, its
-    numbers and relations as the page writes them."""
+    """``markdown`` without front matter, code, folded boxes or exercises, its bindings rendered."""
     text = FRONT_MATTER.sub("", markdown, count=1)
     text = text.split("\n## Exercises\n", 1)[0] + "\n"
     text = FENCE.sub("", text)
@@ -55,12 +52,10 @@ def path_minutes(docs: Path) -> int:
 
 
 MARKER = "<!-- attnlab:start-path -->"
-"""The line where Home shows its two ways in: the path (with its reading time) and the explorer's sentence box."""
-OWN_SENTENCE = "explorer.md#explorer-own-title"
-"""Where "Try your own sentence" leads: the explorer's sentence box."""
 
 
 def start_buttons(docs: Path) -> str:
-    """Home's two buttons, as Markdown (so the build checks their links): the path, timed, and the explorer."""
+    """Home's two ways in at :data:`MARKER`, as Markdown (so the build checks their links): the path, timed, and
+    the explorer's sentence box."""
     return (f"[Start the {path_minutes(docs)}-minute path]({PATH[0]}){{ .md-button .md-button--primary }}\n"
-            f"[Try your own sentence]({OWN_SENTENCE}){{ .md-button }}\n{{ .attnlab-start }}")
+            "[Try your own sentence](explorer.md#explorer-own-title){ .md-button }\n{ .attnlab-start }")

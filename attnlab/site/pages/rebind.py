@@ -1,9 +1,8 @@
 """``python -m attnlab.site.pages.rebind``: write each stale quoted number back from its expression.
 
-Each quote becomes what its expression gives now at the decimals it was written with, each change printed
-(``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``). What cannot be rewritten (a failing expression,
-a quote of too many decimals, a file not UTF-8, a false relation) is reported (exit status 1); ``--check`` writes
-nothing and exits 1 when anything would change.
+Each change is printed (``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``); what cannot be rewritten (a
+failing expression, too many decimals, a file not UTF-8, a false relation) is reported with exit status 1;
+``--check`` writes nothing and exits 1 when anything would change.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from attnlab.site.pages.blocks import PageError
 
 @dataclass(frozen=True)
 class Rebound:
-    """A page's Markdown with its quotes brought up to date, what changed, and what could not be computed."""
+    """A page's Markdown with its quotes up to date, what changed, and what could not be computed."""
 
     markdown: str
     changes: tuple[str, ...]
@@ -49,8 +48,7 @@ def rebound(markdown: str, page: str) -> Rebound:
 
 
 def rebind(paths: Sequence[Path], check_only: bool) -> int:
-    """Rewrite (or with ``check_only`` only report) every stale quote in ``paths`` (files, or folders of Markdown
-    files); the exit status."""
+    """Rewrite (or with ``check_only`` report) every stale quote in ``paths`` (files or folders); the exit status."""
     status = 0
     for path in [found for given in paths for found in (sorted(given.rglob("*.md")) if given.is_dir() else [given])]:
         if not path.is_file():

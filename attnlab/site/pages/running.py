@@ -1,6 +1,5 @@
 """Running the guide's code yourself: Home and Notes print :func:`install`; :func:`with_run_lines` opens each
-chapter's ``## Exercises`` with its notebooks (:func:`section_line`) and ends each exercise "(in Python)" with the
-wheel's install line (:func:`python_line`).
+chapter's exercises with its notebooks and ends each exercise "(in Python)" with the wheel's install line.
 """
 
 from __future__ import annotations
@@ -12,8 +11,7 @@ from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.source import line_of, relative
 
 NOTEBOOKS = "notebooks"
-DEPENDENCY = "numpy 2 or newer is its only dependency"
-"""What the wheel needs (``pyproject.toml``: ``numpy>=2``); a Python with numpy 1 fetches numpy 2."""
+DEPENDENCY = "numpy 2 or newer is its only dependency"  # pyproject.toml: numpy>=2
 
 
 def notebook_path(page: str) -> str:
@@ -27,13 +25,12 @@ def answers_path(page: str) -> str:
 
 
 def link(page: str, target: str, text: str) -> str:
-    """A link from ``page`` to the file ``target``, to download: HTML, which MkDocs does not check against the
-    docs (the build writes these files after the pages)."""
+    """A download link from ``page`` to ``target``, in HTML: MkDocs would not find the file, written after the pages."""
     return f'<a href="{escape(relative(target, page))}" download>{text}</a>'
 
 
 def install_command() -> str:
-    """The line that installs ``attnlab`` from the guide's folder: ``pip install attnlab-0.1.0-py3-none-any.whl``."""
+    """``pip install attnlab-0.1.0-py3-none-any.whl``, run in the guide's folder."""
     return f"pip install {wheel_name()}"
 
 
@@ -65,8 +62,8 @@ def python_line(page: str) -> str:
 
 
 def with_run_lines(markdown: str, page: str) -> str:
-    """``markdown`` of the chapter ``page`` with the section's line under ``## Exercises`` and the install line
-    at the end of each question in Python, before its folded answer (added before exercises are numbered)."""
+    """``markdown`` of the chapter ``page`` with :func:`section_line` under ``## Exercises`` and :func:`python_line`
+    ending each question in Python, before its folded answer."""
     lines = markdown.split("\n")
     listed = practice.exercises(markdown, page)
     after = {}

@@ -1,6 +1,4 @@
-"""Tell prose from code in a chapter's Markdown source (citations and bindings live in prose only), and read
-its front matter.
-"""
+"""Tell prose from code in a page's Markdown (citations and bindings live in prose only); read its front matter."""
 
 from __future__ import annotations
 
@@ -21,13 +19,19 @@ DIRECTIVE = re.compile(r"^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 """A mkdocstrings ``::: module`` line and the indented options below it."""
 
 
+NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
+
+
+@lru_cache(maxsize=256)  # every page's conversion reads every page's kind, and PyYAML is slow
 def front_matter(markdown: str, page: str) -> dict[str, Any]:
     """The page's front matter with every value as written (strings, lists of strings); ``{}`` without one."""
     front = FRONT_MATTER.match(markdown)
     if not front:
         return {}
+    text = "\n".join(front.group(0).splitlines()[1:-1])
     try:
-        meta = _parsed(front.group(0))
+        yaml.safe_load(text)  # what MkDocs reads: it would silently drop a front matter it cannot (a !!python tag)
+        meta = yaml.load(text, Loader=yaml.BaseLoader) or {}  # noqa: S506 (strings only)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"{page}:{mark.line + 2}" if mark else page  # the YAML's first line is the file's second
@@ -35,17 +39,7 @@ def front_matter(markdown: str, page: str) -> dict[str, Any]:
         raise ValueError(f"{where}: front matter is not YAML that MkDocs reads: {problem}") from None
     if not isinstance(meta, dict):
         raise ValueError(f"{page}: front matter must be a mapping of names to values, got {meta!r}")
-    return dict(meta)
-
-
-@lru_cache(maxsize=256)
-def _parsed(front: str) -> Any:
-    """The YAML between the ``---`` lines of ``front``, every value a string: parsed once per text (every page's
-    conversion reads every page's kind, and PyYAML is slow)."""
-    text = "\n".join(front.splitlines()[1:-1])
-    yaml.safe_load(text)  # what MkDocs reads: it would silently drop a front matter it cannot (a !!python tag)
-    return yaml.load(text, Loader=yaml.BaseLoader) or {}  # noqa: S506 (strings only)
-NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
+    return meta
 
 
 def chunks(markdown: str) -> Iterator[tuple[bool, int, str]]:
@@ -83,7 +77,7 @@ def blank(text: str) -> str:
 
 
 def code_blanked(markdown: str) -> str:
-    """``markdown`` with code, inline code and front matter blanked (same offsets): headings found there are real."""
+    """``markdown`` with code, inline code and front matter blanked (same offsets)."""
     return "".join(text if prose else blank(text) for prose, _, text in chunks(markdown))
 
 
@@ -98,7 +92,7 @@ def line_of(markdown: str, offset: int) -> int:
 
 
 def at_marker(markdown: str, page: str, marker: str, listing: Callable[[], str]) -> str:
-    """``markdown`` with ``listing()`` written in at the ``marker`` line; ``ValueError`` naming ``page`` without it."""
+    """``markdown`` with ``listing()`` at the ``marker`` line; ``ValueError`` naming ``page`` without it."""
     if marker not in markdown:
         raise ValueError(f"{page}: the marker line {marker} is missing")
     return markdown.replace(marker, listing())

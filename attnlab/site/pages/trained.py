@@ -1,6 +1,5 @@
-"""Home's trained head: the prepared sentences, the head :func:`attnlab.bert.strongest_head` finds in each,
-and its numbers, which chapters quote as ``[[0.568 = trained.head().weights[7, 5]]]``.
-"""
+"""Home's trained head: the prepared sentences, the head :func:`attnlab.bert.strongest_head` finds in each, and
+its numbers, which chapters quote as ``[[0.568 = trained.head().weights[7, 5]]]``."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from attnlab import Attention, attention, bert, causal
 
 @dataclass(frozen=True)
 class Sentence:
-    """A prepared sentence: its text, the pronoun and the noun it stands for, and a short label for its button."""
+    """A prepared sentence, the pronoun and the noun it stands for, and its button's label."""
 
     text: str
     query: str
@@ -30,13 +29,12 @@ SENTENCES: tuple[Sentence, ...] = (
 """Home's sentences, the first the guide's own (Rows opens on it); every word a single piece."""
 QUERY = "it"
 STEPS = {"scores": "scaled score", "weights": "weight", "mixing": "size of weight × value", "masked": "causal weight"}
-"""The steps the chapters show for the query: the scaled score q·k/√d_k of each key, its weight, the length of
-its weighted value ‖w_j v_j‖, its weight once a causal mask blocks the keys after the query."""
+"""The steps the chapters show for the query: q·k/√d_k, its weight, ‖w_j v_j‖, its weight under a causal mask."""
 
 
 @cache
 def shown(sentence: Sentence) -> dict[str, Any]:
-    """``sentence``'s tokens, the head the search finds (``layer``, ``head`` from 0), that head's weights."""
+    """``sentence``'s tokens, the head the search finds (``layer``, ``head`` from 0) and its weights."""
     encoding = bert.encode(sentence.text)[0]
     layer, head = bert.strongest_head(encoding, sentence.query, sentence.key)
     weights = encoding.layers[layer].heads[head].weights
@@ -70,7 +68,7 @@ def position(token: str = QUERY) -> int:
 
 
 def step_values(step: str) -> tuple[list[float], list[bool]]:
-    """What the chart of ``step`` (:data:`STEPS`) shows for each key, for the query, and which keys it sees."""
+    """What the chart of ``step`` shows for each key, for the query, and which keys it sees."""
     if step not in STEPS:
         raise ValueError(f"step must be one of {sorted(STEPS)}, got {step!r}")
     i = position()
