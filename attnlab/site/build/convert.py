@@ -13,7 +13,7 @@ import re
 from threadpoolctl import threadpool_limits
 
 from attnlab.site.build import explorer
-from attnlab.site.pages import bindings, citations, exports, mathml, output, practice, reading, running
+from attnlab.site.pages import bindings, claims, exports, mathml, output, practice, reading, running
 from attnlab.site.pages.blocks import PageError
 from attnlab.site.pages.guide import Guide, Page
 from attnlab.site.pages.published import provenance
@@ -25,7 +25,7 @@ def problems(markdown: str, page: Page, guide: Guide) -> list[str]:
     """Everything wrong with ``page``'s Markdown (front matter included), one message each, in page order."""
     name = page.name
     return (bindings.malformed(markdown, name) + bindings.check(markdown, name)
-            + bindings.check_relations(markdown, name) + citations.unknown(markdown, name)
+            + bindings.check_relations(markdown, name) + claims.unknown(markdown, name)
             + bindings.unbound(markdown, name) + guide.requirements(page.path, markdown, name))
 
 
@@ -40,8 +40,8 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     markdown = practice.numbered(markdown, page.path)
     if page.path == practice.EXERCISES_PAGE:
         markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(path, guide, page))
-    markdown = citations.linked(markdown, page.path)
-    markdown = citations.registry_page(markdown, page.path, guide.sources, guide.titles)
+    markdown = claims.linked(markdown, page.path)
+    markdown = claims.registry_page(markdown, page.path, guide.sources, guide.titles)
     if reading.MARKER in markdown:
         markdown = markdown.replace(reading.MARKER, reading.start_buttons(page.docs_dir))
     if explorer.MARKER in markdown:  # the widget states the model's download size: only where it is shown

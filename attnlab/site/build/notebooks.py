@@ -19,7 +19,7 @@ from pathlib import Path
 
 import attnlab
 from attnlab.bert import MODEL_PACKAGE
-from attnlab.site.pages import bindings, citations, practice
+from attnlab.site.pages import bindings, claims, practice
 from attnlab.site.pages.blocks import COMPOSED, HIDE, PageError, guarded, shown_part
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.published import wheel_name
@@ -288,7 +288,7 @@ def chapter_markdown(source: str, path: str, docs: str) -> str:
     """A chapter's Markdown as its page shows it (blocks placed, numbers written, exercises numbered, claims
     linked), without front matter; ``docs`` is the docs folder's name."""
     text = practice.numbered(bindings.written_in(source, f"{docs}/{path}"), path)
-    return FRONT_MATTER.sub("", citations.linked(text, path), count=1)
+    return FRONT_MATTER.sub("", claims.linked(text, path), count=1)
 
 
 def install_markdown(code: list[Cell]) -> str:

@@ -25,7 +25,6 @@ from attnlab.site.build import explorer, mathfont, model_files, notebooks, offli
 from attnlab.site.build.exports import exported
 from attnlab.site.figures import palette
 from attnlab.site.pages import claims as registry
-from attnlab.site.pages.citations import cited_on
 from attnlab.site.pages.guide import Guide
 from attnlab.site.pages.published import GUIDE, build_date
 from attnlab.site.pages.sliders import SLIDER_RANGES
@@ -122,7 +121,7 @@ def shows_explorer(site: Path) -> bool:
 def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[str, str]:
     """Each file the built ``site`` publishes, by path inside it (its pages lose their tables' data meanwhile)."""
     guide = Guide.read(docs, nav)
-    urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in cited_on(guide.sources).items()}
+    urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in registry.cited_on(guide.sources).items()}
     files = {
         **unchanged_lab_files(),
         "assets/decoder-model.js": decoder_model(),

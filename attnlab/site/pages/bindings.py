@@ -22,7 +22,7 @@ from attnlab.checks import as_array, finite_number
 from attnlab.lab import compute, toy_data
 from attnlab.site.pages import sliders, trained
 from attnlab.site.pages.blocks import PageError, guarded, placed_blocks
-from attnlab.site.pages.citations import CITATION
+from attnlab.site.pages.claims import CITATION
 from attnlab.site.pages.output import NON_NUMBER
 from attnlab.site.pages.source import blank, blank_match, chunks, front_matter, line_of, sub_prose
 from attnlab.text import MAX_DECIMALS, fmt

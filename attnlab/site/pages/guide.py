@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from attnlab.site.pages import citations, practice
+from attnlab.site.pages import claims, practice
 from attnlab.site.pages.source import FRONT_MATTER, front_matter
 
 KINDS: Mapping[str, str] = {
@@ -77,7 +77,7 @@ class Guide:
         if path not in self.titles:
             return []
         found = practice.problems(markdown, name) if kind == "chapter" else []
-        if kind != "reference" and not any(True for _ in citations.citations(markdown)):
+        if kind != "reference" and not any(True for _ in claims.citations(markdown)):
             found.append(f"{name}: a {kind} cites at least one claim ([[CL-001]]); none is cited "
                          f"(or say kind: reference in its front matter: {KINDS['reference']})")
         return found

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from attnlab.site.pages import bindings
-from attnlab.site.pages.citations import CITATION
+from attnlab.site.pages.claims import CITATION
 from attnlab.site.pages.source import FENCE, FRONT_MATTER
 
 PATH: tuple[str, ...] = ("rows.md", "scores.md", "softmax.md", "mixing.md", "masking.md")

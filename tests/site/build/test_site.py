@@ -19,7 +19,6 @@ from sites import DOCS, ROOT
 
 import attnlab
 from attnlab.site.build import plugin
-from attnlab.site.pages import citations
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.guide import docs_pages
 
@@ -130,7 +129,7 @@ def test_claims_page_has_a_section_for_every_claim_listing_the_pages_citing_it(b
     sections = dict(re.findall(r'<h2 id="([a-z]+-\d{3})">(.*?)(?=<h2 |</article>)', html, re.S))
     assert [c.id for c in registry.claims() if c.id.lower() not in sections] == []
     missing = [f"{claim_id} on {page}"
-               for claim_id, cited in citations.cited_on(docs_pages(DOCS)).items()
+               for claim_id, cited in registry.cited_on(docs_pages(DOCS)).items()
                for page in cited if f'href="{page.removesuffix(".md")}.html"' not in sections[claim_id.lower()]]
     assert missing == []
     assert "<msqrt>" in sections["cl-001"] and "$" not in sections["cl-001"], "a statement's formulas as MathML"

@@ -18,7 +18,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sites import DOCS, ROOT
 
-from attnlab.site.pages import citations
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import INLINE_MATH
@@ -199,22 +198,22 @@ def test_json_lists_every_claim_with_the_pages_citing_it() -> None:
 def test_every_citation_in_prose_is_found_in_order_with_its_line_and_none_in_code(ids: list[str], together: bool,
                                                                                  ) -> None:
     markdown = f"[[{', '.join(ids)}]]" if together else " and ".join(f"[[{claim_id}]]" for claim_id in ids)
-    assert list(citations.citations(f"Intro.\n\n{markdown}")) == [(claim_id, 3) for claim_id in ids]
-    assert list(citations.citations(f"Use `{markdown}`:\n\n```md\n{markdown}\n```\n[[0.5 = 1 / 2]]")) == []
+    assert list(registry.citations(f"Intro.\n\n{markdown}")) == [(claim_id, 3) for claim_id in ids]
+    assert list(registry.citations(f"Use `{markdown}`:\n\n```md\n{markdown}\n```\n[[0.5 = 1 / 2]]")) == []
 
 
 def test_a_citation_becomes_markers_linking_the_claims_with_their_statements_without_the_spaces_before_it() -> None:
     statement = ("How well a query matches a key is measured by their dot product, "
                  "which is divided by √dₖ before the softmax.")
-    assert citations.cite("CL-005", "scores.md") == (
+    assert registry.cite("CL-005", "scores.md") == (
         f'[CL-005](claims.md#cl-005 "{statement}"){{.attn-cite data-claim="CL-005"}}')
-    assert citations.cite("WE-002", "guide/example.md").startswith("[WE-002](../claims.md#we-002 ")
-    out = citations.linked("See [[CL-005]] and `[[CL-005]]`.", "scores.md")
+    assert registry.cite("WE-002", "guide/example.md").startswith("[WE-002](../claims.md#we-002 ")
+    out = registry.linked("See [[CL-005]] and `[[CL-005]]`.", "scores.md")
     assert out.startswith("See[CL-005](claims.md#cl-005 ") and out.endswith(" and `[[CL-005]]`.")
-    out = citations.linked("Both hold\t [[CL-001, CL-007]].", "scores.md")
-    assert out == "Both hold" + citations.cite("CL-001", "scores.md") + citations.cite("CL-007", "scores.md") + "."
-    out = citations.linked('??? success "Answer"\n\n    They agree\n    [[CL-028]].\n', "cost.md")
-    assert out == '??? success "Answer"\n\n    They agree\n    ' + citations.cite("CL-028", "cost.md") + ".\n"
+    out = registry.linked("Both hold\t [[CL-001, CL-007]].", "scores.md")
+    assert out == "Both hold" + registry.cite("CL-001", "scores.md") + registry.cite("CL-007", "scores.md") + "."
+    out = registry.linked('??? success "Answer"\n\n    They agree\n    [[CL-028]].\n', "cost.md")
+    assert out == '??? success "Answer"\n\n    They agree\n    ' + registry.cite("CL-028", "cost.md") + ".\n"
 
 
 # --- the chapters ---------------------------------------------------------------------------
@@ -223,9 +222,9 @@ def test_a_citation_becomes_markers_linking_the_claims_with_their_statements_wit
 def test_every_id_cited_in_the_docs_is_registered_and_every_registered_claim_is_cited() -> None:
     pages = docs_pages(DOCS)
     unknown = [f"docs/{page}:{line}: {claim_id}" for page, markdown in pages.items()
-               for claim_id, line in citations.citations(markdown) if claim_id not in IDS]
+               for claim_id, line in registry.citations(markdown) if claim_id not in IDS]
     assert unknown == [], "unregistered claim IDs cited:\n" + "\n".join(unknown)
-    cited = citations.cited_on(pages)
+    cited = registry.cited_on(pages)
     assert [claim_id for claim_id in IDS if claim_id not in cited] == [], "registered but cited on no page"
 
 
@@ -234,5 +233,5 @@ def test_the_claims_page_promises_ids_and_the_real_model_cites_the_models_files_
     assert "Every statement the guide takes from a published work, from the model's\nfiles or from a library's" \
         in promise
     page = (DOCS / "real-model.md").read_text(encoding="utf-8")
-    assert {"CL-031", "CL-032"} <= {claim_id for claim_id, _ in citations.citations(page)}
+    assert {"CL-031", "CL-032"} <= {claim_id for claim_id, _ in registry.citations(page)}
     assert all(f"(sources.md#{s})" in page for s in ("s10", "s11", "s12"))

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attnlab.site.pages.bindings import BINDING, malformed
-from attnlab.site.pages.citations import CITATION
+from attnlab.site.pages.claims import CITATION
 
 MALFORMED = ["[[CL-05]]", "[[ CL-005 ]]", "[[CL-0005]]", "[[+3 = 1 + 2]]", "[[.9 = 0.9]]", "[[cl-005]]",
              "[[S1]]", "[[1e-3 = 0.001]]", "[[0.5 = 1 / 2]"]
