@@ -1,8 +1,7 @@
-"""A page's code: :func:`formatter` (SuperFences' formatter in ``mkdocs.yml``) runs the guide's executed code blocks
-with markdown-exec under three rules: lines from ``#| hide`` to ``#| show`` run unseen; a block can neither end nor
-hang the build (:func:`guarded`, which a binding's expression runs under too); what it prints holds numbers only
-(:mod:`~.output`). Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`); its HTML sits in
-``<div class="attnlab-block" id="block-LINE">`` (:func:`anchored`).
+"""The guide's executed code blocks: :func:`formatter` (SuperFences' formatter in ``mkdocs.yml``) runs them with
+markdown-exec under three rules: lines from ``#| hide`` to ``#| show`` run unseen; a page's code (a block, a
+binding's expression) can neither end nor hang the build (:func:`guarded`); what it prints holds numbers only
+(:mod:`~.output`). Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
 from attnlab.site.pages import output
+from attnlab.site.pages.source import line_of
 
 VARIABLE, LIMIT = "ATTNLAB_BLOCK_SECONDS", 120.0
 """How long, in seconds, one block or binding may run, unless the variable says otherwise."""
@@ -109,13 +109,13 @@ COMPOSED = ("python", "py")
 
 
 def placed_blocks(markdown: str, page: str, prefix: str = "") -> str:
-    """``markdown`` with ``id="docs/page.md:LINE"`` (markdown-exec names a failing block by it) on each executed
-    block without an id, its HTML ids prefixed ``{prefix}block-LINE-`` (``prefix`` for a block shown elsewhere)."""
+    """``markdown`` with ``id="docs/page.md:LINE"`` on each executed block without an id (markdown-exec names a
+    failing block by it), its HTML ids prefixed ``{prefix}block-LINE-`` (``prefix``: a block shown elsewhere)."""
     def place(match: re.Match[str]) -> str:
         head = match.group("head")
         if re.search(r"\bid=", head):
             return match.group(0)
-        line = markdown.count("\n", 0, match.start()) + 1
+        line = line_of(markdown, match.start())
         return f'{head} id="{page}:{line}" idprefix="{prefix}block-{line}-"'
 
     return EXEC_FENCE.sub(place, markdown)

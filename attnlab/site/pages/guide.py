@@ -1,6 +1,5 @@
-"""The guide's pages: the navigation gives their order (:func:`nav_pages`), each page's front matter its kind
-(:data:`KINDS`), which the build checks each page against (:meth:`Guide.requirements`); :class:`Page` is the one
-being converted.
+"""The guide's pages: the navigation gives their order, each page's front matter its kind (:data:`KINDS`), which
+the build checks each page against (:meth:`Guide.requirements`); :class:`Page` is the one being converted.
 """
 
 from __future__ import annotations
