@@ -66,7 +66,7 @@ def test_a_block_that_would_end_the_build_stops_it_naming_its_place_and_the_proc
                         ("raise KeyboardInterrupt", "raised KeyboardInterrupt"),
                         ("raise GeneratorExit", "raised GeneratorExit"),
                         ("class Stop(BaseException): pass\nraise Stop", "raised Stop"),
-                        ("import os\nos._exit(0)", "called os._exit(0)")]:
+                        ("import os\nos._exit(7)", "called os._exit(7)")]:
         with pytest.raises(PageError, match=rf"^docs/p\.md:1: a code block {re.escape(named)}: it would end"):
             converted(code)
     assert os._exit.__module__ == "posix"
