@@ -151,8 +151,7 @@ def truth(expression: str, value: Any) -> bool:
 
 
 def evaluated(expression: str, names: dict[str, Any], place: str, what: str, kind: Callable[[str, Any], Any]) -> Any:
-    """``kind`` (:func:`number`, :func:`truth`) of what ``expression`` gives with ``names`` in scope, run
-    :func:`guarded` at ``place``; or the ``Exception`` it raised."""
+    """``kind`` (:func:`number`, :func:`truth`) of ``expression``'s value, run :func:`guarded`; or its ``Exception``."""
     try:
         with guarded(place, what):
             return kind(expression, eval(expression, dict(names)))  # noqa: S307 - the guide's own, from docs/
@@ -182,8 +181,7 @@ def verdict(binding: Binding, page: str, names: dict[str, Any], cache: dict[str,
 
 
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
-    """One message per binding in ``page`` that fails or disagrees with its quote (:func:`verdict`), and per literal
-    that looks like one of its numbers (:func:`lookalike_literals`)."""
+    """One message per binding in ``page`` that fails or disagrees with its quote, and per lookalike literal."""
     names, cache = namespace(), {} if cache is None else cache
     found = [verdict(binding, page, names, cache)[1] for binding in bindings(markdown)]
     return [problem for problem in found if problem] + lookalike_literals(markdown, page, names)
@@ -321,8 +319,8 @@ def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[
 
 
 def _unbound_in_front_matter(markdown: str, page: str, declared: set[str]) -> list[tuple[int, str]]:
-    """``(offset, message)`` for each non-number, or number not declared, in the front matter a reader sees (the
-    browser's tab, a search result's line), where no binding can go."""
+    """``(offset, message)`` per non-number or undeclared number in the front matter a reader sees (title and
+    description: the browser's tab, a search result), where no binding can go."""
     meta = front_matter(markdown, page)
     found = []
     for key in ("title", "description"):

@@ -96,8 +96,8 @@ class Page:
         return f"{self.docs_dir.name}/{self.path}"
 
     def in_file(self, converted: str) -> tuple[str, str]:
-        """``(before, text)``: ``converted`` (what MkDocs hands to Markdown) from its first non-blank line, and what
-        precedes that in the page's file, so that ``before + text`` counts lines as the author's editor does."""
+        """``(before, text)``: ``converted`` (front matter stripped by MkDocs) from its first non-blank line, and what
+        precedes that in the file, so that ``before + text`` counts lines as the author's editor does."""
         source = (self.docs_dir / self.path).read_text(encoding="utf-8")
         found = FRONT_MATTER.match(source)
         front = found.group(0) if found else ""

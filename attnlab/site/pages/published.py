@@ -43,8 +43,7 @@ def build_date() -> str:
 
 
 def provenance() -> str:
-    """The line at the foot of every page naming the versions that computed its numbers and the build date, folded
-    under a small "About these numbers" so it stays out of the reading."""
+    """The folded line at the foot of every page: the versions that computed its numbers, the build date."""
     text = (f"Numbers computed by attnlab {attnlab.__version__} with numpy {numpy.__version__}"
             f" · built {build_date()} (UTC)")
     return f'<details class="attn-provenance"><summary>About these numbers</summary><p>{escape(text)}</p></details>'
