@@ -14,15 +14,15 @@ from attnlab.site.figures.svg import LAB_COLUMN, background, figure, grid, min_f
 from attnlab.site.pages.mathml import SUPERSCRIPTS
 
 WIDTH, PLOT_HEIGHT = 400, 220
-LEFT, RIGHT, TOP = 64, 14, 12
-"""Chart width, plotting-area height and the margins left, right and above it (SVG units)."""
-TICK_FONT = min_font(WIDTH, LAB_COLUMN)
-"""Ticks read at 11 px in a box narrower than the column (a chart may sit in a folded "Going deeper" box)."""
+LEFT, RIGHT, TOP = 64, 14, 12  # the plotting area's margins (SVG units)
+TICK_FONT = min_font(WIDTH, LAB_COLUMN)  # 11 px in a box narrower than the column (a folded "Going deeper")
 LABEL_FONT = TICK_FONT + 1
 LEGEND_ROW = 22
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
 DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
 """Marker shape and dash pattern per series, in the order of :data:`attnlab.site.figures.palette.SERIES`."""
+MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}
+"""Each marker but the circle as a start offset from its centre and the rest of a short path."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +76,13 @@ def ticks_within(low: float, high: float, count: int) -> tuple[float, ...]:
     return multiples(nice_step(high - low, count), low, high)
 
 
-def linear_axis(values: Sequence[float], label: str, count: int = 4) -> Axis:
-    """A linear axis from the round step at or below ``min(values)`` to the one at or above ``max(values)``."""
+def linear_axis(values: Sequence[float], label: str) -> Axis:
+    """A linear axis of about four round steps, from the one at or below ``min(values)`` to the one at or above
+    ``max(values)``."""
     low, high = min(values), max(values)
     if high == low:
         low, high = low - 1, high + 1
-    step = nice_step(high - low, count)
+    step = nice_step(high - low, 4)
     ticks = multiples(step, math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step)
     return Axis(ticks[0], ticks[-1], ticks, label)
 
@@ -104,10 +105,6 @@ class Band:
     xs: Sequence[float]
     lows: Sequence[float]
     highs: Sequence[float]
-
-
-MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}
-"""Each marker but the circle as a start offset from its centre and the rest of a short path."""
 
 
 def marker(shape: str, x: float, y: float, colour: str) -> str:
@@ -199,16 +196,8 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
 def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, kind: str, ident: str,
                title: str, desc: str, x_label: str, y_label: str, inputs: Mapping[str, Any] | None = None) -> str:
     """A log-log chart of each named (x values, y values) line, as one line of HTML."""
-    if not 1 <= len(series) <= len(SERIES):
-        raise ValueError(f"series must have 1 to {len(SERIES)} lines, got {len(series)}")
-    lines = []
-    for label, (xs, ys) in series.items():
-        x, y = as_array(f"x of {label!r}", xs, 1), as_array(f"y of {label!r}", ys, 1)
-        if x.shape != y.shape:
-            raise ValueError(f"line {label!r} has {x.size} x values but {y.size} y values")
-        if (x <= 0).any() or (y <= 0).any():
-            raise ValueError(f"line {label!r} has a value <= 0, which a log axis cannot show")
-        lines.append(Line(label, x.tolist(), y.tolist()))
+    lines = [Line(label, checked(f"x of {label!r}", xs), checked(f"y of {label!r}", ys, len(xs)))
+             for label, (xs, ys) in series.items()]
     xs, ys = [v for line in lines for v in line.xs], [v for line in lines for v in line.ys]
     return chart_svg(log_axis(xs, x_label), log_axis(ys, y_label), lines, kind=kind, ident=ident, title=title,
                      desc=desc, inputs=inputs)
