@@ -1,5 +1,5 @@
 """Charts with axes: lines and shaded bands on log or linear axes, each series with its own dash and marker (colour
-is never the only cue), a legend, and the numbers drawn carried."""
+is never the only cue), a legend, and the numbers drawn carried; and the charts the chapters draw with them."""
 
 from __future__ import annotations
 
@@ -8,10 +8,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from attnlab.checks import as_array
+from attnlab.lab import MULTIPLIERS, TOKENS, compute
 from attnlab.site.figures.palette import INK, SERIES
 from attnlab.site.figures.svg import LAB_COLUMN, background, figure, grid, min_font, num, svg_image, text, upright
 from attnlab.site.pages.mathml import SUPERSCRIPTS
+from attnlab.site.pages.sliders import SLIDER_RANGES
+from attnlab.text import fmt
 
 WIDTH, PLOT_HEIGHT = 400, 220
 LEFT, RIGHT, TOP = 64, 14, 12  # the plotting area's margins (SVG units)
@@ -201,3 +206,77 @@ def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *,
     xs, ys = [v for line in lines for v in line.xs], [v for line in lines for v in line.ys]
     return chart_svg(log_axis(xs, x_label), log_axis(ys, y_label), lines, kind=kind, ident=ident, title=title,
                      desc=desc, inputs=inputs)
+
+
+# --- concentration: one query's weights (attnlab.lab.compute) as its multiplier sweeps the lab's range ----
+
+SAMPLES = 17
+"""Evenly spaced multipliers drawn across the range, besides those experiment 1 tabulates (which get markers)."""
+
+
+def sweep(token: str, causal: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Multipliers across the lab's range, the tabulated ones included, and ``token``'s weights at each (a row each)."""
+    low, high, _ = SLIDER_RANGES["query_scale"]
+    scales = np.union1d(np.linspace(low, high, SAMPLES), MULTIPLIERS)
+    return scales, np.array([compute(token, query_scale=s, causal=causal).weights for s in scales])
+
+
+def ties(token: str, causal: bool) -> list[list[int]]:
+    """Groups of two or more visible keys with equal scores for ``token``'s query: their weights stay equal."""
+    r = compute(token, causal=causal)
+    groups: dict[float, list[int]] = {}
+    for j, (score, seen) in enumerate(zip(r.scores, r.visible)):
+        if seen:
+            groups.setdefault(score, []).append(j)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
+    """The weights of ``token``'s query against its multiplier, one line per key, as a figure."""
+    scales, weights = sweep(token, causal)
+    groups = ties(token, causal)
+    tied = {j: group for group in groups for j in group}
+    labels = [f"weight on {t}" + (f" (tied with {', '.join(TOKENS[k] for k in tied[j] if k != j)})"
+                                  if j in tied else "") for j, t in enumerate(TOKENS)]
+    lines = [Line(label, scales.tolist(), weights[:, j].tolist(), marked=MULTIPLIERS) for j, label in enumerate(labels)]
+
+    def said(row: np.ndarray) -> str:
+        return ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, row))
+
+    visibility = "causal visibility on" if causal else "causal visibility off"
+    desc = (f"Query {token}, {visibility}. At multiplier {scales[0]:g} the weights are {said(weights[0])}; "
+            f"at {scales[-1]:g} they are {said(weights[-1])}. "
+            + ("".join(f"{' and '.join(TOKENS[k] for k in group)} score the same, so their lines lie on top of "
+                       f"each other at every multiplier. " for group in groups)))
+    return chart_svg(linear_axis(scales.tolist(), "query multiplier"), linear_axis([0.0, 1.0], "weight"), lines,
+                     kind="concentration", ident=ident, title=f"Weights of the {token} query as its multiplier grows",
+                     desc=desc.strip(), inputs={"token": token, "causal": causal})
+
+
+# --- why scale: mean ± one sd of raw and scaled scores against the key width d_k (log axis) ---------------
+
+def mean_and_sd(scores: Any, name: str) -> tuple[float, float]:
+    """The mean and the (population) standard deviation of one width's scores."""
+    values = as_array(name, scores, 1)
+    return float(values.mean()), float(values.std())
+
+
+def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any], *, ident: str,
+                 drawn: Mapping[str, Any]) -> str:
+    """Bands of mean ± 1 standard deviation of ``raw`` and ``scaled`` scores, one array per width, as a figure."""
+    if not len(widths) == len(raw) == len(scaled) >= 2:
+        raise ValueError(f"need one raw and one scaled array per width (two widths at least), got "
+                         f"{len(widths)} widths, {len(raw)} raw and {len(scaled)} scaled")
+    raw_stats = np.array([mean_and_sd(s, f"raw[{i}]") for i, s in enumerate(raw)])
+    scaled_stats = np.array([mean_and_sd(s, f"scaled[{i}]") for i, s in enumerate(scaled)])
+    bands = [Band(label, widths, stats[:, 0] - stats[:, 1], stats[:, 0] + stats[:, 1])
+             for label, stats in (("raw q · k: mean ± 1 sd", raw_stats),
+                                  ("scaled q · k / √d_k: mean ± 1 sd", scaled_stats))]
+    x = Axis(float(min(widths)), float(max(widths)), tuple(float(w) for w in widths),
+             "key width d_k (log scale)", log=True)
+    y = linear_axis(np.concatenate([band.lows for band in bands] + [band.highs for band in bands]).tolist(), "score")
+    desc = (f"For d_k from {widths[0]} to {widths[-1]}, the raw scores' standard deviation grows from "
+            f"{fmt(raw_stats[0, 1])} to {fmt(raw_stats[-1, 1])}, about the square root of d_k, while the "
+            f"scaled scores' stays between {fmt(scaled_stats[:, 1].min())} and {fmt(scaled_stats[:, 1].max())}.")
+    return chart_svg(x, y, bands=bands, kind="score-spread", ident=ident,
+                     title="Spread of raw and scaled scores as d_k grows", desc=desc, inputs=drawn)

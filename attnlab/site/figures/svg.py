@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from attnlab.site.figures.palette import BLOCKED, FRAME, GRID, INDIGO, INK, PAPER
+from attnlab.site.figures.palette import BLOCKED, FRAME, GRID, INDIGO, INK, PAPER, RUST
 from attnlab.site.pages.mathml import with_math
 
 MIN_TEXT, PHONE_COLUMN, LAB_COLUMN = 11, 358, 316
@@ -63,9 +63,11 @@ def arrow_marker(ident: str, colour: str) -> str:
             f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
 
 
-def defs(ident: str, blocked: bool = False) -> str:
-    """``<defs>`` of an indigo arrow head and, if ``blocked``, the blocked cells' hatching."""
-    return f"<defs>{arrow_marker(ident, INDIGO)}{blocked_pattern(ident) if blocked else ''}</defs>"
+def defs(ident: str, *, blocked: bool = False, query: bool = False) -> str:
+    """``<defs>`` of an indigo arrow head, a rust one for the ``query`` (``ident``-q-arrow) and the ``blocked``
+    cells' hatching, as asked."""
+    return (f"<defs>{arrow_marker(ident, INDIGO)}{arrow_marker(ident + '-q', RUST) if query else ''}"
+            f"{blocked_pattern(ident) if blocked else ''}</defs>")
 
 
 def carried(values: Mapping[str, Any]) -> str:
