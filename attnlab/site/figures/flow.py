@@ -271,8 +271,7 @@ BLOCK_STEPS = {order: tuple((op, LABELS[op]) for op in ops.split()) for order, o
     ("pre", "input branch norm attention dropout add branch norm feed-forward dropout add final output"))}
 """The block's (operation, label) per layer-norm order; a Pre-LN stack's ``final`` norm follows its last block only
 (CL-039)."""
-HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}
-"""Height of each kind of step (a sublayer's box is :data:`BOX_HEIGHT` + 4)."""
+HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}  # a sublayer's box: BOX_HEIGHT + 4
 
 
 def block_picture(order: str, ident: str) -> str:
@@ -321,8 +320,7 @@ MODEL_FONT = min_font(MODEL_WIDTH)  # wider than a phone's column: the text read
 ENCODER = ("self-attention", "add & norm", "feed-forward", "add & norm")
 DECODER = ("causal self-attention", "add & norm", "cross-attention", "add & norm", "feed-forward", "add & norm")
 """One encoder block's and one decoder block's sublayers, top to bottom (CL-013, CL-021)."""
-SYMBOLS: dict[str, str] = {"N": "N", "heads": "h", "d_model": "d_model", "source": "m", "target": "n",
-                           "vocabulary": "V"}
+SYMBOLS = {"N": "N", "heads": "h", "d_model": "d_model", "source": "m", "target": "n", "vocabulary": "V"}
 """The sizes as symbols: blocks per stack, heads, row width, source and target lengths, vocabulary."""
 
 

@@ -1,8 +1,5 @@
-"""A whole model at a glance: every head's weight map as a small square, a row per layer, a column per head.
-
-The cells of one of :data:`LEVELS` shades are one ``<path>`` (``data-level``) of run-length rectangles, which
-keeps 72 maps small; the figure carries where the grid lies, so a test reads each cell back.
-"""
+"""A whole model at a glance: every head's weight map as a small square, a row per layer, a column per head; the
+cells of one shade are one ``<path>`` of run-length rectangles, which keeps 72 maps small."""
 
 from __future__ import annotations
 
@@ -15,14 +12,10 @@ from attnlab.checks import as_array, index
 from attnlab.site.figures.palette import FRAME, INK, PAPER, strong
 from attnlab.site.figures.svg import background, figure, svg_image, text, upright
 
-LEVELS = 4
-"""Shade steps between weight 0 and weight 1 (quarters: enough for maps this small)."""
-CELL = 5
-GAP = 8
-LEFT, TOP, LEGEND = 64, 64, 96
-"""Room for the layer labels, the head labels and the legend below the grid."""
-FONT = 24
-"""Label size in SVG units: 11 px or more once the grid is shrunk to a phone's 358 px column."""
+LEVELS = 4  # shade steps between weight 0 and weight 1 (quarters: enough for maps this small)
+CELL, GAP = 5, 8
+LEFT, TOP, LEGEND = 64, 64, 96  # room for the layer labels, the head labels and the legend below the grid
+FONT = 24  # 11 px or more once the grid is shrunk to a phone's 358 px column
 
 
 def level(weights: np.ndarray) -> np.ndarray:

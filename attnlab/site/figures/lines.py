@@ -1,7 +1,5 @@
-"""The lines view (BertViz's head view) of :mod:`attnlab.site.pages.trained`'s sentences and heads: from the
-chosen query on the left a line to every key on the right, as wide and dark as its weight; the figure carries
-every weight, and ``docs/assets/lines.js`` redraws the lines when the reader picks another word.
-"""
+"""The lines view (BertViz's head view) of :mod:`attnlab.site.pages.trained`'s sentences: from the chosen query a
+line to every key, as wide and dark as its weight; ``docs/assets/lines.js`` redraws them for another word."""
 
 from __future__ import annotations
 
@@ -19,8 +17,7 @@ QUERY_END, LINE_START, LINE_END, KEY_START = 116, 124, 226, 234
 """Where the query words end, where the lines run, where the key words start."""
 STROKE = (0.75, 7.0)
 """A line's width: the first number plus the second times its weight (the script reads both from the figure)."""
-OPACITY = (0.12, 0.88)
-"""A line's opacity, the same way: faint lines stay visible, weight 1 is opaque."""
+OPACITY = (0.12, 0.88)  # a line's opacity, the same way: faint lines stay visible, weight 1 is opaque
 
 
 def head_line(data: dict[str, Any]) -> str:

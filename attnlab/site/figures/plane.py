@@ -1,8 +1,6 @@
-"""The value plane: each value a point, the visible values' convex hull, the output a point inside it.
-
+"""The value plane (each value a point, the visible values' hull, the output inside it) and the dot-product plane.
 ``docs/assets/value-plane.js`` repeats the placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) for the
-lab's live plane, whose axes are drawn here (:func:`live_plane`); ``tests/node/test_value_plane_js.py`` compares.
-"""
+lab's live plane, whose axes are drawn here (:func:`live_plane`); ``tests/node/test_value_plane_js.py`` compares."""
 
 from __future__ import annotations
 
@@ -23,13 +21,11 @@ from attnlab.text import fmt, vector
 
 PANEL_WIDTH, PANEL_HEIGHT = 226, 236
 """Size of one small-multiple panel: three fit side by side in a desktop column, one per row on a phone."""
-LIVE_WIDTH, LIVE_HEIGHT = 300, 330
-"""Size of the lab's live plane; it fits the lab's box on a phone without shrinking."""
+LIVE_WIDTH, LIVE_HEIGHT = 300, 330  # the lab's live plane fits the lab's box on a phone without shrinking
 MARGIN = {"left": 44, "right": 10, "top": 30, "bottom": 42}
 """Room around the plotting box for the panel's heading, the tick labels and the axis names."""
 FONT = max(13, min_font(LIVE_WIDTH, LAB_COLUMN))
-PAD = 0.12
-"""Share of the data's span left empty on each side, so points on the edge keep their labels."""
+PAD = 0.12  # share of the data's span left empty on each side, so points on the edge keep their labels
 
 
 @dataclass(frozen=True)
@@ -244,8 +240,7 @@ def live_plane() -> str:
 
 # --- the dot product drawn: q · k = ‖q‖ × (the length of k's projection onto q's direction) ---------------
 
-DOT_WIDTH, DOT_HEIGHT, DOT_LEGEND = 360, 300, 22
-"""The dot plane's size, and the height of each line of the legend under it."""
+DOT_WIDTH, DOT_HEIGHT, DOT_LEGEND = 360, 300, 22  # the dot plane's size, and each legend line's height under it
 
 
 def projections(query: Sequence[float], keys: Sequence[Sequence[float]]) -> dict[str, list]:

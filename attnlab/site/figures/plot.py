@@ -120,9 +120,9 @@ def marker(shape: str, x: float, y: float, colour: str) -> str:
     return f'<path class="marker" d="M{num(x + dx)} {num(y + dy)}{rest}" fill="{colour}"/>'
 
 
-def label_every(count: int, room: float, needed: float) -> int:
-    """Label every n-th of ``count`` ticks, rows or columns ``room`` units apart so each label gets ``needed``."""
-    return max(1, math.ceil(needed / room)) if count > 1 else 1
+def label_every(room: float, needed: float) -> int:
+    """Label every n-th of ticks, rows or columns ``room`` units apart so each label gets ``needed``."""
+    return max(1, math.ceil(needed / room))
 
 
 def checked(name: str, values: Sequence[float], size: int | None = None) -> list[float]:
@@ -155,12 +155,10 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     carried: dict[str, Any] = {"lines": {}, "bands": {}, **({"inputs": dict(inputs)} if inputs else {})}
     widest = max(len(x.tick_text(t)) for t in x.ticks) * TICK_FONT * 0.6 + 8
     parts = [grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks])]
-    for k, tick in enumerate(x.ticks):
-        if k % label_every(len(x.ticks), (right - LEFT) / max(len(x.ticks) - 1, 1), widest) == 0:
-            parts.append(text(px(tick), bottom + 18, x.tick_text(tick), TICK_FONT, anchor="middle"))
-    for k, tick in enumerate(y.ticks):
-        if k % label_every(len(y.ticks), PLOT_HEIGHT / max(len(y.ticks) - 1, 1), TICK_FONT * 1.5) == 0:
-            parts.append(text(LEFT - 6, py(tick) + 5, y.tick_text(tick), TICK_FONT, anchor="end"))
+    every = label_every((right - LEFT) / max(len(x.ticks) - 1, 1), widest)
+    parts += [text(px(t), bottom + 18, x.tick_text(t), TICK_FONT, anchor="middle") for t in x.ticks[::every]]
+    every = label_every(PLOT_HEIGHT / max(len(y.ticks) - 1, 1), TICK_FONT * 1.5)
+    parts += [text(LEFT - 6, py(t) + 5, y.tick_text(t), TICK_FONT, anchor="end") for t in y.ticks[::every]]
     parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" '
                  f'stroke="{INK}"/>')
     parts.append(text((LEFT + right) / 2, bottom + 40, x.label, LABEL_FONT, anchor="middle"))
@@ -176,11 +174,10 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
                            for name, ends in (("lows", series.lows), ("highs", series.highs)))
             if any(low > high for low, high in zip(lows, highs)):
                 raise ValueError(f"band {series.label!r} has a low above its high")
-            outline = [(px(a), py(b)) for a, b in [*zip(xs, highs), *zip(xs[::-1], lows[::-1])]]
-            parts.append(f'<polygon class="band" points="{" ".join(f"{num(a)},{num(b)}" for a, b in outline)}" '
-                         f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
-            parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" fill="{colour}" '
-                         f'fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
+            outline = " ".join(f"{num(px(a))},{num(py(b))}" for a, b in [*zip(xs, highs), *zip(xs[::-1], lows[::-1])])
+            look = f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}'
+            parts.append(f'<polygon class="band" points="{outline}" {look}/>')
+            parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" {look}/>')
             carried["bands"][series.label] = {"x": compact(xs), "low": compact(lows), "high": compact(highs)}
         else:
             ys = checked(f"y of {series.label!r}", series.ys, len(xs))
@@ -210,8 +207,7 @@ def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *,
 
 # --- concentration: one query's weights (attnlab.lab.compute) as its multiplier sweeps the lab's range ----
 
-SAMPLES = 17
-"""Evenly spaced multipliers drawn across the range, besides those experiment 1 tabulates (which get markers)."""
+SAMPLES = 17  # multipliers evenly spread over the range, besides those experiment 1 tabulates (marked)
 
 
 def sweep(token: str, causal: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -29,8 +29,7 @@ def num(value: float) -> str:
     return "0.0" if text == "-0.0" else text
 
 
-SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
-"""A subscript as a label writes it, ``W_Q`` or ``d_model``."""
+SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")  # as a label writes it: ``W_Q``, ``d_model``
 
 
 def text(x: float, y: float, content: str, size: float, *, anchor: str = "start", fill: str = INK,
