@@ -59,16 +59,16 @@ def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = INDIG
 
 
 def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
-         left: bool = False, label_y: float | None = None) -> str:
-    """A downward arrow at ``x`` labelled with a name, a shape and its glyph, on the right or the ``left``."""
+         left_at: float | None = None) -> str:
+    """A downward arrow at ``x`` labelled with a name, a shape and its glyph, on its right or, if ``left_at`` is
+    given, on its left at that height."""
     label = f"{name} {shape_text(shape)}"
-    mid = (top + bottom) / 2 if label_y is None else label_y
     line = arrow(ident, [(x, top), (x, bottom - 1)])
-    if not left:
-        return line + shape_label(x + 8, mid, label, shape)
+    if left_at is None:
+        return line + shape_label(x + 8, (top + bottom) / 2, label, shape)
     glyph_x = x - 8 - min(shape[1], MOST_CELLS) * CELL
-    return line + glyph(glyph_x, mid, shape) + text(glyph_x - 6, mid + FONT / 2 - 2, label, FONT, anchor="end",
-                                                    fill=MUTED)
+    return line + glyph(glyph_x, left_at, shape) + text(glyph_x - 6, left_at + FONT / 2 - 2, label, FONT,
+                                                        anchor="end", fill=MUTED)
 
 
 def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
@@ -138,7 +138,7 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
         boxes.append(top)
     mix = top + BOX_HEIGHT + STEP
     parts += [down(ident, CHAIN_X, top + BOX_HEIGHT, mix, "weights", shapes["weights"]),
-              down(ident, V_X, projected, mix, "V", shapes["V"], left=True, label_y=boxes[1] + BOX_HEIGHT / 2),
+              down(ident, V_X, projected, mix, "V", shapes["V"], left_at=boxes[1] + BOX_HEIGHT / 2),
               box((COLUMNS[0] + V_X) / 2, mix, V_X - COLUMNS[0] + 60, "× V: mix the values", label_x=CHAIN_X)]
     out = mix + BOX_HEIGHT + STEP
     parts += [down(ident, CHAIN_X, mix + BOX_HEIGHT, out, "output", shapes["output"]),
