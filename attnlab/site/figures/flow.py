@@ -351,14 +351,10 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
     """The whole Transformer in ``sizes`` (:data:`SYMBOLS`' keys, optionally ``positions`` and ``token_types``),
     carrying each labelled arrow's shape; ``decoder=False`` ends the encoder in ``pooling`` (MiniLM), and
     ``embedding_norm`` draws BERT's layer norm of the embedded rows."""
-    needed = set(SYMBOLS) - (set() if decoder else {"target"})
-    missing = sorted(needed - set(sizes))
-    if missing:
-        raise ValueError(f"sizes must name {', '.join(sorted(needed))}; missing {', '.join(missing)}")
     if not decoder and not pooling:
         raise ValueError("an encoder without a decoder needs its pooling named")
     font, d = MODEL_FONT, sizes["d_model"]
-    n_src, n_tgt, vocabulary = sizes["source"], sizes.get("target"), sizes["vocabulary"]
+    n_src, n_tgt, vocabulary = sizes["source"], sizes["target"] if decoder else None, sizes["vocabulary"]
     gap = 34
     enc_x = 30 + STACK_WIDTH / 2 if decoder else MODEL_WIDTH / 2
     dec_x = MODEL_WIDTH - 30 - STACK_WIDTH / 2
