@@ -104,18 +104,13 @@ def weight_legend(ident: str, x: float, y: float, blocked: bool) -> str:
 CHAIN_X, V_X, COLUMNS = 105, 290, (55, 160, 290)  # centres of the main chain, the value rail and Q, K, V
 
 
-def shapes_of(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None) -> dict[str, tuple[int, ...]]:
-    """The shape of every array the head makes from ``x``, read off a real run of attention."""
-    rows = as_matrix("x", x)
-    q, k, v = project(rows, w_q, "W_Q"), project(rows, w_k, "W_K"), project(rows, w_v, "W_V")
-    r = attention(q, k, v, visible)
-    return {"X": rows.shape, "Q": q.shape, "K": k.shape, "V": v.shape, "scores": r.scores.shape,
-            "scaled": r.scaled.shape, "weights": r.weights.shape, "output": r.output.shape}
-
-
 def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, ident: str, caption: str) -> str:
     """One attention head over the rows ``x`` (mask ``visible``), carrying its inputs, every shape and ``d_k``."""
-    shapes = shapes_of(x, w_q, w_k, w_v, visible)
+    rows = as_matrix("x", x)  # every shape drawn is read off a real run of attention
+    q, k, v = project(rows, w_q, "W_Q"), project(rows, w_k, "W_K"), project(rows, w_v, "W_V")
+    r = attention(q, k, v, visible)
+    shapes = {"X": rows.shape, "Q": q.shape, "K": k.shape, "V": v.shape, "scores": r.scores.shape,
+              "scaled": r.scaled.shape, "weights": r.weights.shape, "output": r.output.shape}
     d_k = shapes["K"][1]
     fan_top, fan_bottom = 8 + BOX_HEIGHT, 8 + BOX_HEIGHT + 44
     parts = [defs(ident, blocked=True), box(COLUMNS[1], 8, 150, "X, the input rows"),

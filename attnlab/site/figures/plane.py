@@ -99,11 +99,6 @@ def hull(points: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
     return corners if len(corners) > 1 else ordered[:1]
 
 
-def radius(weight: float) -> float:
-    """A value's marker radius: its area grows with its weight; a blocked value (weight 0) keeps a small ring."""
-    return 4 + 9 * math.sqrt(weight)
-
-
 def label_place(point: Sequence[float], centre: Sequence[float], gap: float, words: str,
                 frame: Frame) -> dict[str, Any]:
     """Where the label ``words`` goes: ``gap`` beside ``point``, on the side away from ``centre``."""
@@ -151,7 +146,8 @@ def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
     values = [frame.to_pixels(v) for v in r["values"]]
     centre = (sum(x for x, _ in values) / len(values), sum(y for _, y in values) / len(values))
     output = frame.to_pixels(r["output"])
-    radii = [radius(w) if seen else 4.0 for w, seen in zip(r["weights"], r["visible"])]
+    # a value's area grows with its weight; a blocked value keeps a small ring
+    radii = [4 + 9 * math.sqrt(w) if seen else 4.0 for w, seen in zip(r["weights"], r["visible"])]
     nearest = min(values, key=lambda p: math.dist(p, output))
     labels = [label_place(output, nearest, 9, "output", frame)]  # away from the value nearest to it
     labels += [label_place(p, centre, rad + 4, f"{t} {fmt(w) if seen else 'blocked'}", frame)

@@ -56,17 +56,14 @@ def grid(lines: list[tuple[float, float, float, float]]) -> str:
     return f'<path d="{moves}" stroke="{GRID}" fill="none"/>'
 
 
-def arrow_marker(ident: str, colour: str) -> str:
-    """A ``<marker>`` arrow head named ``ident``-arrow, for lines drawn with ``marker-end``."""
-    return (f'<marker id="{ident}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-            f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
-
-
 def defs(ident: str, *, blocked: bool = False, query: bool = False) -> str:
-    """``<defs>`` of an indigo arrow head, a rust one for the ``query`` (``ident``-q-arrow) and the ``blocked``
-    cells' hatching, as asked."""
-    return (f"<defs>{arrow_marker(ident, INDIGO)}{arrow_marker(ident + '-q', RUST) if query else ''}"
-            f"{blocked_pattern(ident) if blocked else ''}</defs>")
+    """``<defs>`` of an indigo arrow head (``ident``-arrow, for lines drawn with ``marker-end``), a rust one for the
+    ``query`` (``ident``-q-arrow) and the ``blocked`` cells' hatching, as asked."""
+    heads = [(ident, INDIGO), *([(f"{ident}-q", RUST)] if query else [])]
+    return ("<defs>" + "".join(f'<marker id="{name}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+                               f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+                               f'fill="{colour}"/></marker>' for name, colour in heads)
+            + f"{blocked_pattern(ident) if blocked else ''}</defs>")
 
 
 def carried(values: Mapping[str, Any]) -> str:
