@@ -29,8 +29,7 @@ class Bars:
     labels: Sequence[str]
     values: Sequence[float]
     full: float
-    colours: Sequence[str] = (INDIGO,)
-    """One colour per bar, or one for all of them."""
+    colours: Sequence[str] = (INDIGO,)  # one per bar, or one for all of them
     decimals: int = 3
 
 
