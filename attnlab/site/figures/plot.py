@@ -198,7 +198,7 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
 def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, kind: str, ident: str,
                title: str, desc: str, x_label: str, y_label: str, inputs: Mapping[str, Any] | None = None) -> str:
     """A log-log chart of each named (x values, y values) line, as one line of HTML."""
-    lines = [Line(label, checked(f"x of {label!r}", xs), checked(f"y of {label!r}", ys, len(xs)))
+    lines = [Line(label, checked(f"x of {label!r}", xs), checked(f"y of {label!r}", ys))
              for label, (xs, ys) in series.items()]
     xs, ys = [v for line in lines for v in line.xs], [v for line in lines for v in line.ys]
     return chart_svg(log_axis(xs, x_label), log_axis(ys, y_label), lines, kind=kind, ident=ident, title=title,
