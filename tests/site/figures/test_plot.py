@@ -91,7 +91,7 @@ def test_chart_fetches_nothing_from_elsewhere_and_escapes_labels() -> None:
 def test_chart_refuses_what_it_cannot_show_naming_the_line_or_band() -> None:
     for series, text in [({"bad": ([1, 2], [0, 1])}, "a log axis cannot show 0"),
                          ({"bad": ([1, 2, 3], [1, 2])}, "y of 'bad' has 2 values but its x has 3"),
-                         ({"bad": ([1, 2], [1, float("nan")])}, "y of 'bad'"),
+                         ({"bad": ([1, 2], [float("nan"), 1])}, "y of 'bad'"),
                          ({str(i): ([1], [1]) for i in range(5)}, "1 to 4 lines and bands, got 5")]:
         with pytest.raises(ValueError, match=text):
             chart(series)
