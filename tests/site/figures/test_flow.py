@@ -134,8 +134,9 @@ def test_the_whole_model_draws_a_real_encoders_numbers_and_bert_its_token_types_
 
 
 def test_the_whole_model_refuses_missing_sizes_and_an_encoder_without_pooling() -> None:
-    with pytest.raises(KeyError, match="vocabulary"):  # a missing size is named
-        flow.model_flow({k: v for k, v in flow.SYMBOLS.items() if k != "vocabulary"}, ident="w", caption="c")
+    for missing in ("vocabulary", "target"):  # the decoder's target is read too, never drawn as None
+        with pytest.raises(KeyError, match=missing):
+            flow.model_flow({k: v for k, v in flow.SYMBOLS.items() if k != missing}, ident="w", caption="c")
     with pytest.raises(ValueError, match="pooling"):
         flow.model_flow(decoder=False, ident="w", caption="c")
 
