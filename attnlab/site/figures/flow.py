@@ -191,6 +191,7 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
 
 # --- several heads -------------------------------------------------------------------------------
 
+
 def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: Sequence[str], ident: str,
                caption: str) -> str:
     """:func:`attnlab.multi_head` on ``x``: each head's projections and weights, the concatenation, ``W_O``."""

@@ -251,6 +251,7 @@ def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
 
 # --- why scale: mean ± one sd of raw and scaled scores against the key width d_k (log axis) ---------------
 
+
 def mean_and_sd(scores: Any, name: str) -> tuple[float, float]:
     """The mean and the (population) standard deviation of one width's scores."""
     values = as_array(name, scores, 1)
