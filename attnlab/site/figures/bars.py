@@ -12,7 +12,8 @@ import numpy as np
 from attnlab.checks import as_array
 from attnlab.lab import TOKENS, compute
 from attnlab.site.figures.palette import INDIGO, INK, MUTED, RUST
-from attnlab.site.figures.svg import background, figure, num, svg_image, text
+from attnlab.site.figures.svg import background, blocked_pattern, figure, min_font, num, svg_image, text
+from attnlab.site.pages.trained import QUERY, SENTENCES, STEPS, found, position, step_values
 from attnlab.text import fmt
 
 FONT = 13
@@ -28,8 +29,7 @@ class Bars:
     labels: Sequence[str]
     values: Sequence[float]
     full: float
-    colours: Sequence[str] = (INDIGO,)
-    """One colour per bar, or one for all of them."""
+    colours: Sequence[str] = (INDIGO,)  # one per bar, or one for all of them
     decimals: int = 3
 
 
@@ -127,3 +127,45 @@ def weights_and_sizes(token: str, *, ident: str, caption: str) -> str:
     carried = {"controls": dict(r.controls), "weights": list(r.weights), "value_lengths": lengths.tolist(),
                "contribution_lengths": contributions.tolist()}
     return figure(ident, picture, caption, kind="weights-and-sizes", values=carried)
+
+
+# --- the same step in a trained model (attnlab.site.pages.trained): a bar per key for the query "it" -----
+
+
+def step_bars(step: str, *, ident: str, caption: str) -> str:
+    """A bar per key of Home's sentence: ``step`` (:data:`STEPS`) for the query "it" in Home's head."""
+    values, visible = step_values(step)
+    tokens = found()[0].tokens
+    width, row, label, number = 360, 18, 78, 50
+    font = min_font(width)
+    low, high = min(0.0, *values), max(0.0, *values)
+    start = 8 + label + 6 + (number if low < 0 else 0)  # negative bars leave room for their numbers
+    room = width - number - start
+    scale = room / ((high - low) or 1.0)
+    zero = start - low * scale
+    parts = [blocked_pattern(ident), background(width, row * len(tokens) + 30),
+             text(8, 16, f"{STEPS[step]} from “{QUERY}”", font, bold=True)]
+    for j, (token, value, seen) in enumerate(zip(tokens, values, visible)):
+        y = 26 + j * row
+        middle = y + row / 2 + font / 2 - 2
+        parts.append(text(8 + label, middle, token, font, anchor="end", fill=MUTED))
+        if not seen:
+            parts.append(f'<rect x="{num(zero)}" y="{num(y + 3)}" width="{num(room / 3)}" height="{row - 6}" '
+                         f'fill="url(#{ident}-blocked)"/>' + text(zero + room / 3 + 4, middle, "blocked", font,
+                                                                  fill=MUTED))
+            continue
+        length = value * scale
+        left = zero + min(length, 0.0)
+        parts.append(f'<rect x="{num(left)}" y="{num(y + 3)}" width="{num(max(abs(length), 0.5))}" '
+                     f'height="{row - 6}" fill="{RUST if value < 0 else INDIGO}"/>')
+        at, anchor = (left - 4, "end") if value < 0 else (zero + length + 4, "start")
+        parts.append(text(at, middle, fmt(value), font, anchor=anchor))
+    height = 26 + row * len(tokens) + 4
+    parts.append(f'<path d="M{num(zero)} 26V{num(height - 4)}" stroke="{INK}"/>')
+    desc = "; ".join(f"{t} {fmt(v) if s else 'blocked'}" for t, v, s in zip(tokens, values, visible))
+    picture = svg_image(ident, f"{STEPS[step].capitalize()} from “{QUERY}”, key by key", desc + ".", width, height,
+                        "".join(parts))
+    _, layer, h = found()
+    return figure(ident, picture, caption, kind="trained-step",
+                  values={"sentence": SENTENCES[0].text, "layer": layer, "head": h, "query": position(),
+                          "step": step, "values": values, "visible": visible})

@@ -1,8 +1,5 @@
-"""Diagrams of how rows flow through the model: one head, several heads, a block, the whole model.
-
-Every shape and weight drawn is read off a real run of attnlab's functions; a shape is written ``3 × 2`` and
-drawn as a grid of cells, one per number (at most 8 a side).
-"""
+"""Diagrams of how rows flow through the model (one head, several heads, a block, the whole model), every shape
+and weight read off a real run; a shape is written ``3 × 2`` and drawn as a grid of cells, at most 8 a side."""
 
 from __future__ import annotations
 
@@ -18,11 +15,9 @@ from attnlab.site.figures.palette import INDIGO, INK, MUTED, PAPER, TINT, shade
 from attnlab.site.figures.svg import PHONE_COLUMN, background, defs, figure, legend_bar, min_font, num, svg_image, text
 from attnlab.text import fmt
 
-WIDTH = 340
-"""Narrow enough for a phone's column at full size (so :data:`SMALL` text reads at 11 px); the steps run down."""
+WIDTH = 340  # a phone's column holds it at full size, so SMALL text reads at 11 px; the steps run down
 FONT, SMALL = max(13, min_font(WIDTH)), min_font(WIDTH)
-CELL, MOST_CELLS = 6, 8
-"""Side of one cell of a shape glyph, and the most cells drawn along a side."""
+CELL, MOST_CELLS = 6, 8  # a shape glyph's cell side, and the most cells it draws along a side
 BOX_HEIGHT, STEP = 30, 52
 
 
@@ -64,16 +59,16 @@ def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = INDIG
 
 
 def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
-         left: bool = False, label_y: float | None = None) -> str:
-    """A downward arrow at ``x`` labelled with a name, a shape and its glyph, on the right or the ``left``."""
+         left_at: float | None = None) -> str:
+    """A downward arrow at ``x`` labelled with a name, a shape and its glyph, on its right or, if ``left_at`` is
+    given, on its left at that height."""
     label = f"{name} {shape_text(shape)}"
-    mid = (top + bottom) / 2 if label_y is None else label_y
     line = arrow(ident, [(x, top), (x, bottom - 1)])
-    if not left:
-        return line + shape_label(x + 8, mid, label, shape)
+    if left_at is None:
+        return line + shape_label(x + 8, (top + bottom) / 2, label, shape)
     glyph_x = x - 8 - min(shape[1], MOST_CELLS) * CELL
-    return line + glyph(glyph_x, mid, shape) + text(glyph_x - 6, mid + FONT / 2 - 2, label, FONT, anchor="end",
-                                                    fill=MUTED)
+    return line + glyph(glyph_x, left_at, shape) + text(glyph_x - 6, left_at + FONT / 2 - 2, label, FONT,
+                                                        anchor="end", fill=MUTED)
 
 
 def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
@@ -106,25 +101,19 @@ def weight_legend(ident: str, x: float, y: float, blocked: bool) -> str:
 
 # --- one head -------------------------------------------------------------------------------------
 
-CHAIN_X, V_X, COLUMNS = 105, 290, (55, 160, 290)
-"""Centre of the main chain, of the value rail, and of the three projections (Q, K, V)."""
-
-
-def shapes_of(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None) -> dict[str, tuple[int, ...]]:
-    """The shape of every array the head makes from ``x``, read off a real run of attention."""
-    rows = as_matrix("x", x)
-    q, k, v = project(rows, w_q, "W_Q"), project(rows, w_k, "W_K"), project(rows, w_v, "W_V")
-    r = attention(q, k, v, visible)
-    return {"X": rows.shape, "Q": q.shape, "K": k.shape, "V": v.shape, "scores": r.scores.shape,
-            "scaled": r.scaled.shape, "weights": r.weights.shape, "output": r.output.shape}
+CHAIN_X, V_X, COLUMNS = 105, 290, (55, 160, 290)  # centres of the main chain, the value rail and Q, K, V
 
 
 def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, ident: str, caption: str) -> str:
     """One attention head over the rows ``x`` (mask ``visible``), carrying its inputs, every shape and ``d_k``."""
-    shapes = shapes_of(x, w_q, w_k, w_v, visible)
+    rows = as_matrix("x", x)  # every shape drawn is read off a real run of attention
+    q, k, v = project(rows, w_q, "W_Q"), project(rows, w_k, "W_K"), project(rows, w_v, "W_V")
+    r = attention(q, k, v, visible)
+    shapes = {"X": rows.shape, "Q": q.shape, "K": k.shape, "V": v.shape, "scores": r.scores.shape,
+              "scaled": r.scaled.shape, "weights": r.weights.shape, "output": r.output.shape}
     d_k = shapes["K"][1]
     fan_top, fan_bottom = 8 + BOX_HEIGHT, 8 + BOX_HEIGHT + 44
-    parts = [defs(ident, INDIGO, blocked=True), box(COLUMNS[1], 8, 150, "X, the input rows"),
+    parts = [defs(ident, blocked=True), box(COLUMNS[1], 8, 150, "X, the input rows"),
              shape_label(COLUMNS[1] + 83, 8 + BOX_HEIGHT / 2, shape_text(shapes["X"]), shapes["X"])]
     for centre, name in zip(COLUMNS, ("W_Q", "W_K", "W_V")):
         parts += [arrow(ident, [(COLUMNS[1], fan_top), (centre, fan_bottom - 1)]),
@@ -144,7 +133,7 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
         boxes.append(top)
     mix = top + BOX_HEIGHT + STEP
     parts += [down(ident, CHAIN_X, top + BOX_HEIGHT, mix, "weights", shapes["weights"]),
-              down(ident, V_X, projected, mix, "V", shapes["V"], left=True, label_y=boxes[1] + BOX_HEIGHT / 2),
+              down(ident, V_X, projected, mix, "V", shapes["V"], left_at=boxes[1] + BOX_HEIGHT / 2),
               box((COLUMNS[0] + V_X) / 2, mix, V_X - COLUMNS[0] + 60, "× V: mix the values", label_x=CHAIN_X)]
     out = mix + BOX_HEIGHT + STEP
     parts += [down(ident, CHAIN_X, mix + BOX_HEIGHT, out, "output", shapes["output"]),
@@ -166,8 +155,6 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
 
 # --- causal masking: the scores with their blocked triangle, and the weights they give -----------
 
-GRID_CELL = 40
-
 
 def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str, caption: str) -> str:
     """The scaled scores with the keys ``visible`` hides hatched (−∞), beside the weights a softmax gives."""
@@ -175,20 +162,20 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
     n, m = grid.shape
     seen = as_mask("visible", visible, grid.shape)
     weights = np.array([softmax(row, ok) for row, ok in zip(grid, seen)])
-    left, top = 48, 36
-    second = left + m * GRID_CELL + 56  # the rows line up with the scores', so they need no labels of their own
-    width = second + m * GRID_CELL + 8
+    left, top, cell = 48, 36, 40
+    second = left + m * cell + 56  # the rows line up with the scores', so they need no labels of their own
+    width = second + m * cell + 8
     bottom = top + n * 22
     score_words = [[fmt(s) if ok else "−∞" for s, ok in zip(row, oks)] for row, oks in zip(grid, seen)]
     weight_words = [[fmt(w) if ok else "0" for w, ok in zip(row, oks)] for row, oks in zip(weights, seen)]
-    parts = [defs(ident, INDIGO, blocked=True), background(width, bottom + 64),
+    parts = [defs(ident, blocked=True), background(width, bottom + 64),
              text(left, 14, "scaled scores", FONT, bold=True), text(second, 14, "weights", FONT, bold=True),
-             labelled_cells(ident, left, top, grid, seen, score_words, tokens, tokens, width=GRID_CELL,
-                            height=22, shaded=False),
-             labelled_cells(ident, second, top, weights, seen, weight_words, [""] * n, tokens, width=GRID_CELL,
-                            height=22, shaded=True),
-             arrow(ident, [(left + m * GRID_CELL + 6, top + n * 11), (second - 6, top + n * 11)]),
-             text((left + m * GRID_CELL + second) / 2, top + n * 11 - 6, "softmax", SMALL, anchor="middle"),
+             labelled_cells(ident, left, top, grid, seen, score_words, tokens, tokens, width=cell, height=22,
+                            shaded=False),
+             labelled_cells(ident, second, top, weights, seen, weight_words, [""] * n, tokens, width=cell, height=22,
+                            shaded=True),
+             arrow(ident, [(left + m * cell + 6, top + n * 11), (second - 6, top + n * 11)]),
+             text((left + m * cell + second) / 2, top + n * 11 - 6, "softmax", SMALL, anchor="middle"),
              weight_legend(ident, left - 40, bottom + 16, blocked=True)]
     height = bottom + 16 + 14 + SMALL + 8
     rows = "; ".join(f"{q}: " + ", ".join(f"{k} {fmt(s) if ok else 'blocked'}" for k, s, ok in zip(tokens, row, oks))
@@ -204,9 +191,6 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
 
 # --- several heads -------------------------------------------------------------------------------
 
-HEAD_COLUMN = 170
-"""Width of one head's column: more than two heads widen the picture past a phone's column."""
-
 
 def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: Sequence[str], ident: str,
                caption: str) -> str:
@@ -214,12 +198,12 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     rows = as_matrix("x", x)
     result = multi_head(rows, rows, params, visible)
     heads = len(params.heads)
-    width = max(WIDTH, heads * HEAD_COLUMN)
+    width = max(WIDTH, heads * 170)  # 170 a head: more than two heads widen the picture past a phone's column
     centres = [width / heads * (h + 0.5) for h in range(heads)]
     mid = width / 2
     shape = result.heads[0].weights.shape
     seen = np.ones(shape, bool) if visible is None else as_mask("visible", visible, shape)
-    parts = [defs(ident, INDIGO, blocked=True), box(mid, 8, 150, "X, the input rows"),
+    parts = [defs(ident, blocked=True), box(mid, 8, 150, "X, the input rows"),
              text(mid + 83, 8 + BOX_HEIGHT / 2 + FONT / 2 - 2, shape_text(rows.shape), FONT, fill=MUTED)]
     fan = 8 + BOX_HEIGHT
     map_top = fan + 44 + 22 + BOX_HEIGHT + 40
@@ -283,25 +267,22 @@ BLOCK_STEPS = {order: tuple((op, LABELS[op]) for op in ops.split()) for order, o
     ("pre", "input branch norm attention dropout add branch norm feed-forward dropout add final output"))}
 """The block's (operation, label) per layer-norm order; a Pre-LN stack's ``final`` norm follows its last block only
 (CL-039)."""
-HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}
-"""Height of each kind of step (a sublayer's box is :data:`BOX_HEIGHT` + 4)."""
+HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}  # a sublayer's box: BOX_HEIGHT + 4
 
 
 def block_picture(order: str, ident: str) -> str:
     """One encoder block (Post-LN or Pre-LN) as a picture: boxes are sublayers, circles the residual additions."""
     name = "Post-LN (the original order)" if order == "post" else "Pre-LN (a later variant)"
-    cx, left, gap, width, font = 190, 40, 18, 330, 14
-    parts = [defs(ident, INDIGO, blocked=True), text(cx, 20, name, font, anchor="middle", bold=True)]
-    ys, y, branch = [], 34, 0.0
-    for op, _ in BLOCK_STEPS[order]:
-        ys.append((y, y + HEIGHTS.get(op, BOX_HEIGHT + 4)))
-        y += HEIGHTS.get(op, BOX_HEIGHT + 4) + gap
-    for i, ((op, label), (top, bottom)) in enumerate(zip(BLOCK_STEPS[order], ys)):
+    cx, left, width, font = 190, 40, 330, 14
+    parts = [defs(ident, blocked=True), text(cx, 20, name, font, anchor="middle", bold=True)]
+    top, above, branch = 34, 0, 0.0
+    for i, (op, label) in enumerate(BLOCK_STEPS[order]):
+        bottom = top + HEIGHTS.get(op, BOX_HEIGHT + 4)
         mid = (top + bottom) / 2
         if i and op == "branch":
-            parts.append(f'<path d="M{cx} {ys[i - 1][1]}V{top}" stroke="{INDIGO}" stroke-width="1.5"/>')
+            parts.append(f'<path d="M{cx} {above}V{top}" stroke="{INDIGO}" stroke-width="1.5"/>')
         elif i:
-            parts.append(arrow(ident, [(cx, ys[i - 1][1]), (cx, top)]))
+            parts.append(arrow(ident, [(cx, above), (cx, top)]))
         if op in ("input", "output"):
             parts.append(text(cx, mid + 5, label, font, anchor="middle"))
         elif op == "branch":
@@ -314,10 +295,11 @@ def block_picture(order: str, ident: str) -> str:
         else:
             dash, fill = {"dropout": ("5 4", PAPER), "final": ("2 3", PAPER)}.get(op, ("", TINT))
             parts.append(box(cx, top, 240, label, height=bottom - top, font=font, dash=dash, fill=fill))
+        above, top = bottom, bottom + 18
     flow = ", then ".join(label or ("add the residual" if op == "add" else "branch the residual")
                           for op, label in BLOCK_STEPS[order])
-    return svg_image(ident, f"Encoder block, {name}", f"From top to bottom: {flow}.", width, y,
-                     background(width, y) + "".join(parts))
+    return svg_image(ident, f"Encoder block, {name}", f"From top to bottom: {flow}.", width, top,
+                     background(width, top) + "".join(parts))
 
 
 def block_flow(*, ident: str, caption: str) -> str:
@@ -330,13 +312,11 @@ def block_flow(*, ident: str, caption: str) -> str:
 # --- the whole model -----------------------------------------------------------------------------
 
 MODEL_WIDTH, STACK_WIDTH = 420, 170
-MODEL_FONT = min_font(MODEL_WIDTH)
-"""Wider than a phone's column: the text is sized to read at 11 px once shrunk."""
+MODEL_FONT = min_font(MODEL_WIDTH)  # wider than a phone's column: the text reads at 11 px once shrunk
 ENCODER = ("self-attention", "add & norm", "feed-forward", "add & norm")
 DECODER = ("causal self-attention", "add & norm", "cross-attention", "add & norm", "feed-forward", "add & norm")
 """One encoder block's and one decoder block's sublayers, top to bottom (CL-013, CL-021)."""
-SYMBOLS: dict[str, str] = {"N": "N", "heads": "h", "d_model": "d_model", "source": "m", "target": "n",
-                           "vocabulary": "V"}
+SYMBOLS = {"N": "N", "heads": "h", "d_model": "d_model", "source": "m", "target": "n", "vocabulary": "V"}
 """The sizes as symbols: blocks per stack, heads, row width, source and target lengths, vocabulary."""
 
 
@@ -367,18 +347,14 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
     """The whole Transformer in ``sizes`` (:data:`SYMBOLS`' keys, optionally ``positions`` and ``token_types``),
     carrying each labelled arrow's shape; ``decoder=False`` ends the encoder in ``pooling`` (MiniLM), and
     ``embedding_norm`` draws BERT's layer norm of the embedded rows."""
-    needed = set(SYMBOLS) - (set() if decoder else {"target"})
-    missing = sorted(needed - set(sizes))
-    if missing:
-        raise ValueError(f"sizes must name {', '.join(sorted(needed))}; missing {', '.join(missing)}")
     if not decoder and not pooling:
         raise ValueError("an encoder without a decoder needs its pooling named")
     font, d = MODEL_FONT, sizes["d_model"]
-    n_src, n_tgt, vocabulary = sizes["source"], sizes.get("target"), sizes["vocabulary"]
+    n_src, n_tgt, vocabulary = sizes["source"], sizes["target"] if decoder else None, sizes["vocabulary"]
     gap = 34
     enc_x = 30 + STACK_WIDTH / 2 if decoder else MODEL_WIDTH / 2
     dec_x = MODEL_WIDTH - 30 - STACK_WIDTH / 2
-    parts = [defs(ident, INDIGO)]
+    parts = [defs(ident)]
     shapes: dict[str, list[Any]] = {}
 
     def step(centre: float, top: float, label: str) -> str:
@@ -471,7 +447,7 @@ def shifted_targets(target: Sequence[str], *, ident: str, caption: str) -> str:
     left, top = 64, 24
     column = min(72, (PHONE_COLUMN - left - 4) // len(target))  # a phone's column at full size, text at 11 px
     width = left + len(target) * column + 4
-    parts = [defs(ident, INDIGO), text(4, top + 20, "reads", FONT), text(4, top + 100, "predicts", FONT)]
+    parts = [defs(ident), text(4, top + 20, "reads", FONT), text(4, top + 100, "predicts", FONT)]
     for i, (read, predicted) in enumerate(zip(reads, target)):
         x = left + i * column
         mid = x + column / 2 - 4

@@ -1,8 +1,5 @@
-"""A whole model at a glance: every head's weight map as a small square, a row per layer, a column per head.
-
-The cells of one of :data:`LEVELS` shades are one ``<path>`` (``data-level``) of run-length rectangles, which
-keeps 72 maps small; the figure carries where the grid lies, so a test reads each cell back.
-"""
+"""A whole model at a glance: every head's weight map as a small square, a row per layer, a column per head; the
+cells of one shade are one ``<path>`` of run-length rectangles, which keeps 72 maps small."""
 
 from __future__ import annotations
 
@@ -11,18 +8,14 @@ from itertools import groupby
 
 import numpy as np
 
-from attnlab.checks import as_array, as_mask, index
-from attnlab.site.figures.palette import BLOCKED, FRAME, INK, PAPER, strong
+from attnlab.checks import as_array, index
+from attnlab.site.figures.palette import FRAME, INK, PAPER, strong
 from attnlab.site.figures.svg import background, figure, svg_image, text, upright
 
-LEVELS = 4
-"""Shade steps between weight 0 and weight 1 (quarters: enough for maps this small)."""
-CELL = 5
-GAP = 8
-LEFT, TOP, LEGEND = 64, 64, 96
-"""Room for the layer labels, the head labels and the legend below the grid."""
-FONT = 24
-"""Label size in SVG units: 11 px or more once the grid is shrunk to a phone's 358 px column."""
+LEVELS = 4  # shade steps between weight 0 and weight 1 (quarters: enough for maps this small)
+CELL, GAP = 5, 8
+LEFT, TOP, LEGEND = 64, 64, 96  # room for the layer labels, the head labels and the legend below the grid
+FONT = 24  # 11 px or more once the grid is shrunk to a phone's 358 px column
 
 
 def level(weights: np.ndarray) -> np.ndarray:
@@ -30,29 +23,21 @@ def level(weights: np.ndarray) -> np.ndarray:
     return np.rint(np.clip(weights, 0.0, 1.0) * LEVELS).astype(int)
 
 
-def colour(step: int) -> str:
-    """The fill of shade ``step``: the palette's strong ramp at step / LEVELS."""
-    return strong(step / LEVELS)
-
-
-Run = tuple[int, int, int]
-"""A rectangle of cells in one row of one square: left x, top y, width, in SVG units."""
-
-
-def runs(steps: np.ndarray, visible: np.ndarray, left: int, top: int) -> dict[str, list[Run]]:
-    """One square's rows cut into runs of neighbouring cells of one shade, keyed by shade step."""
-    found: dict[str, list[Run]] = {}
-    for q, (row, seen) in enumerate(zip(steps, visible)):
+def runs(steps: np.ndarray, left: int, top: int) -> dict[int, list[tuple[int, int, int]]]:
+    """One square's rows cut into runs of neighbouring cells of one shade step above 0, keyed by the step; a run
+    is a rectangle CELL high: its left x, top y and width, in SVG units."""
+    found: dict[int, list[tuple[int, int, int]]] = {}
+    for q, row in enumerate(steps):
         k = 0
-        for name, group in groupby(str(step) if ok else "blocked" for step, ok in zip(row, seen)):
+        for step, group in groupby(row):
             cells = len(list(group))
-            if name != "0":
-                found.setdefault(name, []).append((left + k * CELL, top + q * CELL, cells * CELL))
+            if step:
+                found.setdefault(int(step), []).append((left + k * CELL, top + q * CELL, cells * CELL))
             k += cells
     return found
 
 
-def path(rectangles: Sequence[Run]) -> str:
+def path(rectangles: Sequence[tuple[int, int, int]]) -> str:
     """Rectangles CELL high as one path: the first placed absolutely, each next one moved from the last."""
     parts, x0, y0 = [], 0, 0
     for i, (x, y, width) in enumerate(rectangles):
@@ -62,15 +47,14 @@ def path(rectangles: Sequence[Run]) -> str:
     return "".join(parts)
 
 
-def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tuple[int, int]] = (),
-              sentence: str, ident: str, title: str, desc: str) -> str:
-    """Every head's map of ``sentence`` (``weights``: layers × heads × n × n) as one figure, ``visible`` greying
-    blocked keys and the (layer, head) pairs ``outlined`` (counted from 0) framed; it carries where the grid lies."""
+def head_grid(weights: object, *, outlined: Sequence[tuple[int, int]] = (), sentence: str, ident: str, title: str,
+              desc: str) -> str:
+    """Every head's map of ``sentence`` (``weights``: layers × heads × n × n) as one figure, the (layer, head) pairs
+    ``outlined`` (counted from 0) framed; it carries where the grid lies."""
     w = as_array("weights", weights, 4)
     layers, heads, n, m = w.shape
     if n != m:
         raise ValueError(f"weights must be square maps (self-attention), got {n} × {m}")
-    seen = np.ones((n, n), dtype=bool) if visible is None else as_mask("visible", visible, (n, n))
     frames = [(index("layer", row, layers), index("head", h, heads)) for row, h in outlined]
     side = n * CELL
     step = side + GAP
@@ -78,31 +62,28 @@ def head_grid(weights: object, visible: object = None, *, outlined: Sequence[tup
     height = grid_bottom + LEGEND
     parts = [background(width, height), text(LEFT + heads * step / 2, FONT, "head", FONT, anchor="middle"),
              upright(FONT, f"{TOP + layers * step / 2:.0f}", "layer", FONT)]
-    # labelled from 1, as the prose and the explorer count; ``outlined`` and the carried steps count from 0, as code
-    # does
+    # labelled from 1, as the prose counts; ``outlined`` and the carried steps count from 0, as code does
     parts += [text(LEFT + h * step + side / 2, TOP - 10, str(h + 1), FONT, anchor="middle")
               for h in range(heads)]
     parts += [text(LEFT - 10, TOP + row * step + side / 2 + FONT / 3, str(row + 1), FONT, anchor="end")
               for row in range(layers)]
-    shaded: dict[str, list[Run]] = {}
+    shaded: dict[int, list[tuple[int, int, int]]] = {}
     for row in range(layers):
         for h in range(heads):
-            for name, found in runs(level(w[row, h]), seen, LEFT + h * step, TOP + row * step).items():
-                shaded.setdefault(name, []).extend(found)
+            for shade, found in runs(level(w[row, h]), LEFT + h * step, TOP + row * step).items():
+                shaded.setdefault(shade, []).extend(found)
     squares = "".join(f"M{LEFT + h * step} {TOP + row * step}h{side}v{side}h-{side}z"
                       for row in range(layers) for h in range(heads))
     parts.append(f'<path d="{squares}" fill="{PAPER}" stroke="{FRAME}" stroke-width="0.5"/>')
-    for name in ["blocked", *(str(s) for s in range(1, LEVELS + 1))]:
-        if name in shaded:
-            fill = BLOCKED if name == "blocked" else colour(int(name))
-            parts.append(f'<path data-level="{name}" fill="{fill}" d="{path(shaded[name])}"/>')
+    parts += [f'<path data-level="{shade}" fill="{strong(shade / LEVELS)}" d="{path(shaded[shade])}"/>'
+              for shade in range(1, LEVELS + 1) if shade in shaded]
     for row, h in frames:
         parts.append(f'<rect data-outlined="{row} {h}" x="{LEFT + h * step - 3}" y="{TOP + row * step - 3}" '
                      f'width="{side + 6}" height="{side + 6}" fill="none" stroke="{INK}" stroke-width="3"/>')
     swatch, start, y = 36, LEFT + 100, grid_bottom + 12  # the legend: a swatch per shade step, weights 0 to 1
     parts.append(text(LEFT, y + FONT, "weight", FONT))
     parts += [f'<rect x="{start + step * swatch}" y="{y + 2}" width="{swatch}" height="{FONT}" '
-              f'fill="{colour(step)}" stroke="{FRAME}" stroke-width="0.5"/>' for step in range(LEVELS + 1)]
+              f'fill="{strong(step / LEVELS)}" stroke="{FRAME}" stroke-width="0.5"/>' for step in range(LEVELS + 1)]
     parts += [text(start + step * swatch + swatch / 2, y + 2 * FONT + 12, label, FONT, anchor="middle")
               for step, label in ((0, "0"), (LEVELS // 2, "0.5"), (LEVELS, "1"))]  # LEVELS is even
     picture = svg_image(ident, title, desc, width, height, "".join(parts))

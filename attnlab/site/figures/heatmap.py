@@ -15,9 +15,7 @@ from attnlab.site.figures.svg import background, figure, legend_bar, min_font, n
 CELL_WIDTH, CELL_HEIGHT = 16, 11
 LEFT, TOP, RIGHT = 58, 42, 12
 """Room left of the cells (row labels and name), above them (column labels and name), and on the right."""
-LEGEND_STOPS = 11
-STEP = 0.05
-"""Cells are coloured in steps of this much (41 colours from −1 to 1); the figure carries the exact values."""
+STEP = 0.05  # cells are coloured in steps of this much (41 colours); the figure carries the exact values
 
 
 def cells(grid: np.ndarray) -> str:
@@ -38,10 +36,13 @@ def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, captio
     if np.abs(grid).max() > 1:
         raise ValueError(f"heatmap values must lie in [-1, 1], got {np.abs(grid).max():g}")
     rows, cols = grid.shape
+    block = ""
     if marked is not None:
         r0, c0, nr, nc = marked
         if min(marked) < 0 or nr < 1 or nc < 1 or r0 + nr > rows or c0 + nc > cols:
             raise ValueError(f"marked block {marked} does not fit a {rows} × {cols} heatmap")
+        block = (f'<rect x="{LEFT + c0 * CELL_WIDTH}" y="{TOP + r0 * CELL_HEIGHT}" width="{nc * CELL_WIDTH}" '
+                 f'height="{nr * CELL_HEIGHT}" fill="none" stroke="{INK}" stroke-width="3"/>')
     width = LEFT + cols * CELL_WIDTH + RIGHT
     font = max(13, min_font(width))
     bottom = TOP + rows * CELL_HEIGHT
@@ -52,17 +53,13 @@ def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, captio
     parts = [background(width, height), text(LEFT + cols * CELL_WIDTH / 2, 14, column_name, font, anchor="middle"),
              cells(grid)]
     parts += [text(LEFT + (c + 0.5) * CELL_WIDTH, TOP - 6, str(c), font, anchor="middle", fill=MUTED)
-              for c in range(0, cols, label_every(cols, CELL_WIDTH, 2 * 0.6 * font + 6))]
+              for c in range(0, cols, label_every(CELL_WIDTH, 2 * 0.6 * font + 6))]
     parts += [text(LEFT - 6, TOP + (r + 0.5) * CELL_HEIGHT + font / 2 - 2, str(r), font, anchor="end", fill=MUTED)
-              for r in range(0, rows, label_every(rows, CELL_HEIGHT, font + 3))]
+              for r in range(0, rows, label_every(CELL_HEIGHT, font + 3))]
     parts.append(upright(14, num((TOP + bottom) / 2), row_name, font))
     parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{cols * CELL_WIDTH}" height="{rows * CELL_HEIGHT}" '
-                 f'fill="none" stroke="{INK}"/>')
-    if marked is not None:
-        r0, c0, nr, nc = marked
-        parts.append(f'<rect x="{LEFT + c0 * CELL_WIDTH}" y="{TOP + r0 * CELL_HEIGHT}" width="{nc * CELL_WIDTH}" '
-                     f'height="{nr * CELL_HEIGHT}" fill="none" stroke="{INK}" stroke-width="3"/>')
-    stops = [(i / (LEGEND_STOPS - 1), diverging(-1 + 2 * i / (LEGEND_STOPS - 1))) for i in range(LEGEND_STOPS)]
+                 f'fill="none" stroke="{INK}"/>{block}')
+    stops = [(i / 10, diverging(-1 + 2 * i / 10)) for i in range(11)]  # the colour scale's 11 stops
     parts.append(legend_bar(ident, LEFT, legend_top, min(200, cols * CELL_WIDTH), stops,
                             [(0.0, "−1"), (0.5, "0"), (1.0, "+1")], font))
     if notes:

@@ -1,7 +1,5 @@
-"""The lines view (BertViz's head view) of :mod:`attnlab.site.pages.trained`'s sentences and heads: from the
-chosen query on the left a line to every key on the right, as wide and dark as its weight; the figure carries
-every weight, and ``docs/assets/lines.js`` redraws the lines when the reader picks another word.
-"""
+"""The lines view (BertViz's head view) of :mod:`attnlab.site.pages.trained`'s sentences: from the chosen query a
+line to every key, as wide and dark as its weight; ``docs/assets/lines.js`` redraws them for another word."""
 
 from __future__ import annotations
 
@@ -19,8 +17,7 @@ QUERY_END, LINE_START, LINE_END, KEY_START = 116, 124, 226, 234
 """Where the query words end, where the lines run, where the key words start."""
 STROKE = (0.75, 7.0)
 """A line's width: the first number plus the second times its weight (the script reads both from the figure)."""
-OPACITY = (0.12, 0.88)
-"""A line's opacity, the same way: faint lines stay visible, weight 1 is opaque."""
+OPACITY = (0.12, 0.88)  # a line's opacity, the same way: faint lines stay visible, weight 1 is opaque
 
 
 def head_line(data: dict[str, Any]) -> str:
@@ -30,31 +27,23 @@ def head_line(data: dict[str, Any]) -> str:
             f"“{k}” the most weight, found by searching them all.")
 
 
-def link(x2: float, y1: float, y2: float, key: int, weight: float) -> str:
-    """One line from the query's row to key ``key``'s row, its width and opacity by ``weight``."""
-    return (f'<line x1="{LINE_START}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" data-key="{key}" '
-            f'data-weight="{weight!r}" stroke-width="{STROKE[0] + STROKE[1] * weight:.2f}" '
-            f'stroke-opacity="{OPACITY[0] + OPACITY[1] * weight:.2f}"/>')
-
-
-def row_y(i: int) -> float:
-    """The baseline-centre of row ``i``."""
-    return TOP + ROW * i + ROW / 2
-
-
 def picture(ident: str, data: dict[str, Any]) -> str:
     """The two columns of words and the lines from the sentence's pronoun, as an ``<svg>``."""
     tokens, query, weights = data["tokens"], data["query"], data["weights"]
     font = min_font(WIDTH)
     height = TOP * 2 + ROW * len(tokens)
-    lines = "".join(link(LINE_END, row_y(query), row_y(j), j, w) for j, w in enumerate(weights[query]))
+    ys = [TOP + ROW * i + ROW / 2 for i in range(len(tokens))]  # each row's middle
+    lines = "".join(f'<line x1="{LINE_START}" y1="{num(ys[query])}" x2="{num(LINE_END)}" y2="{num(y)}" data-key="{j}" '
+                    f'data-weight="{w!r}" stroke-width="{STROKE[0] + STROKE[1] * w:.2f}" '
+                    f'stroke-opacity="{OPACITY[0] + OPACITY[1] * w:.2f}"/>'
+                    for j, (y, w) in enumerate(zip(ys, weights[query])))  # the width and opacity by the weight
     queries = "".join(
-        text(QUERY_END, row_y(i) + font * 0.35, token, font, anchor="end", bold=i == query,
+        text(QUERY_END, ys[i] + font * 0.35, token, font, anchor="end", bold=i == query,
              extra=f' role="radio" aria-checked="{str(i == query).lower()}" tabindex="{0 if i == query else -1}" '
-                   f'data-query="{i}" data-y="{num(row_y(i))}" class="lines-query"')
+                   f'data-query="{i}" data-y="{num(ys[i])}" class="lines-query"')
         for i, token in enumerate(tokens))
-    keys = "".join(text(KEY_START, row_y(j) + font * 0.35, token, font) for j, token in enumerate(tokens))
-    shares = "".join(text(WIDTH - 6, row_y(j) + font * 0.35, f"{w:.3f}", font, anchor="end", fill=MUTED,
+    keys = "".join(text(KEY_START, ys[j] + font * 0.35, token, font) for j, token in enumerate(tokens))
+    shares = "".join(text(WIDTH - 6, ys[j] + font * 0.35, f"{w:.3f}", font, anchor="end", fill=MUTED,
                           extra=f' data-share="{j}"') for j, w in enumerate(weights[query]))
     sentence = escape(data["text"])
     # a group, not an image: an image's parts are not controls, and the words on the left are

@@ -5,28 +5,23 @@ from __future__ import annotations
 
 import json
 
-RGB = tuple[int, int, int]
-
-INK, MUTED, GRID, PAPER = "#1a1a1a", "#4d4d4d", "#d0d0d0", "#ffffff"
-"""Text, secondary text (7:1 on white), grid lines, background."""
-FRAME, HEADER, TINT = "#9e9e9e", "#f5f5f5", "#e8eaf6"
-"""Cell borders, table header cells, the pale indigo that fills a diagram's boxes."""
-BLOCKED, BLOCKED_TEXT = "#e4e4e4", "#333333"
-"""A blocked key's grey (never a shade of the ramp) and the text written on it."""
-INDIGO, RUST, GREEN, PURPLE = "#3f51b5", "#b5400c", "#2e7d32", "#6a1b9a"
-SERIES: tuple[str, ...] = (INDIGO, RUST, GREEN, PURPLE)
-"""Series colours in order; each has at least 4.5:1 contrast on white."""
-DEEP = "#283593"
-"""The end of the ramp where no text sits on the shade."""
+NAMED: dict[str, str] = {
+    "ink": "#1a1a1a", "muted": "#4d4d4d", "grid": "#d0d0d0", "paper": "#ffffff",  # muted: 7:1 on white
+    "frame": "#9e9e9e", "header": "#f5f5f5", "tint": "#e8eaf6",  # cell borders, table headers, a diagram's boxes
+    "blocked": "#e4e4e4", "blocked-text": "#333333",  # a blocked key's grey (never a shade of the ramp), its text
+    "indigo": "#3f51b5", "rust": "#b5400c", "green": "#2e7d32", "purple": "#6a1b9a",  # 4.5:1 or more on white
+    "deep": "#283593",  # the end of the ramp where no text sits on the shade
+}
+"""Every colour by the name CSS gives it (``--attnlab-ink`` …)."""
+INK, MUTED, GRID, PAPER, FRAME, TINT, BLOCKED, INDIGO, RUST, DEEP = (NAMED[name] for name in (
+    "ink", "muted", "grid", "paper", "frame", "tint", "blocked", "indigo", "rust", "deep"))
+SERIES: tuple[str, ...] = (INDIGO, RUST, NAMED["green"], NAMED["purple"])
+"""A chart's series colours, in order."""
 MAP_DEPTH = 0.6
 """How far towards indigo the shade of weight 1 goes where a number is printed on it."""
 
-NAMED: dict[str, str] = {"ink": INK, "muted": MUTED, "grid": GRID, "paper": PAPER, "frame": FRAME,
-                         "header": HEADER, "tint": TINT, "blocked": BLOCKED, "blocked-text": BLOCKED_TEXT,
-                         "indigo": INDIGO, "rust": RUST, "green": GREEN, "purple": PURPLE, "deep": DEEP}
 
-
-def rgb(colour: str) -> RGB:
+def rgb(colour: str) -> tuple[int, int, int]:
     """``#rrggbb`` as three integers 0-255."""
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 

@@ -1,32 +1,31 @@
-"""The value plane: each value a point, the visible values' convex hull, the output a point inside it.
-
+"""The value plane (each value a point, the visible values' hull, the output inside it) and the dot-product plane.
 ``docs/assets/value-plane.js`` repeats the placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) for the
-lab's live plane, whose axes are drawn here (:func:`live_plane`); ``tests/node/test_value_plane_js.py`` compares.
-"""
+lab's live plane, whose axes are drawn here (:func:`live_plane`); ``tests/node/test_value_plane_js.py`` compares."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+import numpy as np
+
+from attnlab.checks import as_array
 from attnlab.lab import TOKENS, LabResult, compute
-from attnlab.site.figures.palette import INK, MUTED
+from attnlab.site.figures.palette import INDIGO, INK, MUTED, RUST
 from attnlab.site.figures.plot import ticks_within
-from attnlab.site.figures.svg import LAB_COLUMN, background, carried, figure, grid, min_font, num, svg_image, text
+from attnlab.site.figures.svg import LAB_COLUMN, background, carried, defs, figure, grid, min_font, num, svg_image, text
 from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt, vector
 
 PANEL_WIDTH, PANEL_HEIGHT = 226, 236
 """Size of one small-multiple panel: three fit side by side in a desktop column, one per row on a phone."""
-LIVE_WIDTH, LIVE_HEIGHT = 300, 330
-"""Size of the lab's live plane; it fits the lab's box on a phone without shrinking."""
+LIVE_WIDTH, LIVE_HEIGHT = 300, 330  # the lab's live plane fits the lab's box on a phone without shrinking
 MARGIN = {"left": 44, "right": 10, "top": 30, "bottom": 42}
 """Room around the plotting box for the panel's heading, the tick labels and the axis names."""
 FONT = max(13, min_font(LIVE_WIDTH, LAB_COLUMN))
-PAD = 0.12
-"""Share of the data's span left empty on each side, so points on the edge keep their labels."""
+PAD = 0.12  # share of the data's span left empty on each side, so points on the edge keep their labels
 
 
 @dataclass(frozen=True)
@@ -51,6 +50,11 @@ class Frame:
         x, y = point
         return (self.left + (x - self.x_low) / (self.x_high - self.x_low) * self.width,
                 self.top + (self.y_high - y) / (self.y_high - self.y_low) * self.height)
+
+    def outline(self, attributes: str = "") -> str:
+        """The plotting box as a ``<rect>`` with ``attributes``."""
+        return (f'<rect x="{num(self.left)}" y="{num(self.top)}" width="{num(self.width)}" '
+                f'height="{num(self.height)}"{attributes}/>')
 
     def to_dict(self) -> dict[str, Any]:
         """The frame as JSON-ready data (the browser's plane reads the same keys)."""
@@ -93,11 +97,6 @@ def hull(points: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
     lower, upper = half(ordered), half(ordered[::-1])
     corners = lower[:-1] + upper[:-1]
     return corners if len(corners) > 1 else ordered[:1]
-
-
-def radius(weight: float) -> float:
-    """A value's marker radius: its area grows with its weight; a blocked value (weight 0) keeps a small ring."""
-    return 4 + 9 * math.sqrt(weight)
 
 
 def label_place(point: Sequence[float], centre: Sequence[float], gap: float, words: str,
@@ -147,7 +146,8 @@ def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
     values = [frame.to_pixels(v) for v in r["values"]]
     centre = (sum(x for x, _ in values) / len(values), sum(y for _, y in values) / len(values))
     output = frame.to_pixels(r["output"])
-    radii = [radius(w) if seen else 4.0 for w, seen in zip(r["weights"], r["visible"])]
+    # a value's area grows with its weight; a blocked value keeps a small ring
+    radii = [4 + 9 * math.sqrt(w) if seen else 4.0 for w, seen in zip(r["weights"], r["visible"])]
     nearest = min(values, key=lambda p: math.dist(p, output))
     labels = [label_place(output, nearest, 9, "output", frame)]  # away from the value nearest to it
     labels += [label_place(p, centre, rad + 4, f"{t} {fmt(w) if seen else 'blocked'}", frame)
@@ -189,8 +189,7 @@ def axes(frame: Frame, heading: str) -> str:
     right, bottom = frame.left + frame.width, frame.top + frame.height
     return "".join([background(right + MARGIN["right"], bottom + MARGIN["bottom"]),
                     text(frame.left, 18, heading, FONT, bold=True), ticks(frame, FONT),
-                    f'<rect x="{num(frame.left)}" y="{num(frame.top)}" width="{num(frame.width)}" '
-                    f'height="{num(frame.height)}" fill="none" stroke="{INK}"/>',
+                    frame.outline(f' fill="none" stroke="{INK}"'),
                     text(frame.left + frame.width / 2, bottom + 34, "value, 1st number", FONT, anchor="middle"),
                     text(0, 0, "value, 2nd number", FONT, anchor="middle",
                          extra=f' transform="translate(13 {num(frame.top + frame.height / 2)}) rotate(-90)"')])
@@ -233,3 +232,74 @@ def live_plane() -> str:
                         "the numbers are those in the table above.", LIVE_WIDTH, LIVE_HEIGHT,
                         axes(frame, "Value plane") + '<g data-marks=""></g>')
     return f'<template class="attnlab-plane-template" data-frame="{carried(frame.to_dict())}">{picture}</template>'
+
+
+# --- the dot product drawn: q · k = ‖q‖ × (the length of k's projection onto q's direction) ---------------
+
+DOT_WIDTH, DOT_HEIGHT, DOT_LEGEND = 360, 300, 22  # the dot plane's size, and each legend line's height under it
+
+
+def projections(query: Sequence[float], keys: Sequence[Sequence[float]]) -> dict[str, list]:
+    """Each key's score q · k, its cosine with q, and the foot of its projection onto q's line."""
+    q = as_array("query", query, 1)
+    k = as_array("keys", keys, 2)
+    if q.shape != (2,) or k.shape[1:] != (2,) or not np.linalg.norm(q) > 0:
+        raise ValueError(f"the dot-product plane draws a non-zero 2-number query and 2-number keys, got "
+                         f"{q.shape} and {k.shape}")
+    scores = k @ q
+    cosines = scores / (np.linalg.norm(q) * np.linalg.norm(k, axis=1))
+    feet = np.outer(scores / (q @ q), q)
+    return {"scores": scores.tolist(), "cosines": cosines.tolist(), "feet": feet.tolist()}
+
+
+def segment(start: Sequence[float], end: Sequence[float], attributes: str) -> str:
+    """A straight ``<path>`` from ``start`` to ``end`` with ``attributes``."""
+    return f'<path d="M{num(start[0])} {num(start[1])}L{num(end[0])} {num(end[1])}" {attributes}/>'
+
+
+def square(frame: Frame) -> Frame:
+    """``frame`` with one data unit the same length across and up (a right angle must look like one)."""
+    unit = min(frame.width / (frame.x_high - frame.x_low), frame.height / (frame.y_high - frame.y_low))
+    x, y = (frame.x_low + frame.x_high) / 2, (frame.y_low + frame.y_high) / 2
+    across, up = frame.width / unit / 2, frame.height / unit / 2
+    return replace(frame, x_low=x - across, x_high=x + across, y_low=y - up, y_high=y + up)
+
+
+def dot_plane(query: Sequence[float], keys: Sequence[Sequence[float]], tokens: Sequence[str], *, ident: str,
+              caption: str) -> str:
+    """The query ``query`` and the ``keys`` (named ``tokens``) as arrows, with projections, scores and cosines."""
+    found = projections(query, keys)
+    points = [(0.0, 0.0), tuple(query), *map(tuple, keys), *map(tuple, found["feet"])]
+    frame = square(frame_around(points, DOT_WIDTH, DOT_HEIGHT))
+    height = DOT_HEIGHT + DOT_LEGEND * len(tokens)
+    font = min_font(DOT_WIDTH, LAB_COLUMN)  # the block shows it in a bordered box, narrower than the column
+    origin = frame.to_pixels((0, 0))
+    parts = [defs(ident, query=True), background(DOT_WIDTH, height), ticks(frame, font)]
+    # the query's line, as far as the frame reaches both ways
+    q = np.asarray(query, float)
+    span = max(frame.x_high - frame.x_low, frame.y_high - frame.y_low) * 2 / np.linalg.norm(q)
+    a, b = frame.to_pixels(-span * q), frame.to_pixels(span * q)
+    parts.append(f'<clipPath id="{ident}-box">{frame.outline()}</clipPath>')
+    parts.append(segment(a, b, f'stroke="{RUST}" stroke-dasharray="2 4" clip-path="url(#{ident}-box)"'))
+    top = frame.to_pixels(query)
+    parts.append(segment(origin, top, f'stroke="{RUST}" stroke-width="3" marker-end="url(#{ident}-q-arrow)"'))
+    parts.append(text(top[0] + 8, top[1] + font + 4, "query", font, bold=True, fill=RUST))
+    drawn = zip(tokens, keys, found["feet"], found["scores"], found["cosines"])
+    for row, (token, key, foot, score, cosine) in enumerate(drawn):
+        tip, at = frame.to_pixels(key), frame.to_pixels(foot)
+        parts.append(segment(tip, at, f'stroke="{MUTED}" stroke-dasharray="5 3"'))
+        parts.append(segment(origin, tip, f'stroke="{INDIGO}" stroke-width="2" marker-end="url(#{ident}-arrow)"'))
+        left = tip[0] > frame.left + frame.width / 2
+        parts.append(text(tip[0] + (-8 if left else 8), tip[1] - 4, token, font, anchor="end" if left else "start"))
+        parts.append(text(frame.left, DOT_HEIGHT + DOT_LEGEND * row + 4,
+                          f"{token}: score {fmt(score)} = ‖q‖ × {fmt(score / np.linalg.norm(q))}, cosine {fmt(cosine)}",
+                          font))
+    parts.append(frame.outline(f' fill="none" stroke="{INK}"'))
+    desc = (f"The query {fmt(q[0])}, {fmt(q[1])} and the keys as arrows from the origin; each key's dashed drop "
+            "meets the query's line at its projection. " + "; ".join(
+                f"{t}: score {fmt(s)}, cosine {fmt(c)}" for t, s, c in zip(tokens, found["scores"], found["cosines"]))
+            + ".")
+    picture = svg_image(ident, "Scores as projections onto the query", desc, DOT_WIDTH, height, "".join(parts))
+    return figure(ident, picture, caption, kind="dot-plane",
+                  values={"query": [float(x) for x in query], "keys": [[float(x) for x in k] for k in keys],
+                          "tokens": list(tokens), **found})

@@ -1,5 +1,5 @@
 """Charts with axes: lines and shaded bands on log or linear axes, each series with its own dash and marker (colour
-is never the only cue), a legend, and the numbers drawn carried."""
+is never the only cue), a legend, and the numbers drawn carried; and the charts the chapters draw with them."""
 
 from __future__ import annotations
 
@@ -8,21 +8,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from attnlab.checks import as_array
+from attnlab.lab import MULTIPLIERS, TOKENS, compute
 from attnlab.site.figures.palette import INK, SERIES
 from attnlab.site.figures.svg import LAB_COLUMN, background, figure, grid, min_font, num, svg_image, text, upright
 from attnlab.site.pages.mathml import SUPERSCRIPTS
+from attnlab.site.pages.sliders import SLIDER_RANGES
+from attnlab.text import fmt
 
 WIDTH, PLOT_HEIGHT = 400, 220
-LEFT, RIGHT, TOP = 64, 14, 12
-"""Chart width, plotting-area height and the margins left, right and above it (SVG units)."""
-TICK_FONT = min_font(WIDTH, LAB_COLUMN)
-"""Ticks read at 11 px in a box narrower than the column (a chart may sit in a folded "Going deeper" box)."""
+LEFT, RIGHT, TOP = 64, 14, 12  # the plotting area's margins (SVG units)
+TICK_FONT = min_font(WIDTH, LAB_COLUMN)  # 11 px in a box narrower than the column (a folded "Going deeper")
 LABEL_FONT = TICK_FONT + 1
 LEGEND_ROW = 22
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
 DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
 """Marker shape and dash pattern per series, in the order of :data:`attnlab.site.figures.palette.SERIES`."""
+MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}
+"""Each marker but the circle as a start offset from its centre and the rest of a short path."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +81,13 @@ def ticks_within(low: float, high: float, count: int) -> tuple[float, ...]:
     return multiples(nice_step(high - low, count), low, high)
 
 
-def linear_axis(values: Sequence[float], label: str, count: int = 4) -> Axis:
-    """A linear axis from the round step at or below ``min(values)`` to the one at or above ``max(values)``."""
+def linear_axis(values: Sequence[float], label: str) -> Axis:
+    """A linear axis of about four round steps, from the one at or below ``min(values)`` to the one at or above
+    ``max(values)``."""
     low, high = min(values), max(values)
     if high == low:
         low, high = low - 1, high + 1
-    step = nice_step(high - low, count)
+    step = nice_step(high - low, 4)
     ticks = multiples(step, math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step)
     return Axis(ticks[0], ticks[-1], ticks, label)
 
@@ -106,10 +112,6 @@ class Band:
     highs: Sequence[float]
 
 
-MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}
-"""Each marker but the circle as a start offset from its centre and the rest of a short path."""
-
-
 def marker(shape: str, x: float, y: float, colour: str) -> str:
     """One data-point marker centred on (x, y)."""
     if shape == "circle":
@@ -118,9 +120,9 @@ def marker(shape: str, x: float, y: float, colour: str) -> str:
     return f'<path class="marker" d="M{num(x + dx)} {num(y + dy)}{rest}" fill="{colour}"/>'
 
 
-def label_every(count: int, room: float, needed: float) -> int:
-    """Label every n-th of ``count`` ticks, rows or columns ``room`` units apart so each label gets ``needed``."""
-    return max(1, math.ceil(needed / room)) if count > 1 else 1
+def label_every(room: float, needed: float) -> int:
+    """Label every n-th of ticks, rows or columns ``room`` units apart so each label gets ``needed``."""
+    return max(1, math.ceil(needed / room))
 
 
 def checked(name: str, values: Sequence[float], size: int | None = None) -> list[float]:
@@ -153,12 +155,10 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     carried: dict[str, Any] = {"lines": {}, "bands": {}, **({"inputs": dict(inputs)} if inputs else {})}
     widest = max(len(x.tick_text(t)) for t in x.ticks) * TICK_FONT * 0.6 + 8
     parts = [grid([(px(t), TOP, px(t), bottom) for t in x.ticks] + [(LEFT, py(t), right, py(t)) for t in y.ticks])]
-    for k, tick in enumerate(x.ticks):
-        if k % label_every(len(x.ticks), (right - LEFT) / max(len(x.ticks) - 1, 1), widest) == 0:
-            parts.append(text(px(tick), bottom + 18, x.tick_text(tick), TICK_FONT, anchor="middle"))
-    for k, tick in enumerate(y.ticks):
-        if k % label_every(len(y.ticks), PLOT_HEIGHT / max(len(y.ticks) - 1, 1), TICK_FONT * 1.5) == 0:
-            parts.append(text(LEFT - 6, py(tick) + 5, y.tick_text(tick), TICK_FONT, anchor="end"))
+    every = label_every((right - LEFT) / max(len(x.ticks) - 1, 1), widest)
+    parts += [text(px(t), bottom + 18, x.tick_text(t), TICK_FONT, anchor="middle") for t in x.ticks[::every]]
+    every = label_every(PLOT_HEIGHT / max(len(y.ticks) - 1, 1), TICK_FONT * 1.5)
+    parts += [text(LEFT - 6, py(t) + 5, y.tick_text(t), TICK_FONT, anchor="end") for t in y.ticks[::every]]
     parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{right - LEFT}" height="{PLOT_HEIGHT}" fill="none" '
                  f'stroke="{INK}"/>')
     parts.append(text((LEFT + right) / 2, bottom + 40, x.label, LABEL_FONT, anchor="middle"))
@@ -174,11 +174,10 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
                            for name, ends in (("lows", series.lows), ("highs", series.highs)))
             if any(low > high for low, high in zip(lows, highs)):
                 raise ValueError(f"band {series.label!r} has a low above its high")
-            outline = [(px(a), py(b)) for a, b in [*zip(xs, highs), *zip(xs[::-1], lows[::-1])]]
-            parts.append(f'<polygon class="band" points="{" ".join(f"{num(a)},{num(b)}" for a, b in outline)}" '
-                         f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
-            parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" fill="{colour}" '
-                         f'fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}/>')
+            outline = " ".join(f"{num(px(a))},{num(py(b))}" for a, b in [*zip(xs, highs), *zip(xs[::-1], lows[::-1])])
+            look = f'fill="{colour}" fill-opacity="0.22" stroke="{colour}" stroke-width="1.5"{dashed}'
+            parts.append(f'<polygon class="band" points="{outline}" {look}/>')
+            parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" {look}/>')
             carried["bands"][series.label] = {"x": compact(xs), "low": compact(lows), "high": compact(highs)}
         else:
             ys = checked(f"y of {series.label!r}", series.ys, len(xs))
@@ -199,16 +198,82 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
 def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, kind: str, ident: str,
                title: str, desc: str, x_label: str, y_label: str, inputs: Mapping[str, Any] | None = None) -> str:
     """A log-log chart of each named (x values, y values) line, as one line of HTML."""
-    if not 1 <= len(series) <= len(SERIES):
-        raise ValueError(f"series must have 1 to {len(SERIES)} lines, got {len(series)}")
-    lines = []
-    for label, (xs, ys) in series.items():
-        x, y = as_array(f"x of {label!r}", xs, 1), as_array(f"y of {label!r}", ys, 1)
-        if x.shape != y.shape:
-            raise ValueError(f"line {label!r} has {x.size} x values but {y.size} y values")
-        if (x <= 0).any() or (y <= 0).any():
-            raise ValueError(f"line {label!r} has a value <= 0, which a log axis cannot show")
-        lines.append(Line(label, x.tolist(), y.tolist()))
+    lines = [Line(label, checked(f"x of {label!r}", xs), checked(f"y of {label!r}", ys))
+             for label, (xs, ys) in series.items()]
     xs, ys = [v for line in lines for v in line.xs], [v for line in lines for v in line.ys]
     return chart_svg(log_axis(xs, x_label), log_axis(ys, y_label), lines, kind=kind, ident=ident, title=title,
                      desc=desc, inputs=inputs)
+
+
+# --- concentration: one query's weights (attnlab.lab.compute) as its multiplier sweeps the lab's range ----
+
+SAMPLES = 17  # multipliers evenly spread over the range, besides those experiment 1 tabulates (marked)
+
+
+def sweep(token: str, causal: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Multipliers across the lab's range, the tabulated ones included, and ``token``'s weights at each (a row each)."""
+    low, high, _ = SLIDER_RANGES["query_scale"]
+    scales = np.union1d(np.linspace(low, high, SAMPLES), MULTIPLIERS)
+    return scales, np.array([compute(token, query_scale=s, causal=causal).weights for s in scales])
+
+
+def ties(token: str, causal: bool) -> list[list[int]]:
+    """Groups of two or more visible keys with equal scores for ``token``'s query: their weights stay equal."""
+    r = compute(token, causal=causal)
+    groups: dict[float, list[int]] = {}
+    for j, (score, seen) in enumerate(zip(r.scores, r.visible)):
+        if seen:
+            groups.setdefault(score, []).append(j)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
+    """The weights of ``token``'s query against its multiplier, one line per key, as a figure."""
+    scales, weights = sweep(token, causal)
+    groups = ties(token, causal)
+    tied = {j: group for group in groups for j in group}
+    labels = [f"weight on {t}" + (f" (tied with {', '.join(TOKENS[k] for k in tied[j] if k != j)})"
+                                  if j in tied else "") for j, t in enumerate(TOKENS)]
+    lines = [Line(label, scales.tolist(), weights[:, j].tolist(), marked=MULTIPLIERS) for j, label in enumerate(labels)]
+
+    def said(row: np.ndarray) -> str:
+        return ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, row))
+
+    visibility = "causal visibility on" if causal else "causal visibility off"
+    desc = (f"Query {token}, {visibility}. At multiplier {scales[0]:g} the weights are {said(weights[0])}; "
+            f"at {scales[-1]:g} they are {said(weights[-1])}. "
+            + ("".join(f"{' and '.join(TOKENS[k] for k in group)} score the same, so their lines lie on top of "
+                       f"each other at every multiplier. " for group in groups)))
+    return chart_svg(linear_axis(scales.tolist(), "query multiplier"), linear_axis([0.0, 1.0], "weight"), lines,
+                     kind="concentration", ident=ident, title=f"Weights of the {token} query as its multiplier grows",
+                     desc=desc.strip(), inputs={"token": token, "causal": causal})
+
+
+# --- why scale: mean ± one sd of raw and scaled scores against the key width d_k (log axis) ---------------
+
+
+def mean_and_sd(scores: Any, name: str) -> tuple[float, float]:
+    """The mean and the (population) standard deviation of one width's scores."""
+    values = as_array(name, scores, 1)
+    return float(values.mean()), float(values.std())
+
+
+def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any], *, ident: str,
+                 drawn: Mapping[str, Any]) -> str:
+    """Bands of mean ± 1 standard deviation of ``raw`` and ``scaled`` scores, one array per width, as a figure."""
+    if not len(widths) == len(raw) == len(scaled) >= 2:
+        raise ValueError(f"need one raw and one scaled array per width (two widths at least), got "
+                         f"{len(widths)} widths, {len(raw)} raw and {len(scaled)} scaled")
+    raw_stats = np.array([mean_and_sd(s, f"raw[{i}]") for i, s in enumerate(raw)])
+    scaled_stats = np.array([mean_and_sd(s, f"scaled[{i}]") for i, s in enumerate(scaled)])
+    bands = [Band(label, widths, stats[:, 0] - stats[:, 1], stats[:, 0] + stats[:, 1])
+             for label, stats in (("raw q · k: mean ± 1 sd", raw_stats),
+                                  ("scaled q · k / √d_k: mean ± 1 sd", scaled_stats))]
+    x = Axis(float(min(widths)), float(max(widths)), tuple(float(w) for w in widths),
+             "key width d_k (log scale)", log=True)
+    y = linear_axis(np.concatenate([band.lows for band in bands] + [band.highs for band in bands]).tolist(), "score")
+    desc = (f"For d_k from {widths[0]} to {widths[-1]}, the raw scores' standard deviation grows from "
+            f"{fmt(raw_stats[0, 1])} to {fmt(raw_stats[-1, 1])}, about the square root of d_k, while the "
+            f"scaled scores' stays between {fmt(scaled_stats[:, 1].min())} and {fmt(scaled_stats[:, 1].max())}.")
+    return chart_svg(x, y, bands=bands, kind="score-spread", ident=ident,
+                     title="Spread of raw and scaled scores as d_k grows", desc=desc, inputs=drawn)

@@ -1,7 +1,5 @@
-"""What every figure shares: an ``<svg role="img">`` named and described (:func:`svg_image`) in a ``<figure>``
-carrying its kind and numbers as JSON (:func:`figure`, checked by ``tests/site/build/test_figures_site.py``),
-its text, legends and markers.
-"""
+"""What every figure shares: a named, described ``<svg role="img">`` (:func:`svg_image`) in a ``<figure>`` that
+carries its kind and numbers as JSON (:func:`figure`), and the text, legends and markers the pictures draw."""
 
 from __future__ import annotations
 
@@ -12,15 +10,12 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from attnlab.site.figures.palette import BLOCKED, FRAME, GRID, INK, PAPER
+from attnlab.site.figures.palette import BLOCKED, FRAME, GRID, INDIGO, INK, PAPER, RUST
 from attnlab.site.pages.mathml import with_math
 
-MIN_TEXT = 11
-"""Smallest text, in CSS pixels, any figure may show at phone width."""
-PHONE_COLUMN = 358
-"""Width in CSS pixels of the text column on a 390-pixel-wide phone (the theme keeps 16 px each side)."""
-LAB_COLUMN = 316
-"""Width of the same column inside the lab's bordered, padded box."""
+MIN_TEXT, PHONE_COLUMN, LAB_COLUMN = 11, 358, 316
+"""Smallest text any figure may show on a phone, and the text column's width on a 390 px wide phone, alone and in
+the lab's bordered box (CSS pixels)."""
 
 
 def min_font(width: float, column: float = PHONE_COLUMN) -> int:
@@ -34,26 +29,20 @@ def num(value: float) -> str:
     return "0.0" if text == "-0.0" else text
 
 
-SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
-"""A subscript as a label writes it, ``W_Q`` or ``d_model``: one letter, an underscore, the script's letters."""
-
-
-def scripted(content: str) -> str:
-    """``content`` escaped, each ``_script`` lowered as a subscript at the label's own size (a smaller one would
-    read under :data:`MIN_TEXT` px on a phone)."""
-    parts = SUBSCRIPT.split(content)  # text, script, text, … (the group keeps each script)
-    return "".join(f'<tspan baseline-shift="sub">{escape(part)}</tspan>' if i % 2 else escape(part)
-                   for i, part in enumerate(parts))
+SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")  # as a label writes it: ``W_Q``, ``d_model``
 
 
 def text(x: float, y: float, content: str, size: float, *, anchor: str = "start", fill: str = INK,
          bold: bool = False, extra: str = "") -> str:
-    """One ``<text>`` of ``content`` (:func:`scripted`), ``extra`` added to the tag as given."""
+    """One ``<text>`` of ``content`` escaped, each ``_script`` lowered as a subscript at the label's own size (a
+    smaller one would read under :data:`MIN_TEXT` px), ``extra`` added to the tag as given."""
     weight = ' font-weight="700"' if bold else ""
     anchored = f' text-anchor="{anchor}"' if anchor != "start" else ""
     coloured = f' fill="{fill}"' if fill != INK else ""
-    return (f'<text x="{num(x)}" y="{num(y)}" font-size="{size}"{anchored}{weight}{coloured}{extra}>'
-            f"{scripted(content)}</text>")
+    parts = SUBSCRIPT.split(content)  # text, script, text, … (the group keeps each script)
+    scripted = "".join(f'<tspan baseline-shift="sub">{escape(part)}</tspan>' if i % 2 else escape(part)
+                       for i, part in enumerate(parts))
+    return f'<text x="{num(x)}" y="{num(y)}" font-size="{size}"{anchored}{weight}{coloured}{extra}>{scripted}</text>'
 
 
 def upright(x: float | str, y: float | str, content: str, size: float) -> str:
@@ -61,21 +50,20 @@ def upright(x: float | str, y: float | str, content: str, size: float) -> str:
     return text(0, 0, content, size, anchor="middle", extra=f' transform="translate({x} {y}) rotate(-90)"')
 
 
-def grid(lines: list[tuple[float, float, float, float]], colour: str = GRID) -> str:
-    """Straight lines (x1, y1, x2, y2), such as a chart's grid, as one ``<path>``: a page holds many."""
+def grid(lines: list[tuple[float, float, float, float]]) -> str:
+    """A chart's grid lines (x1, y1, x2, y2) as one ``<path>``."""
     moves = "".join(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}" for x1, y1, x2, y2 in lines)
-    return f'<path d="{moves}" stroke="{colour}" fill="none"/>'
+    return f'<path d="{moves}" stroke="{GRID}" fill="none"/>'
 
 
-def arrow_marker(ident: str, colour: str = INK) -> str:
-    """A ``<marker>`` arrow head named ``ident``-arrow, for lines drawn with ``marker-end``."""
-    return (f'<marker id="{ident}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-            f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
-
-
-def defs(ident: str, colour: str, blocked: bool = False) -> str:
-    """``<defs>`` of an arrow head in ``colour`` and, if ``blocked``, the blocked cells' hatching."""
-    return f"<defs>{arrow_marker(ident, colour)}{blocked_pattern(ident) if blocked else ''}</defs>"
+def defs(ident: str, *, blocked: bool = False, query: bool = False) -> str:
+    """``<defs>`` of an indigo arrow head (``ident``-arrow, for lines drawn with ``marker-end``), a rust one for the
+    ``query`` (``ident``-q-arrow) and the ``blocked`` cells' hatching, as asked."""
+    heads = [(ident, INDIGO), *([(f"{ident}-q", RUST)] if query else [])]
+    return ("<defs>" + "".join(f'<marker id="{name}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+                               f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+                               f'fill="{colour}"/></marker>' for name, colour in heads)
+            + f"{blocked_pattern(ident) if blocked else ''}</defs>")
 
 
 def carried(values: Mapping[str, Any]) -> str:
@@ -93,13 +81,9 @@ def svg_image(ident: str, title: str, desc: str, width: float, height: float, bo
             f'<desc id="{ident}-desc">{escape(desc)}</desc>{body}</svg>')
 
 
-KIND = re.compile(r"[a-z][a-z0-9-]*")
-"""A figure's kind: lower-case words joined by hyphens (``concentration``, ``head-flow``)."""
-
-
 def figure(ident: str, content: str, caption: str, *, kind: str, values: Mapping[str, Any]) -> str:
     """A ``<figure>`` on one line around ``content`` (one or more pictures), with its caption, kind and numbers."""
-    if not KIND.fullmatch(kind):
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", kind):
         raise ValueError(f"a figure's kind is lower-case words joined by hyphens, got {kind!r}")
     return (f'<figure class="attnlab-figure attnlab-{kind}" id="{ident}" data-figure="{kind}" '
             f'data-values="{carried(values)}">{content}<figcaption>{with_math(caption)}</figcaption></figure>\n')

