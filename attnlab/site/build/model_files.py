@@ -126,19 +126,16 @@ def archive_name(version: str = __version__) -> str:
     return published.archive_name(version).removesuffix(".zip") + "-model.zip"
 
 
-def archive(date: str, directory: Path | None = None) -> bytes:
+def archive(date: str) -> bytes:
     """The model's files zipped under the guide's copy's folder, dated ``date``; stored, as deflate takes
     seconds and saves under a tenth."""
-    return offline.zipped(files(directory), published.archive_name(), date, compress=False)
-
-
-def files(directory: Path | None = None) -> dict[str, bytes]:
-    """Every model file by its path inside the site, for the model in ``directory`` (made once per folder)."""
-    return dict(_files(Path(directory or bert.model_dir()).resolve()))
+    return offline.zipped(files(), published.archive_name(), date, compress=False)
 
 
 @cache
-def _files(directory: Path) -> dict[str, bytes]:
+def files() -> dict[str, bytes]:
+    """Every model file by its path inside the site (made once: do not change the dict)."""
+    directory = bert.model_dir()
     weights_sha256 = checked_revision(directory)
     config = bert.read_config(directory)
     stream, table = weight_stream(directory, config)
