@@ -126,8 +126,8 @@ def _toy_words(p: Prepared) -> str:
 
 def _pronoun(p: Prepared) -> str:
     tokens = encoding(p).tokens
-    w = weights(p)[:, :, tokens.index("it")]
     it = tokens.index("it")
+    w = weights(p)[:, :, it]
     more = int((w[..., tokens.index("pump")] > w[..., tokens.index("engineer")]).sum())
     near = int(np.isin(w.argmax(axis=-1), [0, len(tokens) - 1, it - 1, it, it + 1]).sum())
     count = w.shape[0] * w.shape[1]
@@ -176,11 +176,10 @@ def _word_pieces(p: Prepared) -> str:
 
 ANSWERS = {"toy-words": _toy_words, "pronoun": _pronoun, "repeated": _repeated, "punctuation": _punctuation,
            "padded": _padded, "word-pieces": _word_pieces}
-"""Each prepared sentence's answer to its question, computed from its numbers when the site is built."""
 
 
 def answer(p: Prepared) -> str:
-    """The answer the explorer folds under ``p``'s question."""
+    """The answer the explorer folds under ``p``'s question, computed from its numbers when the site is built."""
     return ANSWERS[p.key](p)
 
 
@@ -234,8 +233,7 @@ def vectors(key: str, layer: int) -> dict[str, Any]:
 
 @cache
 def published() -> dict[str, str]:
-    """Each data file by its path inside the site: a sentence's maps, and its vectors per layer (made once: do not
-    change the dict)."""
+    """Each sentence's data file and its vectors' file per layer, by path in the site (made once: do not change it)."""
     layers = bert.read_config(bert.model_dir())["num_hidden_layers"]
     return {**{f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED},
             **{f"{FOLDER}/{p.key}-layer-{layer}.js": script(VECTORS_GLOBAL, f"{p.key}/{layer}", vectors(p.key, layer),

@@ -295,32 +295,29 @@ def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tu
     return introduced(chapter.notebook, intro), [Cell("markdown", answers_intro), *chapter.answers.cells]
 
 
-def cell_json(cell: Cell, number: int) -> dict[str, object]:
-    """One cell as nbformat 4.5 JSON; a code cell names the block it shows in its metadata."""
-    data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}",
-                               "metadata": {"attnlab": {"block": cell.place}} if cell.place else {},
-                               "source": cell.source.splitlines(keepends=True)}
-    return {**data, "execution_count": None, "outputs": []} if cell.kind == "code" else data
-
-
 def notebook_json(cells: list[Cell]) -> str:
-    """The notebook file: nbformat 4.5, a Python 3 kernel, as ``nbformat.write`` writes it."""
-    data = {
-        "cells": [cell_json(cell, number) for number, cell in enumerate(cells, start=1)],
+    """The notebook file: nbformat 4.5, a Python 3 kernel, as ``nbformat.write`` writes it; a code cell names the
+    block it shows in its metadata."""
+    listed: list[dict[str, object]] = []
+    for number, cell in enumerate(cells, start=1):
+        data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}",
+                                   "metadata": {"attnlab": {"block": cell.place}} if cell.place else {},
+                                   "source": cell.source.splitlines(keepends=True)}
+        listed.append({**data, "execution_count": None, "outputs": []} if cell.kind == "code" else data)
+    notebook = {
+        "cells": listed,
         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
                      "language_info": {"name": "python"}},
         "nbformat": 4,
         "nbformat_minor": 5,
     }
-    return json.dumps(data, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
+    return json.dumps(notebook, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
 
 
 def run_shown_parts(name: str, cells: list[Cell]) -> None:
     """Run each cell of the notebook ``name`` that leaves lines of its block out, each in a fresh namespace (the
     page ran every other cell's whole code); ``ValueError`` naming the block where one fails."""
-    for cell in cells:
-        if not cell.partial:
-            continue
+    for cell in (cell for cell in cells if cell.partial):
         try:
             with guarded(cell.place, f"{name}'s cell"), redirect_stdout(io.StringIO()):
                 exec(compile(cell.source, f"<{cell.place}>", "exec"), {"__name__": "__main__"})  # noqa: S102 - docs/

@@ -1,11 +1,7 @@
-"""The offline copy: the finished site as one deterministic zip, ``attention-lab-<version>.zip``, beside its pages.
-
-Every file under one folder with a ``README.txt`` (the model's files, a
-download of their own, and older archives left out), entries sorted, dated
-the build's day, fixed permissions. A name a zip carries unsafely is refused.
-The archive's size lives in ``assets/download-data.js`` (in the copy: that it
-is the copy), which ``docs/assets/download.js`` writes into the links.
-:func:`dated_zip` makes the wheel and the model's zip the same way.
+"""The offline copy: the finished site as one deterministic zip, ``attention-lab-<version>.zip``, beside its pages
+(the model's files, a download of their own, and older archives left out). Its size goes in
+``assets/download-data.js``, which ``docs/assets/download.js`` writes into the links. :func:`dated_zip` makes the
+wheel and the model's zip the same way.
 """
 
 from __future__ import annotations
