@@ -32,56 +32,11 @@ READS_MODEL = re.compile(r"\battnlab\.bert\b|^\s*from attnlab import [^\n]*\bber
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<head>[^\n`]*)$")
 BOX = re.compile(r'^(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 HEADING = re.compile(r"^#{1,6}[ \t]")
-ATTRIBUTE_LIST = re.compile(
-    r"[ \t]*\{:?[ \t]*(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\")(?:[ \t]+(?:[#.][\w-]+|[\w-]+=\"[^\"\n]*\"))*[ \t]*\}"
-)
+ATTRIBUTE = r'(?:[#.][\w-]+|[\w-]+="[^"\n]*")'
+ATTRIBUTE_LIST = re.compile(rf"[ \t]*\{{:?[ \t]*{ATTRIBUTE}(?:[ \t]+{ATTRIBUTE})*[ \t]*\}}")
 """``{#exercise-2 .attn-exercise}``, ``{ .python }``: Python-Markdown's attribute lists."""
 LINK = re.compile(r"(?P<open>\]\(|\b(?:href|src)=\")(?P<target>[^)\s\"]*)")
 OPTION = re.compile(r'\b(?P<name>[\w-]+)="(?P<value>[^"]*)"')
-
-
-@dataclass(frozen=True)
-class Code:
-    """A block's shown code at ``place`` (``docs/x.md:24``); ``hidden``: ``#| hide`` lines print its result."""
-
-    source: str
-    place: str
-    hidden: bool = False
-
-
-@dataclass(frozen=True)
-class Result:
-    """A block that shows only its result (a ``figure`` or not)."""
-
-    place: str
-    figure: bool
-
-
-@dataclass(frozen=True)
-class Box:
-    """An admonition (``!!!``, or folded ``???``) and what it holds."""
-
-    kind: str
-    title: str
-    items: tuple[str | Code | Result | Box, ...]
-
-
-Item = str | Code | Result | Box
-"""A piece of a chapter: prose (Markdown), a block's shown code, a block's result, a box."""
-
-
-def _block(head: str, code: str) -> Item | None:
-    """What an executed fence becomes (None for one that does not run: it stays in the prose)."""
-    options = {m["name"]: m["value"] for m in OPTION.finditer(head)}
-    if options.get("exec") not in ("on", "1", "true", "yes"):
-        return None
-    words = head.split()
-    shown = shown_part(code) if words and words[0] in COMPOSED and options.get("source") else ""
-    place = options.get("id", "")
-    if not shown.strip():
-        return Result(place, options.get("html") in ("1", "on", "true"))
-    hidden = any(line.strip() == HIDE for line in code.split("\n"))
-    return Code(displaying(shown) if hidden else shown, place, hidden)
 
 
 def assigned(statement: ast.stmt) -> list[str]:
@@ -108,46 +63,6 @@ def displaying(shown: str) -> str:
         return shown
     names = next((names for statement in reversed(body) if (names := assigned(statement))), [])
     return f"{shown}\n\n{', '.join(dict.fromkeys(names))}" if names else shown
-
-
-def items(markdown: str) -> list[Item]:
-    """``markdown`` (no front matter) as prose, executed blocks and admonitions, in order."""
-    lines = markdown.split("\n")
-    found: list[Item] = []
-    prose: list[str] = []
-    index = 0
-
-    def flush() -> None:
-        if "\n".join(prose).strip():
-            found.append("\n".join(prose))
-        prose.clear()
-
-    while index < len(lines):
-        line = lines[index]
-        fence, box = FENCE.match(line), BOX.match(line)
-        if fence:
-            close = re.compile(rf"^{re.escape(fence['indent'])}{fence['fence'][0]}{{{len(fence['fence'])},}}[ \t]*$")
-            end = next((i for i in range(index + 1, len(lines)) if close.match(lines[i])), len(lines))
-            block = _block(fence["head"], textwrap.dedent("\n".join(lines[index + 1:end])))
-            if block is None:
-                prose.extend(lines[index:end + 1])
-            else:
-                flush()
-                found.append(block)
-            index = end + 1
-        elif box:  # its body: the lines after it that are blank or indented four spaces
-            stop = next((i for i in range(index + 1, len(lines)) if lines[i].strip() and lines[i][:4] != "    "),
-                        len(lines))
-            end = max((i + 1 for i in range(index + 1, stop) if lines[i].strip()), default=index + 1)
-            flush()
-            found.append(Box(box["kind"], box["title"] or box["kind"].capitalize(),
-                             tuple(items(textwrap.dedent("\n".join(lines[index + 1:end]))))))
-            index = end
-        else:
-            prose.append(line)
-            index += 1
-    flush()
-    return found
 
 
 def retarget(target: str, page: str) -> str:
@@ -224,7 +139,7 @@ def headings(text: str) -> Iterator[tuple[str, bool]]:
 
 @dataclass
 class Chapter:
-    """Lays a chapter's items out into its notebook and its answers notebook."""
+    """Lays a chapter's Markdown out into its notebook and its answers notebook."""
 
     page: str
     notebook: Notebook = field(default_factory=Notebook)
@@ -233,29 +148,73 @@ class Chapter:
     question: list[str] = field(default_factory=list)  # the Markdown since that title
     exercises: bool = False  # whether the ``## Exercises`` section has begun
 
-    def lay_out(self, content: list[Item] | tuple[Item, ...], into: Notebook, quote: bool = False) -> None:
-        """Write ``content`` into ``into``; answers go to the answers notebook, a cell to fill in in their place."""
-        for item in content:
-            if isinstance(item, str):
-                if into is self.notebook:
-                    question = item if quote else self.heading(item)  # heading() may start a new question
-                    self.question.append(question)
-                into.write(item, quote)
-            elif isinstance(item, Code):
-                into.code(item.source, item.place, item.hidden)
-                if item.hidden:
-                    into.write(f"*The page shows [the result]({page_link(self.page, item.place)}), laid out by "
-                               "lines this cell leaves out.*", quote)
-            elif isinstance(item, Result):
-                into.write(f"*The page shows [{'a figure' if item.figure else 'a result'} here]"
-                           f"({page_link(self.page, item.place)}), computed when it was built.*", quote)
-            elif item.kind == "success" and item.title == "Answer" and into is self.notebook:
-                self.answer(item, quote)
+    def lay_out(self, markdown: str, into: Notebook, quote: bool = False) -> None:
+        """Write ``markdown`` (no front matter) into ``into``: its prose, executed blocks and admonitions in order."""
+        lines = markdown.split("\n")
+        prose: list[str] = []
+        index = 0
+        while index < len(lines):
+            fence, box = FENCE.match(lines[index]), BOX.match(lines[index])
+            if fence:
+                ticks = fence["fence"]
+                close = re.compile(rf"^{re.escape(fence['indent'])}{ticks[0]}{{{len(ticks)},}}[ \t]*$")
+                end = next((i for i in range(index + 1, len(lines)) if close.match(lines[i])), len(lines))
+                options = {m["name"]: m["value"] for m in OPTION.finditer(fence["head"])}
+                if options.get("exec") in ("on", "1", "true", "yes"):
+                    self.prose(prose, into, quote)
+                    code = textwrap.dedent("\n".join(lines[index + 1:end]))
+                    self.block(fence["head"].split()[0], options, code, into, quote)
+                else:
+                    prose.extend(lines[index:end + 1])
+                index = end + 1
+            elif box:  # its body: the lines after it that are blank or indented four spaces
+                end = next((i for i in range(index + 1, len(lines)) if lines[i].strip() and lines[i][:4] != "    "),
+                           len(lines))
+                self.prose(prose, into, quote)
+                self.box(box["kind"], box["title"] or box["kind"].capitalize(),
+                         textwrap.dedent("\n".join(lines[index + 1:end])), into, quote)
+                index = end
             else:
-                into.write(f"**{item.title}**", quote=True)
-                if into is self.notebook:
-                    self.context, self.question = item.title, []
-                self.lay_out(item.items, into, quote=True)
+                prose.append(lines[index])
+                index += 1
+        self.prose(prose, into, quote)
+
+    def prose(self, lines: list[str], into: Notebook, quote: bool) -> None:
+        """Write the prose ``lines`` gathered so far, if any, and clear them."""
+        text = "\n".join(lines)
+        lines.clear()
+        if not text.strip():
+            return
+        if into is self.notebook:
+            question = text if quote else self.heading(text)  # heading() may start a new question
+            self.question.append(question)
+        into.write(text, quote)
+
+    def block(self, language: str, options: dict[str, str], code: str, into: Notebook, quote: bool) -> None:
+        """An executed block: a cell of its shown code (ending by displaying what it computed when lines are
+        hidden, which print its result), or a link to its result on the page."""
+        shown = shown_part(code) if language in COMPOSED and options.get("source") else ""
+        place = options.get("id", "")
+        if not shown.strip():
+            what = "a figure" if options.get("html") in ("1", "on", "true") else "a result"
+            into.write(f"*The page shows [{what} here]({page_link(self.page, place)}), computed when it was built.*",
+                       quote)
+            return
+        hidden = any(line.strip() == HIDE for line in code.split("\n"))
+        into.code(displaying(shown) if hidden else shown, place, hidden)
+        if hidden:
+            into.write(f"*The page shows [the result]({page_link(self.page, place)}), laid out by lines this cell "
+                       "leaves out.*", quote)
+
+    def box(self, kind: str, title: str, body: str, into: Notebook, quote: bool) -> None:
+        """An admonition: a quote headed by its title; a folded answer in the notebook goes to the answers."""
+        if kind == "success" and title == "Answer" and into is self.notebook:
+            self.answer(body, quote)
+            return
+        into.write(f"**{title}**", quote=True)
+        if into is self.notebook:
+            self.context, self.question = title, []
+        self.lay_out(body, into, quote=True)
 
     def heading(self, text: str) -> str:
         """Note the headings in ``text`` (an exercise's is the context of the answer to come); what follows the last."""
@@ -269,7 +228,7 @@ class Chapter:
                 after.append(line)
         return "\n".join(after)
 
-    def answer(self, box: Box, quote: bool) -> None:
+    def answer(self, body: str, quote: bool) -> None:
         """A folded answer: its question and the answer in the answers notebook, a cell to fill in here."""
         name = posixpath.basename(answers_path(self.page))
         if self.exercises:
@@ -281,7 +240,7 @@ class Chapter:
         if question.strip():
             self.answers.write(question)
         self.answers.write("**Answer**")
-        self.lay_out(box.items, self.answers)
+        self.lay_out(body, self.answers)
 
 
 def chapter_markdown(source: str, path: str, docs: str) -> str:
@@ -319,7 +278,7 @@ def introduced(notebook: Notebook, intro: str) -> list[Cell]:
 def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tuple[list[Cell], list[Cell]]:
     """The cells of the chapter ``path`` (its Markdown ``source``, its title ``title``) and of its answers."""
     chapter = Chapter(path)
-    chapter.lay_out(items(jupyter_markdown(chapter_markdown(source, path, docs), path)), chapter.notebook)
+    chapter.lay_out(jupyter_markdown(chapter_markdown(source, path, docs), path), chapter.notebook)
     chapter.notebook.flush()
     chapter.answers.flush()
     code = [c for c in chapter.notebook.cells + chapter.answers.cells if c.kind == "code"]
@@ -335,32 +294,29 @@ def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tu
     return introduced(chapter.notebook, intro), [Cell("markdown", answers_intro), *chapter.answers.cells]
 
 
-def cell_json(cell: Cell, number: int) -> dict[str, object]:
-    """One cell as nbformat 4.5 JSON; a code cell names the block it shows in its metadata."""
-    data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}",
-                               "metadata": {"attnlab": {"block": cell.place}} if cell.place else {},
-                               "source": cell.source.splitlines(keepends=True)}
-    return {**data, "execution_count": None, "outputs": []} if cell.kind == "code" else data
-
-
 def notebook_json(cells: list[Cell]) -> str:
-    """The notebook file: nbformat 4.5, a Python 3 kernel, as ``nbformat.write`` writes it."""
-    data = {
-        "cells": [cell_json(cell, number) for number, cell in enumerate(cells, start=1)],
+    """The notebook file: nbformat 4.5, a Python 3 kernel, as ``nbformat.write`` writes it; a code cell names the
+    block it shows in its metadata."""
+    listed: list[dict[str, object]] = []
+    for number, cell in enumerate(cells, start=1):
+        data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}",
+                                   "metadata": {"attnlab": {"block": cell.place}} if cell.place else {},
+                                   "source": cell.source.splitlines(keepends=True)}
+        listed.append({**data, "execution_count": None, "outputs": []} if cell.kind == "code" else data)
+    notebook = {
+        "cells": listed,
         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
                      "language_info": {"name": "python"}},
         "nbformat": 4,
         "nbformat_minor": 5,
     }
-    return json.dumps(data, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
+    return json.dumps(notebook, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
 
 
 def run_shown_parts(name: str, cells: list[Cell]) -> None:
     """Run each cell of the notebook ``name`` that leaves lines of its block out, each in a fresh namespace (the
     page ran every other cell's whole code); ``ValueError`` naming the block where one fails."""
-    for cell in cells:
-        if not cell.partial:
-            continue
+    for cell in (cell for cell in cells if cell.partial):
         try:
             with guarded(cell.place, f"{name}'s cell"), redirect_stdout(io.StringIO()):
                 exec(compile(cell.source, f"<{cell.place}>", "exec"), {"__name__": "__main__"})  # noqa: S102 - docs/

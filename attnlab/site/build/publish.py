@@ -1,11 +1,6 @@
-"""The post-build pass (:func:`publish`, run by the guide's plugin): what the site publishes beside its pages.
-
-Generated scripts in ``assets/`` (the toy's data and sliders' ranges, the
-companion's contrasts, the guide's chapters, the palette, the small
-decoder's files), ``claims.json`` and ``sources.bib``, the exports
-(:mod:`~attnlab.site.build.exports`), the explorer's data and the model's
-files where a page shows the explorer, the notebooks, the wheel, and last
-the math font's cut and the offline copy.
+"""The post-build pass (:func:`publish`, run by the guide's plugin): the data scripts in ``assets/``,
+``claims.json`` and ``sources.bib``, the exports, the explorer's data and the model's files where a page shows the
+explorer, the notebooks, the wheel, and last the math font's cut and the offline copy.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""What the page's WordPiece tokenizer (``docs/assets/wordpiece.js``) needs: tokenizer.json, ``tokenizers``' classes.
-
-:func:`settings` reads tokenizer.json and refuses what wordpiece.js does not implement. The character classes
-(control, whitespace, punctuation, CJK, marks) follow the Rust library's Unicode tables, older than a browser's:
-:func:`probed_classes` asks the installed library, and ``python -m attnlab.site.build.tokenizer_file`` commits
-its answer as ``CLASSES_FILE``.
+"""What the page's WordPiece tokenizer (``docs/assets/wordpiece.js``) needs: tokenizer.json's settings, checked,
+and the character classes of the Rust library's Unicode tables (older than a browser's), which
+``python -m attnlab.site.build.tokenizer_file`` probes and commits as ``CLASSES_FILE``.
 """
 
 from __future__ import annotations

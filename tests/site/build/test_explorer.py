@@ -133,7 +133,7 @@ def test_the_markup_lists_sentences_layers_and_heads_from_1_and_finds_its_files_
 def test_the_load_button_states_the_models_size_without_making_its_files(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_: object) -> None:
         raise AssertionError("the markup made the model's files")
-    monkeypatch.setattr(model_files, "_files", refuse)
+    monkeypatch.setattr(model_files, "files", refuse)
     assert f"Load the model ({readable_bytes(model_files.DOWNLOAD_BYTES)})</button>" in widget("explorer.md")
 
 
