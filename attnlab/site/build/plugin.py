@@ -4,6 +4,7 @@ theme's offline plugin; under ``mkdocs serve`` no offline zip and templates comp
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,7 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        gc.freeze()  # the modules and config loaded so far live as long as the process: collections skip them
 
     def on_env(self, env: Environment, **kwargs: Any) -> Environment:
         if self.serving:

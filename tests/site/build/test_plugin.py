@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -83,6 +84,15 @@ def test_a_link_in_docs_to_a_file_outside_the_project_is_refused_naming_it(tmp_p
     with pytest.raises(ValueError, match=rf"^docs/assets/notes\.txt -> {re.escape(str(tmp_path))}/secret\.txt: a link "
                                          "to a file outside the project"):
         publish.links_outside(docs)
+
+
+def test_what_is_loaded_at_startup_is_left_out_of_the_collectors_later_passes() -> None:
+    gc.unfreeze()
+    try:
+        AttnlabPlugin().on_startup(command="build", dirty=False)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_does_not() -> None:
