@@ -189,22 +189,27 @@ def rounded(name: str, array: np.ndarray, precision: str) -> np.ndarray:
 def read_tensors(directory: Path, precision: str = "float32") -> dict[str, np.ndarray]:
     """Every float tensor of model.safetensors rounded to ``precision`` (one of ``PRECISIONS``), read-only.
 
-    The last folder and precision asked are kept (a build reads them twice).
+    The last folder's file and both its precisions are kept (a build asks for each twice).
     """
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
     return dict(_read_tensors(Path(directory).resolve(), precision))
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=len(PRECISIONS))
 def _read_tensors(directory: Path, precision: str) -> dict[str, np.ndarray]:
-    safetensors_numpy = _require("safetensors.numpy", "read the model weights")
-    stored = safetensors_numpy.load_file(str(directory / "model.safetensors"))
-    tensors = {name: rounded(name, array, precision) for name, array in stored.items()
-               if np.issubdtype(array.dtype, np.floating)}
+    tensors = {name: rounded(name, array, precision) for name, array in _stored(directory).items()}
     for array in tensors.values():
         array.flags.writeable = False
     return tensors
+
+
+@lru_cache(maxsize=1)
+def _stored(directory: Path) -> dict[str, np.ndarray]:
+    """The float tensors of one folder's model.safetensors as stored, read once for every precision."""
+    safetensors_numpy = _require("safetensors.numpy", "read the model weights")
+    stored = safetensors_numpy.load_file(str(directory / "model.safetensors"))
+    return {name: array for name, array in stored.items() if np.issubdtype(array.dtype, np.floating)}
 
 
 def read_weights(directory: Path, config: dict[str, Any],
@@ -249,7 +254,13 @@ def _load(directory: Path, precision: str) -> Model:
 
 def load_model(directory: str | Path | None = None, precision: str = "float32") -> Model:
     """Load all-MiniLM-L6-v2 from the installed package (or ``directory``), cached; see ``PRECISIONS``."""
-    return _load(Path(directory or model_dir()).resolve(), precision)
+    return _load(Path(directory).resolve() if directory else _installed(), precision)
+
+
+@lru_cache(maxsize=1)
+def _installed() -> Path:
+    """``model_dir()`` resolved, found once: a build loads the model hundreds of times."""
+    return model_dir().resolve()
 
 
 def as_sentences(sentences: str | Sequence[str]) -> tuple[str, ...]:

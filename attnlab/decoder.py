@@ -14,7 +14,9 @@ layer's keys and values so far) and computes only the new positions, whose
 queries see the cached keys and their own. A whole text is ``extend`` of an
 empty cache; generating adds one token at a time and recomputes nothing.
 The held-out measurements (``accuracy``, ``study``) run their texts as one
-stack of rows (``forward_all``): the same numbers, in far fewer steps.
+stack of rows (``forward_all``): the same numbers, in far fewer steps; and
+``accuracies`` under several ablations computes what they share once (the
+layers before the first removed head, a layer's weights).
 
 GPT-2's block (Pre-LN): x + attention(LN₁(x)), then x + MLP(LN₂(x)), then
 a final LN and the logits against the token embeddings (tied).
@@ -44,6 +46,7 @@ __all__ = [
     "Pass",
     "Repeat",
     "Study",
+    "accuracies",
     "accuracy",
     "empty_cache",
     "forward_all",
@@ -198,37 +201,81 @@ class Decoder:
         (batch, count), start = ids.shape, caches[0].length
         if count == 0 or start + count > self.context:
             raise ValueError(f"{start} cached and {count} new tokens: the decoder takes 1 to {self.context} in all")
-        w, d = self.weights, self.head_width
-        x = w["transformer.wte.weight"][ids] + w["transformer.wpe.weight"][start:start + count]   # B × T × 64
-        x = x.reshape(-1, self.width)                                                             # B·T × 64
-        visible = causal(count, start + count)                                                    # T × (start + T)
+        x = self._embedded(ids, start)
         keys, values, maps, writes = [], [], [], []
         for layer in range(self.layers):
-            name = f"transformer.h.{layer}."
-            h = layer_norm(x, w[name + "ln_1.weight"], w[name + "ln_1.bias"], self.eps)       # B·T × 64
-            qkv = h @ w[name + "attn.c_attn.weight"] + w[name + "attn.c_attn.bias"]           # B·T × 192
-            q, k, v = np.ascontiguousarray(qkv.reshape(batch, count, 3, self.heads, d).transpose(2, 0, 3, 1, 4))
-            keys.append(np.concatenate([np.stack([c.keys[layer] for c in caches]), k], axis=2))
-            values.append(np.concatenate([np.stack([c.values[layer] for c in caches]), v], axis=2))
-            raw = q @ keys[-1].swapaxes(2, 3)                                        # B × heads × T × (start + T)
-            seen = np.broadcast_to(visible, raw.shape).reshape(-1, start + count)
-            weights = softmax(scale(raw.reshape(seen.shape), d), seen).reshape(raw.shape)
-            kept = np.array([(layer, i) not in ablate for i in range(self.heads)])
-            out = (weights @ values[-1]) * kept[:, None, None]                          # B × heads × T × 16
-            rows = w[name + "attn.c_proj.weight"].reshape(self.heads, d, self.width)      # heads × 16 × 64
-            write = out @ rows                                                          # B × heads × T × 64
-            x = x + write.sum(axis=1).reshape(x.shape) + w[name + "attn.c_proj.bias"]
-            h = layer_norm(x, w[name + "ln_2.weight"], w[name + "ln_2.bias"], self.eps)
-            hidden = gelu_tanh(h @ w[name + "mlp.c_fc.weight"] + w[name + "mlp.c_fc.bias"])   # B·T × 256
-            x = x + hidden @ w[name + "mlp.c_proj.weight"] + w[name + "mlp.c_proj.bias"]
+            weights, mixed, k, v = self._attend(layer, x, np.stack([c.keys[layer] for c in caches]),
+                                                np.stack([c.values[layer] for c in caches]))
+            x, write = self._write_and_feed(layer, x, mixed, ablate)
+            keys.append(k)
+            values.append(v)
             maps.append(weights)
             writes.append(write)
-        final = layer_norm(x, w["transformer.ln_f.weight"], w["transformer.ln_f.bias"], self.eps)
-        logits = frozen((final @ w["transformer.wte.weight"].T).reshape(batch, count, -1))
+        logits = frozen(self._logits(x).reshape(batch, count, -1))
         every_map, every_write = (frozen(np.stack(a, axis=1)) for a in (maps, writes))  # B × layers × heads × …
         return tuple(Pass(tuple(self.vocabulary[i] for i in ids[b]), frozen(ids[b]), logits[b], every_map[b],
                           every_write[b], Cache(tuple(k[b] for k in keys), tuple(v[b] for v in values)))
                      for b in range(batch))
+
+    def _embedded(self, ids: np.ndarray, start: int) -> np.ndarray:
+        """The residual stream's start for ``ids`` (B × T) at positions ``start`` on: B·T × width."""
+        w = self.weights
+        return (w["transformer.wte.weight"][ids] + w["transformer.wpe.weight"][start:start + ids.shape[1]]
+                ).reshape(-1, self.width)
+
+    def _attend(self, layer: int, x: np.ndarray, past_keys: np.ndarray,
+                past_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One layer's heads on the stream ``x`` (B·T × width) after the cached keys and values (B × heads × start
+        × 16): the weights (B × heads × T × (start + T)), each head's output before c_proj (B × heads × T × 16),
+        and the keys and values so far."""
+        w, d, (batch, _, start, _) = self.weights, self.head_width, past_keys.shape
+        count = len(x) // batch
+        name = f"transformer.h.{layer}."
+        h = layer_norm(x, w[name + "ln_1.weight"], w[name + "ln_1.bias"], self.eps)           # B·T × 64
+        qkv = h @ w[name + "attn.c_attn.weight"] + w[name + "attn.c_attn.bias"]               # B·T × 192
+        q, k, v = np.ascontiguousarray(qkv.reshape(batch, count, 3, self.heads, d).transpose(2, 0, 3, 1, 4))
+        keys, values = np.concatenate([past_keys, k], axis=2), np.concatenate([past_values, v], axis=2)
+        raw = q @ keys.swapaxes(2, 3)                                               # B × heads × T × (start + T)
+        seen = np.broadcast_to(causal(count, start + count), raw.shape).reshape(-1, start + count)
+        weights = softmax(scale(raw.reshape(seen.shape), d), seen).reshape(raw.shape)
+        return weights, weights @ values, keys, values
+
+    def _write_and_feed(self, layer: int, x: np.ndarray, mixed: np.ndarray,
+                        ablate: Collection[Head]) -> tuple[np.ndarray, np.ndarray]:
+        """The stream after one layer's heads (those in ``ablate`` zeroed) wrote ``mixed`` through c_proj and its MLP
+        ran; and each head's write (B × heads × T × 64)."""
+        w, name = self.weights, f"transformer.h.{layer}."
+        kept = np.array([(layer, i) not in ablate for i in range(self.heads)])
+        rows = w[name + "attn.c_proj.weight"].reshape(self.heads, self.head_width, self.width)  # heads × 16 × 64
+        write = (mixed * kept[:, None, None]) @ rows
+        x = x + write.sum(axis=1).reshape(x.shape) + w[name + "attn.c_proj.bias"]
+        h = layer_norm(x, w[name + "ln_2.weight"], w[name + "ln_2.bias"], self.eps)
+        hidden = gelu_tanh(h @ w[name + "mlp.c_fc.weight"] + w[name + "mlp.c_fc.bias"])       # B·T × 256
+        return x + hidden @ w[name + "mlp.c_proj.weight"] + w[name + "mlp.c_proj.bias"], write
+
+    def _logits(self, x: np.ndarray) -> np.ndarray:
+        """The final layer norm of the stream, against the token embeddings (tied): B·T × vocabulary."""
+        w = self.weights
+        return layer_norm(x, w["transformer.ln_f.weight"], w["transformer.ln_f.bias"], self.eps
+                          ) @ w["transformer.wte.weight"].T
+
+    def _ablated_logits(self, ids: np.ndarray, ablations: Sequence[frozenset[Head]]) -> list[np.ndarray]:
+        """The logits of the texts ``ids`` (B × T, no cache) with each set of heads in ``ablations`` removed, as
+        ``_extend`` gives them, what sets share computed once: a layer's heads run once for all the sets that
+        remove the same heads before it, the stream after it once for all that remove the same up to it."""
+        nothing = np.zeros((len(ids), self.heads, 0, self.head_width))
+        streams: dict[frozenset[Head], np.ndarray] = {frozenset(): self._embedded(ids, 0)}
+        for layer in range(self.layers):
+            mixed: dict[frozenset[Head], np.ndarray] = {}
+            after: dict[frozenset[Head], np.ndarray] = {}
+            for ablate in ablations:
+                before, upto = (frozenset(h for h in ablate if h[0] < limit) for limit in (layer, layer + 1))
+                if upto not in after:
+                    if before not in mixed:
+                        mixed[before] = self._attend(layer, streams[before], nothing, nothing)[1]
+                    after[upto] = self._write_and_feed(layer, streams[before], mixed[before], upto)[0]
+            streams = after
+        return [self._logits(streams[ablate]) for ablate in ablations]
 
     def forward(self, text: str, ablate: Collection[Head] = ()) -> Pass:
         """Every position of ``text`` at once (an empty cache extended by the whole text)."""
@@ -318,23 +365,37 @@ BATCH = 10
 and run slower (on the chapter's 50 held-out texts, 10 at a time took two thirds of the time of 50 at once)."""
 
 
-def forward_all(model: Decoder, texts: Sequence[str], ablate: Collection[Head] = ()) -> tuple[Pass, ...]:
-    """``model.forward`` of each of ``texts``: up to ``BATCH`` texts of one length run at a time, as one stack."""
-    runs: dict[int, Pass] = {}
+def _chunks(model: Decoder, texts: Sequence[str]) -> Iterable[tuple[list[int], np.ndarray]]:
+    """``forward_all``'s stacks: the places in ``texts`` of up to ``BATCH`` texts of one length, and their ids."""
     for length in {len(text) for text in texts}:
         places = [i for i, text in enumerate(texts) if len(text) == length]
         for chunk in (places[i:i + BATCH] for i in range(0, len(places), BATCH)):
-            ids = np.array([model.encode(texts[i]) for i in chunk])                # texts × length
-            runs.update(zip(chunk, model._extend([empty_cache(model)] * len(chunk), ids, ablate)))
+            yield chunk, np.array([model.encode(texts[i]) for i in chunk])                # texts × length
+
+
+def forward_all(model: Decoder, texts: Sequence[str], ablate: Collection[Head] = ()) -> tuple[Pass, ...]:
+    """``model.forward`` of each of ``texts``: up to ``BATCH`` texts of one length run at a time, as one stack."""
+    runs: dict[int, Pass] = {}
+    for chunk, ids in _chunks(model, texts):
+        runs.update(zip(chunk, model._extend([empty_cache(model)] * len(chunk), ids, ablate)))
     return tuple(runs[i] for i in range(len(texts)))
 
 
 def accuracy(model: Decoder, sequences: Iterable[Repeat], ablate: Collection[Head] = ()) -> float:
     """Share of the predictable positions (second copies) where the most probable next token is the right one."""
-    sequences = tuple(sequences)
-    runs = forward_all(model, [s.text for s in sequences], ablate)
-    hits = [_right(model, run, s, position) for s, run in zip(sequences, runs) for position in s.predictable]
-    return sum(hits) / len(hits)
+    return accuracies(model, sequences, [ablate])[0]
+
+
+def accuracies(model: Decoder, sequences: Iterable[Repeat], ablations: Sequence[Collection[Head]]) -> list[float]:
+    """``accuracy`` with each set of heads in ``ablations`` removed, the work the sets share done once."""
+    sequences, sets = tuple(sequences), [frozenset(ablate) for ablate in ablations]
+    hits: list[list[bool]] = [[] for _ in sets]
+    for chunk, ids in _chunks(model, [s.text for s in sequences]):
+        for found, logits in zip(hits, model._ablated_logits(ids, sets), strict=True):
+            right = (logits.argmax(axis=-1).reshape(ids.shape)[:, :-1] == ids[:, 1:]).tolist()  # [text][position]
+            found.extend(right[row][position] for row, place in enumerate(chunk)
+                         for position in sequences[place].predictable)
+    return [sum(found) / len(found) for found in hits]
 
 
 def _right(model: Decoder, run: Pass, sequence: Repeat, position: int) -> bool:
@@ -399,10 +460,10 @@ def study(count: int = 50, seed: int = HELD_OUT_SEED) -> Study:
             logits = run.writes[:, :, position] @ embedding.T                     # layers × heads × vocabulary
             copying.append(logits[:, :, model.vocabulary.index(s.text[position + 1])] - logits.mean(axis=-1))
             hits[s.text[:position].count(s.text[position]) > 1].append(_right(model, run, s, position))
-    ablated = np.array([[accuracy(model, sequences, {(layer, head)}) for head in range(model.heads)]
-                        for layer in range(model.layers)])
-    without_layer = [accuracy(model, sequences, {(layer, head) for head in range(model.heads)})
-                     for layer in range(model.layers)]
+    heads = [(layer, head) for layer in range(model.layers) for head in range(model.heads)]
+    found = accuracies(model, sequences, [{one} for one in heads] +
+                       [{(layer, head) for head in range(model.heads)} for layer in range(model.layers)])
+    ablated, without_layer = np.reshape(found[:len(heads)], (model.layers, model.heads)), found[len(heads):]
     share = lambda found: sum(found) / len(found)  # noqa: E731
     return Study(frozen(np.mean(previous, axis=0)), frozen(np.mean(prefix, axis=0)), frozen(np.mean(copying, axis=0)),
                  share(hits[False] + hits[True]), frozen(ablated), frozen(np.array(without_layer)),

@@ -67,8 +67,10 @@ def _side_by_side(name: str, parts: list[Any]) -> np.ndarray:
 
 
 def _row_major(array: np.ndarray) -> np.ndarray:
-    """A read-only row-major copy (x @ W reads W's rows fastest so)."""
-    return frozen(np.ascontiguousarray(array))
+    """A read-only row-major copy (x @ W reads W's rows fastest so), copied once."""
+    copy = np.array(array, order="C")
+    copy.flags.writeable = False
+    return copy
 
 
 def _bias_row(name: str, bias: Any, width: int) -> np.ndarray:

@@ -79,6 +79,24 @@ def test_forward_all_gives_each_text_what_forward_gives_it(texts: list[str],
             np.testing.assert_allclose(together, single, rtol=0, atol=CACHE_TOLERANCE)
 
 
+ABLATIONS = [set(), *({(layer, head)} for layer in range(2) for head in range(4)),
+             *({(layer, head) for head in range(4)} for layer in range(2)), {(0, 1), (1, 2)}]
+"""No head removed, each head, each layer, a head of each layer: sets that share some layers and not others."""
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(1, decoder.BATCH + 3), st.integers(0, 2**16))
+def test_accuracies_under_several_ablations_are_each_ones_accuracy_over_forward_all(count: int, seed: int) -> None:
+    sequences = decoder.repeats(count, seed)
+    expected = []
+    for ablate in ABLATIONS:
+        runs = decoder.forward_all(MODEL, [s.text for s in sequences], ablate)
+        hits = [MODEL.vocabulary[int(np.argmax(run.logits[position]))] == s.text[position + 1]
+                for s, run in zip(sequences, runs, strict=True) for position in s.predictable]
+        expected.append(sum(hits) / len(hits))
+    assert decoder.accuracies(MODEL, sequences, ABLATIONS) == expected
+
+
 def test_the_reader_agrees_with_the_safetensors_package() -> None:
     safetensors_numpy = pytest.importorskip("safetensors.numpy")
     stored = safetensors_numpy.load_file(str(decoder.DIRECTORY / "model.safetensors"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -92,6 +94,17 @@ def test_stack_heads_lays_the_projections_side_by_side_in_head_order_with_zeros_
     assert (stacked.w_k[:, 2:4] == params.heads[1].w_k).all()
     assert (stacked.w_v[:, 10:15] == params.heads[2].w_v).all()
     assert (stacked.b_q.tolist(), stacked.b_v.tolist(), stacked.b_o.tolist()) == ([0.0] * 6, [0.0] * 15, [0.0] * 4)
+
+
+def test_stack_block_keeps_read_only_row_major_copies_of_the_feed_forward_weights_and_w_o() -> None:
+    params = init_encoder_block(5, d_model=6, n_heads=3, d_ff=10)
+    transposed = replace(params, ffn=replace(params.ffn, w1=np.asfortranarray(params.ffn.w1)))  # as a file's Wᵀ reads
+    stacked = stack_block(transposed)
+    for given_array, kept in ((transposed.ffn.w1, stacked.ffn.w1), (transposed.ffn.w2, stacked.ffn.w2),
+                              (transposed.attention.w_o, stacked.attention.w_o)):
+        assert kept.flags.c_contiguous and not kept.flags.writeable and (kept == given_array).all()
+        given_array[0, 0] += 1.0
+        assert kept[0, 0] != given_array[0, 0]
 
 
 def test_stacked_results_are_read_only() -> None:

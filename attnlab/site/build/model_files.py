@@ -31,6 +31,8 @@ CHUNKS = 8
 ESCAPED = (0x0000, 0x000A, 0x000D, 0x0022, 0x005C, 0x2028, 0x2029)
 """Code units written as ``\\uXXXX`` in a weights file, besides the surrogates: NUL, the line
 terminators, the quote and the backslash."""
+SPECIAL = np.isin(np.arange(0x10000), [*ESCAPED, *range(0xD800, 0xE000)])
+"""Whether a code unit is escaped (those and the surrogates), by its value: one look-up a unit."""
 UPSTREAM = bert.UPSTREAM
 REVISION = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
 """The upstream commit whose ``model.safetensors`` has ``bert.WEIGHTS_SHA256``."""
@@ -67,7 +69,7 @@ def weight_stream(directory: Path, config: dict[str, Any]) -> tuple[np.ndarray, 
     tensors, names = bert.read_tensors(directory, PRECISION), tensor_names(config["num_hidden_layers"])
     if missing := [name for name in names if name not in tensors]:
         raise ValueError(f"model.safetensors has no tensor {missing[0]!r}")
-    parts = [tensors[name].astype("<f2").view("<u2").ravel() for name in names]
+    parts = [np.asarray(tensors[name], "<f2").view("<u2").ravel() for name in names]
     offsets = np.cumsum([0, *(part.size for part in parts)]).tolist()
     return np.concatenate(parts), [{"name": name, "shape": list(tensors[name].shape), "offset": offset}
                                    for name, offset in zip(names, offsets, strict=False)]
@@ -76,7 +78,7 @@ def weight_stream(directory: Path, config: dict[str, Any]) -> tuple[np.ndarray, 
 def utf16_literal(units: np.ndarray) -> bytes:
     """A JavaScript string literal, as UTF-16LE bytes, whose code units are ``units`` (escapes where needed)."""
     units = np.asarray(units, dtype="<u2")
-    special = np.isin(units, ESCAPED) | ((units >= 0xD800) & (units <= 0xDFFF))
+    special = SPECIAL[units]
     pieces, start = ['"'.encode("utf-16-le")], 0
     for at in np.flatnonzero(special).tolist():
         pieces += [units[start:at].tobytes(), f"\\u{int(units[at]):04x}".encode("utf-16-le")]

@@ -18,8 +18,9 @@ from typing import Any
 from attnlab.cost import readable_bytes
 from attnlab.site.pages.published import GUIDE, archive_name, build_date, wheel_name
 
-COMPRESSION = 5
-"""zlib's level: for the offline copy, 1 % larger than at the default (6), in 60 % of its time."""
+COMPRESSION = 2
+"""zlib's level: for the offline copy, 8 % larger than at 5 (4.09 MB against 3.79), in half its time (0.12 s of CPU
+against 0.25); 1 is barely faster and 2 % larger again, 6 (the default) takes 0.41 s."""
 EARLIEST = (1980, 1, 1)
 """The earliest date a zip entry can hold."""
 

@@ -86,6 +86,10 @@ def test_a_string_literal_escapes_only_what_it_cannot_hold_as_it_is() -> None:
     units = np.array([0x0041, 0x0022, 0x005C, 0x000A, 0x000D, 0x0000, 0xD800, 0xDFFF, 0x2028, 0x2029, 0xFFFF, 0x3C00])
     expected = '"A\\u0022\\u005c\\u000a\\u000d\\u0000\\ud800\\udfff\\u2028\\u2029\uffff\u3c00"'
     assert utf16_literal(units) == expected.encode("utf-16-le")
+    every = utf16_literal(np.arange(0x10000)).decode("utf-16-le")  # strict: a surrogate left as it is fails
+    assert every.count("\\u") == len(model_files.ESCAPED) + 0x800
+    read_back = json.loads(every, strict=False).encode("utf-16-le", "surrogatepass")  # as JavaScript reads it
+    assert read_back == np.arange(0x10000, dtype="<u2").tobytes()
 
 
 def test_the_tensors_are_all_the_forward_pass_reads_and_no_more() -> None:

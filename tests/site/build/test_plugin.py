@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,7 +14,7 @@ from mkdocs.exceptions import PluginError
 
 from attnlab.site.build import publish
 from attnlab.site.build.offline import DATA
-from attnlab.site.build.plugin import AttnlabPlugin, CompiledTemplates
+from attnlab.site.build.plugin import YOUNG, AttnlabPlugin, CompiledTemplates
 from attnlab.site.pages.published import archive_name
 
 
@@ -83,6 +84,18 @@ def test_a_link_in_docs_to_a_file_outside_the_project_is_refused_naming_it(tmp_p
     with pytest.raises(ValueError, match=rf"^docs/assets/notes\.txt -> {re.escape(str(tmp_path))}/secret\.txt: a link "
                                          "to a file outside the project"):
         publish.links_outside(docs)
+
+
+def test_startup_leaves_what_is_loaded_out_of_the_collectors_passes_and_makes_them_rarer() -> None:
+    saved = gc.get_threshold()
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)  # Python's defaults
+    try:
+        AttnlabPlugin().on_startup(command="build", dirty=False)
+        assert gc.get_freeze_count() > 0 and gc.get_threshold() == (YOUNG, 10, 10) and YOUNG > 700
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*saved)
 
 
 def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_does_not() -> None:
