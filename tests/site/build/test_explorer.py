@@ -36,9 +36,6 @@ def in_node(script: str) -> dict[str, Any]:
     return json.loads(finished.stdout)
 
 
-# --- the prepared sentences -------------------------------------------------------------------
-
-
 def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_own_and_none_other() -> None:
     keys = [p.key for p in PREPARED]
     assert len(keys) >= 6 and len(set(keys)) == len(keys)
@@ -52,9 +49,6 @@ def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_o
     assert len(enc.tokens) == len(bert.encode(p.batch[1])[0].tokens)
     with pytest.raises(KeyError, match="no prepared sentence 'nope'; there are toy-words, pronoun"):
         prepared("nope")
-
-
-# --- the data files ---------------------------------------------------------------------------
 
 
 def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors_made_once_per_process(
@@ -108,9 +102,6 @@ def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_a
     assert np.abs(stored["sizes"] - explorer.sizes(p)).max() <= 0.5 / SCALES["sizes"]
     assert np.array_equal(explorer.sizes(p)[4], bert.contributions(explorer.encoding(p), 4)), "attnlab's sizes"
     assert data["real"] == [int(r) for r in explorer.encoding(p).real] and (0 in data["real"]) == (key == "padded")
-
-
-# --- the markup -------------------------------------------------------------------------------
 
 
 def test_the_markup_lists_sentences_layers_and_heads_from_1_and_finds_its_files_from_the_page() -> None:

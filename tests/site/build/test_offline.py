@@ -1,9 +1,5 @@
-"""The offline copy: one deterministic zip of the finished site, linked with its size from every page.
-
-Unit tests zip small folders with ``attnlab.site.build.offline``; the rest read
-the session's built site and its unzipped copy (``offline_copy``). In
-Chromium, ``tests/browser/test_offline.py`` reads the copy from disk.
-"""
+"""The offline copy: one deterministic zip of the finished site, linked with its size from every page (small folders
+zipped, then the built site and its unzipped copy; ``tests/browser/test_offline.py`` opens it in Chromium)."""
 
 from __future__ import annotations
 
@@ -54,14 +50,6 @@ def download_data(script: str) -> dict:
     return json.loads(re.search(r"ATTNLAB_DOWNLOAD = (\{.*\});", script).group(1))
 
 
-# --- the archive ------------------------------------------------------------------------------------------
-
-
-def test_the_archive_is_named_for_the_guide_and_its_version() -> None:
-    assert archive_name("2.3.4") == "attention-lab-2.3.4.zip"
-    assert NAME == f"attention-lab-{attnlab.__version__}.zip"
-
-
 def test_every_file_but_archives_and_the_model_sits_in_one_folder_sorted_dated_and_a_plain_file(
         tmp_path: Path) -> None:
     site = small_site(tmp_path)  # with two archives, and the model's files, a download of their own
@@ -106,16 +94,13 @@ def test_the_copy_says_it_is_the_offline_copy_and_has_a_readme_saying_how_to_ope
     assert f"`pip install {wheel_name()}` here" in readme and "notebooks/" in readme
 
 
-def test_writing_puts_the_archive_in_the_site_and_states_its_exact_size(tmp_path: Path) -> None:
+def test_writing_puts_the_archive_named_for_the_version_in_the_site_and_states_its_exact_size(tmp_path: Path) -> None:
     site = small_site(tmp_path)
     target = offline.write(site)
     size = target.stat().st_size
-    assert target == site / NAME
+    assert target == site / f"attention-lab-{attnlab.__version__}.zip"
     assert download_data((site / offline.DATA).read_text(encoding="utf-8")) == {
         "file": NAME, "bytes": size, "size": readable_bytes(size), "offline": False}
-
-
-# --- the built site -------------------------------------------------------------------------------------------
 
 
 def site_files(site: Path) -> set[str]:

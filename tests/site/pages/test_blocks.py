@@ -1,7 +1,5 @@
 """The guide's code blocks, converted in-process as ``mkdocs.yml`` configures them: hidden display lines, no quiet
-exit, output checked, each named by its place (``test_build_refuses.py`` shows the refusals in a real build,
-``test_convert.py`` a block that raises).
-"""
+exit, output checked, each named by its place."""
 
 from __future__ import annotations
 
