@@ -104,7 +104,8 @@ def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_a
     assert data["real"] == [int(r) for r in explorer.encoding(p).real] and (0 in data["real"]) == (key == "padded")
 
 
-def test_the_markup_lists_sentences_layers_and_heads_from_1_and_finds_its_files_from_the_page() -> None:
+def test_the_markup_lists_sentences_layers_and_heads_from_1_finds_its_files_and_states_the_models_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     html = widget("explorer.md")
     layers = re.search(r'<select id="explorer-layer".*?</select>', html).group(0)
     heads = re.search(r'<select id="explorer-head".*?</select>', html).group(0)
@@ -120,11 +121,9 @@ def test_the_markup_lists_sentences_layers_and_heads_from_1_and_finds_its_files_
     html = widget("guide/explore.md")
     assert 'data-data="../assets/explorer/"' in html and 'src="../assets/explorer.js"' in html
 
-
-def test_the_load_button_states_the_models_size_without_making_its_files(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_: object) -> None:
         raise AssertionError("the markup made the model's files")
-    monkeypatch.setattr(model_files, "_files", refuse)
+    monkeypatch.setattr(model_files, "_files", refuse)  # the load button states the size without making them
     assert f"Load the model ({readable_bytes(model_files.DOWNLOAD_BYTES)})</button>" in widget("explorer.md")
 
 

@@ -33,8 +33,12 @@ def test_a_source_date_epoch_that_is_not_a_whole_number_of_seconds_is_refused_be
             AttnlabPlugin().on_config(MkDocsConfig())
 
 
-def test_a_template_is_compiled_once_per_process_across_environments_and_again_when_changed(
+def test_a_preview_server_gives_the_theme_templates_compiled_once_per_process_and_again_when_changed(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    for command, expected in (("serve", CompiledTemplates), ("build", type(None))):  # a build compiles afresh
+        plugin = AttnlabPlugin()
+        plugin.on_startup(command=command, dirty=False)
+        assert isinstance(plugin.on_env(Environment()).bytecode_cache, expected)
     cache = CompiledTemplates()
     assert rendered(cache, "<p>{{ word }}</p>") == "<p>kept</p>"
     assert rendered(cache, "<b>{{ word }}</b>") == "<b>kept</b>"
@@ -83,13 +87,6 @@ def test_a_link_in_docs_to_a_file_outside_the_project_is_refused_naming_it(tmp_p
     with pytest.raises(ValueError, match=rf"^docs/assets/notes\.txt -> {re.escape(str(tmp_path))}/secret\.txt: a link "
                                          "to a file outside the project"):
         publish.links_outside(docs)
-
-
-def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_does_not() -> None:
-    for command, expected in (("serve", CompiledTemplates), ("build", type(None))):
-        plugin = AttnlabPlugin()
-        plugin.on_startup(command=command, dirty=False)
-        assert isinstance(plugin.on_env(Environment()).bytecode_cache, expected)
 
 
 def test_a_toy_constant_rebound_while_the_pages_were_built_stops_the_lab_files(

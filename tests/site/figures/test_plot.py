@@ -38,8 +38,9 @@ def markers(svg: ElementTree.Element) -> list[ElementTree.Element]:
     return svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}path[@class='marker']")
 
 
-def test_a_log_log_chart_draws_a_line_and_a_marker_per_point_labelled_and_legended() -> None:
+def test_a_log_log_chart_is_named_and_draws_a_line_and_a_marker_per_point_labelled_and_legended() -> None:
     svg = chart()
+    assert (svg.find(f"{SVG}title").text, svg.find(f"{SVG}desc").text) == ("Growth", "Two lines.")
     assert (len(svg.findall(f"{SVG}polyline")), len(markers(svg))) == (2, 2 * 3 + 2)
     assert {"T", "count", "squares", "linear", "10⁰", "10¹", "10²", "10³", "10⁴"} <= set(texts(svg))
     sizes = [float(t.get("font-size")) for t in svg.iter(f"{SVG}text")]

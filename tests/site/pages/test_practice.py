@@ -64,16 +64,13 @@ def test_the_prompt_is_found_with_its_title_and_line_but_not_in_code() -> None:
     assert prompts(f"```markdown\n{PROMPT}```\n") == []
 
 
-def test_exercises_are_numbered_in_order_with_their_titles_and_run_to_the_next_heading() -> None:
+def test_exercises_are_numbered_in_order_run_to_the_next_heading_and_take_no_id_of_their_own() -> None:
     later = CHAPTER.replace("Three equal scores", "Three `equal` scores") + (
         '\n```python\n### not a heading\n```\n\n## Afterwards\n\n### Not an exercise\n')
     found = exercises(later)
     assert [(e.number, e.title, e.python) for e in found] == [
         (1, "Two equal scores", True), (2, "Three `equal` scores", False)]
     assert found[0].body.startswith("Compute the weights") and "What now?" not in found[0].body
-
-
-def test_an_exercise_heading_with_its_own_id_is_refused_naming_the_line() -> None:
     with pytest.raises(ValueError, match=r"rows\.md:22: an exercise heading takes only \{ \.python \}"):
         exercises(CHAPTER.replace("{ .python }", "{#mine}"), "rows.md")
 
