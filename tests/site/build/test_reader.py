@@ -12,7 +12,7 @@ import subprocess
 import sys
 import venv
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -65,15 +65,10 @@ BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 """The variables that set how many threads numpy's BLAS starts."""
 
 
-def site_packages(root: Path) -> Path:
-    """The ``site-packages`` folder of the virtual environment at ``root``."""
-    return root / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
-
-
 def fresh_venv(root: Path) -> Path:
     """A new virtual environment at ``root`` (pip, no other package) with its network off; its Python."""
     venv.EnvBuilder(with_pip=True).create(root)
-    packages = site_packages(root)
+    packages = root / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
     (packages / f"{GUARD_MODULE}.py").write_text(GUARD, encoding="utf-8")
     (packages / f"{GUARD_MODULE}.pth").write_text(f"import {GUARD_MODULE}\n", encoding="utf-8")
     return root / "bin" / "python"
@@ -159,9 +154,9 @@ def kernel_overlay(folder: Path) -> Path:
 LAUNCH = "import sys; sys.path.append({overlay!r}); from ipykernel import kernelapp; kernelapp.launch_new_instance()"
 
 
-def kernel_spec(folder: Path, python: Path, extra: Path, name: str = "reader") -> Path:
-    """A Jupyter kernel spec ``name`` in ``folder`` running ``python``, with ``extra`` appended to its path."""
-    spec = folder / name
+def kernel_spec(folder: Path, python: Path, extra: Path) -> Path:
+    """A Jupyter kernel spec ``reader`` in ``folder`` running ``python``, with ``extra`` appended to its path."""
+    spec = folder / "reader"
     spec.mkdir(parents=True, exist_ok=True)
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [str(python), "-c", LAUNCH.format(overlay=str(extra)), "-f", "{connection_file}"],
@@ -169,9 +164,9 @@ def kernel_spec(folder: Path, python: Path, extra: Path, name: str = "reader") -
     return folder
 
 
-def run(python: Path, code: str, cwd: Path, env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(python: Path, code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run ``code`` with ``python`` in isolated mode (no current folder, no ``PYTHON*`` variables) in ``cwd``."""
-    return subprocess.run([str(python), "-I", "-c", code], check=False, cwd=cwd, env=dict(env or reader_environment()),
+    return subprocess.run([str(python), "-I", "-c", code], check=False, cwd=cwd, env=reader_environment(),
                           capture_output=True, text=True, timeout=300)
 
 
