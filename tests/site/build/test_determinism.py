@@ -1,20 +1,56 @@
-"""The guide keeps no cache: the same tree builds to the same bytes, and a changed input (a model file, a file
-named by ``INHERIT``, an ``!ENV`` value) always reaches the next build."""
+"""The guide keeps no cache: the same tree builds to the same bytes with the `docs` extra alone (an import hook, a
+``sitecustomize`` on ``PYTHONPATH``, refuses the other extras), and a changed input (a model file, a file named by
+``INHERIT``, an ``!ENV`` value) always reaches the next build."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from sites import CONFIG, build, one_page_site
-from test_docs_only import docs_only_env
 
 from attnlab import bert
 
 pytestmark = pytest.mark.slow  # each test runs real builds, one subprocess each
+
+
+REFUSED = ("pytest", "hypothesis", "playwright", "pytest_playwright", "axe_playwright_python", "nbformat",
+           "nbclient", "ipykernel", "torch", "transformers", "ruff", "mypy")
+"""The top-level modules of the `test`, `peer` and `lint` extras."""
+
+HOOK = f'''import sys
+
+class RefuseTestExtras:
+    """An import hook: the modules of the test, peer and lint extras are not installed."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {REFUSED!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}} (refused: docs extra only)", name=name)
+        return None
+
+sys.meta_path.insert(0, RefuseTestExtras())
+'''
+
+
+def docs_only_env(tmp_path: Path) -> dict[str, str]:
+    """An environment whose Pythons cannot import the test, peer and lint extras' modules."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(HOOK)
+    return {"PYTHONPATH": os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")])}
+
+
+def test_the_hook_refuses_every_module_of_the_other_extras(tmp_path: Path) -> None:
+    env = {**os.environ, **docs_only_env(tmp_path)}
+    probe = "import importlib, sys\nfor name in sys.argv[1:]:\n    try:\n        importlib.import_module(name)\n" \
+            "    except ModuleNotFoundError:\n        continue\n    print(name)"
+    done = subprocess.run([sys.executable, "-c", probe, *REFUSED], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout == ""
 
 
 def files(site: Path) -> dict[str, bytes]:
@@ -25,7 +61,7 @@ def files(site: Path) -> dict[str, bytes]:
 def test_a_second_build_of_the_same_tree_with_the_docs_extra_alone_is_the_first_byte_for_byte(
         built_site: Path, tmp_path: Path) -> None:
     # tests/conftest.py dates every build of the session alike, so only the tree could make them differ;
-    # the second build cannot import the test, peer and lint extras (test_docs_only.py)
+    # the second build cannot import the test, peer and lint extras
     result = build(CONFIG, tmp_path / "again", docs_only_env(tmp_path))
     assert result.returncode == 0, result.stderr[-3000:]
     first, second = files(built_site), files(tmp_path / "again")

@@ -36,9 +36,6 @@ def in_node(script: str) -> dict[str, Any]:
     return json.loads(finished.stdout)
 
 
-# --- the prepared sentences -------------------------------------------------------------------
-
-
 def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_own_and_none_other() -> None:
     keys = [p.key for p in PREPARED]
     assert len(keys) >= 6 and len(set(keys)) == len(keys)
@@ -52,9 +49,6 @@ def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_o
     assert len(enc.tokens) == len(bert.encode(p.batch[1])[0].tokens)
     with pytest.raises(KeyError, match="no prepared sentence 'nope'; there are toy-words, pronoun"):
         prepared("nope")
-
-
-# --- the data files ---------------------------------------------------------------------------
 
 
 def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vectors_made_once_per_process(
@@ -110,10 +104,8 @@ def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_a
     assert data["real"] == [int(r) for r in explorer.encoding(p).real] and (0 in data["real"]) == (key == "padded")
 
 
-# --- the markup -------------------------------------------------------------------------------
-
-
-def test_the_markup_lists_sentences_layers_and_heads_from_1_and_finds_its_files_from_the_page() -> None:
+def test_the_markup_lists_sentences_layers_and_heads_from_1_finds_its_files_and_states_the_models_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     html = widget("explorer.md")
     layers = re.search(r'<select id="explorer-layer".*?</select>', html).group(0)
     heads = re.search(r'<select id="explorer-head".*?</select>', html).group(0)
@@ -129,11 +121,9 @@ def test_the_markup_lists_sentences_layers_and_heads_from_1_and_finds_its_files_
     html = widget("guide/explore.md")
     assert 'data-data="../assets/explorer/"' in html and 'src="../assets/explorer.js"' in html
 
-
-def test_the_load_button_states_the_models_size_without_making_its_files(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_: object) -> None:
         raise AssertionError("the markup made the model's files")
-    monkeypatch.setattr(model_files, "files", refuse)
+    monkeypatch.setattr(model_files, "files", refuse)  # the load button states the size without making them
     assert f"Load the model ({readable_bytes(model_files.DOWNLOAD_BYTES)})</button>" in widget("explorer.md")
 
 

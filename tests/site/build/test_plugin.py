@@ -34,8 +34,12 @@ def test_a_source_date_epoch_that_is_not_a_whole_number_of_seconds_is_refused_be
             AttnlabPlugin().on_config(MkDocsConfig())
 
 
-def test_a_template_is_compiled_once_per_process_across_environments_and_again_when_changed(
+def test_a_preview_server_gives_the_theme_templates_compiled_once_per_process_and_again_when_changed(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    for command, expected in (("serve", CompiledTemplates), ("build", type(None))):  # a build compiles afresh
+        plugin = AttnlabPlugin()
+        plugin.on_startup(command=command, dirty=False)
+        assert isinstance(plugin.on_env(Environment()).bytecode_cache, expected)
     cache = CompiledTemplates()
     assert rendered(cache, "<p>{{ word }}</p>") == "<p>kept</p>"
     assert rendered(cache, "<b>{{ word }}</b>") == "<b>kept</b>"
@@ -96,13 +100,6 @@ def test_startup_leaves_what_is_loaded_out_of_the_collectors_passes_and_makes_th
     finally:
         gc.unfreeze()
         gc.set_threshold(*saved)
-
-
-def test_a_preview_server_gives_the_theme_the_compiled_templates_and_a_build_does_not() -> None:
-    for command, expected in (("serve", CompiledTemplates), ("build", type(None))):
-        plugin = AttnlabPlugin()
-        plugin.on_startup(command=command, dirty=False)
-        assert isinstance(plugin.on_env(Environment()).bytecode_cache, expected)
 
 
 def test_a_toy_constant_rebound_while_the_pages_were_built_stops_the_lab_files(

@@ -1,5 +1,6 @@
 """The built site (``built_site``: ``mkdocs build --strict`` once a session): MathML instead of TeX, nothing loaded
-from other hosts, provenance, the claims, sources and Reference pages."""
+from other hosts, every link resolving, no negative zero, the theme's additions, provenance, the claims, sources and
+Reference pages."""
 
 from __future__ import annotations
 
@@ -8,13 +9,12 @@ import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import numpy
 import pytest
-from fontTools.ttLib import TTFont
 from mkdocs.exceptions import PluginError
-from page_blocks import Element, anchors, page
+from page_blocks import Element, anchors, page, parsed
 from sites import DOCS, ROOT
 
 import attnlab
@@ -34,9 +34,7 @@ SKIP_TEXT = frozenset({"code", "pre", "script", "style", "textarea", "kbd", "sam
 
 def pages(site: Path) -> list[Path]:
     """Every HTML file of the built site."""
-    found = sorted(site.rglob("*.html"))
-    assert found, f"no HTML in {site}"
-    return found
+    return sorted(site.rglob("*.html"))
 
 
 def loads(root: Element) -> list[str]:
@@ -69,26 +67,12 @@ def local_file(site: Path, page: Path, url: str) -> Path:
     return site / path.lstrip("/") if path.startswith("/") else page.parent / path
 
 
-# --- math in the built site ---------------------------------------------------------------------
-
-
 def test_the_built_site_holds_mathml_and_no_tex_outside_code(built_site: Path) -> None:
     assert any("<math " in p.read_text(encoding="utf-8") for p in pages(built_site))
     leftovers = [f"{p.name}: {d}" for p in pages(built_site)
                  for d in ("\\(", "\\)", "\\[", "\\]", "$$") if d in shown_text(page(p))]
     leftovers += [p.name for p in pages(built_site) if 'class="arithmatex"' in p.read_text(encoding="utf-8")]
     assert leftovers == []
-
-
-def test_math_is_drawn_with_the_shipped_woff2_font_its_math_table_and_licence(built_site: Path) -> None:
-    font = TTFont(built_site / "assets/fonts/noto-sans-math.woff2")
-    assert font.flavor == "woff2" and "MATH" in font
-    assert "SIL OPEN FONT LICENSE Version 1.1" in (built_site / "assets/fonts/OFL.txt").read_text()
-    css = (built_site / "assets/attnlab.css").read_text(encoding="utf-8")
-    assert 'url("fonts/noto-sans-math.woff2")' in css and re.search(r"math \{\s*font-family: \"Attention Lab", css)
-
-
-# --- offline and self-contained -----------------------------------------------------------------
 
 
 def test_no_page_or_stylesheet_loads_from_another_host_and_every_local_resource_exists(built_site: Path) -> None:
@@ -109,7 +93,74 @@ def test_search_works_from_file_urls_its_worker_shim_shipped_and_its_index_inlin
     assert (built_site / "search/search_index.js").read_text(encoding="utf-8").startswith("var __index = ")
 
 
-# --- provenance -------------------------------------------------------------------------------
+def broken_links(site: Path, path: Path) -> list[str]:
+    """Internal links of the page at ``path`` whose file or #anchor does not exist in ``site``."""
+    broken = []
+    for href in [e.attrs["href"] for e in page(path).iter() if e.tag == "a" and e.attrs.get("href")]:
+        parts = urlsplit(href)
+        if parts.scheme or parts.netloc:
+            continue  # another host or mailto: not part of the site
+        target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_file() or site.resolve() not in target.parents:
+            broken.append(f"{href} (no such file)")
+        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in anchors(page(target)):
+            broken.append(f"{href} (no anchor #{parts.fragment})")
+    return broken
+
+
+def test_every_internal_link_resolves(built_site: Path) -> None:
+    problems = {p.name: broken_links(built_site, p) for p in pages(built_site) if p.name != "404.html"}
+    assert len(problems) > 10
+    assert {name: found for name, found in problems.items() if found} == {}
+
+
+def test_a_missing_anchor_or_page_is_reported_and_another_host_is_not(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text('<a href="b.html#x">b</a><a href="b.html#y">b</a><a href="nowhere.html">n</a>'
+                                     '<a href="https://example.org/">e</a>')
+    (tmp_path / "b.html").write_text('<h2 id="x">X</h2>')
+    assert broken_links(tmp_path, tmp_path / "a.html") == ["b.html#y (no anchor #y)", "nowhere.html (no such file)"]
+
+
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])[-\u2212]0(?:\.0+)?(?![\d.])")
+"""A minus sign before a zero with only zeros after its point, not inside a word or a longer number."""
+
+
+def negative_zeros(html: str) -> list[str]:
+    """The negative zeros in a page's shown text, each with a little of its context."""
+    text = shown_text(parsed(html), frozenset({"script", "style"}), " ")  # a cell apart from the next
+    return [text[max(0, m.start() - 30):m.end() + 10] for m in NEGATIVE_ZERO.finditer(text)]
+
+
+def test_no_built_page_shows_a_negative_zero(built_site: Path) -> None:
+    sample = "<p>-0.000 and \u22120.00 and -0</p><p>-0.001, 10.000, x-0.0 and 2-0.05</p><script>-0.000</script>"
+    assert len(negative_zeros(sample)) == 3, "a negative zero is found, a small negative number is not"
+    found = {p.relative_to(built_site).as_posix(): negative_zeros(p.read_text(encoding="utf-8"))
+             for p in pages(built_site)}
+    assert {name: zeros for name, zeros in found.items() if zeros} == {}
+
+
+THEME_HELPERS = "__md_get=(e,_=localStorage"
+"""The start of the theme's definition of its storage helpers (an inline script in the page head)."""
+GUARD = 'assets/storage-guard.js"></script>'
+"""The guard's script tag, as pages address it (``assets/…``, or ``./assets/…`` on the 404 page)."""
+
+
+def test_every_page_loads_the_theme_names_and_the_guard_after_the_theme_defines_its_helpers_and_before_the_palette(
+        built_site: Path) -> None:
+    wrong = [p.name for p in pages(built_site) if not 0 <= (html := p.read_text(encoding="utf-8")).find(THEME_HELPERS)
+             < html.find(GUARD) < html.find('__md_get("__palette")')]
+    assert wrong == []
+    missing = [p.name for p in pages(built_site)
+               if not re.search(r'src="(\./)?assets/theme-names\.js"', p.read_text(encoding="utf-8"))]
+    assert missing == [], "the theme-names script"
+
+
+def test_the_not_found_page_addresses_every_asset_relative_to_itself(built_site: Path) -> None:
+    html = (built_site / "404.html").read_text(encoding="utf-8")
+    for attribute in ("href", "src"):
+        assert re.findall(rf'{attribute}="\./assets/', html) and re.findall(rf'{attribute}="(/[^"]*)"', html) == []
 
 
 def test_every_page_names_the_versions_that_computed_it(built_site: Path) -> None:
@@ -119,9 +170,6 @@ def test_every_page_names_the_versions_that_computed_it(built_site: Path) -> Non
     missing = [p.name for p in pages(built_site)
                if p.name != "404.html" and not line.search(p.read_text(encoding="utf-8"))]
     assert missing == []
-
-
-# --- claims, sources, reference -------------------------------------------------------------------
 
 
 def test_claims_page_has_a_section_for_every_claim_listing_the_pages_citing_it(built_site: Path) -> None:
@@ -165,16 +213,7 @@ def test_reference_page_documents_every_module_of_the_package() -> None:
     assert [m for m in package_modules() if f"::: attnlab.{m}\n" not in reference] == []
 
 
-def test_every_public_module_names_its_public_api_in_all() -> None:
-    modules = {name: importlib.import_module(f"attnlab.{name}") for name in package_modules()}
-    without = [name for name, module in modules.items()
-               if name not in INTERNAL_MODULES and not getattr(module, "__all__", None)]
-    unknown = [f"attnlab.{name}.{n}" for name, module in modules.items()
-               for n in getattr(module, "__all__", ()) if not hasattr(module, n)]
-    assert (without, unknown) == ([], [])
-
-
-def test_reference_page_shows_the_public_api_and_no_helper(built_site: Path) -> None:
+def test_reference_page_shows_the_public_api_named_in_all_and_no_helper(built_site: Path) -> None:
     ids = anchors(page(built_site / "reference.html"))
     shown = {name: {i.split(".")[2] for i in ids if i.startswith(f"attnlab.{name}.") and i.count(".") == 2}
              for name in package_modules()}

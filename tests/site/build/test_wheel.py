@@ -73,18 +73,15 @@ def test_record_lists_every_file_with_its_sha256_and_size() -> None:
         assert (digest, int(size)) == (f"sha256={expected}", len(found[path])), path
 
 
-def test_metadata_names_the_package_and_numpy_as_its_only_requirement() -> None:
-    fields = Parser().parsestr(entries(built())[f"{INFO}/METADATA"].decode())
+def test_the_dist_info_requires_numpy_alone_and_carries_the_licence_the_pure_python_tag_and_the_command() -> None:
+    found = entries(built())
+    fields = Parser().parsestr(found[f"{INFO}/METADATA"].decode())
     assert (fields["Metadata-Version"], fields["Name"], fields["Version"]) == ("2.4", "attnlab", VERSION)
     assert fields.get_all("Requires-Dist") == ["numpy>=2"]
     assert (fields["Requires-Python"], fields["License-Expression"], fields["License-File"]) == (">=3.11", "MIT",
                                                                                                  "LICENSE")
     assert fields["Summary"] == metadata.metadata("attnlab")["Summary"]
     assert fields.get_payload().startswith("attnlab: the attention calculations")
-
-
-def test_the_licence_the_pure_python_tag_and_the_attnlab_command_travel_in_the_wheel() -> None:
-    found = entries(built())
     assert found[f"{INFO}/licenses/LICENSE"] == (ROOT / "LICENSE").read_bytes()
     text = found[f"{INFO}/WHEEL"].decode()
     assert "Root-Is-Purelib: true\n" in text and "Tag: py3-none-any\n" in text and "Wheel-Version: 1.0\n" in text

@@ -58,11 +58,10 @@ def test_neighbouring_cells_of_one_shade_are_one_rectangle_and_a_path_reads_back
     assert corners(path(rectangles), CELL) == {(100, 50), (105, 50), (90, 60), (200, 40), (205, 40), (210, 40)}
 
 
-def test_the_figure_is_a_named_image_with_a_legend_of_every_shade_and_labels_of_11_px_on_a_phone() -> None:
+def test_the_figure_is_named_and_described_with_a_legend_of_every_shade_and_labels_of_11_px_on_a_phone() -> None:
     html = figure(chapter_weights())
     svg = ET.fromstring(html).find(f"{SVG}svg")
-    assert (svg.get("role"), svg.find(f"{SVG}title").text, svg.find(f"{SVG}desc").text) == (
-        "img", "All heads", "What it shows.")
+    assert (svg.find(f"{SVG}title").text, svg.find(f"{SVG}desc").text) == ("All heads", "What it shows.")
     assert html.endswith("<figcaption>All heads</figcaption></figure>\n")
     width = float(svg.get("viewBox").split()[2])
     assert {float(t.get("font-size")) for t in svg.iter(f"{SVG}text")} == {FONT}

@@ -87,15 +87,11 @@ def test_a_blocked_value_is_drawn_hollow_and_the_output_as_a_diamond() -> None:
 
 def test_panels_are_named_pictures_carrying_each_settings_numbers_and_their_shared_frame() -> None:
     figure = ElementTree.fromstring(plane.panels(SETTINGS, ident="p", caption="c"))
-    carried = json.loads(figure.get("data-values"))
-    for panel, (heading, controls) in zip(carried["panels"], SETTINGS.items()):
-        r = compute(controls).to_dict()
-        assert (panel["heading"], panel["weights"], panel["values"], panel["output"]) == (
-            heading, r["weights"], r["values"], r["output"])
+    carried = json.loads(figure.get("data-values"))  # each panel's numbers: test_figures_site.value_plane
+    assert [panel["heading"] for panel in carried["panels"]] == list(SETTINGS)
     assert plane.Frame(**carried["frame"]).picture_width == plane.PANEL_WIDTH  # the frame round-trips
     pictures = figure.findall(f".//{SVG}svg")
     assert [svg.find(f"{SVG}title").text for svg in pictures] == [f"Value plane: {h}" for h in SETTINGS]
-    assert all(svg.get("role") == "img" for svg in pictures)
     assert min(float(t.get("font-size")) for t in figure.iter(f"{SVG}text")) >= MIN_TEXT
     assert plane.PANEL_WIDTH <= PHONE_COLUMN and plane.LIVE_WIDTH <= LAB_COLUMN
     with pytest.raises(ValueError, match="at least one setting"):

@@ -36,10 +36,9 @@ def markers(svg: ElementTree.Element) -> list[ElementTree.Element]:
     return svg.findall(f"{SVG}circle") + svg.findall(f"{SVG}path[@class='marker']")
 
 
-def test_a_log_log_chart_is_a_named_picture_of_a_line_and_a_marker_per_point_labelled_and_legended() -> None:
+def test_a_log_log_chart_is_named_and_draws_a_line_and_a_marker_per_point_labelled_and_legended() -> None:
     svg = chart()
-    assert (svg.get("role"), svg.find(f"{SVG}title").text, svg.find(f"{SVG}desc").text) == (
-        "img", "Growth", "Two lines.")
+    assert (svg.find(f"{SVG}title").text, svg.find(f"{SVG}desc").text) == ("Growth", "Two lines.")
     assert (len(svg.findall(f"{SVG}polyline")), len(markers(svg))) == (2, 2 * 3 + 2)
     assert {"T", "count", "squares", "linear", "10⁰", "10¹", "10²", "10³", "10⁴"} <= set(texts(svg))
     sizes = [float(t.get("font-size")) for t in svg.iter(f"{SVG}text")]
@@ -116,9 +115,6 @@ def test_axes_have_round_steps_and_ends_and_a_log_axis_whole_decades() -> None:
     assert math.isclose(axis.share(math.sqrt(2 * 512)), 0.5)
 
 
-# --- concentration: one query's weights over the lab's whole multiplier range ---------------------
-
-
 def test_the_sweep_has_its_samples_and_marks_every_multiplier_experiment_one_tabulates() -> None:
     # its range, the multipliers it holds and the weights at each: test_figures_site.concentration
     assert len(plot.sweep("rises", True)[0]) >= plot.SAMPLES
@@ -144,8 +140,6 @@ def test_tied_keys_have_equal_weights_and_the_legend_and_description_say_so() ->
     assert "At multiplier 0 the weights are grid 0.333, load 0.333, rises 0.333" in desc
     assert "grid and rises score the same" in desc
 
-
-# --- spread: bands of mean ± one standard deviation of raw and scaled scores ----------------------
 
 RAW = [np.array([-1.0, 1.0]), np.array([-3.0, 1.0, 5.0])]
 SCALED = [np.array([-0.5, 0.5]), np.array([-1.0, 0.0, 1.0])]

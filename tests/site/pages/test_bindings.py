@@ -1,7 +1,6 @@
-"""Numbers in prose: bindings ``[[0.576 = expr]]``, literals, the scan, and proof on the real chapters that it
-bites (a changed toy constant, a quoted digit, a removed binding). ``tests/site/build/test_convert.py`` shows a
-binding's number in a page.
-"""
+"""Numbers in prose: bindings ``[[0.576 = expr]]``, relations ``[[words ? condition]]``, literals, malformed double
+brackets, the scan, and proof on the real chapters that it bites (a changed toy constant: ``test_rebind.py``; a
+quoted digit; a removed binding)."""
 
 from __future__ import annotations
 
@@ -18,8 +17,20 @@ from sites import ROOT
 import attnlab.lab
 import attnlab.site.pages.bindings
 from attnlab.lab import compute
-from attnlab.site.pages.bindings import Binding, bindings, check, check_relations, literals, render, unbound
+from attnlab.site.pages.bindings import (
+    BINDING,
+    Binding,
+    bindings,
+    check,
+    check_relations,
+    literals,
+    malformed,
+    relations,
+    render,
+    unbound,
+)
 from attnlab.site.pages.blocks import PageError
+from attnlab.site.pages.claims import CITATION
 from attnlab.text import fmt
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))
@@ -48,8 +59,6 @@ def one_unit_more(quoted: str) -> str:
     decimals = len(number.partition(".")[2])
     return fmt(float(number) + 10.0 ** -decimals, decimals) + quoted[len(number):]
 
-
-# --- bindings: parsing and checking -------------------------------------------------------
 
 CHECKED = [
     ("One third is [[0.333 = 1 / 3]] or [[ 0.33 = 1 / 3 ]].\n", []),
@@ -121,9 +130,6 @@ def test_quoting_the_rounded_value_passes_and_one_unit_more_fails(value: float, 
     assert check(f"[[{one_unit_more(quoted)} = {value!r}]]", "p.md") != []
 
 
-# --- literals and the scan ------------------------------------------------------------------
-
-
 def test_literals_are_read_as_written_and_a_vector_as_a_list_or_its_text() -> None:
     markdown = "---\ntitle: x\nliterals: [0, 0.50, 3.2.1, \"2017\", -1, [1, 0], \"[2, -1]\"]\n---\ntext\n"
     assert literals(markdown, "p.md") == {"0", "0.50", "3.2.1", "2017", "-1", "[1, 0]", "[2, -1]"}
@@ -174,16 +180,10 @@ def test_the_scan_finds_the_numbers_a_reader_sees() -> None:
     assert found == SCANNED
 
 
-# --- the real chapters ----------------------------------------------------------------------
-
-
 def test_every_pages_bindings_match_their_expressions_and_no_prose_number_is_unbound_and_undeclared() -> None:
     problems = [p for path in PAGES for scan in (unbound, check)
                 for p in scan(path.read_text(encoding="utf-8"), page_name(path))]
     assert len(PAGES) > 10 and not problems, "bind these numbers or declare them in literals:\n" + "\n".join(problems)
-
-
-# --- proof that it bites (issue 4, item 3; a changed constant: test_rebind.py, a quote off: the property above)
 
 
 def test_removed_binding_is_reported_by_the_scan() -> None:
@@ -228,3 +228,49 @@ def test_a_number_or_non_number_in_the_shown_front_matter_is_named_with_its_line
     ]:
         assert [m for m in unbound(f"---\nliterals: [1]\n{meta}\n---\n\nText.\n", "p.md") if m.startswith(message)]
 
+
+MALFORMED = ["[[CL-05]]", "[[ CL-005 ]]", "[[CL-0005]]", "[[+3 = 1 + 2]]", "[[.9 = 0.9]]", "[[cl-005]]",
+             "[[S1]]", "[[1e-3 = 0.001]]", "[[0.5 = 1 / 2]"]
+"""Forms an author might type that are neither a registered-looking citation nor a binding."""
+WELL_FORMED = ["[[CL-005]]", "[[LAB-001]]", "[[CL-001, CL-007]]", "[[0.576 = 1 / 3]]", "[[-0.5 = -1 / 2]]",
+               "[[57.6% = 57.6]]", "[[ 0.5 = 1 / 2 ]]", "[[[0.860 = 0.86]], [[1.432 = 1.432]]]",
+               "`[[CL-05]]`.\n\n```python\nrows = [[1, 0], [0, 1]]\n```\n"]
+
+
+def test_a_malformed_form_is_named_with_its_page_and_line_counting_the_front_matter_and_no_other_is() -> None:
+    for form in MALFORMED + WELL_FORMED:
+        problems = malformed(f"---\nliterals: [1]\n---\n\nThe value {form} here.\n", "docs/p.md")
+        assert len(problems) == (form in MALFORMED), form
+        assert all(p.startswith("docs/p.md:5: '[[") and form.split("]]")[0] in p
+                   and "is neither a claim citation nor a number binding" in p for p in problems)
+
+
+@given(st.text(alphabet="CLWEAB-0123456789 .+=%", max_size=12))
+def test_anything_in_double_brackets_is_either_valid_or_named(inner: str) -> None:
+    text = f"[[{inner}]]"
+    valid = bool(CITATION.fullmatch(text) or BINDING.fullmatch(text))
+    assert (malformed(text, "p.md") == []) == valid
+
+
+TRUE = "The weight of `load` is [[the smallest ? min(compute().weights) == compute().weights[1]]].\n"
+FALSE = ("Intro.\n\nThe weight of `load` is [[the largest\nof the three ? "
+         "max(compute().weights) == compute().weights[1]]].\n")
+
+
+def test_a_relation_shows_and_is_scanned_as_its_words_only_and_is_left_alone_in_code() -> None:
+    assert render(TRUE) == "The weight of `load` is the smallest.\n"
+    assert unbound("A [[tie of 3 ? abs(0.25 - 0.25) < 1e-9]] here.\n", "p.md") == [
+        "p.md:1: 3 is neither bound ([[3 = expression]]) nor declared in the front matter's literals"]
+    code = "Write `[[large ? 1 > 2]]`.\n\n```md\n[[large ? 1 > 2]]\n```\n"
+    assert relations(code) == [] and render(code) == code
+    assert malformed(TRUE, "p.md") == [] and relations("[[0.5 = 1 / 2]]") == []  # not a binding
+
+
+def test_a_relation_passes_while_true_and_is_named_once_false_or_failing() -> None:
+    assert check_relations(TRUE, "docs/p.md") == []
+    [problem] = check_relations(FALSE, "docs/p.md")
+    assert problem.startswith("docs/p.md:3: 'the largest of the three' is false now: max(compute().weights)")
+    [problem] = check_relations("It is [[large ? compute().weights[2]]].", "p.md")
+    assert "must be true or false, got 0.57" in problem
+    assert check_relations("It is [[large ? nowhere > 1]].", "p.md") == [
+        "p.md:1: 'large': its condition nowhere > 1 cannot be evaluated: NameError: name 'nowhere' is not defined"]

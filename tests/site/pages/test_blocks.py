@@ -1,7 +1,5 @@
 """The guide's code blocks, converted in-process as ``mkdocs.yml`` configures them: hidden display lines, no quiet
-exit, output checked, each named by its place (``test_build_refuses.py`` shows the refusals in a real build,
-``test_convert.py`` a block that raises).
-"""
+exit, output checked, each named by its place."""
 
 from __future__ import annotations
 
@@ -72,15 +70,11 @@ def test_a_block_that_would_end_the_build_stops_it_naming_its_place_and_the_proc
     assert os._exit.__module__ == "posix"
 
 
-def test_a_block_running_past_the_time_limit_stops_the_build_naming_its_place(
+def test_a_block_running_past_the_time_limit_or_a_limit_that_is_not_a_positive_number_stops_the_build_saying_so(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ATTNLAB_BLOCK_SECONDS", "0.2")
     with pytest.raises(PageError, match=r"^docs/p\.md:1: a code block ran longer than 0\.2 s \(ATTNLAB_BLOCK_SECONDS"):
         converted("import time\ntime.sleep(10**6)")
-
-
-def test_a_time_limit_that_is_not_a_positive_number_stops_the_build_saying_so(
-        monkeypatch: pytest.MonkeyPatch) -> None:
     for given in ["soon", "0", "-1", "nan"]:
         monkeypatch.setenv("ATTNLAB_BLOCK_SECONDS", given)
         with pytest.raises(PageError, match=r"^ATTNLAB_BLOCK_SECONDS must be a number of seconds above 0"):

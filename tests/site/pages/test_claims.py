@@ -1,10 +1,5 @@
-"""The claims and sources registry, its completeness against the brief, and citations in the chapters.
-
-The brief (``shared/BRIEF.md`` beside the repository, or in ``ATTNLAB_SHARED``, with its later editions
-``BRIEF-2.md`` and ``BRIEF-3.md``, whose rows replace earlier ones) lists every claim and source the registry
-must hold. Without it the cross-check is skipped, saying why; CI sets ``ATTNLAB_REQUIRE_BRIEF=1``, which makes
-a missing edition fail.
-"""
+"""The claims and sources registry, complete against the brief (``ATTNLAB_SHARED``; skipped without it unless
+``ATTNLAB_REQUIRE_BRIEF=1``, as CI sets), and citations in the chapters."""
 
 from __future__ import annotations
 
@@ -26,7 +21,6 @@ SHARED = Path(os.environ.get("ATTNLAB_SHARED", ROOT.parent / "shared"))
 BRIEFS = (SHARED / "BRIEF.md", SHARED / "BRIEF-2.md", SHARED / "BRIEF-3.md")
 """The brief and its later editions, in the order their rows apply: a later row replaces an earlier one."""
 REQUIRE_BRIEF = "ATTNLAB_REQUIRE_BRIEF"
-"""Set to 1 (CI does, in ``.ci/run``) to make a missing brief an error instead of a skip."""
 IDS = [c.id for c in registry.claims()]
 GUIDE_CLAIMS = {"LAB-001", "WE-002", "CL-030", "CL-052", "CL-053"}
 """Claims the guide registers beyond the brief's tables: its two worked examples, the
@@ -69,9 +63,6 @@ def brief_sources(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, str]:
     return found
 
 
-# --- completeness against the brief --------------------------------------------------------
-
-
 def test_a_missing_brief_is_a_skip_in_a_plain_clone_and_an_error_where_it_is_required(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(REQUIRE_BRIEF, raising=False)
@@ -83,15 +74,6 @@ def test_a_missing_brief_is_a_skip_in_a_plain_clone_and_an_error_where_it_is_req
         brief_claims((tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"))
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert f"export {REQUIRE_BRIEF}=1" in ci and ci.index(REQUIRE_BRIEF) < ci.index("make test")
-
-
-def test_a_later_briefs_row_replaces_the_earlier_one_and_a_note_to_verify_is_dropped(tmp_path: Path) -> None:
-    first, second = tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"
-    first.write_text("| CL-001 | source | x | S1 §1 |\n| CL-002 | toy | y | this guide |\n", encoding="utf-8")
-    second.write_text("| CL-001 | source | x, corrected | S1 §2 |\n| CL-003 | measured | z | tool 1.0 |\n"
-                      "| CL-049 | source | x | S15 §2 (verify the subsection: y) |\n", encoding="utf-8")
-    assert brief_claims((first, second)) == {"CL-001": ("source", "S1 §2"), "CL-002": ("toy", "this guide"),
-                                             "CL-003": ("measured", "tool 1.0"), "CL-049": ("source", "S15 §2")}
 
 
 def test_the_registry_holds_exactly_the_briefs_claims_and_sources_plus_the_guides_own_claims() -> None:
@@ -155,9 +137,6 @@ def test_the_toy_claims_quote_the_toy_as_the_code_has_it(monkeypatch: pytest.Mon
         registry.filled("$W$ = {toy:W_X}", registry.toy_values())
 
 
-# --- lookups and published forms ------------------------------------------------------------
-
-
 def test_lookups_by_id_and_the_sources_a_claim_rests_on() -> None:
     assert registry.claim("CL-006").locator == "S1 §3.2.1, footnote 4"
     for lookup, unknown in ((registry.claim, "CL-099"), (registry.source, "S99")):
@@ -191,9 +170,6 @@ def test_json_lists_every_claim_with_the_pages_citing_it() -> None:
     assert [s["id"] for s in data["sources"]] == [s.id for s in registry.sources()]
 
 
-# --- citation syntax --------------------------------------------------------------------------
-
-
 @given(st.lists(st.sampled_from(IDS), min_size=1, max_size=6), st.booleans())
 def test_every_citation_in_prose_is_found_in_order_with_its_line_and_none_in_code(ids: list[str], together: bool,
                                                                                  ) -> None:
@@ -214,9 +190,6 @@ def test_a_citation_becomes_markers_linking_the_claims_with_their_statements_wit
     assert out == "Both hold" + registry.cite("CL-001", "scores.md") + registry.cite("CL-007", "scores.md") + "."
     out = registry.linked('??? success "Answer"\n\n    They agree\n    [[CL-028]].\n', "cost.md")
     assert out == '??? success "Answer"\n\n    They agree\n    ' + registry.cite("CL-028", "cost.md") + ".\n"
-
-
-# --- the chapters ---------------------------------------------------------------------------
 
 
 def test_every_id_cited_in_the_docs_is_registered_and_every_registered_claim_is_cited() -> None:

@@ -1,7 +1,4 @@
-"""Home as a first impression (issue 21), read from ``docs/index.md`` and ``mkdocs.yml``: its map names every
-page of the main path in the navigation's order and marks the optional chapter so, its "Start here" path names
-pages, and its counts count what they say.
-"""
+"""Home's map and "Start here" path (``docs/index.md``) against the navigation of ``mkdocs.yml``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """Practice in the chapters: every teaching chapter predicts first and ends with exercises, which the Exercises
-page gathers (small Markdown strings, every chapter's source, and the built site).
-"""
+page gathers."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from attnlab.site.pages.guide import nav_pages
 from attnlab.site.pages.practice import exercises, gathered, numbered, problems, prompts
 
 GUIDE = guide()
-"""The guide's own pages, read as the build reads them."""
 PATHS = ("rows.md", "softmax.md", "real-model.md")
 """Chapters for the unit tests of the Exercises page, in reading order."""
 
@@ -60,25 +58,19 @@ def without(text: str, part: str) -> str:
     return text.replace(part, "", 1)
 
 
-# --- reading a chapter ----------------------------------------------------------------------------
-
-
 def test_the_prompt_is_found_with_its_title_and_line_but_not_in_code() -> None:
     assert [(title, line) for title, line, _ in prompts(CHAPTER)] == [
         ("Predict first: are equal scores shared equally?", 7)]
     assert prompts(f"```markdown\n{PROMPT}```\n") == []
 
 
-def test_exercises_are_numbered_in_order_with_their_titles_and_run_to_the_next_heading() -> None:
+def test_exercises_are_numbered_in_order_run_to_the_next_heading_and_take_no_id_of_their_own() -> None:
     later = CHAPTER.replace("Three equal scores", "Three `equal` scores") + (
         '\n```python\n### not a heading\n```\n\n## Afterwards\n\n### Not an exercise\n')
     found = exercises(later)
     assert [(e.number, e.title, e.python) for e in found] == [
         (1, "Two equal scores", True), (2, "Three `equal` scores", False)]
     assert found[0].body.startswith("Compute the weights") and "What now?" not in found[0].body
-
-
-def test_an_exercise_heading_with_its_own_id_is_refused_naming_the_line() -> None:
     with pytest.raises(ValueError, match=r"rows\.md:22: an exercise heading takes only \{ \.python \}"):
         exercises(CHAPTER.replace("{ .python }", "{#mine}"), "rows.md")
 
@@ -105,9 +97,6 @@ def test_the_exercises_open_with_the_notebooks_and_each_in_python_ends_with_the_
     assert running.with_run_lines("# Notes\n\nText.\n", "notes.md") == "# Notes\n\nText.\n"
 
 
-# --- the Exercises page ---------------------------------------------------------------------------
-
-
 def test_the_exercises_page_lists_each_chapters_questions_linking_back_to_their_answers() -> None:
     listing = gathered({path: CHAPTER.replace("What now?", "What now? See [above](#softmax).") for path in PATHS})
     assert re.findall(r"^## Softmax \{#([\w-]+)\}$", listing, re.M) == [practice.slug(path) for path in PATHS]
@@ -119,8 +108,6 @@ def test_the_exercises_page_lists_each_chapters_questions_linking_back_to_their_
     with pytest.raises(ValueError, match=r"exercises.md: the marker line <!-- attnlab:exercises --> is missing"):
         practice.exercises_page("# Exercises\n", PATHS, lambda path: CHAPTER)
 
-
-# --- what a teaching chapter must have ------------------------------------------------------------
 
 NO_PYTHON = "docs/x.md: no exercise marked { .python } whose answer shows executed code using attnlab"
 
@@ -147,9 +134,6 @@ def test_a_chapter_is_told_what_it_lacks() -> None:
     assert [(markdown, problems(markdown, "docs/x.md")) for markdown, _ in cases] == cases
 
 
-# --- the guide's chapters -------------------------------------------------------------------------
-
-
 def test_the_chapters_are_the_pages_of_kind_chapter_in_the_navigations_order() -> None:
     order = [path for path, _ in nav_pages(read_config()["nav"])]
     assert list(GUIDE.chapters) == [path for path in order if GUIDE.kind(path) == "chapter"]
@@ -161,9 +145,6 @@ def test_every_chapter_predicts_first_and_ends_with_exercises_which_the_exercise
                                                            f"docs/{path}")] == []
     source = (DOCS / practice.EXERCISES_PAGE).read_text(encoding="utf-8")
     assert practice.EXERCISES_MARKER in source and "###" not in source
-
-
-# --- the built site -------------------------------------------------------------------------------
 
 
 def test_the_built_exercises_page_holds_every_chapters_exercises_linking_back(built_site: Path) -> None:
