@@ -9,13 +9,9 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 
 from attnlab.attention import MAX_MASK, Attention, attention, causal, mix, project, scale, scores, softmax
 
-SQRT2 = math.sqrt(2.0)
 KEYS = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
 VALUES = [[1.0, 0.0], [0.0, 2.0], [3.0, 1.0]]
 
@@ -46,13 +42,11 @@ def test_mismatched_shapes_products_beyond_float64_and_weights_not_a_distributio
          re.escape("visible must have shape (1, 3), got (3, 3)")),
         (lambda: attention([1e200, 1e200], [[1e200, 1e200]], [[1.0]]),
          r"q @ k\.T overflow.*\|q\| 1e\+200.*\|k\.T\| 1e\+200"),
-        (lambda: scores([[1e200]], [[1e200]]), r"q @ k\.T overflow float64"),
         # 1e308·10 + 1e308·(-10) would be inf - inf = NaN
         (lambda: project([[1e308, 1e308]], [[10.0], [-10.0]], "w2"),
          r"x @ w2 overflow float64: .*\|x\| 1e\+308.*\|w2\| 10"),
         (lambda: mix([1.5, -0.5], [[1.0], [2.0]]), r"weights has a negative entry -0\.5 at index \(1,\)"),
         (lambda: mix([[0.5, 0.5], [0.25, 0.5]], [[1.0], [2.0]]), r"weights row 1 adds up to 0.75, not 1"),
-        # attention's own blocked row: test_streaming.py's BAD_INPUTS
         (lambda: softmax(np.zeros((2, 2)), np.array([[True, False], [False, False]])),
          "visible row 1 blocks every key"),
     ]:
@@ -60,13 +54,6 @@ def test_mismatched_shapes_products_beyond_float64_and_weights_not_a_distributio
             warnings.simplefilter("error")
             with pytest.raises(ValueError, match=message):
                 call()
-
-
-@given(st.data(), st.integers(1, 12), st.integers(1, 4))
-def test_mix_accepts_every_softmax_output(data: st.DataObject, m: int, n: int) -> None:
-    scaled = data.draw(arrays(np.float64, (n, m), elements=st.floats(-1e6, 1e6)))
-    weights = softmax(scaled, np.ones((n, m), dtype=bool))
-    assert mix(weights, np.ones((m, 1))).shape == (n, 1)
 
 
 def test_softmax_by_hand_a_blocked_entry_is_zero_and_a_zero_score_is_not_blocked() -> None:
@@ -99,9 +86,7 @@ def test_a_zero_query_weighs_its_visible_keys_equally_and_blocked_ones_exactly_z
 def test_shapes_follow_n_queries_m_keys_and_d_v() -> None:
     r = attention(np.ones((2, 3)), np.ones((5, 3)), np.ones((5, 4)))
     assert [a.shape for a in (r.scores, r.scaled, r.visible, r.weights, r.output)] == [(2, 5)] * 4 + [(2, 4)]
-    assert r.visible.all()  # None means every key
-    one = attention([SQRT2, 0.0], KEYS, VALUES)  # a single query drops the row axis
-    assert (one.scores.shape, one.weights.shape, one.output.shape) == ((3,), (3,), (2,))
+    assert r.visible.all()  # None means every key; a single query: test_properties.py
 
 
 def test_causal_masks_by_hand() -> None:
@@ -117,14 +102,6 @@ def test_causal_refuses_a_mask_past_its_stated_limit_before_allocating_it() -> N
         causal(10**12)
     with pytest.raises(ValueError, match=r"a 1×1000000001 mask"):
         causal(1, MAX_MASK + 1)
-
-
-def test_causal_mask_breaks_permutation_equivariance() -> None:
-    # swap the first and last rows of the toy states: with the mask, row 0 now sees only [1, 1]
-    x, swap = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), [2, 1, 0]
-    before, after = attention(x, x, x, causal(3)).output, attention(x[swap], x[swap], x[swap], causal(3)).output
-    assert after[0].tolist() == [1.0, 1.0]
-    assert not np.allclose(after, before[swap])
 
 
 def test_the_result_is_frozen_read_only_in_the_documented_order_and_shares_no_memory() -> None:

@@ -6,15 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_stacked import with_biases
 
 from attnlab.contributions import contribution_sizes, disagreement, output_rows, shares, transformed
-from attnlab.layers import Head, MultiHeadParams, init_multi_head, multi_head, project_head
-
-
-def biased(params: MultiHeadParams, rng: np.random.Generator) -> MultiHeadParams:
-    """The same heads with random value biases and a random b_O."""
-    heads = tuple(Head(h.w_q, h.w_k, h.w_v, b_v=rng.standard_normal(h.w_v.shape[1])) for h in params.heads)
-    return MultiHeadParams(heads, params.w_o, rng.standard_normal(params.w_o.shape[1]))
+from attnlab.layers import init_multi_head, multi_head, project_head
 
 
 @settings(max_examples=30, deadline=None)
@@ -23,7 +18,7 @@ def test_the_heads_transformed_values_weighted_and_summed_are_the_multi_head_out
         seed: int, n: int, n_heads: int, d_v: int) -> None:
     # Σ_h Σ_j α^h_ij f^h(x_j) + b_O = MultiHead(x)_i: the decomposition the sizes measure
     rng = np.random.default_rng(seed)
-    params = biased(init_multi_head(rng, 4, n_heads, 3, d_v), rng)
+    params = with_biases(init_multi_head(rng, 4, n_heads, 3, d_v), rng)
     x = rng.standard_normal((n, 4))
     result = multi_head(x, x, params)
     total = params.b_o + sum(

@@ -11,12 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnlab import erf as erf_module
 from attnlab.erf import END, FRACTION_FROM, STEP, erf, erfcx, gaussian, taylor_table
 
 EPS = np.finfo(np.float64).eps
-TOLERANCE = 2 * EPS
-"""Two units in the last place, relative: math.erf is within one, the polynomial adds about one."""
+TOLERANCE = 2 * EPS  # math.erf is within one ulp, the polynomial adds about one
 
 
 def relative_gap(x: np.ndarray) -> np.ndarray:
@@ -57,14 +55,6 @@ def test_the_taylor_rows_are_math_erf_then_its_derivatives_at_each_centre() -> N
     assert table[0].tolist() == [math.erf(c) for c in centres]
     assert table[1] == pytest.approx(2 / math.sqrt(math.pi) * np.exp(-centres * centres), rel=1e-15)
     assert table[2] == pytest.approx(-centres * table[1], rel=1e-15)  # erf'' = −2c · erf', over 2!
-
-
-def test_a_wrong_coefficient_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    # mutation check: a first-derivative row off by one part in 10⁹ must break agreement with math.erf
-    broken = erf_module.TABLE.copy()
-    broken[1] *= 1.0 + 1e-9
-    monkeypatch.setattr(erf_module, "TABLE", broken)
-    assert relative_gap(np.linspace(0.1, 3.0, 1001)).max() > 1e3 * TOLERANCE
 
 
 # erfcx and gaussian: what gelu's negative tail is made of ---------------------------------------------

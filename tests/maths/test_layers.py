@@ -83,13 +83,11 @@ def test_layer_norm_of_any_finite_rows_is_silent_and_within_root_width_or_with_g
         assert np.isfinite(out).all() and (affine or (np.abs(out) <= math.sqrt(width) * (1 + 1e-12)).all())
 
 
-def test_feed_forward_by_hand_and_row_by_row() -> None:
+def test_feed_forward_by_hand() -> None:
     assert relu(np.array([-2.0, 0.0, 3.0])).tolist() == [0.0, 0.0, 3.0]
     # [1, -1] @ I + 0 = [1, -1]; relu -> [1, 0]; @ [[2], [3]] = [2]; + 0.5 = 2.5
     params = FeedForwardParams(I2, np.zeros(2), np.array([[2.0], [3.0]]), np.array([0.5]))
-    assert feed_forward([[1.0, -1.0]], params).tolist() == [[2.5]]
-    x, order, ffn = rows(4, 5, 4), [3, 0, 4, 1, 2], init_encoder_block(3).ffn
-    np.testing.assert_allclose(feed_forward(x[order], ffn), feed_forward(x, ffn)[order], rtol=1e-14)
+    assert feed_forward([[1.0, -1.0]], params).tolist() == [[2.5]]  # row by row: test_properties.py
 
 
 def identity_heads(count: int) -> MultiHeadParams:
@@ -197,10 +195,6 @@ def test_what_does_not_fit_a_layer_is_refused_naming_it() -> None:
          "order must be 'post' or 'pre', got 'middle'"),
         (lambda: encoder_block([[1.5e308, 0.0], [1.5e308, 0.0]], block), r"x \+ attention overflow float64"),
         (lambda: init_encoder_block(0, d_model=5, n_heads=2), "d_model=5 must be divisible by n_heads=2"),
-        (lambda: init_encoder_block(-1), "seed must be at least 0, got -1"),
     ]:
         with pytest.raises(ValueError, match=message):
             call()
-    for seed in ("a", 1.5, None):
-        with pytest.raises(TypeError, match="seed must be an integer"):
-            init_encoder_block(seed)  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from attnlab.layers import (
     multi_head,
     relu,
 )
-from attnlab.stacked import split_heads, stack_block, stack_heads, stacked_encoder_block_steps, stacked_multi_head
+from attnlab.stacked import stack_block, stack_heads, stacked_encoder_block_steps, stacked_multi_head
 
 TOLERANCE = 1e-12
 
@@ -76,22 +76,6 @@ def test_stacked_encoder_block_equals_the_post_ln_block(seed: int, n: int, activ
     found, heads = stacked_encoder_block_steps(x, stack_block(params), visible, activation=activation)
     assert np.abs(found - expected).max() < TOLERANCE
     assert largest_gap(heads, expected_heads) < TOLERANCE
-
-
-def test_split_heads_gives_each_head_its_own_column_block() -> None:
-    rows = np.arange(12.0).reshape(2, 6)  # 2 tokens, 3 heads of width 2
-    split = split_heads(rows, 3)
-    assert split.shape == (3, 2, 2)
-    assert split[1].tolist() == [[2.0, 3.0], [8.0, 9.0]]
-
-
-def test_stack_heads_lays_the_projections_side_by_side_in_head_order_with_zeros_for_missing_biases() -> None:
-    params = init_multi_head(np.random.default_rng(3), 4, 3, 2, 5)
-    stacked = stack_heads(params)
-    assert stacked.w_q.shape == (4, 6) and stacked.w_v.shape == (4, 15) and stacked.n_heads == 3
-    assert (stacked.w_k[:, 2:4] == params.heads[1].w_k).all()
-    assert (stacked.w_v[:, 10:15] == params.heads[2].w_v).all()
-    assert (stacked.b_q.tolist(), stacked.b_v.tolist(), stacked.b_o.tolist()) == ([0.0] * 6, [0.0] * 15, [0.0] * 4)
 
 
 def test_stacked_results_are_read_only() -> None:

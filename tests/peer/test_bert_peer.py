@@ -1,10 +1,5 @@
-"""Peer check: transformers' BertModel (PyTorch, CPU) and attnlab agree on the same weights.
-
-The reference reads the same local files, the hub switched off. A padded batch of sentences of different lengths goes
-through both, and every sentence the explorer offers in its own batch (in float64 too, to 1e-12); hidden states and
-weights are compared at real tokens (padding queries are never read). torch is imported when a test first needs it
-(:func:`peer`), not at collection: the import alone takes seconds.
-"""
+"""Peer check: transformers' BertModel (PyTorch, CPU, the same local files) and attnlab agree at real tokens on a
+padded batch and on each batch the explorer offers (in float64 too, to 1e-12)."""
 
 from __future__ import annotations
 
@@ -29,7 +24,7 @@ TOLERANCE = 1e-5
 
 @functools.cache
 def peer() -> tuple[Any, Any]:
-    """``torch`` and transformers' ``BertModel``, imported once, with the hub switched off."""
+    """``torch`` and transformers' ``BertModel``, imported once (seconds: not at collection), the hub off."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     import torch
     from transformers import BertModel
@@ -58,7 +53,7 @@ def reference_outputs(dtype: str, sentences: list[str] = SENTENCES) -> tuple[lis
 
 def largest_gaps(ours: tuple[Encoding, ...], reference: tuple[list[np.ndarray], list[np.ndarray]]
                  ) -> tuple[float, float]:
-    """The largest |difference| in hidden states and in weights, at real tokens only (padding rows are never read)."""
+    """The largest |difference| in hidden states and in weights, at real tokens only."""
     hidden, weights = reference
     hidden_gap = weight_gap = 0.0
     for i, enc in enumerate(ours):
