@@ -106,13 +106,6 @@ def test_one_heads_inputs_weights_and_output_recomputed_step_by_step_match_the_r
     assert np.allclose(mix(weights, v), record.output, atol=1e-13, rtol=0)
 
 
-def test_layer_inputs_are_every_heads_inputs_side_by_side() -> None:
-    enc = encoded(SHORT)
-    apart = [bert.head_inputs(enc, 2, h) for h in range(12)]
-    for role, joined in enumerate(bert.layer_inputs(enc, 2)):
-        assert np.array_equal(joined, np.concatenate([inputs[role] for inputs in apart], axis=1))
-
-
 def test_doubling_a_value_row_keeps_the_weights_and_moves_each_output_by_its_weight_times_that_row() -> None:
     enc = encoded(SHORT)
     before, after = enc.layers[0].heads[2], bert.scale_value_row(enc, 0, 2, row=2, factor=2.0)
