@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 import warnings
 
 import numpy as np
@@ -37,9 +36,7 @@ def test_mismatched_shapes_products_beyond_float64_and_weights_not_a_distributio
         (lambda: project([[1.0, 0.0]], np.ones((3, 2)), "W_V"), "x has width 2 but W_V has 3 rows"),
         (lambda: mix([0.5, 0.25, 0.25], [[1.0], [2.0]]), "weights has 3 columns but v has 2 rows"),
         (lambda: attention([1.0, 0.0], KEYS, VALUES, np.ones((1, 3), dtype=bool)),
-         r"visible must have shape \(3,\), got \(1, 3\)"),
-        (lambda: attention([[1.0, 0.0]], KEYS, VALUES, np.ones((3, 3), dtype=bool)),
-         re.escape("visible must have shape (1, 3), got (3, 3)")),
+         r"visible must have shape \(3,\), got \(1, 3\)"),  # a 2-D mask for one query: test_refusals has none
         (lambda: attention([1e200, 1e200], [[1e200, 1e200]], [[1.0]]),
          r"q @ k\.T overflow.*\|q\| 1e\+200.*\|k\.T\| 1e\+200"),
         # 1e308·10 + 1e308·(-10) would be inf - inf = NaN

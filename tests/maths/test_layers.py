@@ -71,7 +71,7 @@ def test_layer_norm_of_any_finite_rows_is_silent_and_within_root_width_or_with_g
         data: st.DataObject, n: int, width: int, eps: float, affine: bool) -> None:
     x = data.draw(arrays(np.float64, (n, width), elements=FLOAT))
     if eps == 0.0 and (x == x[:, :1]).all(axis=1).any():
-        eps = 1e-5  # a constant row with eps 0 is refused by design (the table of refusals below)
+        eps = 1e-5  # a constant row with eps 0 is refused (the table of refusals below)
     gain, bias = (data.draw(arrays(np.float64, width, elements=FLOAT)) if affine else None for _ in "gb")
     try:
         with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
@@ -172,9 +172,6 @@ def test_what_does_not_fit_a_layer_is_refused_naming_it() -> None:
         (lambda: layer_norm([1.0, 3.0], gain=[1.0, 1.0, 1.0]), r"gain must have shape \(2,\) to match x, got \(3,\)"),
         (lambda: layer_norm([1.0, 3.0], eps=-1e-5), "eps must be non-negative"),
         (lambda: layer_norm([2.0, 2.0], eps=0.0), "zero variance and eps is 0"),
-        *((lambda g=g, b=b: layer_norm([1.0, 3.0, 2.0], gain=[*g, 1.0], bias=[*b, 0.0]),
-           r"gain \* normalised x \+ bias overflow float64: gain and bias entries")
-          for g, b in [([1e308, 1e308], [1e308, 1e308]), ([1.5e308, 1.0], [0, 0]), ([1e308, 1e308], [1e308, 1.7e308])]),
         (lambda: feed_forward([[1.0, -1.0]], dataclasses.replace(ffn, b1=np.zeros(3))),
          r"b1 must have shape \(2,\) to match w1, got \(3,\)"),
         (lambda: feed_forward([[1.0, -1.0]], dataclasses.replace(ffn, b2=np.zeros(2))),
