@@ -53,12 +53,12 @@ CALLS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
 }
 """A valid call of each function tried: the refusals below change one argument of it."""
 
-ARRAYS = [("attention", "q"), ("attention", "k"), ("attention", "v"), ("streaming_attention", "v"),
-          ("project", "x"), ("project", "w"), ("scores", "q"), ("scale", "raw"), ("softmax", "scaled"),
-          ("mix", "weights"), ("mix", "v"), ("layer_norm", "x"), ("layer_norm", "gain"), ("relu", "x"),
-          ("gelu", "x"), ("feed_forward", "params.w1"), ("feed_forward", "params.b2"), ("multi_head", "x_kv"),
-          ("multi_head", "params.heads.0.w_q"), ("multi_head", "params.b_o"), ("cross_attention", "encoder"),
-          ("encoder_block", "params.ffn.w2"), ("encoder_block", "params.norm1.gain")]
+ARRAYS = [("attention", "q"), ("attention", "k"), ("attention", "v"), ("streaming_attention", "q"),
+          ("streaming_attention", "v"), ("project", "x"), ("project", "w"), ("scores", "q"), ("scale", "raw"),
+          ("softmax", "scaled"), ("mix", "weights"), ("mix", "v"), ("layer_norm", "x"), ("layer_norm", "gain"),
+          ("relu", "x"), ("gelu", "x"), ("feed_forward", "params.w1"), ("feed_forward", "params.b2"),
+          ("multi_head", "x_kv"), ("multi_head", "params.heads.0.w_q"), ("multi_head", "params.b_o"),
+          ("cross_attention", "encoder"), ("encoder_block", "params.ffn.w2"), ("encoder_block", "params.norm1.gain")]
 """(function, path of one array among its arguments): field names, and tuple positions inside bundles."""
 
 
