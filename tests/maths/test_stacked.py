@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_properties import mask
 
 from attnlab.layers import (
     Head,
@@ -42,36 +43,30 @@ def with_biases(params: MultiHeadParams, rng: np.random.Generator) -> MultiHeadP
     return MultiHeadParams(heads, params.w_o, rng.standard_normal(params.w_o.shape[1]))
 
 
-def random_visible(rng: np.random.Generator, n: int, m: int) -> np.ndarray:
-    """An n × m mask with at least one visible key per row."""
-    mask = rng.random((n, m)) < 0.6
-    mask[np.arange(n), rng.integers(0, m, n)] = True
-    return mask
-
-
 @settings(max_examples=60)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), m=st.integers(1, 6),
        n_heads=st.integers(1, 4), d_k=st.integers(1, 5), d_v=st.integers(1, 5), biased=st.booleans(),
-       masked=st.booleans())
+       masked=st.booleans(), data=st.data())
 def test_stacked_multi_head_equals_multi_head_and_without_a_mask_sees_every_key(
-        seed: int, n: int, m: int, n_heads: int, d_k: int, d_v: int, biased: bool, masked: bool) -> None:
+        seed: int, n: int, m: int, n_heads: int, d_k: int, d_v: int, biased: bool, masked: bool,
+        data: st.DataObject) -> None:
     rng = np.random.default_rng(seed)
     params = init_multi_head(rng, 4, n_heads, d_k, d_v)
     params = with_biases(params, rng) if biased else params
     x_q, x_kv = rng.standard_normal((n, 4)) * 3, rng.standard_normal((m, 4)) * 3
-    visible = random_visible(rng, n, m) if masked else None
+    visible = data.draw(mask(n, m)) if masked else None
     result = stacked_multi_head(x_q, x_kv, stack_heads(params), visible)
     assert largest_gap(result, multi_head(x_q, x_kv, params, visible)) < TOLERANCE
     assert masked or all(head.visible.all() for head in result.heads)
 
 
 @settings(max_examples=25)
-@given(seed=st.integers(0, 2**16), n=st.integers(1, 6), activation=st.sampled_from([relu, gelu]))
-def test_stacked_encoder_block_equals_the_post_ln_block(seed: int, n: int, activation) -> None:
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 6), activation=st.sampled_from([relu, gelu]), data=st.data())
+def test_stacked_encoder_block_equals_the_post_ln_block(seed: int, n: int, activation, data: st.DataObject) -> None:
     params = init_encoder_block(seed, d_model=6, n_heads=3, d_ff=10)
     rng = np.random.default_rng(seed + 1)
     x = rng.standard_normal((n, 6))
-    visible = random_visible(rng, n, n)
+    visible = data.draw(mask(n, n))
     expected, expected_heads = encoder_block_steps(x, params, visible, order="post", activation=activation)
     found, heads = stacked_encoder_block_steps(x, stack_block(params), visible, activation=activation)
     assert np.abs(found - expected).max() < TOLERANCE

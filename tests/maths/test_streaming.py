@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from test_properties import mask
 
 from attnlab import attention, causal, streaming_attention
 from attnlab.streaming import streaming_trace
@@ -31,9 +32,7 @@ def cases(draw: st.DrawFn) -> dict[str, Any]:
     q = draw(hnp.arrays(np.float64, (n, d_k), elements=entries))
     k = draw(hnp.arrays(np.float64, (m, d_k), elements=entries))
     v = draw(hnp.arrays(np.float64, (m, d_v), elements=st.floats(-1e3, 1e3, allow_nan=False, allow_subnormal=False)))
-    visible = draw(hnp.arrays(np.bool_, (n, m)))
-    visible[np.arange(n), draw(hnp.arrays(np.int64, n, elements=st.integers(0, m - 1)))] = True
-    return {"q": q, "k": k, "v": v, "visible": visible, "block": draw(st.integers(1, m + 3))}
+    return {"q": q, "k": k, "v": v, "visible": draw(mask(n, m)), "block": draw(st.integers(1, m + 3))}
 
 
 @settings(max_examples=200)
@@ -127,8 +126,8 @@ def traced_peak(function: Any, *args: Any, **kwargs: Any) -> int:
 def test_streaming_never_allocates_an_n_by_m_array_and_the_measure_sees_naive_attentions() -> None:
     n, m, rng = 128, 50_000, np.random.default_rng(8)  # an n×m float64 array would take 51.2 MB
     q, k, v, visible = rng.normal(size=(n, 1)), rng.normal(size=(m, 1)), rng.normal(size=(m, 1)), causal(n, m)
-    for mask in (None, visible):
-        assert traced_peak(streaming_attention, q, k, v, mask, block=64) < n * m * 8 / 20
+    for seen in (None, visible):
+        assert traced_peak(streaming_attention, q, k, v, seen, block=64) < n * m * 8 / 20
     assert traced_peak(attention, q, k, v, visible) > n * m * 8
     # causal=True needs no n×m array, not even a boolean one like the dense mask
     assert traced_peak(streaming_attention, q, k, v, block=64, causal=True) < n * m == visible.nbytes
