@@ -37,17 +37,6 @@ def test_by_hand_sizes_are_lengths_of_weighted_transformed_values_and_output_row
     assert shares(np.array([[1.0, 3.0], [2.0, 2.0]])).tolist() == [[0.25, 0.75], [0.5, 0.5]]
 
 
-def test_sizes_are_the_length_of_each_explicit_weighted_transformed_value_for_one_head_or_a_stack() -> None:
-    rng = np.random.default_rng(3)
-    weights = rng.dirichlet(np.ones(4), size=(2, 3))
-    values, w_o_rows = rng.standard_normal((2, 4, 2)), rng.standard_normal((2, 2, 5))
-    explicit = np.array([[[np.linalg.norm(weights[h, i, j] * (values[h, j] @ w_o_rows[h])) for j in range(4)]
-                          for i in range(3)] for h in range(2)])
-    assert np.allclose(contribution_sizes(weights, values, w_o_rows), explicit, atol=1e-15, rtol=0)
-    for h in (0, 1):
-        assert np.allclose(contribution_sizes(weights[h], values[h], w_o_rows[h]), explicit[h], atol=1e-15, rtol=0)
-
-
 def test_disagreement_by_hand_over_the_chosen_rows_one_number_per_head() -> None:
     # weights [0.5, 0.5], sizes [0.5, 1.5] -> shares [0.25, 0.75]: half of |0.25| + |0.25|
     weights = np.array([[0.5, 0.5], [1.0, 0.0]])

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnlab.erf import END, FRACTION_FROM, STEP, erf, erfcx, gaussian, taylor_table
+from attnlab.erf import END, FRACTION_FROM, STEP, erf, erfcx, gaussian
 
 EPS = np.finfo(np.float64).eps
 TOLERANCE = 2 * EPS  # math.erf is within one ulp, the polynomial adds about one
@@ -47,13 +47,6 @@ def test_is_odd_exactly_keeps_the_shape_and_has_the_right_edges() -> None:
     assert out[:4].tolist() == [0.0, 0.0, 1.0, -1.0]
     assert math.copysign(1.0, out[1]) == -1.0 and math.isnan(out[4]) and out[5] == 1.0
     assert erf(np.zeros((2, 3))).shape == (2, 3)
-
-
-def test_the_taylor_rows_are_math_erf_then_its_derivatives_at_each_centre() -> None:
-    table, centres = taylor_table(step=0.5, end=1.5, degree=2), np.array([0.0, 0.5, 1.0, 1.5])
-    assert table[0].tolist() == [math.erf(c) for c in centres]
-    assert table[1] == pytest.approx(2 / math.sqrt(math.pi) * np.exp(-centres * centres), rel=1e-15)
-    assert table[2] == pytest.approx(-centres * table[1], rel=1e-15)  # erf'' = −2c · erf', over 2!
 
 
 # erfcx and gaussian: what gelu's negative tail is made of ---------------------------------------------

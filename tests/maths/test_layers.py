@@ -27,7 +27,6 @@ from attnlab.layers import (
     layer_norm,
     multi_head,
     positional_encoding,
-    project_head,
     relu,
 )
 
@@ -108,12 +107,6 @@ def test_multi_head_is_the_heads_side_by_side_through_w_o() -> None:
     assert (result.concat.shape, result.output.shape) == ((5, 3 * 3), (5, 4))
     with pytest.raises(ValueError, match="read-only"):
         result.output[0, 0] = 1.0
-
-
-def test_project_head_takes_queries_from_x_q_and_keys_and_values_from_x_kv_adding_biases() -> None:
-    head = Head(I2, 2 * I2, 3 * I2, b_q=np.array([1.0, 0.0]), b_v=np.array([0.0, -1.0]))
-    q, k, v = project_head([[1.0, 2.0]], [[0.0, 1.0]], head)
-    assert (q.tolist(), k.tolist(), v.tolist()) == ([[1 + 1.0, 2.0]], [[0.0, 2 * 1.0]], [[0.0, 3 * 1.0 - 1]])
 
 
 def test_cross_attention_is_decoder_rows_by_encoder_keys() -> None:
