@@ -8,7 +8,6 @@ import importlib.util
 import json
 import os
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -77,17 +76,12 @@ def test_an_ablated_head_matches_the_hooked_reference(text: str, layer: int, hea
     np.testing.assert_allclose(ours.attentions, attentions, rtol=0, atol=TOLERANCE)
 
 
-def training_script() -> ModuleType:
-    """``scripts/train_decoder.py`` as a module."""
+def test_a_shortened_training_run_reproduces_the_logged_losses() -> None:
     spec = importlib.util.spec_from_file_location("train_decoder", SCRIPT)
     assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_a_shortened_training_run_reproduces_the_logged_losses() -> None:
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
     log = json.loads((decoder.DIRECTORY / "training-log.json").read_text())
-    _, rerun = training_script().train(RERUN)
+    _, rerun = script.train(RERUN)
     np.testing.assert_allclose(rerun["loss"], log["loss"][:RERUN], rtol=1e-6)
     assert rerun["settings"] | {"steps": log["settings"]["steps"]} == log["settings"]
