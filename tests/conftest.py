@@ -1,12 +1,5 @@
-"""Shared fixtures (the site is built once per test session, strictly: see ``sites.py``) and the markers.
-
-Markers come from the folder and the fixtures a test uses, never from a list
-kept by hand: ``browser`` and ``peer`` for the tests under those folders, and
-``slow`` for those and any test that builds the whole guide or runs the
-mutation audit (:data:`SLOW_FIXTURES`); a module running real builds of a
-page marks itself. So ``-m "not slow"`` (``make test-fast``) runs no build,
-starts no browser and imports no PyTorch.
-"""
+"""Shared fixtures (the site built once per session, strictly) and the markers, which come from a test's folder
+(``browser``, ``peer``) and fixtures (``slow``): ``-m "not slow"`` runs no build, no browser and no PyTorch."""
 
 from __future__ import annotations
 
@@ -23,7 +16,6 @@ from sites import CONFIG, build
 
 from attnlab.site.pages.published import archive_name
 
-# No deadline for any property: the tests assert results, never speed, and CI is a busy 2-core box.
 settings.register_profile("attnlab", deadline=None)
 settings.load_profile("attnlab")
 
@@ -34,8 +26,7 @@ if not os.environ.get("SOURCE_DATE_EPOCH"):
     os.environ["SOURCE_DATE_EPOCH"] = str(int(today.timestamp()))
 
 FOLDER_MARKERS = {"browser": ("browser", "slow"), "peer": ("peer", "slow")}
-SLOW_FIXTURES = {"built_site", "offline_copy", "audit"}
-"""Fixtures that build the whole guide (or, for ``audit``, a changed copy's chapters)."""
+SLOW_FIXTURES = {"built_site", "offline_copy", "audit"}  # each builds the guide or a changed copy's chapters
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker

@@ -1,7 +1,5 @@
-"""Node for the tests and the benchmark: ``node`` runs it; ``node_runner`` runs a script after a prelude that
-loads ``wordpiece.js`` and ``minilm.js`` and the model's files as ``<script>`` elements would (decoded by their
-byte-order mark; a missing or broken file leaves nothing); ``reference`` is ``attnlab.bert`` on the same float16
-weights."""
+"""Node for the tests and the benchmark: ``node_runner`` runs a script after ``PRELUDE``; ``reference`` is
+``attnlab.bert`` on the same float16 weights."""
 
 from __future__ import annotations
 
@@ -47,7 +45,8 @@ function loadModel() {
 const stdin = () => JSON.parse(fs.readFileSync(0, "utf8"));
 const fail = error => { process.stdout.write(JSON.stringify({ error: error.name + ": " + error.message })); };
 """
-"""Defines runClassicScript(file), loadModel() (a promise of the checked model), stdin() and fail(error)."""
+"""Loads wordpiece.js, minilm.js and the model's files as <script> elements would (a missing or broken file leaves
+nothing); defines runClassicScript(file), loadModel() (a promise of the checked model), stdin() and fail(error)."""
 
 
 BARE_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>minilm.js on its own</title>
@@ -79,8 +78,7 @@ async function loadModel(folder, options) {
 }
 </script></html>
 """
-"""A page that loads the model's files one <script> at a time on its main thread: loadChecked(folder) gives
-{manifest, checked} (every file checked), loadModel(folder, options) the model minilm.build makes of them."""
+"""A page loading the model's files one <script> at a time on its main thread (loadChecked, loadModel)."""
 
 
 def write_bare_page(folder: Path) -> Path:
@@ -121,8 +119,8 @@ def node_output(*args: str, stdin: str = "", **options: Any) -> str:
 
 
 def node_runner(script: str, model_dir: Path, stdin: str = "", timeout: float = 600, kernel: str = "simd") -> str:
-    """Run PRELUDE + ``script`` under Node with the model folder ``model_dir``; what it printed. ``kernel``: "simd"
-    (kernel.js's WebAssembly path) or "plain" (its JavaScript path) for the model loadModel() builds."""
+    """What PRELUDE + ``script`` printed under Node with the model folder ``model_dir`` and ``kernel`` ("simd" or
+    "plain", kernel.js's WebAssembly or JavaScript path)."""
     return node_output("-e", PRELUDE + script, str(ASSETS / "minilm.js"), str(ASSETS / "wordpiece.js"),
                        str(model_dir), stdin=stdin, timeout=timeout, env={**os.environ, "ATTNLAB_KERNEL": kernel})
 
@@ -190,12 +188,10 @@ loadModel().then(model => {
   process.stdout.write(JSON.stringify(out));
 }, fail);
 """
-"""Reads a list of sentences; writes each one's weights, sizes, outputs and scores (float64) to $ATTNLAB_OUT."""
 
 
 def encode_in_node(sentences: list[str], model_dir: Path, out: Path, kernel: str = "simd") -> list[dict[str, Any]]:
-    """Every sentence through minilm.js (on ``kernel``, as node_runner's): per sentence its tokens, ids, whether the
-    kernel ran WebAssembly SIMD, and the arrays ``Reference`` holds."""
+    """Every sentence through minilm.js: its tokens, ids, whether the kernel ran SIMD, and ``Reference``'s arrays."""
     script = f"process.env.ATTNLAB_OUT = {json.dumps(str(out))};\n" + ENCODE
     listed = json.loads(node_runner(script, model_dir, stdin=json.dumps(sentences), kernel=kernel))
     assert not isinstance(listed, dict), listed

@@ -1,11 +1,6 @@
-"""The mutation audit: change one constant of the toy, or the real-model chapters' prepared sentence, and rebuild.
-
-Each run copies the guide to a scratch folder, makes one change, runs ``python -m attnlab.site.pages.rebind docs``
-there and converts the pages the change reaches as a strict build does (no theme, search or post-build pass, which no
-constant reaches). Either the pages convert (every quote rewritten, every relation holding) or every page's refusals
-name file, line and sentence. ``python tests/mutation_audit.py`` prints the table;
-``tests/site/pages/test_mutation_audit.py`` (slow) runs it.
-"""
+"""The mutation audit: in a scratch copy of the guide, change one toy constant or the prepared sentence, rebind, and
+convert the pages it reaches as a strict build does; they convert, or their refusals name file, line and sentence.
+``python tests/mutation_audit.py`` prints the table."""
 
 from __future__ import annotations
 
@@ -20,14 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SENTENCE = "The grid load rises every evening."
-"""The prepared sentence the real-model chapters read."""
+SENTENCE = "The grid load rises every evening."  # the prepared sentence the real-model chapters read
 SENTENCE_PAGES = ("real-model.md", "limits.md")
 TOY_PAGES = ("rows.md", "scores.md", "softmax.md", "mixing.md", "masking.md", "experiments.md", "heads.md",
-             "positions.md", "limits.md")
-"""The chapters whose prose quotes the toy (A real head and the pages after it quote the model)."""
-CONSTANTS = ("X", "W_Q", "W_K", "W_V")
-"""The toy's constants in ``attnlab/lab.py``: each entry of each is changed in turn."""
+             "positions.md", "limits.md")  # the chapters whose prose quotes the toy
+CONSTANTS = ("X", "W_Q", "W_K", "W_V")  # in attnlab/lab.py
 
 
 @dataclass(frozen=True)

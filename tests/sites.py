@@ -1,8 +1,4 @@
-"""Building sites for tests: the real docs, their config read and written, a one-page site.
-
-Every build here is ``mkdocs build --strict`` without ``-q``: quiet mode
-raises the log level, so strict mode would never see a warning.
-"""
+"""Building sites for tests: the real docs, their config read and written, a one-page site."""
 
 from __future__ import annotations
 
@@ -23,7 +19,7 @@ PYTHON_NAME = "tag:yaml.org,2002:python/name:"
 
 
 def build(config: Path, destination: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` of ``config`` into ``destination``, ``env`` added to the environment."""
+    """``mkdocs build --strict`` of ``config`` into ``destination`` (never ``-q``, which hides warnings from strict)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(destination)],
@@ -77,8 +73,7 @@ def write_config(root: Path, config: dict) -> Path:
 
 
 def docs_copy(tmp_path: Path) -> Path:
-    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does
-    (``benchmarks/serve.py`` edits prose in one)."""
+    """A copy of the guide's sources (config, docs, theme overrides) to change, building as the guide does."""
     root = tmp_path / "guide"
     shutil.copytree(DOCS, root / "docs")
     shutil.copytree(ROOT / "overrides", root / "overrides")

@@ -25,15 +25,12 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def module_name(path: Path) -> str:
-    """The dotted name of a module file below the repository: ``attnlab/site/pages/guide.py`` →
-    ``attnlab.site.pages.guide``."""
+    """The dotted name of a module file: ``attnlab/site/pages/guide.py`` → ``attnlab.site.pages.guide``."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-LAYERS = ("", "site", "pages", "figures", "build")
-"""The maths (``attnlab``), then ``attnlab.site`` and its subpackages, lowest first: each imports only from those
-before it (and itself)."""
+LAYERS = ("", "site", "pages", "figures", "build")  # the maths, then attnlab.site's: each imports only from earlier
 
 
 def layer(module: str) -> int:
@@ -58,7 +55,6 @@ def test_attnlab_imports_one_way_maths_then_the_site_pages_figures_and_build() -
 
 
 PATH = re.compile(r"(?<![\w/.-])((?:attnlab|tests|docs|benchmarks|scripts|overrides|\.ci)/[\w./-]*\w/?)")
-"""A path into the repository's folders as prose names it (placeholders such as ``docs/<page>.md`` are not)."""
 
 
 def missing_paths(text: str) -> list[str]:
@@ -74,7 +70,6 @@ def test_readme_and_contributing_name_only_paths_that_exist() -> None:
 
 
 THIRD_PARTY = ("markdown", "mkdocs", "markdown_exec", "mkdocstrings", "mkdocs_autorefs", "material", "pymdownx")
-"""The libraries the guide builds with: their objects and classes are used, never changed."""
 
 
 def imported_names(tree: ast.Module) -> set[str]:
@@ -123,7 +118,6 @@ def test_no_file_assigns_to_an_attribute_of_a_library_the_guide_builds_with(tmp_
 
 
 CALL_STACK = ("_getframe", "currentframe", "inspect.stack", "f_back", "f_code")
-"""What reading the call stack looks like in Python."""
 
 
 def test_nothing_reads_the_call_stack() -> None:

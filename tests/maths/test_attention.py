@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 
 from attnlab.attention import MAX_MASK, Attention, attention, causal, mix, project, scale, scores, softmax
 
-SQRT2 = math.sqrt(2.0)
 KEYS = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
 VALUES = [[1.0, 0.0], [0.0, 2.0], [3.0, 1.0]]
 
@@ -41,18 +36,14 @@ def test_mismatched_shapes_products_beyond_float64_and_weights_not_a_distributio
         (lambda: project([[1.0, 0.0]], np.ones((3, 2)), "W_V"), "x has width 2 but W_V has 3 rows"),
         (lambda: mix([0.5, 0.25, 0.25], [[1.0], [2.0]]), "weights has 3 columns but v has 2 rows"),
         (lambda: attention([1.0, 0.0], KEYS, VALUES, np.ones((1, 3), dtype=bool)),
-         r"visible must have shape \(3,\), got \(1, 3\)"),
-        (lambda: attention([[1.0, 0.0]], KEYS, VALUES, np.ones((3, 3), dtype=bool)),
-         re.escape("visible must have shape (1, 3), got (3, 3)")),
+         r"visible must have shape \(3,\), got \(1, 3\)"),  # a 2-D mask for one query: test_refusals has none
         (lambda: attention([1e200, 1e200], [[1e200, 1e200]], [[1.0]]),
          r"q @ k\.T overflow.*\|q\| 1e\+200.*\|k\.T\| 1e\+200"),
-        (lambda: scores([[1e200]], [[1e200]]), r"q @ k\.T overflow float64"),
         # 1e308·10 + 1e308·(-10) would be inf - inf = NaN
         (lambda: project([[1e308, 1e308]], [[10.0], [-10.0]], "w2"),
          r"x @ w2 overflow float64: .*\|x\| 1e\+308.*\|w2\| 10"),
         (lambda: mix([1.5, -0.5], [[1.0], [2.0]]), r"weights has a negative entry -0\.5 at index \(1,\)"),
         (lambda: mix([[0.5, 0.5], [0.25, 0.5]], [[1.0], [2.0]]), r"weights row 1 adds up to 0.75, not 1"),
-        # attention's own blocked row: test_streaming.py's BAD_INPUTS
         (lambda: softmax(np.zeros((2, 2)), np.array([[True, False], [False, False]])),
          "visible row 1 blocks every key"),
     ]:
@@ -62,19 +53,11 @@ def test_mismatched_shapes_products_beyond_float64_and_weights_not_a_distributio
                 call()
 
 
-@given(st.data(), st.integers(1, 12), st.integers(1, 4))
-def test_mix_accepts_every_softmax_output(data: st.DataObject, m: int, n: int) -> None:
-    scaled = data.draw(arrays(np.float64, (n, m), elements=st.floats(-1e6, 1e6)))
-    weights = softmax(scaled, np.ones((n, m), dtype=bool))
-    assert mix(weights, np.ones((m, 1))).shape == (n, 1)
-
-
 def test_softmax_by_hand_a_blocked_entry_is_zero_and_a_zero_score_is_not_blocked() -> None:
     w = softmax(np.array([1.0, 0.0]), np.array([True, True]))
     assert w.tolist() == pytest.approx([math.e / (math.e + 1), 1 / (math.e + 1)], rel=1e-15)
     # the blocked entry has the largest score; it must not dilute the others
     assert softmax(np.array([0.0, 0.0, 50.0]), np.array([True, True, False])).tolist() == [0.5, 0.5, 0.0]
-    assert softmax(np.zeros(3), np.ones(3, dtype=bool)).tolist() == pytest.approx([1 / 3] * 3, rel=1e-15)
 
 
 def test_extreme_finite_scores_give_one_hot_weights_without_warning() -> None:
@@ -99,9 +82,7 @@ def test_a_zero_query_weighs_its_visible_keys_equally_and_blocked_ones_exactly_z
 def test_shapes_follow_n_queries_m_keys_and_d_v() -> None:
     r = attention(np.ones((2, 3)), np.ones((5, 3)), np.ones((5, 4)))
     assert [a.shape for a in (r.scores, r.scaled, r.visible, r.weights, r.output)] == [(2, 5)] * 4 + [(2, 4)]
-    assert r.visible.all()  # None means every key
-    one = attention([SQRT2, 0.0], KEYS, VALUES)  # a single query drops the row axis
-    assert (one.scores.shape, one.weights.shape, one.output.shape) == ((3,), (3,), (2,))
+    assert r.visible.all()  # None means every key; a single query: test_properties.py
 
 
 def test_causal_masks_by_hand() -> None:
@@ -117,14 +98,6 @@ def test_causal_refuses_a_mask_past_its_stated_limit_before_allocating_it() -> N
         causal(10**12)
     with pytest.raises(ValueError, match=r"a 1×1000000001 mask"):
         causal(1, MAX_MASK + 1)
-
-
-def test_causal_mask_breaks_permutation_equivariance() -> None:
-    # swap the first and last rows of the toy states: with the mask, row 0 now sees only [1, 1]
-    x, swap = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), [2, 1, 0]
-    before, after = attention(x, x, x, causal(3)).output, attention(x[swap], x[swap], x[swap], causal(3)).output
-    assert after[0].tolist() == [1.0, 1.0]
-    assert not np.allclose(after, before[swap])
 
 
 def test_the_result_is_frozen_read_only_in_the_documented_order_and_shares_no_memory() -> None:

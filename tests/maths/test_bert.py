@@ -29,12 +29,6 @@ def encoded(*sentences: str) -> bert.Encoding:
     return bert.encode(list(sentences))[0]
 
 
-def test_padding_visible_hides_padding_keys_from_every_query_and_needs_a_real_token() -> None:
-    assert bert.padding_visible(np.array([True, True, False])).tolist() == [[True, True, False]] * 3
-    with pytest.raises(ValueError, match="at least one True"):
-        bert.padding_visible(np.array([False, False]))
-
-
 def test_the_loader_names_a_missing_package_file_tensor_or_reader_and_a_model_it_cannot_run(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for change, message in [({"hidden_act": "relu"}, "hidden_act='relu'"),
@@ -112,13 +106,6 @@ def test_one_heads_inputs_weights_and_output_recomputed_step_by_step_match_the_r
     assert np.allclose(mix(weights, v), record.output, atol=1e-13, rtol=0)
 
 
-def test_layer_inputs_are_every_heads_inputs_side_by_side() -> None:
-    enc = encoded(SHORT)
-    apart = [bert.head_inputs(enc, 2, h) for h in range(12)]
-    for role, joined in enumerate(bert.layer_inputs(enc, 2)):
-        assert np.array_equal(joined, np.concatenate([inputs[role] for inputs in apart], axis=1))
-
-
 def test_doubling_a_value_row_keeps_the_weights_and_moves_each_output_by_its_weight_times_that_row() -> None:
     enc = encoded(SHORT)
     before, after = enc.layers[0].heads[2], bert.scale_value_row(enc, 0, 2, row=2, factor=2.0)
@@ -127,7 +114,7 @@ def test_doubling_a_value_row_keeps_the_weights_and_moves_each_output_by_its_wei
     assert np.allclose(after.output, before.output + before.weights[:, [2]] * v[2], atol=1e-12, rtol=0)
 
 
-def test_a_layer_head_row_or_factor_the_model_lacks_is_refused_naming_it() -> None:
+def test_a_layer_head_row_factor_or_mask_the_model_lacks_is_refused_naming_it() -> None:
     enc = encoded(SHORT)
     for call, error, message in [
         (lambda: bert.head_inputs(enc, 6, 0), ValueError, "layer must be from 0 to 5, got 6"),
@@ -138,6 +125,7 @@ def test_a_layer_head_row_or_factor_the_model_lacks_is_refused_naming_it() -> No
         (lambda: bert.scale_value_row(enc, 0, 2, row=1, factor="2"), TypeError, "factor must be"),  # type: ignore[arg-type]
         (lambda: bert.scale_value_row(enc, 0, 2, row=1, factor=math.nan), ValueError, "factor must be"),
         (lambda: bert.sink_heads(enc, 1.5), ValueError, "threshold must be a share"),
+        (lambda: bert.padding_visible(np.array([False, False])), ValueError, "at least one True"),
     ]:
         with pytest.raises(error, match=message):
             call()

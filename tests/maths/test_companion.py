@@ -1,20 +1,16 @@
-"""The companion command ``python -m attnlab`` and the weight of ``import attnlab``.
-
-Each runs in a fresh interpreter (``sys.executable``), as a reader would run it. The numbers must be ``compute``'s
-and ``we002``'s, which test_lab.py and test_examples.py check by hand.
-"""
+"""The companion command ``python -m attnlab`` (``compute``'s and ``we002``'s numbers) and the weight of
+``import attnlab``, each in a fresh interpreter as a reader runs them."""
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from dataclasses import fields
 from typing import Any
 
 import pytest
-from sites import ROOT
+from test_cli import run_command
 
 from attnlab.examples import we002
 from attnlab.lab import compute
@@ -24,19 +20,13 @@ CONTRASTS: list[tuple[str, dict[str, Any]]] = [
     ("baseline", {}), ("zero_query", {"query_scale": 0.0}), ("causal_grid", {"token": "grid"}),
     ("no_causal_grid", {"token": "grid", "causal": False}), ("value_y_4", {"value_y": 4.0}),
 ]
-"""The five documented contrasts (JSON key, controls); test_lab.py works each one's numbers out by hand."""
 NOT_A_NUMBER = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``python <args>`` from the repository root and return the finished process."""
-    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
 @pytest.fixture(scope="module")
 def text() -> str:
     """What ``python -m attnlab`` prints."""
-    done = run("-m", "attnlab")
+    done = run_command("-m", "attnlab")
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     return done.stdout
 
@@ -44,7 +34,7 @@ def text() -> str:
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
     """What ``python -m attnlab --json`` prints, parsed; NaN or Infinity would fail the parse."""
-    done = run("-m", "attnlab", "--json")
+    done = run_command("-m", "attnlab", "--json")
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
 
     def refuse(constant: str) -> None:
@@ -75,7 +65,7 @@ def test_companion_json_is_compute_for_each_contrast_and_we002(report: dict[str,
 
 
 def test_import_attnlab_loads_only_numpy_the_standard_library_and_no_site_module() -> None:
-    done = run("-c", "import json, sys; before = set(sys.modules); import attnlab; "
+    done = run_command("-c", "import json, sys; before = set(sys.modules); import attnlab; "
                      "print(json.dumps(sorted(set(sys.modules) - before)))")
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout)

@@ -6,15 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_stacked import with_biases
 
 from attnlab.contributions import contribution_sizes, disagreement, output_rows, shares, transformed
-from attnlab.layers import Head, MultiHeadParams, init_multi_head, multi_head, project_head
-
-
-def biased(params: MultiHeadParams, rng: np.random.Generator) -> MultiHeadParams:
-    """The same heads with random value biases and a random b_O."""
-    heads = tuple(Head(h.w_q, h.w_k, h.w_v, b_v=rng.standard_normal(h.w_v.shape[1])) for h in params.heads)
-    return MultiHeadParams(heads, params.w_o, rng.standard_normal(params.w_o.shape[1]))
+from attnlab.layers import init_multi_head, multi_head, project_head
 
 
 @settings(max_examples=30, deadline=None)
@@ -23,7 +18,7 @@ def test_the_heads_transformed_values_weighted_and_summed_are_the_multi_head_out
         seed: int, n: int, n_heads: int, d_v: int) -> None:
     # Σ_h Σ_j α^h_ij f^h(x_j) + b_O = MultiHead(x)_i: the decomposition the sizes measure
     rng = np.random.default_rng(seed)
-    params = biased(init_multi_head(rng, 4, n_heads, 3, d_v), rng)
+    params = with_biases(init_multi_head(rng, 4, n_heads, 3, d_v), rng)
     x = rng.standard_normal((n, 4))
     result = multi_head(x, x, params)
     total = params.b_o + sum(
@@ -40,17 +35,6 @@ def test_by_hand_sizes_are_lengths_of_weighted_transformed_values_and_output_row
     w_o = np.arange(12.0).reshape(6, 2)  # 3 heads of width 2
     assert output_rows(w_o, 1, 2).tolist() == [[4.0, 5.0], [6.0, 7.0]]
     assert shares(np.array([[1.0, 3.0], [2.0, 2.0]])).tolist() == [[0.25, 0.75], [0.5, 0.5]]
-
-
-def test_sizes_are_the_length_of_each_explicit_weighted_transformed_value_for_one_head_or_a_stack() -> None:
-    rng = np.random.default_rng(3)
-    weights = rng.dirichlet(np.ones(4), size=(2, 3))
-    values, w_o_rows = rng.standard_normal((2, 4, 2)), rng.standard_normal((2, 2, 5))
-    explicit = np.array([[[np.linalg.norm(weights[h, i, j] * (values[h, j] @ w_o_rows[h])) for j in range(4)]
-                          for i in range(3)] for h in range(2)])
-    assert np.allclose(contribution_sizes(weights, values, w_o_rows), explicit, atol=1e-15, rtol=0)
-    for h in (0, 1):
-        assert np.allclose(contribution_sizes(weights[h], values[h], w_o_rows[h]), explicit[h], atol=1e-15, rtol=0)
 
 
 def test_disagreement_by_hand_over_the_chosen_rows_one_number_per_head() -> None:

@@ -1,9 +1,5 @@
-"""attnlab.decoder on its committed weights: the KV cache against recomputation, the maps, the sampler, ablation.
-
-Re-checks the measured claims CL-052 (the files give the architecture) and CL-053 (the log is the committed
-run's). The peer check against transformers' GPT2LMHeadModel
-is ``tests/peer/test_decoder_peer.py``.
-"""
+"""attnlab.decoder on its committed weights: the KV cache, the maps, the sampler, ablation; CL-052 and CL-053's
+files (the peer check against GPT2LMHeadModel: ``tests/peer/test_decoder_peer.py``)."""
 
 from __future__ import annotations
 
@@ -13,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from safetensors.numpy import load_file
 
 from attnlab import decoder
 
@@ -98,24 +95,19 @@ def test_accuracies_under_several_ablations_are_each_ones_accuracy_over_forward_
 
 
 def test_the_reader_agrees_with_the_safetensors_package() -> None:
-    safetensors_numpy = pytest.importorskip("safetensors.numpy")
-    stored = safetensors_numpy.load_file(str(decoder.DIRECTORY / "model.safetensors"))
+    stored = load_file(str(decoder.DIRECTORY / "model.safetensors"))
     ours = decoder.read_safetensors(decoder.DIRECTORY / "model.safetensors")
     assert sorted(ours) == sorted(stored)
     for name, array in stored.items():
         np.testing.assert_array_equal(ours[name], array.astype(np.float64))
 
 
-def test_a_character_outside_the_vocabulary_is_refused_with_its_place() -> None:
-    with pytest.raises(ValueError, match=r"character 'Q' at position 2"):
-        MODEL.forward("abQ")
-
-
-def test_more_tokens_than_the_context_are_refused() -> None:
-    with pytest.raises(ValueError, match="1 to 64"):
-        MODEL.forward("a" * (MODEL.context + 1))
-    with pytest.raises(ValueError, match="do not fit"):
-        MODEL.generate("a" * MODEL.context, 2)
+def test_a_character_outside_the_vocabulary_or_more_tokens_than_the_context_are_refused() -> None:
+    for call, message in [(lambda: MODEL.forward("abQ"), r"character 'Q' at position 2"),
+                          (lambda: MODEL.forward("a" * (MODEL.context + 1)), "1 to 64"),
+                          (lambda: MODEL.generate("a" * MODEL.context, 2), "do not fit")]:
+        with pytest.raises(ValueError, match=message):
+            call()
 
 
 def test_pick_draws_from_the_cumulative_distribution() -> None:

@@ -1,9 +1,7 @@
-"""The toy LAB-001 (``attnlab.lab``), checked against arithmetic done by hand.
+"""The toy LAB-001 (``attnlab.lab``) against arithmetic by hand, never numbers copied from a run.
 
-Toy (from the brief): X rows grid [1, 0], load [0, 1], rises [1, 1]; W_Q = I, W_K = [[1, 1], [0, 1]],
-W_V = [[1, 0], [0, 2]], d_k = 2. So queries = X, keys [1, 1], [0, 1], [1, 2], values [1, 0], [0, 2], [1, 2].
-Every expected number below is written as that arithmetic, never copied from a run. ``baseline_mismatches``
-gathers the whole baseline so that the mutation test can show each constant of the toy is pinned by it.
+X rows grid [1, 0], load [0, 1], rises [1, 1]; W_Q = I, W_K = [[1, 1], [0, 1]], W_V = [[1, 0], [0, 2]], d_k = 2: so
+queries = X, keys [1, 1], [0, 1], [1, 2], values [1, 0], [0, 2], [1, 2].
 """
 
 from __future__ import annotations
@@ -47,57 +45,12 @@ def close(actual: Any, expected: Any) -> bool:
     return math.isclose(actual, expected, rel_tol=1e-12, abs_tol=1e-12)
 
 
-def baseline_mismatches() -> list[str]:
-    """Names of the hand-derived baseline facts the current ``attnlab.lab`` breaks."""
-    r = compute()
-    expected = {
-        "query": [1.0, 1.0], "keys": KEYS, "values": VALUES, "scores": RISES_SCORES,
-        "scaled": RISES_SCALED, "weights": RISES_WEIGHTS, "output": RISES_OUTPUT,
-        "weight_map": CAUSAL_MAP,
-    }
-    wrong = [field for field, value in expected.items() if not close(getattr(r, field), value)]
-    if r.visible != (True, True, True):
-        wrong.append("visible")
-    if toy_data()["defaults"] != TOY_DEFAULTS:
-        wrong.append("toy_data defaults")
-    if compute({}) != r:
-        wrong.append("compute({}) differs from compute()")
-    return wrong
-
-
-def mutated(table: tuple[tuple[float, ...], ...], i: int, j: int) -> tuple[tuple[float, ...], ...]:
-    """``table`` with entry (i, j) raised by one."""
-    return tuple(tuple(x + 1.0 if (r, c) == (i, j) else x for c, x in enumerate(row))
-                 for r, row in enumerate(table))
-
-
-def changed_default(key: str) -> Any:
-    """A different, still valid value for one control default."""
-    value = DEFAULTS[key]
-    if key == "token":
-        return next(t for t in lab.TOKENS if t != value)
-    if key in ("causal", "scale_scores"):
-        return not value
-    return value + 1.0
-
-
-MATRIX_ENTRIES = [(name, i, j) for name in ("X", "W_Q", "W_K", "W_V")
-                  for i, row in enumerate(getattr(lab, name)) for j in range(len(row))]
-
-
 def test_baseline_matches_hand_arithmetic() -> None:
-    assert baseline_mismatches() == []
-
-
-def test_changing_any_toy_matrix_entry_or_control_default_breaks_the_baseline() -> None:
-    for name, i, j in MATRIX_ENTRIES:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(lab, name, mutated(getattr(lab, name), i, j))
-            assert baseline_mismatches() != [], (name, i, j)
-    for key in DEFAULTS:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(lab, "DEFAULTS", {**lab.DEFAULTS, key: changed_default(key)})
-            assert baseline_mismatches() != [], key
+    r = compute()
+    expected = {"query": [1.0, 1.0], "keys": KEYS, "values": VALUES, "scores": RISES_SCORES, "scaled": RISES_SCALED,
+                "weights": RISES_WEIGHTS, "output": RISES_OUTPUT, "weight_map": CAUSAL_MAP}
+    assert [field for field, value in expected.items() if not close(getattr(r, field), value)] == []
+    assert (r.visible, toy_data()["defaults"], compute({})) == ((True, True, True), TOY_DEFAULTS, r)
 
 
 def test_keyword_defaults_equal_the_lab_defaults() -> None:
@@ -135,12 +88,9 @@ def test_each_control_by_hand() -> None:
     for given, weights, output in BY_HAND:
         r = compute(given)
         assert close(r.weights, weights) and close(r.output, output), given
-    assert compute(scale_scores=False).scaled == tuple(RISES_SCORES) and compute(query_scale=0.0).scores == (0.0,) * 3
     r = compute(query_scale=2.0)
     assert r.query == (2.0, 2.0) and close(r.scaled, [4 / SQRT2, 2 / SQRT2, 6 / SQRT2])
     assert close(r.weight_map[:2], CAUSAL_MAP[:2])  # the selected query only
-    with pytest.raises(ValueError, match="query_scale"):
-        compute(query_scale=1.7e308)
 
 
 def test_what_a_control_leaves_alone_it_leaves_exactly() -> None:
@@ -150,11 +100,7 @@ def test_what_a_control_leaves_alone_it_leaves_exactly() -> None:
     # rises sees every key either way; with a zero query there is nothing for √d_k to scale
     assert steps(compute("rises", causal=True)) == steps(compute("rises", causal=False))
     assert steps(compute(query_scale=0.0)) == steps(compute(query_scale=0.0, scale_scores=False))
-    before, after = compute(), compute(value_y=4.0)  # value_y moves only the second output coordinate
-    assert (after.scaled, after.weights, after.output[0]) == (before.scaled, before.weights, before.output[0])
     assert compute("load", value_y=4.0).output == compute("load").output  # the third key is blocked there
-    # dividing by √2 shrinks the gaps between scores, so the softmax is flatter with it
-    assert compute(scale_scores=False).weights[2] > compute().weights[2]
 
 
 def test_controls_as_one_dict_equal_them_as_arguments_missing_keys_taking_defaults_but_never_both_ways() -> None:
@@ -166,7 +112,7 @@ def test_controls_as_one_dict_equal_them_as_arguments_missing_keys_taking_defaul
         compute({"token": "grid"}, causal=False)
     for name in ("query_scale", "causal", "value_y"):
         with pytest.raises(TypeError, match=rf"dict and also as arguments \['{name}'\]"):
-            compute({name: changed_default(name)}, **{name: DEFAULTS[name]})
+            compute({name: DEFAULTS[name]}, **{name: DEFAULTS[name]})
 
 
 def test_nothing_inside_a_result_the_toys_defaults_or_the_companions_contrasts_can_be_edited() -> None:
@@ -203,19 +149,14 @@ def test_toy_data_holds_the_brief_constants_json_ready() -> None:
 
 def test_a_bad_control_is_refused_naming_it_and_its_value() -> None:
     tokens = "token must be one of ['grid', 'load', 'rises'], got "
-    for given, error, message in [
-        *((dict(token=t), ValueError, re.escape(tokens + w)) for t, w in
-          [("power", "'power'"), ("RISES", "'RISES'"), ("", "''"), (2, "2"), (None, "None")]),
+    for given, error, message in [  # query_scale and value_y: test_refusals.py's table of numbers
+        *((dict(token=t), ValueError, re.escape(tokens + w)) for t, w in [("RISES", "'RISES'"), (None, "None")]),
         # numpy compares an array equal to "grid", but it is not a token
         (dict(token=np.array(["grid"])), ValueError, re.escape(tokens + "array(['grid']")),
         (dict(token={"token": "Rises"}), ValueError, re.escape(tokens + "'Rises'")),
-        *(({n: v}, ValueError, f"{n} must be finite") for n, v in
-          [("query_scale", math.nan), ("query_scale", math.inf), ("value_y", -math.inf), ("value_y", math.nan)]),
-        *(({n: v}, TypeError, f"{n} must be a real number") for n, v in
-          [("query_scale", "1.0"), ("value_y", "2"), ("query_scale", True), ("value_y", None)]),
         (dict(token={"query_scale": "0"}), TypeError, "query_scale must be a real number"),
-        *((dict(causal=v), TypeError, "causal must be a boolean, got") for v in (1, 0, "true", None, 1.0)),
-        *((dict(scale_scores=v), TypeError, "scale_scores must be a boolean, got") for v in (1, 0, "false", None)),
+        *(({switch: v}, TypeError, f"{switch} must be a boolean, got") for switch in ("causal", "scale_scores")
+          for v in (1, "true", None)),
         (dict(token={"temperature": 1.0}), ValueError,
          re.escape("unknown control(s) ['temperature']; known: ['causal', 'query_scale',")),
     ]:

@@ -27,7 +27,6 @@ from attnlab.layers import (
     layer_norm,
     multi_head,
     positional_encoding,
-    project_head,
     relu,
 )
 
@@ -71,7 +70,7 @@ def test_layer_norm_of_any_finite_rows_is_silent_and_within_root_width_or_with_g
         data: st.DataObject, n: int, width: int, eps: float, affine: bool) -> None:
     x = data.draw(arrays(np.float64, (n, width), elements=FLOAT))
     if eps == 0.0 and (x == x[:, :1]).all(axis=1).any():
-        eps = 1e-5  # a constant row with eps 0 is refused by design (the table of refusals below)
+        eps = 1e-5  # a constant row with eps 0 is refused (the table of refusals below)
     gain, bias = (data.draw(arrays(np.float64, width, elements=FLOAT)) if affine else None for _ in "gb")
     try:
         with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
@@ -83,13 +82,11 @@ def test_layer_norm_of_any_finite_rows_is_silent_and_within_root_width_or_with_g
         assert np.isfinite(out).all() and (affine or (np.abs(out) <= math.sqrt(width) * (1 + 1e-12)).all())
 
 
-def test_feed_forward_by_hand_and_row_by_row() -> None:
+def test_feed_forward_by_hand() -> None:
     assert relu(np.array([-2.0, 0.0, 3.0])).tolist() == [0.0, 0.0, 3.0]
     # [1, -1] @ I + 0 = [1, -1]; relu -> [1, 0]; @ [[2], [3]] = [2]; + 0.5 = 2.5
     params = FeedForwardParams(I2, np.zeros(2), np.array([[2.0], [3.0]]), np.array([0.5]))
-    assert feed_forward([[1.0, -1.0]], params).tolist() == [[2.5]]
-    x, order, ffn = rows(4, 5, 4), [3, 0, 4, 1, 2], init_encoder_block(3).ffn
-    np.testing.assert_allclose(feed_forward(x[order], ffn), feed_forward(x, ffn)[order], rtol=1e-14)
+    assert feed_forward([[1.0, -1.0]], params).tolist() == [[2.5]]  # row by row: test_properties.py
 
 
 def identity_heads(count: int) -> MultiHeadParams:
@@ -110,12 +107,6 @@ def test_multi_head_is_the_heads_side_by_side_through_w_o() -> None:
     assert (result.concat.shape, result.output.shape) == ((5, 3 * 3), (5, 4))
     with pytest.raises(ValueError, match="read-only"):
         result.output[0, 0] = 1.0
-
-
-def test_project_head_takes_queries_from_x_q_and_keys_and_values_from_x_kv_adding_biases() -> None:
-    head = Head(I2, 2 * I2, 3 * I2, b_q=np.array([1.0, 0.0]), b_v=np.array([0.0, -1.0]))
-    q, k, v = project_head([[1.0, 2.0]], [[0.0, 1.0]], head)
-    assert (q.tolist(), k.tolist(), v.tolist()) == ([[1 + 1.0, 2.0]], [[0.0, 2 * 1.0]], [[0.0, 3 * 1.0 - 1]])
 
 
 def test_cross_attention_is_decoder_rows_by_encoder_keys() -> None:
@@ -174,9 +165,6 @@ def test_what_does_not_fit_a_layer_is_refused_naming_it() -> None:
         (lambda: layer_norm([1.0, 3.0], gain=[1.0, 1.0, 1.0]), r"gain must have shape \(2,\) to match x, got \(3,\)"),
         (lambda: layer_norm([1.0, 3.0], eps=-1e-5), "eps must be non-negative"),
         (lambda: layer_norm([2.0, 2.0], eps=0.0), "zero variance and eps is 0"),
-        *((lambda g=g, b=b: layer_norm([1.0, 3.0, 2.0], gain=[*g, 1.0], bias=[*b, 0.0]),
-           r"gain \* normalised x \+ bias overflow float64: gain and bias entries")
-          for g, b in [([1e308, 1e308], [1e308, 1e308]), ([1.5e308, 1.0], [0, 0]), ([1e308, 1e308], [1e308, 1.7e308])]),
         (lambda: feed_forward([[1.0, -1.0]], dataclasses.replace(ffn, b1=np.zeros(3))),
          r"b1 must have shape \(2,\) to match w1, got \(3,\)"),
         (lambda: feed_forward([[1.0, -1.0]], dataclasses.replace(ffn, b2=np.zeros(2))),
@@ -197,10 +185,6 @@ def test_what_does_not_fit_a_layer_is_refused_naming_it() -> None:
          "order must be 'post' or 'pre', got 'middle'"),
         (lambda: encoder_block([[1.5e308, 0.0], [1.5e308, 0.0]], block), r"x \+ attention overflow float64"),
         (lambda: init_encoder_block(0, d_model=5, n_heads=2), "d_model=5 must be divisible by n_heads=2"),
-        (lambda: init_encoder_block(-1), "seed must be at least 0, got -1"),
     ]:
         with pytest.raises(ValueError, match=message):
             call()
-    for seed in ("a", 1.5, None):
-        with pytest.raises(TypeError, match="seed must be an integer"):
-            init_encoder_block(seed)  # type: ignore[arg-type]

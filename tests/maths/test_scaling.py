@@ -1,9 +1,5 @@
-"""The scaling experiment: vectors with a shared part, and what dividing by √d_k leaves of their scores' spread.
-
-Exact cases pin down the draw (no shared part is a plain standard normal draw; all of it makes a vector constant);
-seeded measurements show the paper's argument holding for independent entries and failing, as the Scores chapter
-says, when the entries share a part.
-"""
+"""The scaling experiment: dividing by √d_k keeps the scores' spread near 1 for independent entries, not for
+entries that share a part (the Scores chapter)."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_properties import mask
 
 from attnlab.layers import (
     Head,
@@ -20,7 +21,7 @@ from attnlab.layers import (
     multi_head,
     relu,
 )
-from attnlab.stacked import split_heads, stack_block, stack_heads, stacked_encoder_block_steps, stacked_multi_head
+from attnlab.stacked import stack_block, stack_heads, stacked_encoder_block_steps, stacked_multi_head
 
 TOLERANCE = 1e-12
 
@@ -44,56 +45,34 @@ def with_biases(params: MultiHeadParams, rng: np.random.Generator) -> MultiHeadP
     return MultiHeadParams(heads, params.w_o, rng.standard_normal(params.w_o.shape[1]))
 
 
-def random_visible(rng: np.random.Generator, n: int, m: int) -> np.ndarray:
-    """An n × m mask with at least one visible key per row."""
-    mask = rng.random((n, m)) < 0.6
-    mask[np.arange(n), rng.integers(0, m, n)] = True
-    return mask
-
-
 @settings(max_examples=60)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), m=st.integers(1, 6),
        n_heads=st.integers(1, 4), d_k=st.integers(1, 5), d_v=st.integers(1, 5), biased=st.booleans(),
-       masked=st.booleans())
+       masked=st.booleans(), data=st.data())
 def test_stacked_multi_head_equals_multi_head_and_without_a_mask_sees_every_key(
-        seed: int, n: int, m: int, n_heads: int, d_k: int, d_v: int, biased: bool, masked: bool) -> None:
+        seed: int, n: int, m: int, n_heads: int, d_k: int, d_v: int, biased: bool, masked: bool,
+        data: st.DataObject) -> None:
     rng = np.random.default_rng(seed)
     params = init_multi_head(rng, 4, n_heads, d_k, d_v)
     params = with_biases(params, rng) if biased else params
     x_q, x_kv = rng.standard_normal((n, 4)) * 3, rng.standard_normal((m, 4)) * 3
-    visible = random_visible(rng, n, m) if masked else None
+    visible = data.draw(mask(n, m)) if masked else None
     result = stacked_multi_head(x_q, x_kv, stack_heads(params), visible)
     assert largest_gap(result, multi_head(x_q, x_kv, params, visible)) < TOLERANCE
     assert masked or all(head.visible.all() for head in result.heads)
 
 
 @settings(max_examples=25)
-@given(seed=st.integers(0, 2**16), n=st.integers(1, 6), activation=st.sampled_from([relu, gelu]))
-def test_stacked_encoder_block_equals_the_post_ln_block(seed: int, n: int, activation) -> None:
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 6), activation=st.sampled_from([relu, gelu]), data=st.data())
+def test_stacked_encoder_block_equals_the_post_ln_block(seed: int, n: int, activation, data: st.DataObject) -> None:
     params = init_encoder_block(seed, d_model=6, n_heads=3, d_ff=10)
     rng = np.random.default_rng(seed + 1)
     x = rng.standard_normal((n, 6))
-    visible = random_visible(rng, n, n)
+    visible = data.draw(mask(n, n))
     expected, expected_heads = encoder_block_steps(x, params, visible, order="post", activation=activation)
     found, heads = stacked_encoder_block_steps(x, stack_block(params), visible, activation=activation)
     assert np.abs(found - expected).max() < TOLERANCE
     assert largest_gap(heads, expected_heads) < TOLERANCE
-
-
-def test_split_heads_gives_each_head_its_own_column_block() -> None:
-    rows = np.arange(12.0).reshape(2, 6)  # 2 tokens, 3 heads of width 2
-    split = split_heads(rows, 3)
-    assert split.shape == (3, 2, 2)
-    assert split[1].tolist() == [[2.0, 3.0], [8.0, 9.0]]
-
-
-def test_stack_heads_lays_the_projections_side_by_side_in_head_order_with_zeros_for_missing_biases() -> None:
-    params = init_multi_head(np.random.default_rng(3), 4, 3, 2, 5)
-    stacked = stack_heads(params)
-    assert stacked.w_q.shape == (4, 6) and stacked.w_v.shape == (4, 15) and stacked.n_heads == 3
-    assert (stacked.w_k[:, 2:4] == params.heads[1].w_k).all()
-    assert (stacked.w_v[:, 10:15] == params.heads[2].w_v).all()
-    assert (stacked.b_q.tolist(), stacked.b_v.tolist(), stacked.b_o.tolist()) == ([0.0] * 6, [0.0] * 15, [0.0] * 4)
 
 
 def test_stack_block_keeps_read_only_row_major_copies_of_the_feed_forward_weights_and_w_o() -> None:

@@ -1,8 +1,4 @@
-"""``attnlab.streaming``: attention's exact output, one block of keys at a time.
-
-Tolerance: ``rtol=1e-12`` plus ``atol = 1e-12 × the largest |value|``: an output is a mixture of values, so its
-rounding error scales with the values (an output near 0 from values that cancel carries a few of their ulps).
-"""
+"""``attnlab.streaming``: attention's exact output, one block of keys at a time."""
 
 from __future__ import annotations
 
@@ -16,34 +12,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from test_properties import mask
 
 from attnlab import attention, causal, streaming_attention
 from attnlab.streaming import streaming_trace
 
 
 def assert_same_output(streamed: np.ndarray, naive: np.ndarray, values: np.ndarray) -> None:
-    """Equal within 1e-12 relative, or 1e-12 of the largest |value| for outputs near 0."""
+    """Equal within 1e-12 relative, or 1e-12 of the largest |value| (an output is a mixture of the values)."""
     assert streamed.shape == naive.shape
     np.testing.assert_allclose(streamed, naive, rtol=1e-12, atol=1e-12 * np.abs(values).max())
 
 
 @st.composite
 def cases(draw: st.DrawFn) -> dict[str, Any]:
-    """q, k, v, a mask with at least one visible key per row, and a block size 1 … m + 3.
-
-    q and k are floats within ±10, or integers within ±1000 (scores up to a million, each exact whatever
-    order numpy sums in).
-    """
+    """q, k, v (no subnormal values: 1e-12 of them is below one ulp), a mask seeing a key per row, a block."""
     (n, m), (d_k, d_v) = (draw(st.integers(1, 40)) for _ in "nm"), (draw(st.integers(1, 8)) for _ in "kv")
     entries = draw(st.sampled_from([st.floats(-10, 10, allow_nan=False), st.integers(-1000, 1000).map(float)]))
     q = draw(hnp.arrays(np.float64, (n, d_k), elements=entries))
     k = draw(hnp.arrays(np.float64, (m, d_k), elements=entries))
-    # Subnormal values are left out: their spacing is fixed (about 5e-324), so the
-    # tolerance of 1e-12 of the values would be below one ulp of the output.
     v = draw(hnp.arrays(np.float64, (m, d_v), elements=st.floats(-1e3, 1e3, allow_nan=False, allow_subnormal=False)))
-    visible = draw(hnp.arrays(np.bool_, (n, m)))
-    visible[np.arange(n), draw(hnp.arrays(np.int64, n, elements=st.integers(0, m - 1)))] = True
-    return {"q": q, "k": k, "v": v, "visible": visible, "block": draw(st.integers(1, m + 3))}
+    return {"q": q, "k": k, "v": v, "visible": draw(mask(n, m)), "block": draw(st.integers(1, m + 3))}
 
 
 @settings(max_examples=200)
@@ -53,30 +42,18 @@ def test_streaming_equals_attention_silently_for_random_shapes_masks_blocks_and_
     q, k, v, visible, block = case["q"], case["k"], case["v"], case["visible"], case["block"]
     with np.errstate(over="raise", invalid="raise", divide="raise"):
         streamed = (streaming_attention(**case), streaming_attention(q, k, v, block=block),
-                    streaming_attention(q[0], k, v, visible[0], block))
+                    streaming_attention(q[0], k, v, visible[0]))
     for found, naive in zip(streamed, (attention(q, k, v, visible), attention(q, k, v),
                                        attention(q[0], k, v, visible[0])), strict=True):
         assert_same_output(found, naive.output, v)
 
 
-def test_rows_with_no_visible_key_in_early_blocks_and_scores_further_apart_than_float64_raise_no_warning() -> None:
-    visible = np.zeros((3, 6), dtype=bool)
-    visible[:, -1] = True  # every row sees only the last key, so five blocks see nothing
-    q, k, v = np.ones((3, 2)), np.arange(12.0).reshape(6, 2), np.arange(6.0)[:, None]
-    far = [[1.5e308]], [[1.0], [-1.0]], [[1.0], [2.0]]  # scaled scores ±1.5e308 differ by more than float64 holds
+def test_scores_further_apart_than_float64_holds_raise_no_warning() -> None:
+    far = [[1.5e308]], [[1.0], [-1.0]], [[1.0], [2.0]]  # scaled scores ±1.5e308
     with warnings.catch_warnings(), np.errstate(all="raise"):
         warnings.simplefilter("error")
-        streamed = streaming_attention(q, k, v, visible, block=1)
         apart = streaming_attention(*far, block=1)
-    assert streamed.tolist() == [[5.0], [5.0], [5.0]]
     assert_same_output(apart, attention(*far).output, np.array(far[2]))
-
-
-def test_worked_example_by_hand() -> None:
-    # q = [1, 0]; keys [1, 0] and [0, 1] give scaled scores 1/√2 and 0; values 1 and 3.
-    w = math.exp(1 / math.sqrt(2)) / (math.exp(1 / math.sqrt(2)) + 1)
-    streamed = streaming_attention([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]])  # the default block
-    assert streamed[0] == pytest.approx(w * 1 + (1 - w) * 3, rel=1e-15)
 
 
 def test_trace_of_toy_rises_row_keeps_the_running_maximum_and_rescales_the_running_sum() -> None:
@@ -114,16 +91,12 @@ def raised(function: Any, *args: Any) -> tuple[type, str]:
 
 Q, K, V = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 1.0], [0.0, 1.0], [1.0, 2.0]], [[1.0], [2.0], [3.0]]
 BLOCKED_ROW_1 = np.array([[True, False, False], [False, False, False], [True, True, True]])
-BAD_INPUTS = {  # the checks of every argument are attention's (test_refusals.py): one case of each kind here
-    "q has NaN": ([[math.nan, 0.0]], K, V, None),
-    "k is ragged": (Q, [[1.0, 0.0], [1.0]], V, None),
+BAD_INPUTS = {  # each array's checks: test_refusals.py; overflow and blocked rows: test_properties.py
     "k and v rows differ": (Q, K, [[1.0], [2.0]], None),
     "visible has the wrong shape": (Q, K, V, np.ones((3, 2), dtype=bool)),
     "visible is 2-D for a 1-D query": (Q[0], K, V, np.ones((3, 3), dtype=bool)),
     "a row blocks every key": (Q, K, V, BLOCKED_ROW_1),
     "a single query blocks every key": (Q[0], K, V, np.zeros(3, dtype=bool)),
-    "scores overflow": ([[1e200, 1e200]], [[1e200, 1e200]], [[1.0]], None),
-    "scores overflow and a row is blocked": ([[1e200, 1e200]], [[1e200, 1e200]], [[1.0]], np.zeros((1, 1), bool)),
 }
 
 
@@ -134,11 +107,8 @@ def test_bad_input_raises_the_same_error_as_attention() -> None:
         ValueError, "visible row 1 blocks every key: a fully blocked row has no weights")
 
 
-def test_a_bad_block_or_causal_flag_is_refused_naming_it() -> None:
-    for block, error in [(0, ValueError), (-3, ValueError), (1.5, TypeError), (True, TypeError), ("8", TypeError)]:
-        with pytest.raises(error, match="block must be"):
-            streaming_attention(Q, K, V, block=block)
-    for flag in (1, "yes", None):
+def test_a_causal_flag_that_is_not_a_bool_is_refused_naming_it() -> None:
+    for flag in (1, "yes", None):  # a bad block: test_refusals.py's integer table
         with pytest.raises(TypeError, match="causal must be True or False"):
             streaming_attention(Q, K, V, causal=flag)
 
@@ -156,8 +126,8 @@ def traced_peak(function: Any, *args: Any, **kwargs: Any) -> int:
 def test_streaming_never_allocates_an_n_by_m_array_and_the_measure_sees_naive_attentions() -> None:
     n, m, rng = 128, 50_000, np.random.default_rng(8)  # an n×m float64 array would take 51.2 MB
     q, k, v, visible = rng.normal(size=(n, 1)), rng.normal(size=(m, 1)), rng.normal(size=(m, 1)), causal(n, m)
-    for mask in (None, visible):
-        assert traced_peak(streaming_attention, q, k, v, mask, block=64) < n * m * 8 / 20
+    for seen in (None, visible):
+        assert traced_peak(streaming_attention, q, k, v, seen, block=64) < n * m * 8 / 20
     assert traced_peak(attention, q, k, v, visible) > n * m * 8
     # causal=True needs no n×m array, not even a boolean one like the dense mask
     assert traced_peak(streaming_attention, q, k, v, block=64, causal=True) < n * m == visible.nbytes

@@ -1,10 +1,5 @@
-"""Peer check: transformers' BertModel (PyTorch, CPU) and attnlab agree on the same weights.
-
-The reference reads the same local files, the hub switched off. A padded batch of sentences of different lengths goes
-through both, and every sentence the explorer offers in its own batch (in float64 too, to 1e-12); hidden states and
-weights are compared at real tokens (padding queries are never read). torch is imported when a test first needs it
-(:func:`peer`), not at collection: the import alone takes seconds.
-"""
+"""Peer check: transformers' BertModel (PyTorch, CPU, the same local files) and attnlab agree at real tokens on each
+batch the explorer offers, its padded one included (in float64 too, to 1e-12)."""
 
 from __future__ import annotations
 
@@ -18,18 +13,10 @@ import pytest
 from attnlab.bert import Encoding, encode, load_model, tokenize
 from attnlab.site.build.explorer import PREPARED
 
-SENTENCES = [
-    "grid load rises",
-    "The grid load rises in the evening, when everyone cooks and the heat pumps run.",
-    "Attention mixes value rows.",
-    "Unbelievably, tokenisation splits rare words!",
-]
-TOLERANCE = 1e-5
-
 
 @functools.cache
 def peer() -> tuple[Any, Any]:
-    """``torch`` and transformers' ``BertModel``, imported once, with the hub switched off."""
+    """``torch`` and transformers' ``BertModel``, imported once (seconds: not at collection), the hub off."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     import torch
     from transformers import BertModel
@@ -45,7 +32,7 @@ def reference_model(dtype: str) -> Any:
                                       attn_implementation="eager", dtype=getattr(torch, dtype)).eval()
 
 
-def reference_outputs(dtype: str, sentences: list[str] = SENTENCES) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def reference_outputs(dtype: str, sentences: list[str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Hidden states (7 × batch × n × 384) and weights (6 × batch × heads × n × n) from BertModel."""
     torch, _ = peer()
     batch = tokenize(sentences)
@@ -58,7 +45,7 @@ def reference_outputs(dtype: str, sentences: list[str] = SENTENCES) -> tuple[lis
 
 def largest_gaps(ours: tuple[Encoding, ...], reference: tuple[list[np.ndarray], list[np.ndarray]]
                  ) -> tuple[float, float]:
-    """The largest |difference| in hidden states and in weights, at real tokens only (padding rows are never read)."""
+    """The largest |difference| in hidden states and in weights, at real tokens only."""
     hidden, weights = reference
     hidden_gap = weight_gap = 0.0
     for i, enc in enumerate(ours):
@@ -72,18 +59,9 @@ def largest_gaps(ours: tuple[Encoding, ...], reference: tuple[list[np.ndarray], 
     return hidden_gap, weight_gap
 
 
-def test_on_a_padded_batch_padding_keys_get_zero_weight_and_the_rest_matches_float32_to_1e_5() -> None:
-    ours, reference = encode(SENTENCES), reference_outputs("float32")
-    lengths = [int(enc.real.sum()) for enc in ours]
-    assert len(set(lengths)) == len(SENTENCES) and min(lengths) < len(ours[0].real)  # the batch really has padding
-    assert (reference[1][0][0][:, :, ~ours[0].real] == 0).all()  # ours: test_bert.py
-    hidden_gap, weight_gap = largest_gaps(ours, reference)
-    assert hidden_gap < TOLERANCE and weight_gap < TOLERANCE
-
-
 @pytest.mark.parametrize("batch", [list(p.batch) for p in PREPARED], ids=[p.key for p in PREPARED])
 def test_every_prepared_sentence_of_the_explorer_matches_bertmodel_float32_to_1e_5_and_float64_to_1e_12(
         batch: list[str]) -> None:
-    for dtype, tolerance in (("float32", TOLERANCE), ("float64", 1e-12)):
+    for dtype, tolerance in (("float32", 1e-5), ("float64", 1e-12)):
         hidden_gap, weight_gap = largest_gaps(encode(batch), reference_outputs(dtype, batch))
         assert hidden_gap < tolerance and weight_gap < tolerance, dtype

@@ -1,12 +1,5 @@
-"""Peer check of attnlab.decoder: transformers' GPT2LMHeadModel on the same committed files, and the training run.
-
-The reference loads the committed folder as it is (``from_pretrained``), in float64 with eager attention, so the only
-difference left is the order of floating-point operations. An ablation in PyTorch is a hook that zeroes one head's
-slice of the input of ``attn.c_proj`` (transformers 5 ignores ``head_mask``). The training test re-runs the first
-steps of ``scripts/train_decoder.py`` and requires the losses the committed log holds: the script and the weights
-cannot drift apart. Re-checks the measured claims CL-052 (GPT2LMHeadModel loads the files and computes the same
-numbers) and CL-053 (rerunning the first steps gives the logged losses).
-"""
+"""Peer check of attnlab.decoder (CL-052): GPT2LMHeadModel on the committed files, float64 and eager, so only the
+order of operations differs; and CL-053: the first steps of ``scripts/train_decoder.py`` give the logged losses."""
 
 from __future__ import annotations
 
@@ -15,7 +8,6 @@ import importlib.util
 import json
 import os
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -26,10 +18,8 @@ from attnlab import decoder
 
 MODEL = decoder.load()
 TOLERANCE = 1e-10
-"""float64 on both sides: only the order of operations differs."""
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_decoder.py"
-RERUN = 30
-"""Steps of the training re-run (about 5 s on one thread)."""
+RERUN = 30  # steps of the training re-run (about 5 s on one thread)
 
 
 @functools.cache
@@ -46,7 +36,8 @@ def reference() -> tuple[Any, Any]:
 
 
 def run_reference(text: str, ablate: tuple[tuple[int, int], ...] = ()) -> tuple[np.ndarray, np.ndarray]:
-    """Logits (T × vocabulary) and attentions (layers × heads × T × T) from GPT2LMHeadModel."""
+    """Logits and attentions from GPT2LMHeadModel; an ablated head's slice of ``attn.c_proj``'s input zeroed by a
+    hook (transformers 5 ignores ``head_mask``)."""
     torch, model = reference()
     width = MODEL.head_width
 
@@ -85,16 +76,12 @@ def test_an_ablated_head_matches_the_hooked_reference(text: str, layer: int, hea
     np.testing.assert_allclose(ours.attentions, attentions, rtol=0, atol=TOLERANCE)
 
 
-def training_script() -> ModuleType:
+def test_a_shortened_training_run_reproduces_the_logged_losses() -> None:
     spec = importlib.util.spec_from_file_location("train_decoder", SCRIPT)
     assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_a_shortened_training_run_reproduces_the_logged_losses() -> None:
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
     log = json.loads((decoder.DIRECTORY / "training-log.json").read_text())
-    _, rerun = training_script().train(RERUN)
+    _, rerun = script.train(RERUN)
     np.testing.assert_allclose(rerun["loss"], log["loss"][:RERUN], rtol=1e-6)
     assert rerun["settings"] | {"steps": log["settings"]["steps"]} == log["settings"]

@@ -1,11 +1,6 @@
-"""Measured claims re-checked against PyTorch: CL-040 (the edges of masking, against ``attnlab.libraries``),
-CL-037's formats, CL-015's epsilon, CL-031's GELU as transformers reads it, the two masks transformers
-builds for BERT (eager, sdpa), what a library softmax does in float16, and CL-051 (RoPE's pairings).
-
-CL-040 is measured on torch 2.13.0 (CPU), the version the ``peer`` extra pins: the Masking chapter shows
-``attnlab.libraries``' numpy versions of each behaviour, and each test requires PyTorch's numbers on the same
-inputs. torch is imported inside the fixture, never at module level.
-"""
+"""Measured claims re-checked against PyTorch 2.13.0 (the ``peer`` extra's pin): CL-040 (masking's edges, as
+``attnlab.libraries`` shows them), CL-037's formats, CL-015's epsilon, CL-031's GELU, BERT's two masks (eager,
+sdpa), a library softmax in float16 and CL-051 (RoPE's pairings)."""
 
 from __future__ import annotations
 
@@ -46,16 +41,10 @@ def torch() -> ModuleType:
 
 def sdpa(torch: ModuleType, q: np.ndarray, k: np.ndarray, v: np.ndarray, **options: object) -> np.ndarray:
     """torch's scaled_dot_product_attention on float64 copies of one head's rows (batch and head axes added)."""
-    def as_tensor(a: np.ndarray) -> object:
-        return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))[None, None]
-
-    mask = options.pop("attn_mask", None)
-    if isinstance(mask, np.ndarray):
-        options["attn_mask"] = torch.from_numpy(mask)
-    elif mask is not None:
-        options["attn_mask"] = mask
-    out = torch.nn.functional.scaled_dot_product_attention(as_tensor(q), as_tensor(k), as_tensor(v), **options)
-    return out[0, 0].numpy()
+    q, k, v = (torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))[None, None] for a in (q, k, v))
+    if isinstance(options.get("attn_mask"), np.ndarray):
+        options["attn_mask"] = torch.from_numpy(options["attn_mask"])
+    return torch.nn.functional.scaled_dot_product_attention(q, k, v, **options)[0, 0].numpy()
 
 
 def test_a_plain_softmax_over_a_row_of_minus_infinity_is_not_a_number(torch: ModuleType) -> None:
@@ -112,8 +101,7 @@ def test_torchs_causal_options_align_top_left_or_as_attnlabs_causal_and_give_a_r
 
 
 def test_pytorchs_layer_norm_puts_epsilon_1e_5_by_default_as_attnlab_does(torch: ModuleType) -> None:
-    """Backs the Block chapter's sentence on epsilon (CL-015 says the paper has none; implementations choose)."""
-    import inspect
+    import inspect  # CL-015: the paper has no epsilon; implementations choose
 
     from attnlab import layer_norm
 
@@ -135,8 +123,8 @@ def test_transformers_reads_gelu_as_the_exact_erf_form_that_attnlab_computes(tor
 
 
 def tiny_bert(torch: ModuleType, implementation: str | None) -> tuple[object, dict[str, object]]:
-    """A one-layer BERT of random weights with ``implementation`` (None: the default), and what its
-    self-attention receives as mask and gives as output on a batch whose second sentence is all masked."""
+    """A random one-layer BERT (``implementation`` None: the default) and what its self-attention receives as mask
+    and gives on a batch whose second sentence is all masked."""
     from transformers import BertConfig, BertModel
 
     config = BertConfig(vocab_size=20, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
@@ -160,8 +148,6 @@ def tiny_bert(torch: ModuleType, implementation: str | None) -> tuple[object, di
 
 def test_transformers_bert_gives_a_fully_masked_row_zeros_by_default_sdpa_and_equal_weights_when_eager(
         torch: ModuleType) -> None:
-    """Backs the Masking chapter's "What libraries do": the default path (CL-040's zeros), and eager's
-    additive mask of the dtype minimum."""
     model, seen = tiny_bert(torch, None)
     assert model.config._attn_implementation == "sdpa"
     assert seen["mask"].dtype == torch.bool and not seen["mask"][1].any()
@@ -174,7 +160,6 @@ def test_transformers_bert_gives_a_fully_masked_row_zeros_by_default_sdpa_and_eq
 
 def test_torch_agrees_on_the_half_formats_limits_and_its_float16_softmax_is_finite_where_exp_overflows(
         torch: ModuleType) -> None:
-    """The Softmax chapter's row of the real model in half precision: the library subtracts the maximum."""
     assert torch.finfo(torch.bfloat16).max == BFLOAT16_MAX and torch.finfo(torch.float16).max == largest("float16")
     limit = exp_limit("float16")
     assert torch.isinf(torch.exp(torch.tensor(limit + 0.01, dtype=torch.float16)))
@@ -189,7 +174,6 @@ def test_torch_agrees_on_the_half_formats_limits_and_its_float16_softmax_is_fini
 
 
 def test_llamas_rope_pairs_coordinate_i_with_i_plus_half_the_width(torch: ModuleType) -> None:
-    """CL-051: transformers' Llama (rotate_half) is attnlab's adjacent-pair rotation on interleaved columns."""
     from transformers import LlamaConfig
     from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 
@@ -209,7 +193,6 @@ def test_llamas_rope_pairs_coordinate_i_with_i_plus_half_the_width(torch: Module
 
 
 def test_gpt_neox_rotates_only_a_fraction_of_each_heads_coordinates() -> None:
-    """CL-051: the configuration's rotary fraction (rotary_pct, read into rope_parameters)."""
     from transformers import GPTNeoXConfig
 
     assert GPTNeoXConfig().rope_parameters["partial_rotary_factor"] == 0.25
