@@ -1,5 +1,5 @@
 """Node for the tests and the benchmark: ``node_runner`` runs a script after ``PRELUDE``; ``reference`` is
-``attnlab.bert`` on the same float16 weights."""
+``attnlab.bert`` on the float16 weights minilm.js runs on."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ function loadModel() {
 const stdin = () => JSON.parse(fs.readFileSync(0, "utf8"));
 const fail = error => { process.stdout.write(JSON.stringify({ error: error.name + ": " + error.message })); };
 """
-"""Loads wordpiece.js, minilm.js and the model's files as <script> elements would (a missing or broken file leaves
-nothing); defines runClassicScript(file), loadModel() (a promise of the checked model), stdin() and fail(error)."""
+"""Loads the model's files as ``<script>`` elements would (a missing or broken file leaves nothing); defines
+runClassicScript(file), loadModel() (a promise of the checked model), stdin() and fail(error)."""
 
 
 BARE_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>minilm.js on its own</title>
@@ -61,24 +61,20 @@ function insert(src) {
     document.head.appendChild(script);
   });
 }
-async function loadChecked(folder) {
+async function loadModel(folder, options) {
   await insert(folder + "manifest.js");
-  const manifest = globalThis.ATTNLAB_MODEL_MANIFEST;
-  const checked = {};
+  const manifest = globalThis.ATTNLAB_MODEL_MANIFEST, checked = {};
   for (const entry of manifest.files) {
     await insert(folder + entry.name);
     checked[entry.name] = await attnlab.minilm.checkFile(entry, globalThis.ATTNLAB_MODEL_FILES[entry.name]);
     delete globalThis.ATTNLAB_MODEL_FILES[entry.name];
   }
-  return { manifest, checked };
-}
-async function loadModel(folder, options) {
-  const { manifest, checked } = await loadChecked(folder);
   return attnlab.minilm.build(manifest, checked, options);
 }
 </script></html>
 """
-"""A page loading the model's files one <script> at a time on its main thread (loadChecked, loadModel)."""
+"""The benchmark's page: loadModel(folder, options) loads and checks the model's files one <script> at a time on the
+main thread and builds the model."""
 
 
 def write_bare_page(folder: Path) -> Path:

@@ -22,12 +22,8 @@ HOW_TO_GET_CHROMIUM = ("run `make browser` (scripts/ensure-chromium), install De
 
 
 def chromium_executable(playwright_default: str) -> str | None:
-    """The Chromium to launch: the first of the ensure-chromium order that exists.
-
-    Returns ``None`` for Playwright's own download (Playwright picks its
-    headless build itself). Fails the test session, with what to do, when
-    there is no browser at all or ``$ATTNLAB_CHROMIUM`` names a missing file.
-    """
+    """The first Chromium of the ensure-chromium order that exists, None for Playwright's own download; fails the
+    session, saying what to do, when there is none or ``$ATTNLAB_CHROMIUM`` names a missing file."""
     chosen = os.environ.get("ATTNLAB_CHROMIUM")
     if chosen:
         if not os.access(chosen, os.X_OK):

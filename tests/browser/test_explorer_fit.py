@@ -1,6 +1,4 @@
-"""The explorer fits its column and puts the reader's sentence first: at 1280 × 900 and 390 × 844, the sentence
-box and load button are in the first screen, and a 32-piece sentence's map needs no sideways scrolling (its numbers
-read on hover and focus, and shown in the numbers view)."""
+"""The explorer fits its column and puts the reader's sentence first, on a desktop and a phone."""
 
 from __future__ import annotations
 
@@ -9,13 +7,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from attnlab import bert
 from attnlab.site.build import explorer
 from attnlab.site.build.explorer import SCALES, prepared
 
-from .test_explorer import DESKTOP, PHONE, open_explorer, show
+from .test_explorer import DESKTOP, PHONE, open_explorer, show, show_data
 
 pytestmark = pytest.mark.browser
 
@@ -36,15 +34,6 @@ def long_sentence() -> dict[str, Any]:
             "sizes": explorer.quantised(sizes, SCALES["sizes"])}
 
 
-def show_long(page: Page, root: Locator) -> None:
-    """Put LONG among the sentences and choose it, as the reader's own sentence is."""
-    page.evaluate("""d => { globalThis.ATTNLAB_EXPLORER[d.key] = d;
-        const menu = document.querySelector("#explorer-sentence");
-        menu.add(new Option(d.label, d.key)); menu.value = d.key; menu.dispatchEvent(new Event("change")); }""",
-                  long_sentence())
-    expect(root).to_have_attribute("data-sentence", "long")
-
-
 def test_the_sentence_box_and_load_button_come_first_and_a_32_piece_map_fits_its_column(
         page: Page, file_url: str, site_url: str) -> None:
     for base, size in itertools.product((file_url, site_url), (DESKTOP, PHONE)):
@@ -52,7 +41,7 @@ def test_the_sentence_box_and_load_button_come_first_and_a_32_piece_map_fits_its
         root = open_explorer(page, base)
         for part in ("own-text", "model-load"):
             expect(root.get_by_test_id(part)).to_be_in_viewport(ratio=1)
-        show_long(page, root)
+        show_data(page, root, long_sentence())
         assert root.get_by_test_id("map").locator("thead th").count() == 32
         assert root.get_by_test_id("view").locator(".explorer-scroll").evaluate("b => b.scrollWidth <= b.clientWidth")
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], (base, size)

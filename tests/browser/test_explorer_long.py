@@ -1,6 +1,4 @@
-"""A sentence of 128 word pieces in the explorer: its map of 16,384 cells shows its first rows at once and the
-rest after that frame, ends whole with every number, and the keyboard reaches its last row before it is drawn; the
-rest waits while the reader's next sentence is computed, and comes if that sentence is refused."""
+"""A sentence of 128 word pieces in the explorer: its map of 16,384 cells is drawn a few rows a frame."""
 
 from __future__ import annotations
 
@@ -11,7 +9,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from attnlab.site.build.explorer import SCALES
 
-from .test_explorer import open_explorer
+from .test_explorer import open_explorer, show_data
 
 pytestmark = pytest.mark.browser
 
@@ -31,13 +29,6 @@ def long_data() -> dict[str, Any]:
             "weights": [steps(at) for at in range(72)], "sizes": [steps(at + 1) for at in range(72)]}
 
 
-def show_long(page: Page, root: Locator) -> None:
-    """Show the sentence through the explorer's own choose(), as it shows the reader's own sentence."""
-    page.evaluate("d => { ATTNLAB_EXPLORER[d.key] = d; "
-                  "document.querySelector('.attnlab-explorer').explorer.choose(d.key); }", long_data())
-    expect(root).to_have_attribute("data-sentence", "long")
-
-
 def shown_steps(root: Locator) -> list[int]:
     """Every cell's number in the map, row by row, in thousandths."""
     texts = root.get_by_test_id("map").locator("td[data-query]").all_inner_texts()
@@ -47,7 +38,7 @@ def shown_steps(root: Locator) -> list[int]:
 def test_the_map_of_128_pieces_ends_whole_with_every_number_and_the_keyboard_reaches_rows_not_yet_drawn(
         page: Page, file_url: str) -> None:
     root = open_explorer(page, file_url)
-    show_long(page, root)
+    show_data(page, root, long_data())
     at = int(root.get_by_test_id("layer").input_value()) * 12 + int(root.get_by_test_id("head").input_value())
     expect(root.get_by_test_id("map").locator("td[data-query]")).to_have_count(N * N)
     assert shown_steps(root) == steps(at)

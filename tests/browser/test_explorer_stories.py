@@ -1,6 +1,4 @@
-"""The explorer finds its own stories: it opens on a head chosen by a computation and says why, a chosen cell
-is marked and lists the heads that weigh its pair most, a thumbnail brings the map it changed into view, and the
-neuron view shows a pair's vectors, score and weight."""
+"""The explorer finds its own stories: the head it opens on, the heads a word or a cell lists, the neuron view."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Home's first screen, at a desktop and a phone viewport, from a server and from disk: a trained head's lines
-view and the two ways in sit inside it; choosing a word by click or arrow keys redraws the lines with attnlab.bert's
-weights for that word in the head the page names."""
+"""Home's first screen: a trained head's lines view with attnlab.bert's weights, and the two ways in."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The lab shows Python's numbers over every slider setting (from disk: test_offline), and sizes its vectors from the
-toy data."""
+"""The lab shows Python's numbers over every slider setting, and sizes its vectors from the toy data."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Machinery out of the reading: a claim is cited by a small superscript marker whose ID shows on hover and focus,
-and the line naming what computed a page is folded under "About these numbers"."""
+"""Machinery out of the reading: citation markers and the folded build line."""
 
 from __future__ import annotations
 

@@ -44,8 +44,8 @@ def test_every_page_loads_from_disk_without_asking_another_host(context: Browser
     assert found == {}
 
 
-def test_search_the_lab_the_font_progress_and_downloads_work_in_the_unzipped_copy(page: Page,
-                                                                                  offline_copy: Path) -> None:
+def test_search_the_lab_the_font_progress_and_downloads_work_in_the_unzipped_copy_which_shares_progress(
+        page: Page, offline_copy: Path, file_url: str) -> None:
     copy_url = offline_copy.as_uri() + "/"
     problems = watch(page, copy_url)
     assert "Softmax over visible keys" in type_at_once(page, copy_url + "index.html", "softmax")
@@ -65,3 +65,5 @@ def test_search_the_lab_the_font_progress_and_downloads_work_in_the_unzipped_cop
     assert page.get_by_test_id("nav-read").count() == 1
     assert read_csv(Path(download(page, copy_url, "CSV").path())) == expected_rows(), "a table at full precision"
     assert problems == []
+    page.goto(file_url + "scores.html")  # another copy of this version, in another folder, shares the mark
+    expect(page.get_by_test_id("read-mark")).to_be_checked()

@@ -1,5 +1,4 @@
-"""Predict first, for real: with a chapter's prompt at the top of the window, its answer (computed here with
-``attnlab``) is in no text the reader can see, and once opened it is (so the search looks for something shown)."""
+"""Predict first, for real: a chapter's answer (computed here with ``attnlab``) is out of sight until opened."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Site search works offline: from a local server here, from file:// (through the shipped iframe-worker shim) in
-test_offline and test_progress. Tests type or paste as a reader does and wait for the result list to answer the whole
-query."""
+"""Site search from a local server (from file://, through the iframe-worker shim: test_offline and test_progress),
+typed or pasted as a reader does."""
 
 from __future__ import annotations
 

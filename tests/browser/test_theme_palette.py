@@ -1,5 +1,4 @@
-"""A palette stored by an older theme, another site or a hand edit cannot break a page: the theme trusts what
-localStorage holds, and ``docs/assets/storage-guard.js`` hands it only a palette that fits the page's inputs."""
+"""``docs/assets/storage-guard.js`` hands the theme only a stored palette that fits the page's inputs."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""docs/assets/decoder.js under Node computes as ``attnlab.decoder`` on the committed files: logits and attention
-weights within 1e-6 (one-head ablations too), the KV cache step by step, and seeded sampling's tokens and
-distributions."""
+"""docs/assets/decoder.js under Node computes as ``attnlab.decoder`` on the committed files, within 1e-6."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Every script the site ships parses, in one Node process: each file under ``docs/assets`` as the classic script a
-page loads, ``model.mjs`` as a module. Writes for each file "" or the error that stops it parsing."""
+"""Every script the site ships parses: each file under ``docs/assets`` as a classic script, ``model.mjs`` as a
+module."""
 
 from __future__ import annotations
 

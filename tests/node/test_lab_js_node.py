@@ -1,9 +1,5 @@
-"""docs/assets/attnlab.js under Node gives Python's numbers in JavaScript's terms and refuses bad controls.
-
-Node loads the file with ``require`` (the browser lab's computation, unchanged) and the toy from
-``attnlab.lab.toy_data()``, as the page gets it from the build. Controls and fields of two words are camelCase
-(``queryScale``; snake_case names are aliases); refusals are in words of its own, naming the control.
-"""
+"""docs/assets/attnlab.js under Node, with the toy of ``attnlab.lab.toy_data()`` as the page gets it: Python's
+numbers under JavaScript's camelCase names (snake_case names are aliases), and refusals naming the control."""
 
 from __future__ import annotations
 
@@ -19,7 +15,7 @@ from model_js import node_output
 from sites import ROOT
 
 from attnlab import attention
-from attnlab.lab import TOKENS, compute, toy_data
+from attnlab.lab import DEFAULTS, TOKENS, compute, toy_data
 from attnlab.text import MAX_DECIMALS, fmt
 
 ATTNLAB_JS = ROOT / "docs" / "assets" / "attnlab.js"
@@ -50,16 +46,10 @@ def python(controls: dict[str, Any]) -> dict[str, Any]:
     return in_javascript_terms(compute(controls).to_dict())
 
 
-def test_node_names_in_camel_case_fills_defaults_takes_an_alias_beside_a_camel_name_and_gives_exact_weights() -> None:
-    given = {"token": "load", "queryScale": 2.0, "causal": False, "valueY": 4.0, "scaleScores": False}
-    camel_case, mixed, empty, blocked, uniform = (answer["result"] for answer in run_in_node([
-        given, {"query_scale": 0.5, "valueY": -1.0}, {}, {"token": "grid", "causal": True},
-        {"token": "rises", "queryScale": 0, "causal": False}]))
-    assert "weightMap" in camel_case and "weight_map" not in camel_case and camel_case["controls"] == given
-    assert_agrees(mixed, python({"query_scale": 0.5, "value_y": -1.0}))
-    assert_agrees(empty, python({}))
-    assert (blocked["weights"], blocked["visible"]) == ([1.0, 0.0, 0.0], [True, False, False])
-    assert uniform["weights"] == [1 / 3, 1 / 3, 1 / 3]
+def test_node_gives_exact_weights_to_a_lone_visible_key_and_to_equal_scores() -> None:
+    blocked, uniform = (answer["result"]["weights"] for answer in run_in_node([
+        {"token": "grid", "causal": True}, {"token": "rises", "queryScale": 0, "causal": False}]))
+    assert (blocked, uniform) == ([1.0, 0.0, 0.0], [1 / 3] * 3)
 
 
 TOKEN, NUMBER, SWITCH = "RangeError: token must be one of", "must be a number, got", "must be true or false, got"
@@ -141,13 +131,15 @@ languages."""
 
 
 @settings(max_examples=5, deadline=None)  # a Node launch each
-@given(st.lists(st.tuples(SETTING, st.booleans()), min_size=1, max_size=120))
-@example([({"token": t, "causal": False, "value_y": y}, True) for t in TOKENS for y in (1.79e308, -1e308)])
-@example([(c, True) for c in control_settings()] + [(c, False) for c in control_settings(count=60)])
-def test_node_agrees_with_python_for_any_finite_controls_under_either_name(
-    batch: list[tuple[dict[str, Any], bool]],
+@given(st.lists(st.tuples(SETTING, st.sets(st.sampled_from(list(DEFAULTS)))), min_size=1, max_size=120))
+@example([({}, set()), ({"query_scale": 0.5, "value_y": -1.0}, {"value_y"})]
+         + [({"token": t, "causal": False, "value_y": y}, set(DEFAULTS)) for t in TOKENS for y in (1.79e308, -1e308)])
+@example([(c, set(c)) for c in control_settings()] + [(c, set()) for c in control_settings(count=60)])
+def test_node_agrees_with_python_for_any_finite_controls_each_under_either_name(
+    batch: list[tuple[dict[str, Any], set[str]]],
 ) -> None:
-    asked = [{camel(k) if in_camel else k: v for k, v in controls.items()} for controls, in_camel in batch]
+    # the names in the set are asked in camelCase (queryScale), the others in snake_case (query_scale)
+    asked = [{camel(k) if k in in_camel else k: v for k, v in controls.items()} for controls, in_camel in batch]
     for (controls, _), answer in zip(batch, run_in_node(asked), strict=True):
         assert_agrees(answer.get("result", answer), python(controls), where=f"compute({controls})")
 

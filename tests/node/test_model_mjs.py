@@ -1,10 +1,6 @@
-"""``model.mjs``, the companion under Node, run from the built site as a reader runs it.
-
-``node model.mjs`` prints exactly what ``python -m attnlab`` prints, ``--json`` the same numbers under
-JavaScript's names, ``--help`` its usage; ``import { compute } from "./model.mjs"`` gives the browser lab's fields
-and numbers (the module wraps ``assets/attnlab.js``). No failed write (a closed pipe, a full disk) ends in a stack
-trace.
-"""
+"""``model.mjs``, the companion under Node, run from the built site as a reader runs it: it prints what ``python -m
+attnlab`` prints, its ``compute`` is the browser lab's (it wraps ``assets/attnlab.js``), and no failed write ends
+in a stack trace."""
 
 from __future__ import annotations
 
@@ -25,7 +21,6 @@ from sites import DOCS, ROOT
 
 from attnlab.__main__ import CONTRASTS
 from attnlab.lab import compute
-from attnlab.site.build.publish import lab_files
 
 
 @functools.cache
@@ -56,17 +51,13 @@ def imported(site: Path, settings: list[dict[str, Any]], cwd: Path) -> list[Any]
     return json.loads(done.stdout)
 
 
-def test_node_model_mjs_beside_the_pages_prints_exactly_what_the_python_companion_prints_in_any_locale(
+def test_node_model_mjs_beside_the_pages_prints_what_the_python_companion_prints_in_any_locale_and_as_json(
         built_site: Path, offline_copy: Path) -> None:
-    assert (built_site / "index.html").is_file()
     text = printed(built_site)
     c_locale = {**os.environ, "LANG": "C", "LC_ALL": "C"}  # Node writes UTF-8 whatever the locale
     assert text == companion() == printed(offline_copy) == printed(built_site, env=c_locale)
     titles = [block.splitlines()[0] for block in text.split("\n\n")]
     assert titles == [*(title for title, _ in CONTRASTS.values()), "WE-002: q = [√2, 0] against three keys"]
-
-
-def test_node_model_mjs_json_has_the_python_companions_numbers(built_site: Path) -> None:
     node_report, python_report = json.loads(printed(built_site, "--json")), json.loads(companion("--json"))
     assert list(node_report) == list(CONTRASTS)
     for key in CONTRASTS:
@@ -127,19 +118,8 @@ def test_outside_a_built_site_it_names_the_file_it_needs_in_one_line(tmp_path: P
     assert "mkdocs build" in done.stderr and "offline copy" in done.stderr and done.stderr.count("\n") == 1
 
 
-def beside_its_scripts(folder: Path) -> Path:
-    """``model.mjs`` in ``folder`` with the three scripts it reads, as the build writes them; returns ``folder``."""
-    (folder / "assets").mkdir(parents=True)
-    shutil.copy(DOCS / "model.mjs", folder / "model.mjs")
-    shutil.copy(DOCS / "assets" / "attnlab.js", folder / "assets" / "attnlab.js")
-    for name, text in lab_files().items():
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
-
-
-def test_the_toy_it_exports_cannot_be_changed_under_compute(tmp_path: Path) -> None:
-    site = beside_its_scripts(tmp_path / "site")
-    script = (f"import {{ toy, contrasts, compute }} from {json.dumps((site / 'model.mjs').as_uri())};\n"
+def test_the_toy_it_exports_cannot_be_changed_under_compute(built_site: Path, tmp_path: Path) -> None:
+    script = (f"import {{ toy, contrasts, compute }} from {json.dumps((built_site / 'model.mjs').as_uri())};\n"
               "try { toy.w_v[0][0] = NaN; contrasts[0].controls.token = 'grid'; } catch (e) {}\n"
               "process.stdout.write(JSON.stringify([compute({}).output, contrasts[0].controls]));\n")
     done = node("--input-type=module", "-e", script, cwd=tmp_path)
