@@ -262,7 +262,7 @@ def test_a_shown_line_needing_a_hidden_one_or_ending_the_process_stops_the_noteb
     with pytest.raises(ValueError, match=rf"^{re.escape(place)}: notebooks/small\.ipynb fails on this block's "
                                          r"shown code, run on its own as the notebook runs it: NameError"):
         notebook_files(source)
-    source = CHAPTER.replace("r = compute()\n", "import os\nos._exit(0)\n")
+    source = CHAPTER.replace("r = compute()\n", "import os\nos._exit(7)\n")  # not 0: in pytest it would pass
     with pytest.raises(ValueError, match=rf"^docs/small\.md:{line_of(SHOWN)}: notebooks/small\.ipynb's cell called"):
         notebook_files(source)
 
