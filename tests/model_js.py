@@ -45,8 +45,7 @@ function loadModel() {
 const stdin = () => JSON.parse(fs.readFileSync(0, "utf8"));
 const fail = error => { process.stdout.write(JSON.stringify({ error: error.name + ": " + error.message })); };
 """
-"""Loads the model's files as ``<script>`` elements would (a missing or broken file leaves nothing); defines
-runClassicScript(file), loadModel() (a promise of the checked model), stdin() and fail(error)."""
+"""Loads the model's files as ``<script>`` elements would; defines runClassicScript, loadModel, stdin and fail."""
 
 
 BARE_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>minilm.js on its own</title>
@@ -73,8 +72,7 @@ async function loadModel(folder, options) {
 }
 </script></html>
 """
-"""The benchmark's page: loadModel(folder, options) loads and checks the model's files one <script> at a time on the
-main thread and builds the model."""
+"""The benchmark's page: loadModel(folder, options) loads, checks and builds the model on the main thread."""
 
 
 def write_bare_page(folder: Path) -> Path:

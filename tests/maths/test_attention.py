@@ -79,28 +79,22 @@ def test_a_zero_query_weighs_its_visible_keys_equally_and_blocked_ones_exactly_z
     assert r.weights[~causal(3)].tolist() == [0.0, 0.0, 0.0]
 
 
-def test_shapes_follow_n_queries_m_keys_and_d_v() -> None:
-    r = attention(np.ones((2, 3)), np.ones((5, 3)), np.ones((5, 4)))
-    assert [a.shape for a in (r.scores, r.scaled, r.visible, r.weights, r.output)] == [(2, 5)] * 4 + [(2, 4)]
-    assert r.visible.all()  # None means every key; a single query: test_properties.py
-
-
-def test_causal_masks_by_hand() -> None:
+def test_causal_masks_by_hand_and_one_past_the_stated_limit_refused_before_allocating_it() -> None:
     assert causal(3).tolist() == [[True, False, False], [True, True, False], [True, True, True]]
     # two new queries at positions 2 and 3 of four cached keys
     assert causal(2, 4).tolist() == [[True, True, True, False], [True, True, True, True]]
     assert causal(1, 3).tolist() == [[True, True, True]]
     assert causal(2, 4, offset=0).tolist() == [[True, False, False, False], [True, True, False, False]]
-
-
-def test_causal_refuses_a_mask_past_its_stated_limit_before_allocating_it() -> None:
     with pytest.raises(ValueError, match=r"a 1000000000000×1000000000000 mask has more than 1,000,000,000 entries"):
         causal(10**12)
     with pytest.raises(ValueError, match=r"a 1×1000000001 mask"):
         causal(1, MAX_MASK + 1)
 
 
-def test_the_result_is_frozen_read_only_in_the_documented_order_and_shares_no_memory() -> None:
+def test_the_result_is_frozen_in_the_documented_order_shaped_n_by_m_and_n_by_d_v_and_shares_no_memory() -> None:
+    r = attention(np.ones((2, 3)), np.ones((5, 3)), np.ones((5, 4)))
+    assert [a.shape for a in (r.scores, r.scaled, r.visible, r.weights, r.output)] == [(2, 5)] * 4 + [(2, 4)]
+    assert r.visible.all()  # None means every key; a single query: test_properties.py
     q = np.array([[1.0, 0.0]])
     r = attention(q, KEYS, VALUES)
     assert [f.name for f in dataclasses.fields(Attention)] == ["scores", "scaled", "visible", "weights", "output"]

@@ -164,17 +164,12 @@ def test_disagreements_lie_between_0_and_1_for_every_head_and_most_different_hea
     assert found[bert.most_different_head(enc)] == found.max()
 
 
-def test_the_float16_model_holds_the_stored_weights_each_rounded_to_half_precision() -> None:
-    stored, rounded = bert.load_model(), bert.load_model(precision="float16")
-    for a, b in ((stored.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1), (stored.embeddings.word, rounded.embeddings.word),
-                 (stored.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain)):
+def test_the_float16_model_rounds_each_weight_keeps_the_word_table_in_float16_and_embeds_in_float64() -> None:
+    model, rounded = bert.load_model(), bert.load_model(precision="float16")
+    for a, b in ((model.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1), (model.embeddings.word, rounded.embeddings.word),
+                 (model.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain)):
         assert np.array_equal(b, a.astype(np.float16).astype(np.float64)) and not np.array_equal(a, b)
-
-
-def test_the_word_table_keeps_the_precision_it_was_read_in_and_embeds_as_a_float64_table_would() -> None:
-    model = bert.load_model()
-    assert model.embeddings.word.dtype == np.float32
-    assert bert.load_model(precision="float16").embeddings.word.dtype == np.float16
+    assert (model.embeddings.word.dtype, rounded.embeddings.word.dtype) == (np.float32, np.float16)
     ids = bert.tokenize(LONG).ids[0]
     wide = dataclasses.replace(model.embeddings, word=model.embeddings.word.astype(np.float64))
     rows = bert.embed(ids, model)

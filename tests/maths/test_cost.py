@@ -27,11 +27,12 @@ def test_counts_by_hand() -> None:
         3 * 5 * 8 * 6, 3 * 5 * 2 * 8 * 6, 3 * 5 * (2 + 7) * 8 * 6)
     assert cost(1, 1000, d_k=64).madds == 1000 * (64 + 64)  # one cached query
     assert cost(np.int64(4), d_k=np.int32(2)).score_entries == 16
+    assert cost(10**9 + 7, d_k=1).causal_visible == (10**9 + 7) * (10**9 + 8) // 2  # beyond float64's integers
     with pytest.raises(dataclasses.FrozenInstanceError):
         cost(4, d_k=2).n = 5  # type: ignore[misc]
 
 
-def test_the_kv_cache_holds_one_key_and_one_value_per_position_key_value_head_and_layer() -> None:
+def test_the_kv_cache_holds_a_key_and_a_value_per_position_key_value_head_and_layer_which_divide_the_heads() -> None:
     assert cost(1, 10, d_k=64, d_v=32, heads=8, layers=6, bytes_per_number=2).kv_cache_bytes == 10 * 96 * 8 * 6 * 2
     assert cost(1, 100, d_k=64, heads=8, layers=6, bytes_per_number=4).kv_cache_bytes == 2 * 100 * 64 * 8 * 6 * 4
     c = cost(1, 10, d_k=128, heads=32, kv_heads=8, layers=32, bytes_per_number=2)  # grouped-query attention
@@ -40,16 +41,15 @@ def test_the_kv_cache_holds_one_key_and_one_value_per_position_key_value_head_an
     shared, separate = cost(5, d_k=4, heads=8, kv_heads=2), cost(5, d_k=4, heads=8)
     assert (shared.total_score_entries, shared.total_madds) == (separate.total_score_entries, separate.total_madds)
     assert cost(3, d_k=2, heads=6).kv_heads == 6
+    for kv in (3, 16, 0):  # other integers: test_refusals.py
+        with pytest.raises(ValueError, match="kv_heads"):
+            cost(3, d_k=2, heads=8, kv_heads=kv)
 
 
 def test_block_bytes_hold_n_by_block_scores_and_never_exceed_the_full_matrix() -> None:
     assert (cost(10, 100, d_k=2).block_bytes(16), cost(10, 100, d_k=2).block_bytes(1000)) == (10 * 16 * 8, 10 * 100 * 8)
     with pytest.raises(ValueError, match="block must be at least 1, got 0"):
         cost(4, d_k=2).block_bytes(0)
-
-
-def test_causal_visible_counts_exactly_beyond_float64s_integers() -> None:  # smaller: the property below
-    assert cost(10**9 + 7, d_k=1).causal_visible == (10**9 + 7) * (10**9 + 8) // 2
 
 
 @given(st.integers(1, 30), st.integers(1, 30), st.one_of(st.none(), st.integers(-40, 40)))
@@ -61,12 +61,6 @@ def test_causal_visible_counts_the_true_entries_of_causal(n: int, m: int, offset
 def test_counts_grow_with_n_times_m(n: int, m: int, d_k: int, d_v: int) -> None:
     c, doubled = cost(n, m, d_k=d_k, d_v=d_v), cost(2 * n, 2 * m, d_k=d_k, d_v=d_v)
     assert (doubled.score_entries, doubled.madds) == (4 * c.score_entries, 4 * c.madds)
-
-
-def test_kv_heads_that_do_not_divide_the_heads_are_refused() -> None:  # other integers: test_refusals.py
-    for kv in (3, 16, 0):
-        with pytest.raises(ValueError, match="kv_heads"):
-            cost(3, d_k=2, heads=8, kv_heads=kv)
 
 
 def test_readable_bytes_uses_binary_units_picked_after_rounding() -> None:
@@ -90,11 +84,8 @@ def test_readable_bytes_shows_a_number_from_1_to_below_1024_with_at_most_one_dec
     assert len(number.partition(".")[2]) <= 1
 
 
-def test_growth_exponent_of_t_squared_is_two() -> None:
+def test_growth_exponent_of_t_squared_is_two_and_targets_judge_the_measured_ratios_and_not_sizes_not_run() -> None:
     assert growth_exponent([256, 512, 1024], [256**2, 512**2, 1024**2]) == pytest.approx(2.0, abs=1e-12)
-
-
-def test_targets_pass_and_fail_on_the_measured_ratios_and_not_at_all_for_sizes_not_run() -> None:
     rows = [{"T": 4096, "naive_seconds": 1.0, "streaming_seconds": 2.5},
             {"T": 8192, "naive_peak_bytes": 2000, "streaming_peak_bytes": 100}]
     assert [(x["ratio"], x["passed"]) for x in targets(rows)] == [(100 / 2000, True), (2.5 / 1.0, False)]

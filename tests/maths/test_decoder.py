@@ -151,13 +151,10 @@ def test_generation_runs_each_step_on_the_cache() -> None:
     assert list(made.ids) == [int(np.argmax(row)) for row in whole.logits[len(prompt) - 1:]]
 
 
-def test_the_log_records_the_committed_run() -> None:
+def test_the_files_give_the_architecture_cl052_and_the_log_records_their_run() -> None:
     log = json.loads((decoder.DIRECTORY / "training-log.json").read_text())
     assert log["vocabulary"] == MODEL.vocabulary
     assert log["accuracy"][-1][0] == len(log["loss"]) <= log["settings"]["steps"]
-
-
-def test_the_files_give_the_architecture_cl052() -> None:
     config = json.loads((decoder.DIRECTORY / "config.json").read_text())
     assert (config["n_layer"], config["n_head"], config["n_embd"], config["n_inner"], config["n_positions"]) == \
         (2, 4, 64, 256, 64)

@@ -118,7 +118,7 @@ def test_cross_attention_is_decoder_rows_by_encoder_keys() -> None:
                                np.tile(encoder.mean(axis=0), (2, 1)), rtol=1e-14)
 
 
-def test_post_ln_is_the_default_and_normalises_its_output_pre_ln_does_not() -> None:
+def test_post_ln_is_the_default_and_normalises_its_output_pre_ln_does_not_from_a_seeded_block() -> None:
     x, params = rows(6, 5, 4), init_encoder_block(2)
     post, pre = encoder_block(x, params), encoder_block(x, params, order="pre")
     np.testing.assert_array_equal(post, encoder_block(x, params, order="post"))
@@ -127,6 +127,7 @@ def test_post_ln_is_the_default_and_normalises_its_output_pre_ln_does_not() -> N
     np.testing.assert_allclose(post.var(axis=1), 1.0, atol=1e-3)
     assert not np.allclose(pre.mean(axis=1), 0.0, atol=1e-3) or not np.allclose(pre.var(axis=1), 1.0, atol=1e-3)
     assert not np.allclose(post, pre)
+    np.testing.assert_array_equal(encoder_block(x, init_encoder_block(2)), post)  # reproducible from its seed
 
 
 def test_with_silent_sublayers_pre_ln_returns_x_and_post_ln_normalises_it_twice() -> None:
@@ -147,11 +148,6 @@ def test_encoder_block_steps_returns_the_output_and_the_heads_the_block_computed
         np.testing.assert_array_equal(output, encoder_block(x, params, order=order))
         inner = x if order == "post" else layer_norm(x, params.norm1.gain, params.norm1.bias, params.norm1.eps)
         np.testing.assert_array_equal(heads.output, multi_head(inner, inner, params.attention).output)
-
-
-def test_init_encoder_block_is_reproducible_from_its_seed() -> None:
-    x = rows(0, 3, 4)
-    np.testing.assert_array_equal(encoder_block(x, init_encoder_block(9)), encoder_block(x, init_encoder_block(9)))
 
 
 def test_what_does_not_fit_a_layer_is_refused_naming_it() -> None:

@@ -22,12 +22,9 @@ def test_a_plain_softmax_of_minus_infinity_everywhere_is_nan_elsewhere_blocks_ex
         plain_softmax([0.0, np.inf])
 
 
-def test_the_additive_mask_is_zero_or_the_dtype_minimum() -> None:
+def test_an_additive_mask_is_zero_or_the_dtype_minimum_blocks_through_underflow_and_ties_a_fully_blocked_row() -> None:
     mask = additive_mask(np.array([True, False]), np.float16)
     assert mask.dtype == np.float16 and mask.tolist() == [0.0, -65504.0]
-
-
-def test_an_additive_mask_blocks_through_underflow_and_ties_a_row_blocked_everywhere() -> None:
     weights = softmax_with_additive_mask([[3.0, 1.0, 2.0], [3.0, 1.0, 2.0]],
                                          np.array([[False, False, False], [True, False, True]]))
     assert weights[0].tolist() == [np.float32(1 / 3)] * 3

@@ -55,10 +55,6 @@ def test_the_sentence_vector_is_the_mean_over_real_tokens_divided_by_its_length(
     assert np.allclose(vector, bert.sentence_vector(alone), rtol=0, atol=1e-12)  # padding changes nothing
 
 
-def test_sentence_bert_config_cuts_inputs_at_256_word_pieces() -> None:
-    assert read("sentence_bert_config.json")["max_seq_length"] == 256 == bert.max_pieces()
-
-
 def test_the_weights_are_the_file_whose_sha256_the_guide_states() -> None:
     assert bert.weights_sha256() == bert.WEIGHTS_SHA256
 

@@ -49,7 +49,7 @@ def with_biases(params: MultiHeadParams, rng: np.random.Generator) -> MultiHeadP
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), m=st.integers(1, 6),
        n_heads=st.integers(1, 4), d_k=st.integers(1, 5), d_v=st.integers(1, 5), biased=st.booleans(),
        masked=st.booleans(), data=st.data())
-def test_stacked_multi_head_equals_multi_head_and_without_a_mask_sees_every_key(
+def test_stacked_multi_head_equals_multi_head_read_only_and_without_a_mask_sees_every_key(
         seed: int, n: int, m: int, n_heads: int, d_k: int, d_v: int, biased: bool, masked: bool,
         data: st.DataObject) -> None:
     rng = np.random.default_rng(seed)
@@ -60,6 +60,8 @@ def test_stacked_multi_head_equals_multi_head_and_without_a_mask_sees_every_key(
     result = stacked_multi_head(x_q, x_kv, stack_heads(params), visible)
     assert largest_gap(result, multi_head(x_q, x_kv, params, visible)) < TOLERANCE
     assert masked or all(head.visible.all() for head in result.heads)
+    assert not any(a.flags.writeable for a in (result.output, result.concat, result.heads[-1].weights,
+                                               result.heads[0].scores))
 
 
 @settings(max_examples=25)
@@ -84,14 +86,6 @@ def test_stack_block_keeps_read_only_row_major_copies_of_the_feed_forward_weight
         assert kept.flags.c_contiguous and not kept.flags.writeable and (kept == given_array).all()
         given_array[0, 0] += 1.0
         assert kept[0, 0] != given_array[0, 0]
-
-
-def test_stacked_results_are_read_only() -> None:
-    params = init_multi_head(np.random.default_rng(7), 4, 2, 2, 2)
-    result = stacked_multi_head(np.ones((2, 4)), np.ones((2, 4)), stack_heads(params))
-    for array in (result.output, result.concat, result.heads[1].weights, result.heads[0].scores):
-        with pytest.raises(ValueError, match="read-only"):
-            array[0, 0] = 1.0
 
 
 def test_heads_rows_or_a_mask_that_do_not_fit_are_refused_naming_what_is_wrong() -> None:

@@ -107,10 +107,12 @@ def test_bad_input_raises_the_same_error_as_attention() -> None:
         ValueError, "visible row 1 blocks every key: a fully blocked row has no weights")
 
 
-def test_a_causal_flag_that_is_not_a_bool_is_refused_naming_it() -> None:
+def test_a_causal_flag_that_is_not_a_bool_or_leaves_a_row_without_a_key_is_refused() -> None:
     for flag in (1, "yes", None):  # a bad block: test_refusals.py's integer table
         with pytest.raises(TypeError, match="causal must be True or False"):
             streaming_attention(Q, K, V, causal=flag)
+    with pytest.raises(ValueError, match="visible row 0 blocks every key"):
+        streaming_attention(np.ones((4, 1)), np.ones((2, 1)), np.ones((2, 1)), block=1, causal=True)
 
 
 def traced_peak(function: Any, *args: Any, **kwargs: Any) -> int:
@@ -143,8 +145,3 @@ def test_causal_flag_equals_attention_with_the_causal_mask_alone_or_with_a_visib
     for visible, expected in ((None, causal(n, m)), (np.tile(padding, (n, 1)), causal(n, m) & padding)):
         assert_same_output(streaming_attention(q, k, v, visible, block=block, causal=True),
                            attention(q, k, v, expected).output, v)
-
-
-def test_causal_flag_refuses_rows_left_without_a_key() -> None:
-    with pytest.raises(ValueError, match="visible row 0 blocks every key"):
-        streaming_attention(np.ones((4, 1)), np.ones((2, 1)), np.ones((2, 1)), block=1, causal=True)

@@ -42,8 +42,7 @@ process.stdout.write(JSON.stringify(cases.map(c => {
   return answer;
 })));
 """
-"""Reads cases; writes for each path a case names y = x Wᵀ + b (with b: y = x b) and whether WebAssembly ran; a case
-without x (or weight) uses pattern()."""
+"""Writes each case's y = x Wᵀ + b (with b: y = x b) on each path it names and whether WebAssembly ran."""
 
 
 def pattern(count: int, seed: int) -> np.ndarray:

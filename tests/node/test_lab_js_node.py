@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from model_js import node_output
 from sites import ROOT
 
-from attnlab import attention
 from attnlab.lab import DEFAULTS, TOKENS, compute, toy_data
 from attnlab.text import MAX_DECIMALS, fmt
 
@@ -27,8 +26,7 @@ process.stdout.write(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "ut
   try { return {result: eval(call)}; } catch (e) { return {error: e.name + ": " + e.message}; }
 })));
 """
-"""Reads JavaScript expressions on stdin (``attnlab`` the file's exports, ``lab`` them with the toy); writes one
-{result} or {error} each."""
+"""Reads JavaScript expressions (``attnlab``: the file's exports, ``lab``: with the toy); writes {result} or {error}."""
 
 
 def in_node(calls: list[str]) -> list[dict[str, Any]]:
@@ -73,12 +71,10 @@ BAD_CONTROLS = [
                                       "causal, valueY, scaleScores (snake_case aliases such as query_scale work too)"),
     ("{colour: 'red', size: 2}", 'RangeError: unknown controls "colour", "size"; the known'),
 ]
-"""Bad controls and the start of attnlab.js's refusal, in its own words, naming the control (JavaScript's name)."""
 NOT_PLAIN_CONTROLS = ['new Map([["token", "grid"]])', "new Date(0)", "/grid/", '["grid"]', "null", '"grid"',
                       'Object.create({token: "grid"})',
                       "new (class Controls { constructor() { this.token = 'grid'; } })()"]
-"""JavaScript values Python has no counterpart for (a Map, a Date, a RegExp, an array, null, a token string, controls
-inherited from a prototype, an instance of a class), each refused by attnlab.js as not a plain object of controls."""
+"""JavaScript values with no Python counterpart: not a plain object of controls."""
 REFUSALS = [*((f"lab.compute({source})", message) for source, message in BAD_CONTROLS),
             *((f"lab.compute({source})", "TypeError: controls must be a plain object with keys token, queryScale, "
                "causal, valueY, scaleScores, got [object ") for source in NOT_PLAIN_CONTROLS),
@@ -87,9 +83,10 @@ REFUSALS = [*((f"lab.compute({source})", message) for source, message in BAD_CON
             ("attnlab.visibleMap(true, '3')", 'TypeError: n must be an integer, got "3"'),
             ("attnlab.visibleMap(false, 0)", "RangeError: n must be at least 1, got 0"),
             *((f"attnlab.{call}", "Error: toy data is missing: load assets/lab-data.js first")
-              for call in ("compute({})", "toy()"))]
-"""Each call refused, and the start of the refusal: bad controls, bad arguments to visibleMap (as Python's causal
-refuses them), a lab without its toy."""
+              for call in ("compute({})", "toy()")),
+            ("attnlab.attend([1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]])",
+             "RangeError: the scores of query and keys overflow")]  # as attnlab.attention does (test_attention.py)
+"""Each call refused and the start of its refusal, naming the control or argument by its JavaScript name."""
 
 
 def refusals_in_node(calls: list[str]) -> list[str]:
@@ -108,17 +105,6 @@ def test_node_ignores_controls_added_to_every_object_through_object_prototype() 
     assert_agrees(answer["result"], python({}))
 
 
-def test_node_attend_refuses_scores_that_overflow_as_python_does() -> None:
-    overflowing = ([1e200, 1e200], [[1e200, 1e200], [1, 1]], [[1, 1], [1, 1]])
-    assert "the scores of query and keys overflow" in refusals_in_node([f"attnlab.attend{overflowing}"])[0]
-    with pytest.raises(ValueError, match="overflow"):
-        attention(*overflowing)
-
-
-def test_toy_returns_the_data_it_is_given() -> None:
-    assert in_node([f"attnlab.toy({json.dumps(toy_data())})"]) == [{"result": toy_data()}]
-
-
 SETTING = st.fixed_dictionaries({}, optional={
     "token": st.sampled_from(TOKENS),
     "query_scale": st.floats(-1e3, 1e3, allow_nan=False),
@@ -126,8 +112,7 @@ SETTING = st.fixed_dictionaries({}, optional={
     "value_y": st.floats(-1e12, 1e12, allow_nan=False) | st.floats(allow_nan=False, allow_infinity=False),
     "scale_scores": st.booleans(),
 })
-"""Any finite controls; third values up to ±1.8e308 (an example: at the edge) are mixed without overflow in both
-languages."""
+"""Any finite controls; third values up to ±1.8e308 (the edge: an example) mix without overflow in both languages."""
 
 
 @settings(max_examples=5, deadline=None)  # a Node launch each
@@ -159,8 +144,7 @@ FMT_REFUSALS = [("1", 3, 'x must be a number, got "1"'), (True, 3, "x must be a 
                 (1.0, 1.5, "decimals must be a whole number, got 1.5"),
                 (math.nan, 3, "x must be a finite number, got NaN"),
                 (math.inf, 3, "x must be a finite number, got Infinity")]
-"""Calls Python's fmt refuses too (a non-number, decimals beyond 20 or not whole, NaN and infinity), each in
-attnlab.js's own words (json.dumps writes NaN and Infinity as JavaScript does)."""
+"""Calls Python's fmt refuses too, in attnlab.js's words (json.dumps writes NaN and Infinity as JavaScript does)."""
 
 
 def test_node_fmt_refuses_what_python_fmt_refuses_naming_the_argument() -> None:

@@ -48,7 +48,6 @@ minilm.checkFile(entry, globalThis.ATTNLAB_MODEL_FILES[entry.name]).then(data =>
   process.stdout.write(JSON.stringify(stdin().map(text => tokenizer.tokenize(text))));
 }, fail);
 """
-"""Reads a list of texts; writes each one's {tokens, ids} from the model's checked tokenizer.js."""
 
 
 def tokenize_in_node(texts: list[str], model_dir: Path) -> list[dict[str, Any]]:
@@ -124,7 +123,6 @@ loadModel().then(model => {
   catch (error) { fail(error); }
 }, fail);
 """
-"""Loads the model folder and encodes the text on stdin; writes {loaded} or the {error} that stopped it."""
 
 
 def load_in_node(model_dir: Path, text: str = "The grid load rises.") -> dict[str, Any]:
@@ -174,7 +172,6 @@ loadModel().then(model => {
   process.stdout.write(JSON.stringify(answer));
 }, fail);
 """
-"""Reads texts; writes for each the number of word pieces the model accepts, or how it refuses the text."""
 
 
 def test_one_piece_past_pythons_limit_or_a_text_without_word_pieces_gets_a_message_and_the_limit_is_taken(
