@@ -54,7 +54,12 @@ def test_actionlint_finds_nothing_wrong_with_the_workflow_and_does_find_a_broken
     assert "page" in finding["message"] and finding["kind"] == "expression"
 
 
-def test_the_workflow_builds_with_make_build_and_the_pages_address_uploads_the_site_and_deploys_it() -> None:
+def test_the_workflow_runs_the_readmes_tests_then_builds_with_make_build_uploads_the_site_and_deploys_it() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"^(make test)\b", readme, re.MULTILINE).group(1)
+    testing = [name for name, job in jobs().items() if any(step.get("run") == command for step in job["steps"])]
+    assert testing == ["test"]
+    assert jobs()["build"]["needs"] == "test" and jobs()["deploy"]["needs"] == "build"
     build = steps("build")
     uses = [step.get("uses", "").split("@")[0] for step in build]
     assert uses[:2] == ["actions/checkout", "actions/setup-python"]
@@ -66,14 +71,6 @@ def test_the_workflow_builds_with_make_build_and_the_pages_address_uploads_the_s
     assert [step["uses"].split("@")[0] for step in steps("deploy")] == ["actions/deploy-pages"]
     [built] = [step for step in build if "run" in step]
     assert built["env"] == {"ATTNLAB_SITE_URL": "${{ steps.pages.outputs.base_url }}/"}
-
-
-def test_the_workflow_deploys_only_after_the_readmes_test_command_passes() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = re.search(r"^(make test)\b", readme, re.MULTILINE).group(1)
-    testing = [name for name, job in jobs().items() if any(step.get("run") == command for step in job["steps"])]
-    assert testing == ["test"]
-    assert jobs()["build"]["needs"] == "test" and jobs()["deploy"]["needs"] == "build"
 
 
 def test_the_readme_publishing_section_is_the_recipe_the_workflow_runs() -> None:

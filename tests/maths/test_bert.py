@@ -72,14 +72,11 @@ def test_tokenize_wraps_words_in_cls_and_sep_and_pads_the_shorter_sentence() -> 
     assert batch.real.tolist() == [[True] * 5 + [False] * 2, [True] * 7]
 
 
-def test_encode_keeps_a_hidden_state_per_layer_and_every_heads_weights_each_row_summing_to_one() -> None:
+def test_encode_keeps_each_layers_state_and_heads_weights_rows_summing_to_one_computed_once_and_read_only() -> None:
     enc = encoded("attention mixes values")
     assert [h.shape for h in enc.hidden] == [(len(enc.tokens), 384)] * 7 and enc.pooled.shape == (384,)
     sums = np.array([[h.weights.sum(axis=-1) for h in layer.heads] for layer in enc.layers])
     assert sums.shape == (6, 12, len(enc.tokens)) and np.allclose(sums, 1.0, atol=1e-12)
-
-
-def test_the_model_and_each_batchs_encoding_are_computed_once_and_read_only() -> None:
     assert bert.load_model() is bert.load_model()
     enc = bert.encode(SHORT)
     assert enc is bert.encode([SHORT])

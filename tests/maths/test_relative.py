@@ -17,14 +17,11 @@ entries = st.floats(-10, 10, allow_nan=False)
 positions = st.integers(-500, 500)
 
 
-def test_width_two_turns_by_one_radian_per_position_and_position_zero_leaves_a_row_alone() -> None:
+def test_width_two_turns_one_radian_a_position_position_zero_stays_and_the_angles_are_the_sinusoidal_ones() -> None:
     assert np.allclose(rotate([1.0, 0.0], [1]), [math.cos(1), math.sin(1)], rtol=0, atol=1e-15)
     assert np.allclose(rotate([0.0, 1.0], [math.pi / 2]), [-1.0, 0.0], rtol=0, atol=1e-15)
     x = np.array([[0.3, -2.0, 5.0, 1.5]])
     assert np.array_equal(rotate(x, [0]), x)
-
-
-def test_the_angles_are_the_sinusoidal_encodings_angles() -> None:
     angles = rotation_angles(np.arange(6), 8)
     encoding = positional_encoding(6, 8)
     assert np.allclose(np.sin(angles), encoding[:, 0::2], rtol=0, atol=1e-15)

@@ -1,6 +1,5 @@
-"""docs/assets/kernel.js: its WebAssembly bytes are kernel.wat's, and both of its paths (WebAssembly SIMD and plain
-JavaScript) compute y = x Wᵀ + b in exactly kernel.wat's float32 order (``float32_order``) and y = x b in float64
-summing in order."""
+"""docs/assets/kernel.js: its bytes are kernel.wat's; both paths (WebAssembly SIMD, plain JavaScript) give y = x Wᵀ + b
+in kernel.wat's float32 order (``float32_order``) and y = x b in float64 summed in order."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The page's own model under Node (``tests/model_js.py``): wordpiece.js splits as Python's ``tokenizers``, minilm.js
-computes as ``attnlab.bert`` on the same float16 weights on both of kernel.js's paths, and refuses what it cannot
-run with a message."""
+"""The page's own model under Node (``tests/model_js.py``): wordpiece.js against Python's ``tokenizers``, minilm.js
+against ``attnlab.bert`` on the same float16 weights, and what it refuses."""
 
 from __future__ import annotations
 
