@@ -1,6 +1,5 @@
-"""``model.mjs``, the companion under Node, run from the built site as a reader runs it: it prints what ``python -m
-attnlab`` prints, its ``compute`` is the browser lab's (it wraps ``assets/attnlab.js``), and no failed write ends
-in a stack trace."""
+"""``node model.mjs`` from the built site as a reader runs it: ``python -m attnlab``'s text, the lab's ``compute``
+(it wraps ``assets/attnlab.js``), and one line, never a stack trace, when a write fails."""
 
 from __future__ import annotations
 
@@ -149,7 +148,7 @@ def logged(stdout: str) -> list[list[float]]:
     return [[float(x) for x in NUMBER.findall(line)] for line in stdout.splitlines()]
 
 
-def test_the_notes_require_snippet_runs_as_shown(built_site: Path, tmp_path: Path) -> None:
+def test_the_notes_require_and_import_snippets_run_as_shown(built_site: Path, tmp_path: Path) -> None:
     snippet = notes_snippet("require(")
     (tmp_path / "site").symlink_to(built_site)
     (tmp_path / "docs").symlink_to(DOCS)
@@ -160,10 +159,7 @@ def test_the_notes_require_snippet_runs_as_shown(built_site: Path, tmp_path: Pat
     assert done.returncode == 0, done.stderr
     expected = [compute(value_y=4.0).output, compute("load").weights]
     assert logged(done.stdout) == [pytest.approx(row, rel=1e-12) for row in expected]
-
-
-def test_the_notes_import_snippet_runs_beside_the_pages(built_site: Path, tmp_path: Path) -> None:
-    site = tmp_path / "site"
+    site = tmp_path / "copy"  # the import snippet runs beside the pages
     shutil.copytree(built_site, site)
     (site / "snippet.mjs").write_text(notes_snippet("import { compute }"), encoding="utf-8")
     done = node("snippet.mjs", cwd=site)
