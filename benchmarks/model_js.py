@@ -51,13 +51,51 @@ from playwright.sync_api import sync_playwright  # noqa: E402 (after the path se
 
 from attnlab.site.build.model_files import FOLDER  # noqa: E402
 from tests.browser.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: E402
-from tests.model_js import generated_sentences, node_runner, write_bare_page, write_model_files  # noqa: E402
+from tests.model_js import ASSETS, generated_sentences, node_runner, write_model_files  # noqa: E402
 from tests.sites import CONFIG, build  # noqa: E402
 
 LOAD_TARGET_S, ENCODE_TARGET_S, DOWNLOAD_TARGET_MB, TASK_TARGET_MS = 3.0, 1.0, 50.0, 200.0
 PEER_RATIO_TARGET, END_TO_END_TARGET_MS = 2.0, 500.0
 PIECES = 32
 PEER_PIECES = (32, 128)
+
+
+BARE_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>minilm.js on its own</title>
+<script src="wordpiece.js"></script><script src="kernel.js"></script><script src="minilm.js"></script>
+<script>
+function insert(src) {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = src;
+    script.onload = () => { script.remove(); resolve(); };
+    script.onerror = () => reject(new Error(src + " is missing"));
+    document.head.appendChild(script);
+  });
+}
+async function loadModel(folder, options) {
+  await insert(folder + "manifest.js");
+  const manifest = globalThis.ATTNLAB_MODEL_MANIFEST, checked = {};
+  for (const entry of manifest.files) {
+    await insert(folder + entry.name);
+    checked[entry.name] = await attnlab.minilm.checkFile(entry, globalThis.ATTNLAB_MODEL_FILES[entry.name]);
+    delete globalThis.ATTNLAB_MODEL_FILES[entry.name];
+  }
+  return attnlab.minilm.build(manifest, checked, options);
+}
+</script></html>
+"""
+"""The benchmark's page: loadModel(folder, options) loads, checks and builds the model on the main thread."""
+
+
+def write_bare_page(folder: Path) -> Path:
+    """BARE_PAGE and the scripts it needs, written into ``folder`` (beside the model's files); returns the page."""
+    page = folder / "index.html"
+    page.write_text(BARE_PAGE, encoding="utf-8")
+    for script in ("wordpiece.js", "kernel.js", "minilm.js"):
+        shutil.copy(ASSETS / script, folder / script)
+    return page
+
+
 REPEATS = 5
 ORT = ROOT / "node_modules" / "onnxruntime-web" / "dist"
 ORT_FILES = ("ort.wasm.min.js", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm")

@@ -48,42 +48,6 @@ const fail = error => { process.stdout.write(JSON.stringify({ error: error.name 
 """Loads the model's files as ``<script>`` elements would; defines runClassicScript, loadModel, stdin and fail."""
 
 
-BARE_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>minilm.js on its own</title>
-<script src="wordpiece.js"></script><script src="kernel.js"></script><script src="minilm.js"></script>
-<script>
-function insert(src) {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = src;
-    script.onload = () => { script.remove(); resolve(); };
-    script.onerror = () => reject(new Error(src + " is missing"));
-    document.head.appendChild(script);
-  });
-}
-async function loadModel(folder, options) {
-  await insert(folder + "manifest.js");
-  const manifest = globalThis.ATTNLAB_MODEL_MANIFEST, checked = {};
-  for (const entry of manifest.files) {
-    await insert(folder + entry.name);
-    checked[entry.name] = await attnlab.minilm.checkFile(entry, globalThis.ATTNLAB_MODEL_FILES[entry.name]);
-    delete globalThis.ATTNLAB_MODEL_FILES[entry.name];
-  }
-  return attnlab.minilm.build(manifest, checked, options);
-}
-</script></html>
-"""
-"""The benchmark's page: loadModel(folder, options) loads, checks and builds the model on the main thread."""
-
-
-def write_bare_page(folder: Path) -> Path:
-    """BARE_PAGE and the scripts it needs, written into ``folder`` (beside the model's files); returns the page."""
-    page = folder / "index.html"
-    page.write_text(BARE_PAGE, encoding="utf-8")
-    for script in ("wordpiece.js", "kernel.js", "minilm.js"):
-        shutil.copy(ASSETS / script, folder / script)
-    return page
-
-
 def write_model_files(destination: Path) -> Path:
     """The model's files written under ``destination`` as the site holds them; returns their folder."""
     write_files(destination, files())
