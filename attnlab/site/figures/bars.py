@@ -1,5 +1,4 @@
-"""Bar charts: one small panel per quantity, one horizontal bar per key, its number at its end; panels comparing
-one quantity share a scale."""
+"""Bar charts: a panel per quantity, a bar per key with its number at its end; panels of one quantity share a scale."""
 
 from __future__ import annotations
 
@@ -17,8 +16,7 @@ from attnlab.site.pages.trained import QUERY, SENTENCES, STEPS, found, position,
 from attnlab.text import fmt
 
 FONT = 13
-ROW, LABEL, NUMBER = 20, 52, 46
-"""Height of one bar's row, and the room for the labels left of the bars and the numbers right of them."""
+ROW, LABEL, NUMBER = 20, 52, 46  # a bar's row height, the room for the labels left and the numbers right
 
 
 @dataclass(frozen=True)
@@ -127,9 +125,6 @@ def weights_and_sizes(token: str, *, ident: str, caption: str) -> str:
     carried = {"controls": dict(r.controls), "weights": list(r.weights), "value_lengths": lengths.tolist(),
                "contribution_lengths": contributions.tolist()}
     return figure(ident, picture, caption, kind="weights-and-sizes", values=carried)
-
-
-# --- the same step in a trained model (attnlab.site.pages.trained): a bar per key for the query "it" -----
 
 
 def step_bars(step: str, *, ident: str, caption: str) -> str:

@@ -1,5 +1,4 @@
-"""Diagrams of how rows flow through the model (one head, several heads, a block, the whole model), every shape
-and weight read off a real run; a shape is written ``3 × 2`` and drawn as a grid of cells, at most 8 a side."""
+"""Diagrams of rows flowing through a head, several heads, a block, the model: every shape read off a real run."""
 
 from __future__ import annotations
 
@@ -60,8 +59,7 @@ def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = INDIG
 
 def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
          left_at: float | None = None) -> str:
-    """A downward arrow at ``x`` labelled with a name, a shape and its glyph, on its right or, if ``left_at`` is
-    given, on its left at that height."""
+    """A downward arrow at ``x`` labelled with ``name``, ``shape`` and its glyph on its right (left, at ``left_at``)."""
     label = f"{name} {shape_text(shape)}"
     line = arrow(ident, [(x, top), (x, bottom - 1)])
     if left_at is None:
@@ -74,8 +72,7 @@ def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tupl
 def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
                    words: Sequence[Sequence[str]], queries: Sequence[str], keys: Sequence[str], *,
                    width: float, height: float = 20, shaded: bool) -> str:
-    """A matrix as cells with their numbers (``words``), blocked cells hatched, the others shaded if ``shaded``;
-    the keys above the columns and the queries left of the rows."""
+    """``grid`` as cells with their ``words``, blocked ones hatched, others shaded if ``shaded``; keys above."""
     parts = [text(x + (c + 0.5) * width, y - 4, key, SMALL, anchor="middle", fill=MUTED) for c, key in enumerate(keys)]
     parts += [text(x - 4, y + (r + 0.5) * height + SMALL / 2 - 1.5, query, SMALL, anchor="end", fill=MUTED)
               for r, query in enumerate(queries) if query]
@@ -98,8 +95,6 @@ def weight_legend(ident: str, x: float, y: float, blocked: bool) -> str:
                      f'stroke="{MUTED}" stroke-width="0.5"/>' + text(left + 22, y + 11, "blocked", SMALL))
     return "".join(parts)
 
-
-# --- one head -------------------------------------------------------------------------------------
 
 CHAIN_X, V_X, COLUMNS = 105, 290, (55, 160, 290)  # centres of the main chain, the value rail and Q, K, V
 
@@ -153,9 +148,6 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
     return figure(ident, picture, caption, kind="head-flow", values=values)
 
 
-# --- causal masking: the scores with their blocked triangle, and the weights they give -----------
-
-
 def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str, caption: str) -> str:
     """The scaled scores with the keys ``visible`` hides hatched (−∞), beside the weights a softmax gives."""
     grid = as_matrix("scaled", scaled)
@@ -187,9 +179,6 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
                         height, "".join(parts))
     values = {"tokens": list(tokens), "scaled": grid.tolist(), "visible": seen.tolist(), "weights": weights.tolist()}
     return figure(ident, picture, caption, kind="masked-scores", values=values)
-
-
-# --- several heads -------------------------------------------------------------------------------
 
 
 def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: Sequence[str], ident: str,
@@ -257,16 +246,13 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     return figure(ident, picture, caption, kind="heads-flow", values=values)
 
 
-# --- the encoder block ---------------------------------------------------------------------------
-
 LABELS = {"input": "input rows x", "output": "output rows", "branch": "", "add": "", "norm": "Layer norm",
           "attention": "Multi-head self-attention", "feed-forward": "Feed-forward (each row alone)",
           "dropout": "Dropout (training only)", "final": "Layer norm, after the last block"}
 BLOCK_STEPS = {order: tuple((op, LABELS[op]) for op in ops.split()) for order, ops in (
     ("post", "input branch attention dropout add norm branch feed-forward dropout add norm output"),
     ("pre", "input branch norm attention dropout add branch norm feed-forward dropout add final output"))}
-"""The block's (operation, label) per layer-norm order; a Pre-LN stack's ``final`` norm follows its last block only
-(CL-039)."""
+"""The block's (operation, label) per layer-norm order; Pre-LN's ``final`` norm follows the last block (CL-039)."""
 HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}  # a sublayer's box: BOX_HEIGHT + 4
 
 
@@ -309,13 +295,10 @@ def block_flow(*, ident: str, caption: str) -> str:
     return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="block-flow", values=values)
 
 
-# --- the whole model -----------------------------------------------------------------------------
-
 MODEL_WIDTH, STACK_WIDTH = 420, 170
 MODEL_FONT = min_font(MODEL_WIDTH)  # wider than a phone's column: the text reads at 11 px once shrunk
-ENCODER = ("self-attention", "add & norm", "feed-forward", "add & norm")
+ENCODER = ("self-attention", "add & norm", "feed-forward", "add & norm")  # sublayers, top to bottom (CL-013, CL-021)
 DECODER = ("causal self-attention", "add & norm", "cross-attention", "add & norm", "feed-forward", "add & norm")
-"""One encoder block's and one decoder block's sublayers, top to bottom (CL-013, CL-021)."""
 SYMBOLS = {"N": "N", "heads": "h", "d_model": "d_model", "source": "m", "target": "n", "vocabulary": "V"}
 """The sizes as symbols: blocks per stack, heads, row width, source and target lengths, vocabulary."""
 
@@ -357,34 +340,24 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
     parts = [defs(ident)]
     shapes: dict[str, list[Any]] = {}
 
-    def step(centre: float, top: float, label: str) -> str:
-        width = min(max(STACK_WIDTH, 0.6 * font * len(label) + 20), 2 * min(centre, MODEL_WIDTH - centre) - 4)
-        return box(centre, top, width, label, height=BOX_HEIGHT, font=font)
-
-    def shaped(centre: float, top: float, name: str, shape: list[Any]) -> str:
-        shapes[name] = shape
-        return (arrow(ident, [(centre, top), (centre, top + gap - 1)])
-                + text(centre + 6, top + gap / 2 + font / 2 - 2, shape_text(shape), font, fill=MUTED))
-
-    def out(centre: float, top: float, chain: Sequence[Any], words: str) -> float:
-        """Arrows with their shapes, (name, shape), and between them boxes, down from ``top``, then ``words``."""
-        for i, link in enumerate(chain):
-            if i % 2:
-                parts.append(step(centre, top + gap, link))
-                top += gap + BOX_HEIGHT
+    def chain(centre: float, top: float, links: Sequence[Any]) -> float:
+        """Boxes (a label) and arrows with their shapes (name, shape) down from ``top``; returns the bottom."""
+        for link in links:
+            if isinstance(link, str):
+                width = min(max(STACK_WIDTH, 0.6 * font * len(link) + 20), 2 * min(centre, MODEL_WIDTH - centre) - 4)
+                parts.append(box(centre, top, width, link, font=font))
+                top += BOX_HEIGHT
             else:
-                parts.append(shaped(centre, top, *link))
-        parts.append(text(centre, top + gap + font + 2, words, font, anchor="middle"))
+                shapes[link[0]] = link[1]
+                parts.append(arrow(ident, [(centre, top), (centre, top + gap - 1)])
+                             + text(centre + 6, top + gap / 2 + font / 2 - 2, shape_text(link[1]), font, fill=MUTED))
+                top += gap
         return top
 
     def column(centre: float, top: float, label: str, embed: str, name: str, rows: Any) -> float:
-        parts.extend([text(centre, top + font, label, font, anchor="middle"), step(centre, top + font + 8, embed)])
-        top += font + 8 + BOX_HEIGHT
-        if embedding_norm:
-            parts.extend([shaped(centre, top, "embedded rows", [rows, d]), step(centre, top + gap, "layer norm")])
-            top += gap + BOX_HEIGHT
-        parts.append(shaped(centre, top, name, [rows, d]))
-        return top + gap
+        parts.append(text(centre, top + font, label, font, anchor="middle"))
+        norm = [("embedded rows", [rows, d]), "layer norm"] if embedding_norm else []
+        return chain(centre, top + font + 8, [embed, *norm, (name, [rows, d])])
 
     embed = "embed + positions" if "positions" not in sizes else f"embed + positions (up to {sizes['positions']})"
     if "token_types" in sizes:
@@ -404,9 +377,10 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
         parts += [drawn, arrow(ident, [(enc_x, enc_bottom), (enc_x, cross), (dec_x - STACK_WIDTH / 2 + 7, cross)]),
                   text(enc_x + 6, (enc_bottom + cross) / 2 + 2, "keys, values", font, fill=MUTED),
                   text(enc_x + 6, (enc_bottom + cross) / 2 + font + 4, shape_text([n_src, d]), font, fill=MUTED)]
-        last = out(dec_x, dec_bottom, [("decoder output", [n_tgt, d]), "linear: to the vocabulary",
-                                       ("scores over the vocabulary", [n_tgt, vocabulary]), "softmax",
-                                       ("next-token probabilities", [n_tgt, vocabulary])], "next-token probabilities")
+        end, words = dec_x, "next-token probabilities"
+        bottom = chain(end, dec_bottom, [("decoder output", [n_tgt, d]), "linear: to the vocabulary",
+                                         ("scores over the vocabulary", [n_tgt, vocabulary]), "softmax",
+                                         (words, [n_tgt, vocabulary])])
         desc = (f"Left, the encoder: the source tokens are embedded and given positions ({shape_text([n_src, d])}), "
                 f"then pass through {sizes['N']} encoder blocks, each self-attention and a feed-forward network, "
                 f"each followed by a residual addition and a layer norm. Right, the decoder: the target tokens, "
@@ -417,8 +391,8 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
                 f"({shape_text([n_tgt, vocabulary])}).")
         title = "The whole Transformer: encoder beside decoder"
     else:
-        last = out(enc_x, enc_bottom, [("encoder output", [n_src, d]), pooling, ("sentence vector", [1, d])],
-                   "one sentence vector")
+        end, words = enc_x, "one sentence vector"
+        bottom = chain(end, enc_bottom, [("encoder output", [n_src, d]), pooling, ("sentence vector", [1, d])])
         embedded = ("embedded with their positions and token type, then layer-normalised" if embedding_norm
                     else "embedded with their positions")
         desc = (f"The tokens are {embedded} ({shape_text([n_src, d])}) and pass through "
@@ -426,21 +400,19 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
                 f"network, each followed by a residual addition and a layer norm; then {pooling} gives one "
                 f"sentence vector ({shape_text([1, d])}).")
         title = "The whole encoder, from tokens to a sentence vector"
-    height = last + gap + font + 10
+    parts.append(text(end, bottom + font + 2, words, font, anchor="middle"))
+    height = bottom + font + 10
     picture = svg_image(ident, title, desc, MODEL_WIDTH, height, background(MODEL_WIDTH, height) + "".join(parts))
     values = {"sizes": dict(sizes), "decoder": decoder, "encoder_block": list(ENCODER),
               "decoder_block": list(DECODER) if decoder else None, "shapes": shapes}
     return figure(ident, picture, caption, kind="model-flow", values=values)
 
 
-# --- shifted targets -----------------------------------------------------------------------------
-
 START, END = "⟨start⟩", "⟨end⟩"
 
 
 def shifted_targets(target: Sequence[str], *, ident: str, caption: str) -> str:
-    """What each decoder position reads (the ``target``, ending in :data:`END`, moved right behind
-    :data:`START`) above what it must predict, an arrow from each prediction to the next position's input."""
+    """What each decoder position reads (``target`` shifted right behind :data:`START`) above what it must predict."""
     if len(target) < 2 or target[-1] != END:
         raise ValueError(f"target must be at least one token followed by {END}, got {list(target)!r}")
     reads = [START, *target[:-1]]

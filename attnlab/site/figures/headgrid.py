@@ -1,5 +1,4 @@
-"""A whole model at a glance: every head's weight map as a small square, a row per layer, a column per head; the
-cells of one shade are one ``<path>`` of run-length rectangles, which keeps 72 maps small."""
+"""Every head's weight map as a small square, a row per layer; each shade is one ``<path>`` of run-length rectangles."""
 
 from __future__ import annotations
 
@@ -24,8 +23,7 @@ def level(weights: np.ndarray) -> np.ndarray:
 
 
 def runs(steps: np.ndarray, left: int, top: int) -> dict[int, list[tuple[int, int, int]]]:
-    """One square's rows cut into runs of neighbouring cells of one shade step above 0, keyed by the step; a run
-    is a rectangle CELL high: its left x, top y and width, in SVG units."""
+    """By shade step above 0, the runs of one square's rows as rectangles CELL high: (left x, top y, width)."""
     found: dict[int, list[tuple[int, int, int]]] = {}
     for q, row in enumerate(steps):
         k = 0
@@ -49,8 +47,7 @@ def path(rectangles: Sequence[tuple[int, int, int]]) -> str:
 
 def head_grid(weights: object, *, outlined: Sequence[tuple[int, int]] = (), sentence: str, ident: str, title: str,
               desc: str) -> str:
-    """Every head's map of ``sentence`` (``weights``: layers × heads × n × n) as one figure, the (layer, head) pairs
-    ``outlined`` (counted from 0) framed; it carries where the grid lies."""
+    """Every head's map (``weights``: layers × heads × n × n) in one figure, the (layer, head)s ``outlined`` framed."""
     w = as_array("weights", weights, 4)
     layers, heads, n, m = w.shape
     if n != m:

@@ -1,6 +1,5 @@
-"""The value plane (each value a point, the visible values' hull, the output inside it) and the dot-product plane.
-``docs/assets/value-plane.js`` repeats the placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) for the
-lab's live plane, whose axes are drawn here (:func:`live_plane`); ``tests/node/test_value_plane_js.py`` compares."""
+"""The value plane and the dot-product plane; ``docs/assets/value-plane.js`` repeats :class:`Frame`, :func:`hull` and
+:func:`geometry` for the lab's live plane (``tests/node/test_value_plane_js.py`` compares)."""
 
 from __future__ import annotations
 
@@ -19,11 +18,9 @@ from attnlab.site.figures.svg import LAB_COLUMN, background, carried, defs, figu
 from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt, vector
 
-PANEL_WIDTH, PANEL_HEIGHT = 226, 236
-"""Size of one small-multiple panel: three fit side by side in a desktop column, one per row on a phone."""
+PANEL_WIDTH, PANEL_HEIGHT = 226, 236  # a small multiple: three side by side in a desktop column, one on a phone
 LIVE_WIDTH, LIVE_HEIGHT = 300, 330  # the lab's live plane fits the lab's box on a phone without shrinking
-MARGIN = {"left": 44, "right": 10, "top": 30, "bottom": 42}
-"""Room around the plotting box for the panel's heading, the tick labels and the axis names."""
+MARGIN = {"left": 44, "right": 10, "top": 30, "bottom": 42}  # for the heading, the tick labels and the axis names
 FONT = max(13, min_font(LIVE_WIDTH, LAB_COLUMN))
 PAD = 0.12  # share of the data's span left empty on each side, so points on the edge keep their labels
 
@@ -140,8 +137,7 @@ def separate(labels: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
              tokens: Sequence[str] = TOKENS) -> dict[str, Any]:
-    """Every pixel the plane needs for one lab result (or its ``to_dict()``, as the browser has it): values, their
-    radii and labels (the output's first, so the values' make way for it), hull, output."""
+    """Every pixel the plane needs for a lab result (or its ``to_dict()``): values, radii, labels, hull, output."""
     r = result.to_dict() if isinstance(result, LabResult) else result
     values = [frame.to_pixels(v) for v in r["values"]]
     centre = (sum(x for x, _ in values) / len(values), sum(y for _, y in values) / len(values))
@@ -233,8 +229,6 @@ def live_plane() -> str:
                         axes(frame, "Value plane") + '<g data-marks=""></g>')
     return f'<template class="attnlab-plane-template" data-frame="{carried(frame.to_dict())}">{picture}</template>'
 
-
-# --- the dot product drawn: q · k = ‖q‖ × (the length of k's projection onto q's direction) ---------------
 
 DOT_WIDTH, DOT_HEIGHT, DOT_LEGEND = 360, 300, 22  # the dot plane's size, and each legend line's height under it
 

@@ -1,5 +1,4 @@
-"""Computed arrays as a page shows them: tables, labelled matrices, weight maps, rounded only for display and
-each followed by its export marker (:mod:`attnlab.site.pages.exports`)."""
+"""Tables, labelled matrices and weight maps, rounded for display, each followed by its export marker."""
 
 from __future__ import annotations
 
@@ -38,15 +37,12 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
     return table([corner, *col_labels], rows)
 
 
-WIDE_MAP, WIDE_COMPACT_MAP = 6, 10
-"""Maps with more keys than this (``compact`` ones, of narrow cells, fit more) get a tab stop on their box, which
-scrolls sideways on a phone."""
+WIDE_MAP, WIDE_COMPACT_MAP = 6, 10  # more keys than this (compact maps: the second) get a tab stop on their box
 
 
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str, visible: Any = None,
                decimals: int = 3, corner: str = "query \\ key", compact: bool = False) -> str:
-    """An accessible HTML attention map, a row per query, each number on its shade (``--w``) or "blocked", in a box
-    that scrolls sideways on a phone; ``compact`` cells are narrow, their keys written upwards."""
+    """An accessible HTML map, each number on its shade (``--w``) or "blocked", in a sideways-scrolling box."""
     w = np.atleast_2d(weights)
     one_label_each("queries", queries, w.shape[0], "rows of weights")
     one_label_each("keys", keys, w.shape[1], "columns of weights")

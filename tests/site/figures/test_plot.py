@@ -146,7 +146,6 @@ SCALED = [np.array([-0.5, 0.5]), np.array([-1.0, 0.0, 1.0])]
 
 
 def test_each_band_spans_mean_plus_and_minus_one_population_standard_deviation() -> None:
-    assert plot.mean_and_sd([-3.0, 1.0, 5.0], "x") == (1.0, pytest.approx(np.sqrt(32 / 3)))
     bands = drawn(plot.spread_chart([2, 8], RAW, SCALED, ident="s", drawn={"seed": 1}))[0]["bands"]
     raw = bands["raw q · k: mean ± 1 sd"]
     assert raw["x"] == [2, 8]
