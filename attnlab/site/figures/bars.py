@@ -15,8 +15,7 @@ from attnlab.site.figures.svg import background, blocked_pattern, figure, min_fo
 from attnlab.site.pages.trained import QUERY, SENTENCES, STEPS, found, position, step_values
 from attnlab.text import fmt
 
-FONT = 13
-ROW, LABEL, NUMBER = 20, 52, 46  # a bar's row height, the room for the labels left and the numbers right
+FONT, ROW, LABEL, NUMBER = 13, 20, 52, 46  # a bar's font and row height; the room for the labels and numbers
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,7 @@ from attnlab.text import fmt
 
 WIDTH = 340  # a phone's column holds it at full size, so SMALL text reads at 11 px; the steps run down
 FONT, SMALL = max(13, min_font(WIDTH)), min_font(WIDTH)
-CELL, MOST_CELLS = 6, 8  # a shape glyph's cell side, and the most cells it draws along a side
-BOX_HEIGHT, STEP = 30, 52
+CELL, MOST_CELLS, BOX_HEIGHT, STEP = 6, 8, 30, 52  # a glyph's cell side and most cells a side; a box, a step
 
 
 def shape_text(shape: Sequence[Any]) -> str:
@@ -53,8 +52,7 @@ def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = INDIG
     """A line through ``points`` ending in the picture's arrow head (:func:`attnlab.site.figures.svg.defs`)."""
     (x0, y0), *rest = points
     moves = f"M{num(x0)} {num(y0)}" + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
-    return (f'<path d="{moves}" fill="none" stroke="{colour}" stroke-width="1.5" '
-            f'marker-end="url(#{ident}-arrow)"/>')
+    return f'<path d="{moves}" fill="none" stroke="{colour}" stroke-width="1.5" marker-end="url(#{ident}-arrow)"/>'
 
 
 def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
@@ -122,9 +120,8 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
     for step, name, carried in ((f"÷ √d_k (d_k = {d_k})", "scores", "scores"),
                                 ("mask the blocked keys", "scaled", "scaled"),
                                 ("softmax, row by row", "masked", "scaled")):
-        parts.append(down(ident, CHAIN_X, top + BOX_HEIGHT, top + BOX_HEIGHT + STEP, name, shapes[carried]))
         top += BOX_HEIGHT + STEP
-        parts.append(box(CHAIN_X, top, 170, step))
+        parts += [down(ident, CHAIN_X, top - STEP, top, name, shapes[carried]), box(CHAIN_X, top, 170, step)]
         boxes.append(top)
     mix = top + BOX_HEIGHT + STEP
     parts += [down(ident, CHAIN_X, top + BOX_HEIGHT, mix, "weights", shapes["weights"]),
@@ -162,10 +159,9 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
     weight_words = [[fmt(w) if ok else "0" for w, ok in zip(row, oks)] for row, oks in zip(weights, seen)]
     parts = [defs(ident, blocked=True), background(width, bottom + 64),
              text(left, 14, "scaled scores", FONT, bold=True), text(second, 14, "weights", FONT, bold=True),
-             labelled_cells(ident, left, top, grid, seen, score_words, tokens, tokens, width=cell, height=22,
-                            shaded=False),
-             labelled_cells(ident, second, top, weights, seen, weight_words, [""] * n, tokens, width=cell, height=22,
-                            shaded=True),
+             *(labelled_cells(ident, x, top, values, seen, words, queries, tokens, width=cell, height=22, shaded=shaded)
+               for x, values, words, queries, shaded in ((left, grid, score_words, tokens, False),
+                                                         (second, weights, weight_words, [""] * n, True))),
              arrow(ident, [(left + m * cell + 6, top + n * 11), (second - 6, top + n * 11)]),
              text((left + m * cell + second) / 2, top + n * 11 - 6, "softmax", SMALL, anchor="middle"),
              weight_legend(ident, left - 40, bottom + 16, blocked=True)]

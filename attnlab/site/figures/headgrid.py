@@ -12,8 +12,7 @@ from attnlab.site.figures.palette import FRAME, INK, PAPER, strong
 from attnlab.site.figures.svg import background, figure, svg_image, text, upright
 
 LEVELS = 4  # shade steps between weight 0 and weight 1 (quarters: enough for maps this small)
-CELL, GAP = 5, 8
-LEFT, TOP, LEGEND = 64, 64, 96  # room for the layer labels, the head labels and the legend below the grid
+CELL, GAP, LEFT, TOP, LEGEND = 5, 8, 64, 64, 96  # room for the layer labels, the head labels and the legend
 FONT = 24  # 11 px or more once the grid is shrunk to a phone's 358 px column
 
 

@@ -11,8 +11,7 @@ from attnlab.site.figures.palette import INK, MUTED, diverging
 from attnlab.site.figures.plot import label_every
 from attnlab.site.figures.svg import background, figure, legend_bar, min_font, num, svg_image, text, upright
 
-CELL_WIDTH, CELL_HEIGHT = 16, 11
-LEFT, TOP, RIGHT = 58, 42, 12  # room for the row labels and name, the column labels and name, and on the right
+CELL_WIDTH, CELL_HEIGHT, LEFT, TOP, RIGHT = 16, 11, 58, 42, 12  # a cell; the room for the labels, and on the right
 STEP = 0.05  # cells are coloured in steps of this much (41 colours); the figure carries the exact values
 
 

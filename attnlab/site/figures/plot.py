@@ -17,11 +17,9 @@ from attnlab.site.pages.mathml import SUPERSCRIPTS
 from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt
 
-WIDTH, PLOT_HEIGHT = 400, 220
-LEFT, RIGHT, TOP = 64, 14, 12  # the plotting area's margins (SVG units)
+WIDTH, PLOT_HEIGHT, LEFT, RIGHT, TOP = 400, 220, 64, 14, 12  # the plotting area's height and margins (SVG units)
 TICK_FONT = min_font(WIDTH, LAB_COLUMN)  # 11 px in a box narrower than the column (a folded "Going deeper")
-LABEL_FONT = TICK_FONT + 1
-LEGEND_ROW = 22
+LABEL_FONT, LEGEND_ROW = TICK_FONT + 1, 22
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
 DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")  # marker and dash per series, in the order of SERIES
 MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}

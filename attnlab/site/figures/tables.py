@@ -46,8 +46,7 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
     w = np.atleast_2d(weights)
     one_label_each("queries", queries, w.shape[0], "rows of weights")
     one_label_each("keys", keys, w.shape[1], "columns of weights")
-    mask = np.atleast_2d(np.ones(w.shape, dtype=bool) if visible is None
-                         else as_mask("visible", visible, np.shape(weights)))
+    mask = np.atleast_2d(np.ones(w.shape, bool) if visible is None else as_mask("visible", visible, np.shape(weights)))
     head = "".join(f'<th scope="col">{escape(k)}</th>' for k in keys)
     shown = [[fmt(x, decimals) if ok else "blocked" for x, ok in zip(row, seen)] for row, seen in zip(w, mask)]
     body = []

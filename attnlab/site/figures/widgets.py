@@ -26,8 +26,7 @@ def checklist() -> str:
     return f'<ol class="attnlab-checklist" aria-label="Procedure checklist">{items}</ol>\n'
 
 
-LAB_STYLES = "assets/lab.css"
-PLANE_SCRIPT = "assets/value-plane.js"
+LAB_STYLES, PLANE_SCRIPT = "assets/lab.css", "assets/value-plane.js"
 LAB_SCRIPTS: tuple[str, ...] = ("assets/lab-data.js", "assets/attnlab.js", PLANE_SCRIPT, "assets/lab-ui.js")
 """The lab's stylesheet, and its scripts in the order they must run (relative to a page at the site's root)."""
 
