@@ -44,7 +44,7 @@ def test_every_step_of_the_head_is_drawn_in_order_each_arrow_labelled_and_carrie
     assert flow.WIDTH <= PHONE_COLUMN and smallest_font(figure) >= MIN_TEXT
 
 
-def test_a_wider_w_v_widens_the_value_and_output_arrows_and_their_glyphs() -> None:
+def test_a_wider_w_v_widens_the_value_and_output_arrows_and_their_glyphs_of_at_most_8_cells_a_side() -> None:
     wider = head([[1.0, 0.0, 1.0], [0.0, 2.0, 1.0]])  # d_v = 3
     assert {"V 3 × 3", "output 3 × 3", "Q 3 × 2", "scores 3 × 3"} <= set(texts(wider))
     assert json.loads(wider.get("data-values"))["shapes"]["output"] == [3, 3]
@@ -53,14 +53,9 @@ def test_a_wider_w_v_widens_the_value_and_output_arrows_and_their_glyphs() -> No
         return sum(len(g.findall(f"{SVG}rect")) for g in element.iter(f"{SVG}g"))
 
     assert cells(wider) - cells(head()) == 3 + 3  # one more column on V and on the output
+    assert len(re.findall("<rect", flow.glyph(0, 0, (100, 5)))) == flow.MOST_CELLS * 5  # at most 8 a side
     with pytest.raises(ValueError, match="width"):  # shapes that do not fit are refused by attention
         flow.head_flow(X, W_Q, np.ones((2, 3)), W_V, ident="f", caption="c")
-
-
-def test_a_glyph_has_one_cell_per_number_up_to_eight_a_side() -> None:
-    assert len(re.findall("<rect", flow.glyph(0, 0, (3, 2)))) == 6
-    assert len(re.findall("<rect", flow.glyph(0, 0, (100, 5)))) == flow.MOST_CELLS * 5
-    assert f'width="{flow.CELL}"' in flow.glyph(0, 0, (1, 1)) and flow.shape_text((3, 2)) == "3 × 2"
 
 
 def test_the_masking_figure_writes_minus_infinity_left_zero_right() -> None:

@@ -10,7 +10,7 @@ import pytest
 from pictures import SVG, corners, grid_cells
 
 from attnlab.bert import encode
-from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, head_grid, level, path, runs
+from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, head_grid, path, runs
 from attnlab.site.figures.palette import strong
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
 
@@ -69,11 +69,6 @@ def test_the_figure_is_named_and_described_with_a_legend_of_every_shade_and_labe
     fills = [r.get("fill") for r in svg.iter(f"{SVG}rect")]
     assert all(strong(s / LEVELS) in fills for s in range(LEVELS + 1))
     assert [t.text for t in svg.iter(f"{SVG}text")][-4:] == ["weight", "0", "0.5", "1"]
-
-
-def test_level_rounds_the_weight_to_quarters_shaded_white_to_indigo() -> None:
-    assert level(np.array([0.0, 0.12, 0.13, 0.5, 1.0])).tolist() == [0, 0, 1, 2, LEVELS]
-    assert (strong(0), strong(1)) == ("#ffffff", "#283593")
 
 
 def test_head_grid_refuses_maps_that_are_not_square_and_an_outline_outside_the_model() -> None:

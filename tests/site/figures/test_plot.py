@@ -46,12 +46,6 @@ def test_a_log_log_chart_is_named_and_draws_a_line_and_a_marker_per_point_labell
     assert (plot.TICK_FONT, plot.LABEL_FONT) == (14, 15)
 
 
-def test_chart_puts_a_power_law_on_a_straight_line_of_its_slope() -> None:
-    line = chart({"squares": ([1, 10, 100], [1, 100, 10_000])}).find(f"{SVG}polyline")
-    (x0, y0), (x1, y1), (x2, y2) = (map(float, p.split(",")) for p in line.get("points").split())
-    assert (x1 - x0, y1 - y0) == pytest.approx((x2 - x1, y2 - y1), abs=0.11)
-
-
 def test_chart_carries_the_numbers_it_draws_counts_exact_and_fractions_to_six_digits() -> None:
     carried, _ = drawn(plot.loglog_svg({**LINES, "n": ([1, 2], [2**53 - 1, 1 / 3])}, kind="k", ident="t", title="a",
                                        desc="b", x_label="c", y_label="d"))
