@@ -143,17 +143,13 @@ def step_bars(step: str, *, ident: str, caption: str) -> str:
         y = 26 + j * row
         middle = y + row / 2 + font / 2 - 2
         parts.append(text(8 + label, middle, token, font, anchor="end", fill=MUTED))
-        if not seen:
-            parts.append(f'<rect x="{num(zero)}" y="{num(y + 3)}" width="{num(room / 3)}" height="{row - 6}" '
-                         f'fill="url(#{ident}-blocked)"/>' + text(zero + room / 3 + 4, middle, "blocked", font,
-                                                                  fill=MUTED))
-            continue
-        length = value * scale
+        length = value * scale if seen else room / 3  # a blocked key's bar: a third of the room, hatched
         left = zero + min(length, 0.0)
+        fill = RUST if seen and value < 0 else INDIGO if seen else f"url(#{ident}-blocked)"
+        at, anchor = (left - 4, "end") if seen and value < 0 else (zero + length + 4, "start")
         parts.append(f'<rect x="{num(left)}" y="{num(y + 3)}" width="{num(max(abs(length), 0.5))}" '
-                     f'height="{row - 6}" fill="{RUST if value < 0 else INDIGO}"/>')
-        at, anchor = (left - 4, "end") if value < 0 else (zero + length + 4, "start")
-        parts.append(text(at, middle, fmt(value), font, anchor=anchor))
+                     f'height="{row - 6}" fill="{fill}"/>' + text(at, middle, fmt(value) if seen else "blocked", font,
+                                                                anchor=anchor, fill=INK if seen else MUTED))
     height = 26 + row * len(tokens) + 4
     parts.append(f'<path d="M{num(zero)} 26V{num(height - 4)}" stroke="{INK}"/>')
     desc = "; ".join(f"{t} {fmt(v) if s else 'blocked'}" for t, v, s in zip(tokens, values, visible))

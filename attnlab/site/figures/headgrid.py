@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import groupby
+from itertools import groupby, product
 
 import numpy as np
 
@@ -52,22 +52,19 @@ def head_grid(weights: object, *, outlined: Sequence[tuple[int, int]] = (), sent
     if n != m:
         raise ValueError(f"weights must be square maps (self-attention), got {n} × {m}")
     frames = [(index("layer", row, layers), index("head", h, heads)) for row, h in outlined]
-    side = n * CELL
-    step = side + GAP
+    side, step = n * CELL, n * CELL + GAP
     width, grid_bottom = LEFT + heads * step, TOP + layers * step
     height = grid_bottom + LEGEND
     parts = [background(width, height), text(LEFT + heads * step / 2, FONT, "head", FONT, anchor="middle"),
              upright(FONT, f"{TOP + layers * step / 2:.0f}", "layer", FONT)]
     # labelled from 1, as the prose counts; ``outlined`` and the carried steps count from 0, as code does
-    parts += [text(LEFT + h * step + side / 2, TOP - 10, str(h + 1), FONT, anchor="middle")
-              for h in range(heads)]
+    parts += [text(LEFT + h * step + side / 2, TOP - 10, str(h + 1), FONT, anchor="middle") for h in range(heads)]
     parts += [text(LEFT - 10, TOP + row * step + side / 2 + FONT / 3, str(row + 1), FONT, anchor="end")
               for row in range(layers)]
     shaded: dict[int, list[tuple[int, int, int]]] = {}
-    for row in range(layers):
-        for h in range(heads):
-            for shade, found in runs(level(w[row, h]), LEFT + h * step, TOP + row * step).items():
-                shaded.setdefault(shade, []).extend(found)
+    for row, h in product(range(layers), range(heads)):
+        for shade, found in runs(level(w[row, h]), LEFT + h * step, TOP + row * step).items():
+            shaded.setdefault(shade, []).extend(found)
     squares = "".join(f"M{LEFT + h * step} {TOP + row * step}h{side}v{side}h-{side}z"
                       for row in range(layers) for h in range(heads))
     parts.append(f'<path d="{squares}" fill="{PAPER}" stroke="{FRAME}" stroke-width="0.5"/>')
