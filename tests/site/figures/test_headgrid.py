@@ -44,12 +44,6 @@ def test_the_outlined_heads_the_grid_carried_and_the_size_fit_the_page() -> None
     assert len(html.encode("utf-8")) <= PAGE_BUDGET_KB * 1024
 
 
-def test_every_cell_is_drawn_in_the_shade_of_its_weight_and_white_ones_not_at_all() -> None:
-    weights = np.zeros((1, 2, 2, 2))
-    weights[0, 1, :, 0] = (1.0, 0.5)
-    assert drawn(figure(weights)) == {(0, 1, 0, 0): str(LEVELS), (0, 1, 1, 0): str(LEVELS // 2)}
-
-
 def test_neighbouring_cells_of_one_shade_are_one_rectangle_and_a_path_reads_back_into_its_cells() -> None:
     steps = np.array([[4, 4, 0, 4], [0, 1, 1, 1]])
     found = runs(steps, left=100, top=50)

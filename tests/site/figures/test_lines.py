@@ -45,10 +45,7 @@ def test_one_word_of_each_sentence_is_chosen_and_takes_the_tab_stop_within_homes
         lines.lines_view("t", ())
 
 
-def test_the_mixing_chart_adds_up_to_the_output() -> None:
-    # the weighted values' lengths bound the output's length (triangle inequality); each is weight × ‖v‖:
-    # test_figures_site.trained_step
-    sizes, _ = trained.step_values("mixing")
-    assert np.linalg.norm(trained.head().output[trained.position()]) <= sum(sizes)
+def test_a_step_the_trained_charts_do_not_draw_is_refused() -> None:
+    # each step's values, weight × ‖v‖ for the mixing: test_figures_site.trained_step
     with pytest.raises(ValueError, match="'softmax'"):
         trained.step_values("softmax")
