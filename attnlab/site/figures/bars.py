@@ -116,11 +116,10 @@ def weights_and_sizes(token: str, *, ident: str, caption: str) -> str:
     stacked = [Bars("weight w", TOKENS, r.weights, 1.0),
                Bars("length of the value v", TOKENS, lengths.tolist(), longest, colours=(RUST,)),
                Bars("length of w × v", TOKENS, contributions.tolist(), longest, colours=(RUST,))]
-    desc = (f"Query {token}. " + "; ".join(f"key {t}: weight {fmt(w)}, value {fmt(v)} long, contribution "
-                                           f"{fmt(c)} long" for t, w, v, c in zip(TOKENS, r.weights, lengths,
-                                                                                     contributions)) + ".")
-    picture = panels(ident, 340, "", stacked, f"Weights of the {token} query beside the sizes of what they weigh",
-                     desc)
+    desc = f"Query {token}. " + "; ".join(f"key {t}: weight {fmt(w)}, value {fmt(v)} long, contribution {fmt(c)} long"
+                                          for t, w, v, c in zip(TOKENS, r.weights, lengths, contributions)) + "."
+    title = f"Weights of the {token} query beside the sizes of what they weigh"
+    picture = panels(ident, 340, "", stacked, title, desc)
     carried = {"controls": dict(r.controls), "weights": list(r.weights), "value_lengths": lengths.tolist(),
                "contribution_lengths": contributions.tolist()}
     return figure(ident, picture, caption, kind="weights-and-sizes", values=carried)

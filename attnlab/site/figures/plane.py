@@ -273,21 +273,20 @@ def dot_plane(query: Sequence[float], keys: Sequence[Sequence[float]], tokens: S
     q = np.asarray(query, float)
     span = max(frame.x_high - frame.x_low, frame.y_high - frame.y_low) * 2 / np.linalg.norm(q)
     a, b = frame.to_pixels(-span * q), frame.to_pixels(span * q)
-    parts.append(f'<clipPath id="{ident}-box">{frame.outline()}</clipPath>')
-    parts.append(segment(a, b, f'stroke="{RUST}" stroke-dasharray="2 4" clip-path="url(#{ident}-box)"'))
     top = frame.to_pixels(query)
-    parts.append(segment(origin, top, f'stroke="{RUST}" stroke-width="3" marker-end="url(#{ident}-q-arrow)"'))
-    parts.append(text(top[0] + 8, top[1] + font + 4, "query", font, bold=True, fill=RUST))
+    parts += [f'<clipPath id="{ident}-box">{frame.outline()}</clipPath>',
+              segment(a, b, f'stroke="{RUST}" stroke-dasharray="2 4" clip-path="url(#{ident}-box)"'),
+              segment(origin, top, f'stroke="{RUST}" stroke-width="3" marker-end="url(#{ident}-q-arrow)"'),
+              text(top[0] + 8, top[1] + font + 4, "query", font, bold=True, fill=RUST)]
     drawn = zip(tokens, keys, found["feet"], found["scores"], found["cosines"])
     for row, (token, key, foot, score, cosine) in enumerate(drawn):
         tip, at = frame.to_pixels(key), frame.to_pixels(foot)
-        parts.append(segment(tip, at, f'stroke="{MUTED}" stroke-dasharray="5 3"'))
-        parts.append(segment(origin, tip, f'stroke="{INDIGO}" stroke-width="2" marker-end="url(#{ident}-arrow)"'))
         left = tip[0] > frame.left + frame.width / 2
-        parts.append(text(tip[0] + (-8 if left else 8), tip[1] - 4, token, font, anchor="end" if left else "start"))
-        parts.append(text(frame.left, DOT_HEIGHT + DOT_LEGEND * row + 4,
-                          f"{token}: score {fmt(score)} = ‖q‖ × {fmt(score / np.linalg.norm(q))}, cosine {fmt(cosine)}",
-                          font))
+        parts += [segment(tip, at, f'stroke="{MUTED}" stroke-dasharray="5 3"'),
+                  segment(origin, tip, f'stroke="{INDIGO}" stroke-width="2" marker-end="url(#{ident}-arrow)"'),
+                  text(tip[0] + (-8 if left else 8), tip[1] - 4, token, font, anchor="end" if left else "start"),
+                  text(frame.left, DOT_HEIGHT + DOT_LEGEND * row + 4, f"{token}: score {fmt(score)} = ‖q‖ × "
+                       f"{fmt(score / np.linalg.norm(q))}, cosine {fmt(cosine)}", font)]
     parts.append(frame.outline(f' fill="none" stroke="{INK}"'))
     desc = (f"The query {fmt(q[0])}, {fmt(q[1])} and the keys as arrows from the origin; each key's dashed drop "
             "meets the query's line at its projection. " + "; ".join(
