@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from pictures import SVG, corners, grid_cells
+from pictures import SVG, corners
 
 from attnlab.bert import encode
 from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, head_grid, path, runs
@@ -23,12 +23,6 @@ def chapter_weights() -> np.ndarray:
     """Every head's weights for the chapter's sentence: layers × heads × n × n."""
     enc = encode(SENTENCE)[0]
     return np.stack([[h.weights for h in layer.heads] for layer in enc.layers])
-
-
-def drawn(html: str) -> dict[tuple[int, int, int, int], str]:
-    """(layer, head, query, key) → the shade step it is drawn in, for every cell drawn, read off the paths."""
-    carried = json.loads(ET.fromstring(html).get("data-values"))
-    return grid_cells(html, carried["grid"], carried["tokens"])
 
 
 def figure(weights: np.ndarray, **options: object) -> str:

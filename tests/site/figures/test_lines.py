@@ -16,13 +16,9 @@ PAGE_BUDGET_KB = 32
 """What the lines view may add to Home and keep its first load within 500 KB."""
 
 
-def carried(html: str) -> dict:
-    return json.loads(unescape(re.search(r'data-values="([^"]*)"', html).group(1)))
-
-
 def test_the_view_draws_a_line_from_the_pronoun_to_every_key_as_wide_as_its_weight() -> None:
     html = lines.lines_view("t", trained.SENTENCES[:1])
-    sentence = carried(html)["sentences"][0]
+    sentence = json.loads(unescape(re.search(r'data-values="([^"]*)"', html).group(1)))["sentences"][0]
     weights = np.array(sentence["weights"])[sentence["query"]]
     drawn = re.findall(r'<line [^>]*data-key="(\d+)" data-weight="([^"]+)" stroke-width="([^"]+)" '
                        r'stroke-opacity="([^"]+)"', html)
