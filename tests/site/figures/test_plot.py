@@ -132,16 +132,8 @@ RAW = [np.array([-1.0, 1.0]), np.array([-3.0, 1.0, 5.0])]
 SCALED = [np.array([-0.5, 0.5]), np.array([-1.0, 0.0, 1.0])]
 
 
-def test_each_band_spans_mean_plus_and_minus_one_population_standard_deviation() -> None:
-    bands = drawn(plot.spread_chart([2, 8], RAW, SCALED, ident="s", drawn={"seed": 1}))[0]["bands"]
-    raw = bands["raw q · k: mean ± 1 sd"]
-    assert raw["x"] == [2, 8]
-    assert raw["low"] == pytest.approx([-1, 1 - np.sqrt(32 / 3)], rel=1e-5)
-    assert raw["high"] == pytest.approx([1, 1 + np.sqrt(32 / 3)], rel=1e-5)
-    assert bands["scaled q · k / √d_k: mean ± 1 sd"]["high"] == pytest.approx([0.5, np.sqrt(2 / 3)], rel=1e-5)
-
-
 def test_widths_sit_on_a_log_axis_and_the_description_names_the_spreads_at_both_ends() -> None:
+    # each band, mean ± one population sd of its width's scores: test_figures_site.score_spread
     _, svg = drawn(plot.spread_chart([2, 8], RAW, SCALED, ident="s", drawn={"seed": 1}))
     assert {"2", "8", "key width d_k (log scale)", "score"} <= set(texts(svg))
     assert "grows from 1.000 to 3.266" in svg.find(f"{SVG}desc").text
