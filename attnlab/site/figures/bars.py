@@ -144,7 +144,7 @@ def step_bars(step: str, *, ident: str, caption: str) -> str:
         parts.append(text(8 + label, middle, token, font, anchor="end", fill=MUTED))
         length = value * scale if seen else room / 3  # a blocked key's bar: a third of the room, hatched
         left = zero + min(length, 0.0)
-        fill = RUST if seen and value < 0 else INDIGO if seen else f"url(#{ident}-blocked)"
+        fill = (RUST if value < 0 else INDIGO) if seen else f"url(#{ident}-blocked)"
         at, anchor = (left - 4, "end") if seen and value < 0 else (zero + length + 4, "start")
         parts.append(f'<rect x="{num(left)}" y="{num(y + 3)}" width="{num(max(abs(length), 0.5))}" '
                      f'height="{row - 6}" fill="{fill}"/>' + text(at, middle, fmt(value) if seen else "blocked", font,
