@@ -211,16 +211,14 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
         parts += [text(centre, map_top + n * 20 + dy, said, SMALL, anchor="middle", fill=MUTED)
                   for dy, said in ((16, f"weights {shape_text(run.weights.shape)}"),
                                     (32, f"× V: output {shape_text(run.output.shape)}"))]
-    concat_top = map_top + len(tokens) * 20 + 64
-    parts += [arrow(ident, [(centre, concat_top - 26), (centre, concat_top - 1)]) for centre in centres]
-    parts.append(box(mid, concat_top, width - 40, f"concatenate: {shape_text(result.concat.shape)}"))
-    w_o_top = concat_top + BOX_HEIGHT + 30
-    parts += [arrow(ident, [(mid, concat_top + BOX_HEIGHT), (mid, w_o_top - 1)]),
-              box(mid, w_o_top, 200, f"× W_O ({shape_text(np.shape(params.w_o))})")]
-    out_top = w_o_top + BOX_HEIGHT + 30
-    parts += [arrow(ident, [(mid, w_o_top + BOX_HEIGHT), (mid, out_top - 1)]),
-              box(mid, out_top, 200, f"output {shape_text(result.output.shape)}")]
-    legend_top = out_top + BOX_HEIGHT + 16
+    top = map_top + len(tokens) * 20 + 64
+    parts += [arrow(ident, [(centre, top - 26), (centre, top - 1)]) for centre in centres]
+    for i, (across, label) in enumerate(((width - 40, f"concatenate: {shape_text(result.concat.shape)}"),
+                                         (200, f"× W_O ({shape_text(np.shape(params.w_o))})"),
+                                         (200, f"output {shape_text(result.output.shape)}"))):
+        parts += [arrow(ident, [(mid, top - 30), (mid, top - 1)])] * (i > 0) + [box(mid, top, across, label)]
+        top += BOX_HEIGHT + 30
+    legend_top = top - 14
     parts.append(weight_legend(ident, 8, legend_top, blocked=not seen.all()))
     height = legend_top + 14 + SMALL + 8
     desc = (f"The input rows X ({shape_text(rows.shape)}) go to {heads} heads. Each head multiplies them by its "

@@ -58,8 +58,7 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
     classes = "attn-map" + (" compact" if compact else "") + (" attn-map-wide" if wide else "")
     html = (f'<table class="{classes}"><caption>{escape(caption)}</caption><thead><tr><td class="corner">'
             f'{escape(corner)}</td>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
-    # Every map scrolls inside its own box when the column is too narrow (a phone). A wide map surely
-    # will, so its box is a tab stop from the start; scroll-boxes.js gives any other box one when it scrolls.
+    # a wide map will scroll on a phone, so its box is a tab stop from the start (scroll-boxes.js: any that scrolls)
     focusable = f' tabindex="0" role="group" aria-label="{escape(caption)}"' if wide else ""
     exported = [[label, *cells] for label, cells in zip(queries, shown)]
     return (f'<div class="attn-map-scroll"{focusable}>{html}</div>\n'
