@@ -1,5 +1,4 @@
-"""Bar charts: one small panel per quantity, one horizontal bar per key, its number at its end; panels comparing
-one quantity share a scale."""
+"""Bar charts: a panel per quantity, a bar per key with its number at its end; panels of one quantity share a scale."""
 
 from __future__ import annotations
 
@@ -16,9 +15,7 @@ from attnlab.site.figures.svg import background, blocked_pattern, figure, min_fo
 from attnlab.site.pages.trained import QUERY, SENTENCES, STEPS, found, position, step_values
 from attnlab.text import fmt
 
-FONT = 13
-ROW, LABEL, NUMBER = 20, 52, 46
-"""Height of one bar's row, and the room for the labels left of the bars and the numbers right of them."""
+FONT, ROW, LABEL, NUMBER = 13, 20, 52, 46  # a bar's font and row height; the room for the labels and numbers
 
 
 @dataclass(frozen=True)
@@ -119,17 +116,13 @@ def weights_and_sizes(token: str, *, ident: str, caption: str) -> str:
     stacked = [Bars("weight w", TOKENS, r.weights, 1.0),
                Bars("length of the value v", TOKENS, lengths.tolist(), longest, colours=(RUST,)),
                Bars("length of w × v", TOKENS, contributions.tolist(), longest, colours=(RUST,))]
-    desc = (f"Query {token}. " + "; ".join(f"key {t}: weight {fmt(w)}, value {fmt(v)} long, contribution "
-                                           f"{fmt(c)} long" for t, w, v, c in zip(TOKENS, r.weights, lengths,
-                                                                                     contributions)) + ".")
-    picture = panels(ident, 340, "", stacked, f"Weights of the {token} query beside the sizes of what they weigh",
-                     desc)
+    desc = f"Query {token}. " + "; ".join(f"key {t}: weight {fmt(w)}, value {fmt(v)} long, contribution {fmt(c)} long"
+                                          for t, w, v, c in zip(TOKENS, r.weights, lengths, contributions)) + "."
+    title = f"Weights of the {token} query beside the sizes of what they weigh"
+    picture = panels(ident, 340, "", stacked, title, desc)
     carried = {"controls": dict(r.controls), "weights": list(r.weights), "value_lengths": lengths.tolist(),
                "contribution_lengths": contributions.tolist()}
     return figure(ident, picture, caption, kind="weights-and-sizes", values=carried)
-
-
-# --- the same step in a trained model (attnlab.site.pages.trained): a bar per key for the query "it" -----
 
 
 def step_bars(step: str, *, ident: str, caption: str) -> str:
@@ -149,17 +142,13 @@ def step_bars(step: str, *, ident: str, caption: str) -> str:
         y = 26 + j * row
         middle = y + row / 2 + font / 2 - 2
         parts.append(text(8 + label, middle, token, font, anchor="end", fill=MUTED))
-        if not seen:
-            parts.append(f'<rect x="{num(zero)}" y="{num(y + 3)}" width="{num(room / 3)}" height="{row - 6}" '
-                         f'fill="url(#{ident}-blocked)"/>' + text(zero + room / 3 + 4, middle, "blocked", font,
-                                                                  fill=MUTED))
-            continue
-        length = value * scale
+        length = value * scale if seen else room / 3  # a blocked key's bar: a third of the room, hatched
         left = zero + min(length, 0.0)
+        fill = (RUST if value < 0 else INDIGO) if seen else f"url(#{ident}-blocked)"
+        at, anchor = (left - 4, "end") if seen and value < 0 else (zero + length + 4, "start")
         parts.append(f'<rect x="{num(left)}" y="{num(y + 3)}" width="{num(max(abs(length), 0.5))}" '
-                     f'height="{row - 6}" fill="{RUST if value < 0 else INDIGO}"/>')
-        at, anchor = (left - 4, "end") if value < 0 else (zero + length + 4, "start")
-        parts.append(text(at, middle, fmt(value), font, anchor=anchor))
+                     f'height="{row - 6}" fill="{fill}"/>' + text(at, middle, fmt(value) if seen else "blocked", font,
+                                                                anchor=anchor, fill=INK if seen else MUTED))
     height = 26 + row * len(tokens) + 4
     parts.append(f'<path d="M{num(zero)} 26V{num(height - 4)}" stroke="{INK}"/>')
     desc = "; ".join(f"{t} {fmt(v) if s else 'blocked'}" for t, v, s in zip(tokens, values, visible))

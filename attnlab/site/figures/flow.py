@@ -1,5 +1,4 @@
-"""Diagrams of how rows flow through the model (one head, several heads, a block, the whole model), every shape
-and weight read off a real run; a shape is written ``3 × 2`` and drawn as a grid of cells, at most 8 a side."""
+"""Diagrams of rows flowing through a head, several heads, a block, the model: every shape read off a real run."""
 
 from __future__ import annotations
 
@@ -17,8 +16,7 @@ from attnlab.text import fmt
 
 WIDTH = 340  # a phone's column holds it at full size, so SMALL text reads at 11 px; the steps run down
 FONT, SMALL = max(13, min_font(WIDTH)), min_font(WIDTH)
-CELL, MOST_CELLS = 6, 8  # a shape glyph's cell side, and the most cells it draws along a side
-BOX_HEIGHT, STEP = 30, 52
+CELL, MOST_CELLS, BOX_HEIGHT, STEP = 6, 8, 30, 52  # a glyph's cell side and most cells a side; a box, a step
 
 
 def shape_text(shape: Sequence[Any]) -> str:
@@ -54,14 +52,12 @@ def arrow(ident: str, points: Sequence[tuple[float, float]], colour: str = INDIG
     """A line through ``points`` ending in the picture's arrow head (:func:`attnlab.site.figures.svg.defs`)."""
     (x0, y0), *rest = points
     moves = f"M{num(x0)} {num(y0)}" + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
-    return (f'<path d="{moves}" fill="none" stroke="{colour}" stroke-width="1.5" '
-            f'marker-end="url(#{ident}-arrow)"/>')
+    return f'<path d="{moves}" fill="none" stroke="{colour}" stroke-width="1.5" marker-end="url(#{ident}-arrow)"/>'
 
 
 def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tuple[int, ...], *,
          left_at: float | None = None) -> str:
-    """A downward arrow at ``x`` labelled with a name, a shape and its glyph, on its right or, if ``left_at`` is
-    given, on its left at that height."""
+    """A downward arrow at ``x`` labelled with ``name``, ``shape`` and its glyph on its right (left, at ``left_at``)."""
     label = f"{name} {shape_text(shape)}"
     line = arrow(ident, [(x, top), (x, bottom - 1)])
     if left_at is None:
@@ -74,8 +70,7 @@ def down(ident: str, x: float, top: float, bottom: float, name: str, shape: tupl
 def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np.ndarray,
                    words: Sequence[Sequence[str]], queries: Sequence[str], keys: Sequence[str], *,
                    width: float, height: float = 20, shaded: bool) -> str:
-    """A matrix as cells with their numbers (``words``), blocked cells hatched, the others shaded if ``shaded``;
-    the keys above the columns and the queries left of the rows."""
+    """``grid`` as cells with their ``words``, blocked ones hatched, others shaded if ``shaded``; keys above."""
     parts = [text(x + (c + 0.5) * width, y - 4, key, SMALL, anchor="middle", fill=MUTED) for c, key in enumerate(keys)]
     parts += [text(x - 4, y + (r + 0.5) * height + SMALL / 2 - 1.5, query, SMALL, anchor="end", fill=MUTED)
               for r, query in enumerate(queries) if query]
@@ -98,8 +93,6 @@ def weight_legend(ident: str, x: float, y: float, blocked: bool) -> str:
                      f'stroke="{MUTED}" stroke-width="0.5"/>' + text(left + 22, y + 11, "blocked", SMALL))
     return "".join(parts)
 
-
-# --- one head -------------------------------------------------------------------------------------
 
 CHAIN_X, V_X, COLUMNS = 105, 290, (55, 160, 290)  # centres of the main chain, the value rail and Q, K, V
 
@@ -127,9 +120,8 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
     for step, name, carried in ((f"÷ √d_k (d_k = {d_k})", "scores", "scores"),
                                 ("mask the blocked keys", "scaled", "scaled"),
                                 ("softmax, row by row", "masked", "scaled")):
-        parts.append(down(ident, CHAIN_X, top + BOX_HEIGHT, top + BOX_HEIGHT + STEP, name, shapes[carried]))
         top += BOX_HEIGHT + STEP
-        parts.append(box(CHAIN_X, top, 170, step))
+        parts += [down(ident, CHAIN_X, top - STEP, top, name, shapes[carried]), box(CHAIN_X, top, 170, step)]
         boxes.append(top)
     mix = top + BOX_HEIGHT + STEP
     parts += [down(ident, CHAIN_X, top + BOX_HEIGHT, mix, "weights", shapes["weights"]),
@@ -153,9 +145,6 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
     return figure(ident, picture, caption, kind="head-flow", values=values)
 
 
-# --- causal masking: the scores with their blocked triangle, and the weights they give -----------
-
-
 def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str, caption: str) -> str:
     """The scaled scores with the keys ``visible`` hides hatched (−∞), beside the weights a softmax gives."""
     grid = as_matrix("scaled", scaled)
@@ -170,10 +159,9 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
     weight_words = [[fmt(w) if ok else "0" for w, ok in zip(row, oks)] for row, oks in zip(weights, seen)]
     parts = [defs(ident, blocked=True), background(width, bottom + 64),
              text(left, 14, "scaled scores", FONT, bold=True), text(second, 14, "weights", FONT, bold=True),
-             labelled_cells(ident, left, top, grid, seen, score_words, tokens, tokens, width=cell, height=22,
-                            shaded=False),
-             labelled_cells(ident, second, top, weights, seen, weight_words, [""] * n, tokens, width=cell, height=22,
-                            shaded=True),
+             *(labelled_cells(ident, x, top, values, seen, words, queries, tokens, width=cell, height=22, shaded=shaded)
+               for x, values, words, queries, shaded in ((left, grid, score_words, tokens, False),
+                                                         (second, weights, weight_words, [""] * n, True))),
              arrow(ident, [(left + m * cell + 6, top + n * 11), (second - 6, top + n * 11)]),
              text((left + m * cell + second) / 2, top + n * 11 - 6, "softmax", SMALL, anchor="middle"),
              weight_legend(ident, left - 40, bottom + 16, blocked=True)]
@@ -187,9 +175,6 @@ def masking_flow(scaled: Any, visible: Any, tokens: Sequence[str], *, ident: str
                         height, "".join(parts))
     values = {"tokens": list(tokens), "scaled": grid.tolist(), "visible": seen.tolist(), "weights": weights.tolist()}
     return figure(ident, picture, caption, kind="masked-scores", values=values)
-
-
-# --- several heads -------------------------------------------------------------------------------
 
 
 def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: Sequence[str], ident: str,
@@ -226,16 +211,14 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
         parts += [text(centre, map_top + n * 20 + dy, said, SMALL, anchor="middle", fill=MUTED)
                   for dy, said in ((16, f"weights {shape_text(run.weights.shape)}"),
                                     (32, f"× V: output {shape_text(run.output.shape)}"))]
-    concat_top = map_top + len(tokens) * 20 + 64
-    parts += [arrow(ident, [(centre, concat_top - 26), (centre, concat_top - 1)]) for centre in centres]
-    parts.append(box(mid, concat_top, width - 40, f"concatenate: {shape_text(result.concat.shape)}"))
-    w_o_top = concat_top + BOX_HEIGHT + 30
-    parts += [arrow(ident, [(mid, concat_top + BOX_HEIGHT), (mid, w_o_top - 1)]),
-              box(mid, w_o_top, 200, f"× W_O ({shape_text(np.shape(params.w_o))})")]
-    out_top = w_o_top + BOX_HEIGHT + 30
-    parts += [arrow(ident, [(mid, w_o_top + BOX_HEIGHT), (mid, out_top - 1)]),
-              box(mid, out_top, 200, f"output {shape_text(result.output.shape)}")]
-    legend_top = out_top + BOX_HEIGHT + 16
+    top = map_top + len(tokens) * 20 + 64
+    parts += [arrow(ident, [(centre, top - 26), (centre, top - 1)]) for centre in centres]
+    for i, (across, label) in enumerate(((width - 40, f"concatenate: {shape_text(result.concat.shape)}"),
+                                         (200, f"× W_O ({shape_text(np.shape(params.w_o))})"),
+                                         (200, f"output {shape_text(result.output.shape)}"))):
+        parts += [arrow(ident, [(mid, top - 30), (mid, top - 1)])] * (i > 0) + [box(mid, top, across, label)]
+        top += BOX_HEIGHT + 30
+    legend_top = top - 14
     parts.append(weight_legend(ident, 8, legend_top, blocked=not seen.all()))
     height = legend_top + 14 + SMALL + 8
     desc = (f"The input rows X ({shape_text(rows.shape)}) go to {heads} heads. Each head multiplies them by its "
@@ -257,16 +240,13 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     return figure(ident, picture, caption, kind="heads-flow", values=values)
 
 
-# --- the encoder block ---------------------------------------------------------------------------
-
 LABELS = {"input": "input rows x", "output": "output rows", "branch": "", "add": "", "norm": "Layer norm",
           "attention": "Multi-head self-attention", "feed-forward": "Feed-forward (each row alone)",
           "dropout": "Dropout (training only)", "final": "Layer norm, after the last block"}
 BLOCK_STEPS = {order: tuple((op, LABELS[op]) for op in ops.split()) for order, ops in (
     ("post", "input branch attention dropout add norm branch feed-forward dropout add norm output"),
     ("pre", "input branch norm attention dropout add branch norm feed-forward dropout add final output"))}
-"""The block's (operation, label) per layer-norm order; a Pre-LN stack's ``final`` norm follows its last block only
-(CL-039)."""
+"""The block's (operation, label) per layer-norm order; Pre-LN's ``final`` norm follows the last block (CL-039)."""
 HEIGHTS = {"input": 20, "output": 20, "branch": 4, "add": 24, "dropout": 30}  # a sublayer's box: BOX_HEIGHT + 4
 
 
@@ -309,13 +289,10 @@ def block_flow(*, ident: str, caption: str) -> str:
     return figure(ident, f'<div class="attnlab-panels">{pictures}</div>', caption, kind="block-flow", values=values)
 
 
-# --- the whole model -----------------------------------------------------------------------------
-
 MODEL_WIDTH, STACK_WIDTH = 420, 170
 MODEL_FONT = min_font(MODEL_WIDTH)  # wider than a phone's column: the text reads at 11 px once shrunk
-ENCODER = ("self-attention", "add & norm", "feed-forward", "add & norm")
+ENCODER = ("self-attention", "add & norm", "feed-forward", "add & norm")  # sublayers, top to bottom (CL-013, CL-021)
 DECODER = ("causal self-attention", "add & norm", "cross-attention", "add & norm", "feed-forward", "add & norm")
-"""One encoder block's and one decoder block's sublayers, top to bottom (CL-013, CL-021)."""
 SYMBOLS = {"N": "N", "heads": "h", "d_model": "d_model", "source": "m", "target": "n", "vocabulary": "V"}
 """The sizes as symbols: blocks per stack, heads, row width, source and target lengths, vocabulary."""
 
@@ -357,34 +334,24 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
     parts = [defs(ident)]
     shapes: dict[str, list[Any]] = {}
 
-    def step(centre: float, top: float, label: str) -> str:
-        width = min(max(STACK_WIDTH, 0.6 * font * len(label) + 20), 2 * min(centre, MODEL_WIDTH - centre) - 4)
-        return box(centre, top, width, label, height=BOX_HEIGHT, font=font)
-
-    def shaped(centre: float, top: float, name: str, shape: list[Any]) -> str:
-        shapes[name] = shape
-        return (arrow(ident, [(centre, top), (centre, top + gap - 1)])
-                + text(centre + 6, top + gap / 2 + font / 2 - 2, shape_text(shape), font, fill=MUTED))
-
-    def out(centre: float, top: float, chain: Sequence[Any], words: str) -> float:
-        """Arrows with their shapes, (name, shape), and between them boxes, down from ``top``, then ``words``."""
-        for i, link in enumerate(chain):
-            if i % 2:
-                parts.append(step(centre, top + gap, link))
-                top += gap + BOX_HEIGHT
+    def chain(centre: float, top: float, links: Sequence[Any]) -> float:
+        """Boxes (a label) and arrows with their shapes (name, shape) down from ``top``; returns the bottom."""
+        for link in links:
+            if isinstance(link, str):
+                width = min(max(STACK_WIDTH, 0.6 * font * len(link) + 20), 2 * min(centre, MODEL_WIDTH - centre) - 4)
+                parts.append(box(centre, top, width, link, font=font))
+                top += BOX_HEIGHT
             else:
-                parts.append(shaped(centre, top, *link))
-        parts.append(text(centre, top + gap + font + 2, words, font, anchor="middle"))
+                shapes[link[0]] = link[1]
+                parts.append(arrow(ident, [(centre, top), (centre, top + gap - 1)])
+                             + text(centre + 6, top + gap / 2 + font / 2 - 2, shape_text(link[1]), font, fill=MUTED))
+                top += gap
         return top
 
     def column(centre: float, top: float, label: str, embed: str, name: str, rows: Any) -> float:
-        parts.extend([text(centre, top + font, label, font, anchor="middle"), step(centre, top + font + 8, embed)])
-        top += font + 8 + BOX_HEIGHT
-        if embedding_norm:
-            parts.extend([shaped(centre, top, "embedded rows", [rows, d]), step(centre, top + gap, "layer norm")])
-            top += gap + BOX_HEIGHT
-        parts.append(shaped(centre, top, name, [rows, d]))
-        return top + gap
+        parts.append(text(centre, top + font, label, font, anchor="middle"))
+        norm = [("embedded rows", [rows, d]), "layer norm"] if embedding_norm else []
+        return chain(centre, top + font + 8, [embed, *norm, (name, [rows, d])])
 
     embed = "embed + positions" if "positions" not in sizes else f"embed + positions (up to {sizes['positions']})"
     if "token_types" in sizes:
@@ -404,9 +371,10 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
         parts += [drawn, arrow(ident, [(enc_x, enc_bottom), (enc_x, cross), (dec_x - STACK_WIDTH / 2 + 7, cross)]),
                   text(enc_x + 6, (enc_bottom + cross) / 2 + 2, "keys, values", font, fill=MUTED),
                   text(enc_x + 6, (enc_bottom + cross) / 2 + font + 4, shape_text([n_src, d]), font, fill=MUTED)]
-        last = out(dec_x, dec_bottom, [("decoder output", [n_tgt, d]), "linear: to the vocabulary",
-                                       ("scores over the vocabulary", [n_tgt, vocabulary]), "softmax",
-                                       ("next-token probabilities", [n_tgt, vocabulary])], "next-token probabilities")
+        end, words = dec_x, "next-token probabilities"
+        bottom = chain(end, dec_bottom, [("decoder output", [n_tgt, d]), "linear: to the vocabulary",
+                                         ("scores over the vocabulary", [n_tgt, vocabulary]), "softmax",
+                                         (words, [n_tgt, vocabulary])])
         desc = (f"Left, the encoder: the source tokens are embedded and given positions ({shape_text([n_src, d])}), "
                 f"then pass through {sizes['N']} encoder blocks, each self-attention and a feed-forward network, "
                 f"each followed by a residual addition and a layer norm. Right, the decoder: the target tokens, "
@@ -417,8 +385,8 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
                 f"({shape_text([n_tgt, vocabulary])}).")
         title = "The whole Transformer: encoder beside decoder"
     else:
-        last = out(enc_x, enc_bottom, [("encoder output", [n_src, d]), pooling, ("sentence vector", [1, d])],
-                   "one sentence vector")
+        end, words = enc_x, "one sentence vector"
+        bottom = chain(end, enc_bottom, [("encoder output", [n_src, d]), pooling, ("sentence vector", [1, d])])
         embedded = ("embedded with their positions and token type, then layer-normalised" if embedding_norm
                     else "embedded with their positions")
         desc = (f"The tokens are {embedded} ({shape_text([n_src, d])}) and pass through "
@@ -426,21 +394,19 @@ def model_flow(sizes: Mapping[str, Any] = SYMBOLS, *, decoder: bool = True, iden
                 f"network, each followed by a residual addition and a layer norm; then {pooling} gives one "
                 f"sentence vector ({shape_text([1, d])}).")
         title = "The whole encoder, from tokens to a sentence vector"
-    height = last + gap + font + 10
+    parts.append(text(end, bottom + font + 2, words, font, anchor="middle"))
+    height = bottom + font + 10
     picture = svg_image(ident, title, desc, MODEL_WIDTH, height, background(MODEL_WIDTH, height) + "".join(parts))
     values = {"sizes": dict(sizes), "decoder": decoder, "encoder_block": list(ENCODER),
               "decoder_block": list(DECODER) if decoder else None, "shapes": shapes}
     return figure(ident, picture, caption, kind="model-flow", values=values)
 
 
-# --- shifted targets -----------------------------------------------------------------------------
-
 START, END = "⟨start⟩", "⟨end⟩"
 
 
 def shifted_targets(target: Sequence[str], *, ident: str, caption: str) -> str:
-    """What each decoder position reads (the ``target``, ending in :data:`END`, moved right behind
-    :data:`START`) above what it must predict, an arrow from each prediction to the next position's input."""
+    """What each decoder position reads (``target`` shifted right behind :data:`START`) above what it must predict."""
     if len(target) < 2 or target[-1] != END:
         raise ValueError(f"target must be at least one token followed by {END}, got {list(target)!r}")
     reads = [START, *target[:-1]]

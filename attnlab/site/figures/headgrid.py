@@ -1,10 +1,9 @@
-"""A whole model at a glance: every head's weight map as a small square, a row per layer, a column per head; the
-cells of one shade are one ``<path>`` of run-length rectangles, which keeps 72 maps small."""
+"""Every head's weight map as a small square, a row per layer; each shade is one ``<path>`` of run-length rectangles."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import groupby
+from itertools import groupby, product
 
 import numpy as np
 
@@ -13,8 +12,7 @@ from attnlab.site.figures.palette import FRAME, INK, PAPER, strong
 from attnlab.site.figures.svg import background, figure, svg_image, text, upright
 
 LEVELS = 4  # shade steps between weight 0 and weight 1 (quarters: enough for maps this small)
-CELL, GAP = 5, 8
-LEFT, TOP, LEGEND = 64, 64, 96  # room for the layer labels, the head labels and the legend below the grid
+CELL, GAP, LEFT, TOP, LEGEND = 5, 8, 64, 64, 96  # room for the layer labels, the head labels and the legend
 FONT = 24  # 11 px or more once the grid is shrunk to a phone's 358 px column
 
 
@@ -24,8 +22,7 @@ def level(weights: np.ndarray) -> np.ndarray:
 
 
 def runs(steps: np.ndarray, left: int, top: int) -> dict[int, list[tuple[int, int, int]]]:
-    """One square's rows cut into runs of neighbouring cells of one shade step above 0, keyed by the step; a run
-    is a rectangle CELL high: its left x, top y and width, in SVG units."""
+    """By shade step above 0, the runs of one square's rows as rectangles CELL high: (left x, top y, width)."""
     found: dict[int, list[tuple[int, int, int]]] = {}
     for q, row in enumerate(steps):
         k = 0
@@ -49,29 +46,25 @@ def path(rectangles: Sequence[tuple[int, int, int]]) -> str:
 
 def head_grid(weights: object, *, outlined: Sequence[tuple[int, int]] = (), sentence: str, ident: str, title: str,
               desc: str) -> str:
-    """Every head's map of ``sentence`` (``weights``: layers × heads × n × n) as one figure, the (layer, head) pairs
-    ``outlined`` (counted from 0) framed; it carries where the grid lies."""
+    """Every head's map (``weights``: layers × heads × n × n) in one figure, the (layer, head)s ``outlined`` framed."""
     w = as_array("weights", weights, 4)
     layers, heads, n, m = w.shape
     if n != m:
         raise ValueError(f"weights must be square maps (self-attention), got {n} × {m}")
     frames = [(index("layer", row, layers), index("head", h, heads)) for row, h in outlined]
-    side = n * CELL
-    step = side + GAP
+    side, step = n * CELL, n * CELL + GAP
     width, grid_bottom = LEFT + heads * step, TOP + layers * step
     height = grid_bottom + LEGEND
     parts = [background(width, height), text(LEFT + heads * step / 2, FONT, "head", FONT, anchor="middle"),
              upright(FONT, f"{TOP + layers * step / 2:.0f}", "layer", FONT)]
     # labelled from 1, as the prose counts; ``outlined`` and the carried steps count from 0, as code does
-    parts += [text(LEFT + h * step + side / 2, TOP - 10, str(h + 1), FONT, anchor="middle")
-              for h in range(heads)]
+    parts += [text(LEFT + h * step + side / 2, TOP - 10, str(h + 1), FONT, anchor="middle") for h in range(heads)]
     parts += [text(LEFT - 10, TOP + row * step + side / 2 + FONT / 3, str(row + 1), FONT, anchor="end")
               for row in range(layers)]
     shaded: dict[int, list[tuple[int, int, int]]] = {}
-    for row in range(layers):
-        for h in range(heads):
-            for shade, found in runs(level(w[row, h]), LEFT + h * step, TOP + row * step).items():
-                shaded.setdefault(shade, []).extend(found)
+    for row, h in product(range(layers), range(heads)):
+        for shade, found in runs(level(w[row, h]), LEFT + h * step, TOP + row * step).items():
+            shaded.setdefault(shade, []).extend(found)
     squares = "".join(f"M{LEFT + h * step} {TOP + row * step}h{side}v{side}h-{side}z"
                       for row in range(layers) for h in range(heads))
     parts.append(f'<path d="{squares}" fill="{PAPER}" stroke="{FRAME}" stroke-width="0.5"/>')

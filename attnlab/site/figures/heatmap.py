@@ -1,5 +1,4 @@
-"""A heatmap of numbers in [−1, 1], rust through white to indigo, with its colour legend and a marked block
-(the positions chapter's sinusoidal encoding, the block its text works through by hand)."""
+"""A heatmap of numbers in [−1, 1], rust through white to indigo, with its colour legend and a marked block."""
 
 from __future__ import annotations
 
@@ -12,15 +11,12 @@ from attnlab.site.figures.palette import INK, MUTED, diverging
 from attnlab.site.figures.plot import label_every
 from attnlab.site.figures.svg import background, figure, legend_bar, min_font, num, svg_image, text, upright
 
-CELL_WIDTH, CELL_HEIGHT = 16, 11
-LEFT, TOP, RIGHT = 58, 42, 12
-"""Room left of the cells (row labels and name), above them (column labels and name), and on the right."""
+CELL_WIDTH, CELL_HEIGHT, LEFT, TOP, RIGHT = 16, 11, 58, 42, 12  # a cell; the room for the labels, and on the right
 STEP = 0.05  # cells are coloured in steps of this much (41 colours); the figure carries the exact values
 
 
 def cells(grid: np.ndarray) -> str:
-    """Every cell, one ``<path>`` per colour step (a figure holds hundreds of cells; a ``<rect>`` each
-    would weigh three times as much). Each cell's value is rounded to the nearest :data:`STEP` for its colour."""
+    """Every cell, one ``<path>`` per colour (a ``<rect>`` each weighs three times as much), rounded to :data:`STEP`."""
     by_colour: dict[str, list[str]] = {}
     for (row, column), value in np.ndenumerate(grid):
         by_colour.setdefault(diverging(round(value / STEP) * STEP), []).append(
@@ -30,8 +26,7 @@ def cells(grid: np.ndarray) -> str:
 
 def heatmap(values: Any, *, kind: str, ident: str, title: str, desc: str, caption: str, row_name: str,
             column_name: str, marked: tuple[int, int, int, int] | None = None, mark_note: str = "") -> str:
-    """A heatmap of ``values`` (every entry in [−1, 1]) as a figure of ``kind``, carrying them to 4 decimals;
-    ``marked`` = (first row, first column, rows, columns) outlines a block that ``mark_note``'s lines explain."""
+    """A figure of ``values`` in [−1, 1], carried to 4 decimals; ``marked`` (row, column, rows, columns) is outlined."""
     grid = as_matrix("values", values)
     if np.abs(grid).max() > 1:
         raise ValueError(f"heatmap values must lie in [-1, 1], got {np.abs(grid).max():g}")

@@ -1,5 +1,4 @@
-"""The lines view (BertViz's head view) of :mod:`attnlab.site.pages.trained`'s sentences: from the chosen query a
-line to every key, as wide and dark as its weight; ``docs/assets/lines.js`` redraws them for another word."""
+"""The lines view (BertViz's head view) of a trained head: ``docs/assets/lines.js`` redraws it for another word."""
 
 from __future__ import annotations
 
@@ -11,12 +10,9 @@ from attnlab.site.figures.svg import figure, min_font, num, text
 from attnlab.site.pages.trained import SENTENCES, Sentence, shown
 
 SCRIPT = "assets/lines.js"
-ROW, WIDTH, TOP = 20, 360, 6
-"""Height of one word's row, the picture's width, the space above the first row (SVG units = CSS px)."""
-QUERY_END, LINE_START, LINE_END, KEY_START = 116, 124, 226, 234
-"""Where the query words end, where the lines run, where the key words start."""
-STROKE = (0.75, 7.0)
-"""A line's width: the first number plus the second times its weight (the script reads both from the figure)."""
+ROW, WIDTH, TOP = 20, 360, 6  # a word's row, the picture's width, the space above the first row (CSS px)
+QUERY_END, LINE_START, LINE_END, KEY_START = 116, 124, 226, 234  # the query words' end, the lines, the key words
+STROKE = (0.75, 7.0)  # a line's width: the first number plus the second times its weight (lines.js reads both)
 OPACITY = (0.12, 0.88)  # a line's opacity, the same way: faint lines stay visible, weight 1 is opaque
 
 
@@ -37,11 +33,9 @@ def picture(ident: str, data: dict[str, Any]) -> str:
                     f'data-weight="{w!r}" stroke-width="{STROKE[0] + STROKE[1] * w:.2f}" '
                     f'stroke-opacity="{OPACITY[0] + OPACITY[1] * w:.2f}"/>'
                     for j, (y, w) in enumerate(zip(ys, weights[query])))  # the width and opacity by the weight
-    queries = "".join(
-        text(QUERY_END, ys[i] + font * 0.35, token, font, anchor="end", bold=i == query,
-             extra=f' role="radio" aria-checked="{str(i == query).lower()}" tabindex="{0 if i == query else -1}" '
-                   f'data-query="{i}" data-y="{num(ys[i])}" class="lines-query"')
-        for i, token in enumerate(tokens))
+    queries = "".join(text(QUERY_END, ys[i] + font * 0.35, token, font, anchor="end", bold=i == query, extra=(
+        f' role="radio" aria-checked="{str(i == query).lower()}" tabindex="{0 if i == query else -1}" '
+        f'data-query="{i}" data-y="{num(ys[i])}" class="lines-query"')) for i, token in enumerate(tokens))
     keys = "".join(text(KEY_START, ys[j] + font * 0.35, token, font) for j, token in enumerate(tokens))
     shares = "".join(text(WIDTH - 6, ys[j] + font * 0.35, f"{w:.3f}", font, anchor="end", fill=MUTED,
                           extra=f' data-share="{j}"') for j, w in enumerate(weights[query]))

@@ -1,24 +1,20 @@
-"""The guide's colours, defined once: figures import them; the post-build pass writes them for CSS (:func:`css`)
-and the explorer's script (:func:`js`). One ramp, white to indigo, shades every weight."""
+"""The guide's colours, defined once, for the figures, the CSS (:func:`css`) and the scripts (:func:`js`)."""
 
 from __future__ import annotations
 
 import json
 
-NAMED: dict[str, str] = {
+NAMED: dict[str, str] = {  # every colour by the name CSS gives it (``--attnlab-ink`` …)
     "ink": "#1a1a1a", "muted": "#4d4d4d", "grid": "#d0d0d0", "paper": "#ffffff",  # muted: 7:1 on white
     "frame": "#9e9e9e", "header": "#f5f5f5", "tint": "#e8eaf6",  # cell borders, table headers, a diagram's boxes
     "blocked": "#e4e4e4", "blocked-text": "#333333",  # a blocked key's grey (never a shade of the ramp), its text
     "indigo": "#3f51b5", "rust": "#b5400c", "green": "#2e7d32", "purple": "#6a1b9a",  # 4.5:1 or more on white
     "deep": "#283593",  # the end of the ramp where no text sits on the shade
 }
-"""Every colour by the name CSS gives it (``--attnlab-ink`` …)."""
 INK, MUTED, GRID, PAPER, FRAME, TINT, BLOCKED, INDIGO, RUST, DEEP = (NAMED[name] for name in (
     "ink", "muted", "grid", "paper", "frame", "tint", "blocked", "indigo", "rust", "deep"))
-SERIES: tuple[str, ...] = (INDIGO, RUST, NAMED["green"], NAMED["purple"])
-"""A chart's series colours, in order."""
-MAP_DEPTH = 0.6
-"""How far towards indigo the shade of weight 1 goes where a number is printed on it."""
+SERIES: tuple[str, ...] = (INDIGO, RUST, NAMED["green"], NAMED["purple"])  # a chart's series colours, in order
+MAP_DEPTH = 0.6  # how far towards indigo the shade of weight 1 goes where a number is printed on it
 
 
 def rgb(colour: str) -> tuple[int, int, int]:

@@ -1,6 +1,5 @@
-"""The value plane (each value a point, the visible values' hull, the output inside it) and the dot-product plane.
-``docs/assets/value-plane.js`` repeats the placing rules (:class:`Frame`, :func:`hull`, :func:`geometry`) for the
-lab's live plane, whose axes are drawn here (:func:`live_plane`); ``tests/node/test_value_plane_js.py`` compares."""
+"""The value plane and the dot-product plane; ``docs/assets/value-plane.js`` repeats :class:`Frame`, :func:`hull` and
+:func:`geometry` for the lab's live plane (``tests/node/test_value_plane_js.py`` compares)."""
 
 from __future__ import annotations
 
@@ -19,11 +18,9 @@ from attnlab.site.figures.svg import LAB_COLUMN, background, carried, defs, figu
 from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt, vector
 
-PANEL_WIDTH, PANEL_HEIGHT = 226, 236
-"""Size of one small-multiple panel: three fit side by side in a desktop column, one per row on a phone."""
+PANEL_WIDTH, PANEL_HEIGHT = 226, 236  # a small multiple: three side by side in a desktop column, one on a phone
 LIVE_WIDTH, LIVE_HEIGHT = 300, 330  # the lab's live plane fits the lab's box on a phone without shrinking
-MARGIN = {"left": 44, "right": 10, "top": 30, "bottom": 42}
-"""Room around the plotting box for the panel's heading, the tick labels and the axis names."""
+MARGIN = {"left": 44, "right": 10, "top": 30, "bottom": 42}  # for the heading, the tick labels and the axis names
 FONT = max(13, min_font(LIVE_WIDTH, LAB_COLUMN))
 PAD = 0.12  # share of the data's span left empty on each side, so points on the edge keep their labels
 
@@ -140,8 +137,7 @@ def separate(labels: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
              tokens: Sequence[str] = TOKENS) -> dict[str, Any]:
-    """Every pixel the plane needs for one lab result (or its ``to_dict()``, as the browser has it): values, their
-    radii and labels (the output's first, so the values' make way for it), hull, output."""
+    """Every pixel the plane needs for a lab result (or its ``to_dict()``): values, radii, labels, hull, output."""
     r = result.to_dict() if isinstance(result, LabResult) else result
     values = [frame.to_pixels(v) for v in r["values"]]
     centre = (sum(x for x, _ in values) / len(values), sum(y for _, y in values) / len(values))
@@ -234,8 +230,6 @@ def live_plane() -> str:
     return f'<template class="attnlab-plane-template" data-frame="{carried(frame.to_dict())}">{picture}</template>'
 
 
-# --- the dot product drawn: q · k = ‖q‖ × (the length of k's projection onto q's direction) ---------------
-
 DOT_WIDTH, DOT_HEIGHT, DOT_LEGEND = 360, 300, 22  # the dot plane's size, and each legend line's height under it
 
 
@@ -279,21 +273,20 @@ def dot_plane(query: Sequence[float], keys: Sequence[Sequence[float]], tokens: S
     q = np.asarray(query, float)
     span = max(frame.x_high - frame.x_low, frame.y_high - frame.y_low) * 2 / np.linalg.norm(q)
     a, b = frame.to_pixels(-span * q), frame.to_pixels(span * q)
-    parts.append(f'<clipPath id="{ident}-box">{frame.outline()}</clipPath>')
-    parts.append(segment(a, b, f'stroke="{RUST}" stroke-dasharray="2 4" clip-path="url(#{ident}-box)"'))
     top = frame.to_pixels(query)
-    parts.append(segment(origin, top, f'stroke="{RUST}" stroke-width="3" marker-end="url(#{ident}-q-arrow)"'))
-    parts.append(text(top[0] + 8, top[1] + font + 4, "query", font, bold=True, fill=RUST))
+    parts += [f'<clipPath id="{ident}-box">{frame.outline()}</clipPath>',
+              segment(a, b, f'stroke="{RUST}" stroke-dasharray="2 4" clip-path="url(#{ident}-box)"'),
+              segment(origin, top, f'stroke="{RUST}" stroke-width="3" marker-end="url(#{ident}-q-arrow)"'),
+              text(top[0] + 8, top[1] + font + 4, "query", font, bold=True, fill=RUST)]
     drawn = zip(tokens, keys, found["feet"], found["scores"], found["cosines"])
     for row, (token, key, foot, score, cosine) in enumerate(drawn):
         tip, at = frame.to_pixels(key), frame.to_pixels(foot)
-        parts.append(segment(tip, at, f'stroke="{MUTED}" stroke-dasharray="5 3"'))
-        parts.append(segment(origin, tip, f'stroke="{INDIGO}" stroke-width="2" marker-end="url(#{ident}-arrow)"'))
         left = tip[0] > frame.left + frame.width / 2
-        parts.append(text(tip[0] + (-8 if left else 8), tip[1] - 4, token, font, anchor="end" if left else "start"))
-        parts.append(text(frame.left, DOT_HEIGHT + DOT_LEGEND * row + 4,
-                          f"{token}: score {fmt(score)} = ‖q‖ × {fmt(score / np.linalg.norm(q))}, cosine {fmt(cosine)}",
-                          font))
+        parts += [segment(tip, at, f'stroke="{MUTED}" stroke-dasharray="5 3"'),
+                  segment(origin, tip, f'stroke="{INDIGO}" stroke-width="2" marker-end="url(#{ident}-arrow)"'),
+                  text(tip[0] + (-8 if left else 8), tip[1] - 4, token, font, anchor="end" if left else "start"),
+                  text(frame.left, DOT_HEIGHT + DOT_LEGEND * row + 4, f"{token}: score {fmt(score)} = ‖q‖ × "
+                       f"{fmt(score / np.linalg.norm(q))}, cosine {fmt(cosine)}", font)]
     parts.append(frame.outline(f' fill="none" stroke="{INK}"'))
     desc = (f"The query {fmt(q[0])}, {fmt(q[1])} and the keys as arrows from the origin; each key's dashed drop "
             "meets the query's line at its projection. " + "; ".join(

@@ -1,5 +1,4 @@
-"""Charts with axes: lines and shaded bands on log or linear axes, each series with its own dash and marker (colour
-is never the only cue), a legend, and the numbers drawn carried; and the charts the chapters draw with them."""
+"""Charts of lines and bands on log or linear axes, each series its own dash and marker, and the chapters' charts."""
 
 from __future__ import annotations
 
@@ -18,14 +17,11 @@ from attnlab.site.pages.mathml import SUPERSCRIPTS
 from attnlab.site.pages.sliders import SLIDER_RANGES
 from attnlab.text import fmt
 
-WIDTH, PLOT_HEIGHT = 400, 220
-LEFT, RIGHT, TOP = 64, 14, 12  # the plotting area's margins (SVG units)
+WIDTH, PLOT_HEIGHT, LEFT, RIGHT, TOP = 400, 220, 64, 14, 12  # the plotting area's height and margins (SVG units)
 TICK_FONT = min_font(WIDTH, LAB_COLUMN)  # 11 px in a box narrower than the column (a folded "Going deeper")
-LABEL_FONT = TICK_FONT + 1
-LEGEND_ROW = 22
+LABEL_FONT, LEGEND_ROW = TICK_FONT + 1, 22
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
-DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")
-"""Marker shape and dash pattern per series, in the order of :data:`attnlab.site.figures.palette.SERIES`."""
+DASHES: tuple[str, ...] = ("", "8 5", "2 4", "12 4 2 4")  # marker and dash per series, in the order of SERIES
 MARKER_PATHS = {"square": (-4, -4, "h8v8h-8z"), "triangle": (0, -5, "l5 9h-10z"), "diamond": (0, -5, "l5 5l-5 5l-5-5z")}
 """Each marker but the circle as a start offset from its centre and the rest of a short path."""
 
@@ -82,8 +78,7 @@ def ticks_within(low: float, high: float, count: int) -> tuple[float, ...]:
 
 
 def linear_axis(values: Sequence[float], label: str) -> Axis:
-    """A linear axis of about four round steps, from the one at or below ``min(values)`` to the one at or above
-    ``max(values)``."""
+    """A linear axis of about four round steps, its ends the steps at or beyond ``min(values)`` and ``max(values)``."""
     low, high = min(values), max(values)
     if high == low:
         low, high = low - 1, high + 1
@@ -205,8 +200,6 @@ def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *,
                      desc=desc, inputs=inputs)
 
 
-# --- concentration: one query's weights (attnlab.lab.compute) as its multiplier sweeps the lab's range ----
-
 SAMPLES = 17  # multipliers evenly spread over the range, besides those experiment 1 tabulates (marked)
 
 
@@ -249,23 +242,15 @@ def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
                      desc=desc.strip(), inputs={"token": token, "causal": causal})
 
 
-# --- why scale: mean ± one sd of raw and scaled scores against the key width d_k (log axis) ---------------
-
-
-def mean_and_sd(scores: Any, name: str) -> tuple[float, float]:
-    """The mean and the (population) standard deviation of one width's scores."""
-    values = as_array(name, scores, 1)
-    return float(values.mean()), float(values.std())
-
-
 def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any], *, ident: str,
                  drawn: Mapping[str, Any]) -> str:
     """Bands of mean ± 1 standard deviation of ``raw`` and ``scaled`` scores, one array per width, as a figure."""
     if not len(widths) == len(raw) == len(scaled) >= 2:
         raise ValueError(f"need one raw and one scaled array per width (two widths at least), got "
                          f"{len(widths)} widths, {len(raw)} raw and {len(scaled)} scaled")
-    raw_stats = np.array([mean_and_sd(s, f"raw[{i}]") for i, s in enumerate(raw)])
-    scaled_stats = np.array([mean_and_sd(s, f"scaled[{i}]") for i, s in enumerate(scaled)])
+    raw_stats, scaled_stats = (np.array([(a.mean(), a.std()) for a in (as_array(f"{name}[{i}]", s, 1)
+                                                                      for i, s in enumerate(arrays))])
+                               for name, arrays in (("raw", raw), ("scaled", scaled)))  # the population's sd
     bands = [Band(label, widths, stats[:, 0] - stats[:, 1], stats[:, 0] + stats[:, 1])
              for label, stats in (("raw q · k: mean ± 1 sd", raw_stats),
                                   ("scaled q · k / √d_k: mean ± 1 sd", scaled_stats))]

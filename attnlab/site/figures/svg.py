@@ -1,5 +1,4 @@
-"""What every figure shares: a named, described ``<svg role="img">`` (:func:`svg_image`) in a ``<figure>`` that
-carries its kind and numbers as JSON (:func:`figure`), and the text, legends and markers the pictures draw."""
+"""What every figure shares: a described ``<svg>`` (:func:`svg_image`) in a ``<figure>`` carrying its numbers."""
 
 from __future__ import annotations
 
@@ -13,9 +12,7 @@ from typing import Any
 from attnlab.site.figures.palette import BLOCKED, FRAME, GRID, INDIGO, INK, PAPER, RUST
 from attnlab.site.pages.mathml import with_math
 
-MIN_TEXT, PHONE_COLUMN, LAB_COLUMN = 11, 358, 316
-"""Smallest text any figure may show on a phone, and the text column's width on a 390 px wide phone, alone and in
-the lab's bordered box (CSS pixels)."""
+MIN_TEXT, PHONE_COLUMN, LAB_COLUMN = 11, 358, 316  # smallest text; a 390 px phone's column, alone and in the lab
 
 
 def min_font(width: float, column: float = PHONE_COLUMN) -> int:
@@ -34,8 +31,7 @@ SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")  # as a label writes it:
 
 def text(x: float, y: float, content: str, size: float, *, anchor: str = "start", fill: str = INK,
          bold: bool = False, extra: str = "") -> str:
-    """One ``<text>`` of ``content`` escaped, each ``_script`` lowered as a subscript at the label's own size (a
-    smaller one would read under :data:`MIN_TEXT` px), ``extra`` added to the tag as given."""
+    """A ``<text>`` of ``content``, each ``_script`` lowered at the label's own size, ``extra`` added to the tag."""
     weight = ' font-weight="700"' if bold else ""
     anchored = f' text-anchor="{anchor}"' if anchor != "start" else ""
     coloured = f' fill="{fill}"' if fill != INK else ""
@@ -57,8 +53,7 @@ def grid(lines: list[tuple[float, float, float, float]]) -> str:
 
 
 def defs(ident: str, *, blocked: bool = False, query: bool = False) -> str:
-    """``<defs>`` of an indigo arrow head (``ident``-arrow, for lines drawn with ``marker-end``), a rust one for the
-    ``query`` (``ident``-q-arrow) and the ``blocked`` cells' hatching, as asked."""
+    """``<defs>`` of arrow heads (``ident``-arrow; ``ident``-q-arrow for the ``query``) and the ``blocked`` hatching."""
     heads = [(ident, INDIGO), *([(f"{ident}-q", RUST)] if query else [])]
     return ("<defs>" + "".join(f'<marker id="{name}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
                                f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '

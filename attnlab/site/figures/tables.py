@@ -1,5 +1,4 @@
-"""Computed arrays as a page shows them: tables, labelled matrices, weight maps, rounded only for display and
-each followed by its export marker (:mod:`attnlab.site.pages.exports`)."""
+"""Tables, labelled matrices and weight maps, rounded for display, each followed by its export marker."""
 
 from __future__ import annotations
 
@@ -38,20 +37,16 @@ def matrix(m: Any, row_labels: Sequence[str], col_labels: Sequence[str],
     return table([corner, *col_labels], rows)
 
 
-WIDE_MAP, WIDE_COMPACT_MAP = 6, 10
-"""Maps with more keys than this (``compact`` ones, of narrow cells, fit more) get a tab stop on their box, which
-scrolls sideways on a phone."""
+WIDE_MAP, WIDE_COMPACT_MAP = 6, 10  # more keys than this (compact maps: the second) get a tab stop on their box
 
 
 def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], caption: str, visible: Any = None,
                decimals: int = 3, corner: str = "query \\ key", compact: bool = False) -> str:
-    """An accessible HTML attention map, a row per query, each number on its shade (``--w``) or "blocked", in a box
-    that scrolls sideways on a phone; ``compact`` cells are narrow, their keys written upwards."""
+    """An accessible HTML map, each number on its shade (``--w``) or "blocked", in a sideways-scrolling box."""
     w = np.atleast_2d(weights)
     one_label_each("queries", queries, w.shape[0], "rows of weights")
     one_label_each("keys", keys, w.shape[1], "columns of weights")
-    mask = np.atleast_2d(np.ones(w.shape, dtype=bool) if visible is None
-                         else as_mask("visible", visible, np.shape(weights)))
+    mask = np.atleast_2d(np.ones(w.shape, bool) if visible is None else as_mask("visible", visible, np.shape(weights)))
     head = "".join(f'<th scope="col">{escape(k)}</th>' for k in keys)
     shown = [[fmt(x, decimals) if ok else "blocked" for x, ok in zip(row, seen)] for row, seen in zip(w, mask)]
     body = []
@@ -63,8 +58,7 @@ def weight_map(weights: Any, queries: Sequence[str], keys: Sequence[str], captio
     classes = "attn-map" + (" compact" if compact else "") + (" attn-map-wide" if wide else "")
     html = (f'<table class="{classes}"><caption>{escape(caption)}</caption><thead><tr><td class="corner">'
             f'{escape(corner)}</td>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
-    # Every map scrolls inside its own box when the column is too narrow (a phone). A wide map surely
-    # will, so its box is a tab stop from the start; scroll-boxes.js gives any other box one when it scrolls.
+    # a wide map will scroll on a phone, so its box is a tab stop from the start (scroll-boxes.js: any that scrolls)
     focusable = f' tabindex="0" role="group" aria-label="{escape(caption)}"' if wide else ""
     exported = [[label, *cells] for label, cells in zip(queries, shown)]
     return (f'<div class="attn-map-scroll"{focusable}>{html}</div>\n'

@@ -1,5 +1,4 @@
-"""HTML for the interactive pieces a page embeds (the lab, the checklist, the reading progress, the download);
-it works without JavaScript, and ``docs/assets/lab-ui.js``, ``progress.js`` and ``download.js`` bring it to life."""
+"""The interactive pieces a page embeds, working without JavaScript: the lab, the checklist, progress, download."""
 
 from __future__ import annotations
 
@@ -13,17 +12,11 @@ from attnlab.site.figures.plane import live_plane
 from attnlab.site.pages.mathml import with_math
 from attnlab.site.pages.published import archive_name
 
-CHECKLIST: tuple[str, ...] = (
-    "Shapes fit: queries and keys share $d_k$; keys and values share $m$ rows",
-    "Project the rows to $Q$, $K$ and $V$",
-    "Take raw scores $Q K^\\top$",
-    "Scale by $1/\\sqrt{d_k}$",
-    "Remove blocked keys",
-    "Subtract the row maximum and exponentiate",
-    "Normalise so each row sums to one",
-    "Mix the values and check the output lies in the visible values' range",
-)
-"""The eight-step procedure a reader ticks off (BRIEF: procedure checklist); ``$…$`` is math."""
+CHECKLIST: tuple[str, ...] = (  # the eight-step procedure a reader ticks off (BRIEF); ``$…$`` is math
+    "Shapes fit: queries and keys share $d_k$; keys and values share $m$ rows", "Project the rows to $Q$, $K$ and $V$",
+    "Take raw scores $Q K^\\top$", "Scale by $1/\\sqrt{d_k}$", "Remove blocked keys",
+    "Subtract the row maximum and exponentiate", "Normalise so each row sums to one",
+    "Mix the values and check the output lies in the visible values' range")
 
 
 def checklist() -> str:
@@ -33,18 +26,15 @@ def checklist() -> str:
     return f'<ol class="attnlab-checklist" aria-label="Procedure checklist">{items}</ol>\n'
 
 
-LAB_STYLES = "assets/lab.css"
-PLANE_SCRIPT = "assets/value-plane.js"
+LAB_STYLES, PLANE_SCRIPT = "assets/lab.css", "assets/value-plane.js"
 LAB_SCRIPTS: tuple[str, ...] = ("assets/lab-data.js", "assets/attnlab.js", PLANE_SCRIPT, "assets/lab-ui.js")
-"""The lab's stylesheet, and its scripts in the order they must run: the toy's data, its maths, the live
-plane, the page side. Relative to a page (pages sit at the site's root: ``use_directory_urls: false``)."""
+"""The lab's stylesheet, and its scripts in the order they must run (relative to a page at the site's root)."""
 
 
 def lab(name: str = "Interactive attention lab", start: Mapping[str, Any] | None = None,
         compact: bool = False, assets: bool = True) -> str:
-    """A placeholder the browser lab fills in, named ``name``, starting from the controls ``start`` (checked here as
-    ``attnlab.lab.compute`` checks them); a ``compact`` one has no value plane, and a page's later labs may say
-    ``assets=False`` to leave its stylesheet and scripts to its first, which must then load all they need."""
+    """The browser lab's placeholder from the controls ``start`` (checked here); a ``compact`` one has no value
+    plane, and ``assets=False`` leaves the stylesheet and scripts to the page's first lab."""
     given = dict(start or {})
     checked = controls(given)  # refused here, naming the control, rather than in the reader's browser
     begin = escape(json.dumps({key: checked[key] for key in given}, separators=(",", ":")), quote=True)

@@ -21,7 +21,6 @@ from attnlab.attention import attention, project, softmax
 from attnlab.cost import cost
 from attnlab.lab import MULTIPLIERS, TOKENS, W_K, W_Q, W_V, X, compute
 from attnlab.layers import init_encoder_block, layer_norm, multi_head, positional_encoding
-from attnlab.site.figures.plane import lab_frame
 from attnlab.site.pages.sliders import SLIDER_RANGES
 
 FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="([^"]+)" data-figure="([^"]+)" '
@@ -384,12 +383,3 @@ def test_home_and_every_chapter_show_a_figure_and_the_diagrams_are_where_the_cha
     real = next(f for f in found if (f.page, f.kind) == ("real-model.html", "model-flow"))
     assert decoder.values["decoder"] and not real.values["decoder"]
 
-
-def test_every_lab_ships_the_value_plane_frame_it_is_drawn_on(built_site: Path) -> None:
-    # a page whose labs are all compact draws no plane and loads no value-plane.js (widgets.lab)
-    labs = {page.name: page.read_text(encoding="utf-8") for page in sorted(built_site.glob("*.html"))
-            if '<script src="assets/value-plane.js">' in page.read_text(encoding="utf-8")}
-    assert "lab.html" in labs
-    for name, html in labs.items():
-        frames = re.findall(r'<template class="attnlab-plane-template" data-frame="([^"]+)"', html)
-        assert frames and all(json.loads(unescape(f)) == lab_frame().to_dict() for f in frames), name

@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from pictures import SVG, corners, grid_cells
+from pictures import SVG, corners
 
 from attnlab.bert import encode
-from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, head_grid, level, path, runs
+from attnlab.site.figures.headgrid import CELL, FONT, GAP, LEFT, LEVELS, TOP, head_grid, path, runs
 from attnlab.site.figures.palette import strong
 from attnlab.site.figures.svg import MIN_TEXT, PHONE_COLUMN
 
@@ -25,12 +25,6 @@ def chapter_weights() -> np.ndarray:
     return np.stack([[h.weights for h in layer.heads] for layer in enc.layers])
 
 
-def drawn(html: str) -> dict[tuple[int, int, int, int], str]:
-    """(layer, head, query, key) → the shade step it is drawn in, for every cell drawn, read off the paths."""
-    carried = json.loads(ET.fromstring(html).get("data-values"))
-    return grid_cells(html, carried["grid"], carried["tokens"])
-
-
 def figure(weights: np.ndarray, **options: object) -> str:
     return head_grid(weights, sentence="a sentence", ident="t", title="All heads", desc="What it shows.", **options)
 
@@ -42,12 +36,6 @@ def test_the_outlined_heads_the_grid_carried_and_the_size_fit_the_page() -> None
     assert outlined == ["0 2", "2 9", "5 6"]
     assert json.loads(ET.fromstring(html).get("data-values"))["grid"] == dict(left=LEFT, top=TOP, cell=CELL, gap=GAP)
     assert len(html.encode("utf-8")) <= PAGE_BUDGET_KB * 1024
-
-
-def test_every_cell_is_drawn_in_the_shade_of_its_weight_and_white_ones_not_at_all() -> None:
-    weights = np.zeros((1, 2, 2, 2))
-    weights[0, 1, :, 0] = (1.0, 0.5)
-    assert drawn(figure(weights)) == {(0, 1, 0, 0): str(LEVELS), (0, 1, 1, 0): str(LEVELS // 2)}
 
 
 def test_neighbouring_cells_of_one_shade_are_one_rectangle_and_a_path_reads_back_into_its_cells() -> None:
@@ -69,11 +57,6 @@ def test_the_figure_is_named_and_described_with_a_legend_of_every_shade_and_labe
     fills = [r.get("fill") for r in svg.iter(f"{SVG}rect")]
     assert all(strong(s / LEVELS) in fills for s in range(LEVELS + 1))
     assert [t.text for t in svg.iter(f"{SVG}text")][-4:] == ["weight", "0", "0.5", "1"]
-
-
-def test_level_rounds_the_weight_to_quarters_shaded_white_to_indigo() -> None:
-    assert level(np.array([0.0, 0.12, 0.13, 0.5, 1.0])).tolist() == [0, 0, 1, 2, LEVELS]
-    assert (strong(0), strong(1)) == ("#ffffff", "#283593")
 
 
 def test_head_grid_refuses_maps_that_are_not_square_and_an_outline_outside_the_model() -> None:

@@ -16,13 +16,9 @@ PAGE_BUDGET_KB = 32
 """What the lines view may add to Home and keep its first load within 500 KB."""
 
 
-def carried(html: str) -> dict:
-    return json.loads(unescape(re.search(r'data-values="([^"]*)"', html).group(1)))
-
-
 def test_the_view_draws_a_line_from_the_pronoun_to_every_key_as_wide_as_its_weight() -> None:
     html = lines.lines_view("t", trained.SENTENCES[:1])
-    sentence = carried(html)["sentences"][0]
+    sentence = json.loads(unescape(re.search(r'data-values="([^"]*)"', html).group(1)))["sentences"][0]
     weights = np.array(sentence["weights"])[sentence["query"]]
     drawn = re.findall(r'<line [^>]*data-key="(\d+)" data-weight="([^"]+)" stroke-width="([^"]+)" '
                        r'stroke-opacity="([^"]+)"', html)
@@ -45,10 +41,7 @@ def test_one_word_of_each_sentence_is_chosen_and_takes_the_tab_stop_within_homes
         lines.lines_view("t", ())
 
 
-def test_the_mixing_chart_adds_up_to_the_output() -> None:
-    # the weighted values' lengths bound the output's length (triangle inequality); each is weight × ‖v‖:
-    # test_figures_site.trained_step
-    sizes, _ = trained.step_values("mixing")
-    assert np.linalg.norm(trained.head().output[trained.position()]) <= sum(sizes)
+def test_a_step_the_trained_charts_do_not_draw_is_refused() -> None:
+    # each step's values, weight × ‖v‖ for the mixing: test_figures_site.trained_step
     with pytest.raises(ValueError, match="'softmax'"):
         trained.step_values("softmax")

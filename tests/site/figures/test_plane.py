@@ -98,11 +98,6 @@ def test_panels_are_named_pictures_carrying_each_settings_numbers_and_their_shar
         plane.panels({}, ident="p", caption="c")
 
 
-def test_the_live_plane_ships_an_empty_group_for_the_marks() -> None:
-    # its frame, the lab's: test_figures_site.test_every_lab_ships_the_value_plane_frame_it_is_drawn_on
-    assert '<g data-marks=""></g>' in plane.live_plane()
-
-
 def test_geometry_reads_a_result_dict_like_a_result() -> None:
     r = compute("grid", 2.0, False, -1.0)
     assert geometry(r.to_dict(), lab_frame()) == geometry(r, lab_frame())
