@@ -8,9 +8,11 @@ so ``file://`` loads them too. A page shows the explorer by the line ``MARKER`` 
 from __future__ import annotations
 
 import json
+import tomllib
 from dataclasses import dataclass
 from functools import cache
 from html import escape
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -35,50 +37,17 @@ VECTOR_SCALE = 10**4
 
 @dataclass(frozen=True)
 class Prepared:
-    """One prepared sentence: key (file name), label, question, and its batch (``batch[0]`` shown, padded to the
-    longest); ``hint`` says where to look, without the answer."""
+    """A prepared sentence of ``data/explorer.toml`` (which says what each field is)."""
 
     key: str
     label: str
     look_for: str
     batch: tuple[str, ...]
-    hint: str = ""
+    hint: str
 
 
-PREPARED: tuple[Prepared, ...] = (
-    Prepared("toy-words", "The toy's words in a sentence",
-             "The toy's three words, grid, load and rises, in the sentence the chapter “A real head” uses.",
-             ("The grid load rises every evening.",),
-             "Click the cell where the row of “rises” meets the column of “load”: the list under the map names "
-             "the heads that weigh that pair most."),
-    Prepared("pronoun", "A pronoun and its referent",
-             "Which keys does the query “it” weigh, and is “pump” among them?",
-             ("The engineer checked the pump because it was leaking.",),
-             "Click the cell in the row of “it” under “pump”, then compare it with the cell under “engineer” in "
-             "the heads the list under the map names."),
-    Prepared("repeated", "A repeated word",
-             "“load” comes three times: do the three queries look at the same keys, or at each other?",
-             ("The load rose, then the load fell, then the load rose again.",),
-             "In a “load” row, look at the columns of the two other “load”s, head by head in the grid of every "
-             "head."),
-    Prepared("punctuation", "Punctuation everywhere",
-             "Dots, brackets and marks are tokens too: how much weight goes to them, and how much do they add?",
-             ("Wait... the grid (yes, the grid!) failed?",),
-             "Find a head whose columns under the marks are dark, then switch Show to contribution sizes."),
-    Prepared("padded", "A padded pair in one batch",
-             "“grid load rises” ran in one batch with “The grid load rises every evening.”, so it is "
-             "padded with [PAD] to that sentence's length. No query gives a [PAD] key any weight, and "
-             "the real tokens get the numbers they get alone; the [PAD] rows are computed but never read.",
-             ("grid load rises", "The grid load rises every evening."),
-             "Look at the [PAD] columns of any head, and compare the real tokens' cells with the same head of "
-             "the sentence run alone (the first sentence holds the same words)."),
-    Prepared("word-pieces", "A word cut into pieces",
-             "“Tokenisation” is not in the vocabulary: it becomes “token” and “##isation”. Do the pieces "
-             "look at each other?",
-             ("Tokenisation splits unfamiliar words.",),
-             "Click the cell in the row of “token” under “##isation”, and the one in the row of “##isation” "
-             "under “token”."),
-)
+PREPARED = tuple(Prepared(**{**entry, "batch": tuple(entry["batch"])}) for entry in tomllib.loads(
+    resources.files("attnlab.site.build").joinpath("data/explorer.toml").read_text(encoding="utf-8"))["sentence"])
 """The sentences the explorer offers, in the order of its menu; the first is shown on opening."""
 
 
