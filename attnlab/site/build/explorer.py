@@ -228,10 +228,14 @@ def _radios(name: str, legend: str, pairs: list[tuple[str, str]]) -> str:
     )
 
 
+MARKUP = "".join(resources.files("attnlab.site.build").joinpath("data/explorer.html").read_text(encoding="utf-8")
+                 .splitlines())
+"""The explorer's markup (``data/explorer.html``, its lines joined into one) with ``{names}`` to fill in."""
+
+
 def widget(page: str) -> str:
     """The explorer's markup for ``page`` (a path inside docs), on one line: plain form controls, the views
     ``explorer.js`` (loaded after them) fills in, and a word for a reader without JavaScript."""
-    up = "../" * page.count("/")
     config = bert.read_config(bert.model_dir())  # the shape alone: no weights are read for the markup
     layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
     controls = (
@@ -243,65 +247,6 @@ def widget(page: str) -> str:
         + _radios("view", "Draw as", [("map", "coloured squares"), ("numbers", "numbers"), ("lines", "lines")])
         + "</div>"
     )
-    return (
-        f'<div class="{CLASS}" role="region" aria-label="Explorer of all-MiniLM-L6-v2" '
-        f'data-data="{up}{FOLDER}/" data-layers="{layers}" data-heads="{heads}" '
-        f"data-scales='{json.dumps(SCALES)}'>"
-        "<noscript><p>The explorer needs JavaScript. The chapter “A real head” shows three of its "
-        "heads as tables computed when the site was built.</p></noscript>"
-        f"{own_sentence(up)}"
-        f"{controls}"
-        '<div class="explorer-look-for" data-testid="look-for"></div>'
-        '<div class="explorer-words" data-testid="words"></div>'
-        '<p class="explorer-status" role="status" data-testid="status">Loading…</p>'
-        '<div class="explorer-view" data-testid="view"></div>'
-        '<p class="explorer-readout" aria-live="polite" data-testid="readout"></p>'
-        '<p class="explorer-code">In Python: <code data-testid="code-reference"></code></p>'
-        '<div class="explorer-top" data-testid="top-heads"></div>'
-        '<div class="explorer-legend" data-testid="legend"></div>'
-        '<section class="explorer-neuron" aria-label="Neuron view of the chosen pair" data-testid="neuron-view" '
-        "hidden></section>"
-        '<h3 class="explorer-model-title" id="explorer-model-title">Every head at once</h3>'
-        '<p class="explorer-model-hint">Each square is one head’s map, the darker the larger: a row of '
-        f"squares per layer, 1 to {layers} from the top, and a column per head, 1 to {heads} from the left. "
-        "Choose one to show it above; the arrow keys move between heads.</p>"
-        '<div class="explorer-model" role="radiogroup" aria-labelledby="explorer-model-title" '
-        'data-testid="model-view"></div>'
-        '<div class="explorer-legend explorer-model-legend" data-testid="model-legend"></div>'
-        "</div>"
-        f'<link rel="stylesheet" href="{up}assets/explorer.css">'
-        f'<script src="{up}assets/palette.js"></script><script src="{up}assets/explorer-model.js"></script>'
-        f'<script src="{up}assets/explorer.js"></script>\n'
-    )
-
-
-def own_sentence(up: str) -> str:
-    """The part for a reader's own sentence: the sentence box, the button loading the model (its size said),
-    progress, cancel, status, and the link to the model's own zip for a copy on disk."""
-    size = readable_bytes(model_files.DOWNLOAD_BYTES)
-    return (
-        f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
-        f'data-scripts="{up}assets/" data-model-archive="{model_files.archive_name()}">'
-        '<h3 id="explorer-own-title">Your own sentence</h3>'
-        '<form class="explorer-own-form" data-testid="own-form">'
-        '<p class="explorer-field"><label for="explorer-own-text">Type a sentence; the model runs in this page, on '
-        "your device, and nothing you type leaves it.</label>"
-        '<textarea id="explorer-own-text" rows="2" data-testid="own-text" '
-        'placeholder="The animal didn’t cross the street because it was too tired."></textarea></p>'
-        f'<p><button type="button" class="md-button md-button--primary" data-testid="model-load">Load the model '
-        f"({size})</button> "
-        '<button type="submit" class="md-button md-button--primary" data-testid="own-run" hidden>Show every head'
-        "</button> "
-        '<button type="button" class="md-button" data-testid="model-cancel" hidden>Cancel</button></p>'
-        "</form>"
-        '<p class="explorer-own-progress" hidden><label for="explorer-model-progress">Loading the model</label> '
-        '<progress id="explorer-model-progress" max="1" value="0" data-testid="model-progress"></progress></p>'
-        '<p class="explorer-own-status" role="status" aria-live="polite" data-testid="model-status"></p>'
-        '<details class="explorer-own-offline"><summary>The weights, and a copy on disk</summary>'
-        "<p>The weights are rounded to half precision and checked before use, and are loaded only when you ask. "
-        "The guide's zip leaves them out: to run the model from a copy on disk, download "
-        f'<a href="{up}{model_files.archive_name()}" download data-testid="model-archive">'
-        f"{model_files.archive_name()}</a> from where you downloaded the guide and unzip it in the same folder.</p>"
-        "</details>"
-        "</section>"
-    )
+    return MARKUP.format(up="../" * page.count("/"), cls=CLASS, folder=FOLDER, layers=layers, heads=heads,
+                         scales=json.dumps(SCALES), controls=controls, model=model_files.FOLDER,
+                         archive=model_files.archive_name(), size=readable_bytes(model_files.DOWNLOAD_BYTES)) + "\n"

@@ -37,8 +37,7 @@ def csv_text(table: dict[str, Any]) -> str:
 
 
 def json_text(table: dict[str, Any], page_url: str) -> str:
-    """The table as JSON, saying where it comes from, what computed it and that the page rounds it (a line per
-    field and per row)."""
+    """The table as JSON, saying where it comes from and what computed it (a line per field and per row)."""
     about = {"guide": "Attention Lab", "page": page_url,
              "computed_by": f"attnlab {attnlab.__version__} with numpy {np.__version__}", "note": NOTE,
              "caption": table["caption"], "columns": table["columns"]}
@@ -62,8 +61,7 @@ def figure_style(stylesheet: str) -> str:
 
 
 def standalone(kind: str, values: str, content: str, style: str) -> str:
-    """A figure's pictures (its ``content``) side by side on paper in one SVG file, with ``style``, ``kind`` and
-    ``values`` (the page's ``data-figure`` and escaped ``data-values``)."""
+    """A figure's pictures side by side in one SVG file, with ``style``, ``data-figure`` and ``data-values``."""
     pictures, x, height = [], 0.0, 0.0
     for picture in PICTURE.finditer(content):
         pictures.append(picture.group(0).replace("<svg ", f'<svg x="{num(x)}" ', 1))

@@ -1,10 +1,6 @@
-"""The model's files for the explorer's own sentences (``assets/model/``), which ``docs/assets/minilm.js`` loads.
-
-``weights-<i>.js``: the weights as float16, each a UTF-16LE script of one string whose code units are their
-bits; ``tokenizer.js``; ``manifest.js`` (tensors, shape, each file's size and SHA-256, so the page refuses a bad
-file); ``LICENSE.txt`` and ``README.txt``. Scripts, not ``fetch()``, so ``file://`` works. The offline copy
-leaves the folder out: :func:`archive` is its own zip.
-"""
+"""The model's files (``assets/model/``) that ``docs/assets/minilm.js`` loads as scripts (so ``file://`` works): the
+float16 weights as UTF-16LE strings, the tokenizer, a manifest of digests, the licence and a README; :func:`archive`
+zips them apart from the offline copy."""
 
 from __future__ import annotations
 
@@ -29,17 +25,14 @@ PRECISION = "float16"
 CHUNKS = 8
 """How many files the weights are cut into (about 5.4 MiB each)."""
 ESCAPED = (0x0000, 0x000A, 0x000D, 0x0022, 0x005C, 0x2028, 0x2029)
-"""Code units written as ``\\uXXXX`` in a weights file, besides the surrogates: NUL, the line
-terminators, the quote and the backslash."""
-SPECIAL = np.isin(np.arange(0x10000), [*ESCAPED, *range(0xD800, 0xE000)])
-"""Whether a code unit is escaped (those and the surrogates), by its value: one look-up a unit."""
+"""Code units written as ``\\uXXXX`` besides the surrogates: NUL, line terminators, the quote, the backslash."""
+SPECIAL = np.isin(np.arange(0x10000), [*ESCAPED, *range(0xD800, 0xE000)])  # whether a unit is escaped, by value
 UPSTREAM = bert.UPSTREAM
 REVISION = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
 """The upstream commit whose ``model.safetensors`` has ``bert.WEIGHTS_SHA256``."""
 LICENCE = "Apache-2.0"
 DOWNLOAD_BYTES = 45_535_914
-"""What the page loads for the model (manifest.js and every file it lists): written here, as making the files
-takes seconds; a test weighs them."""
+"""What the page loads for the model (manifest.js and the files it lists), which a test weighs."""
 LAYER_TENSORS = tuple(f"{part}.{kind}" for part in (
     "attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense",
     "attention.output.LayerNorm", "intermediate.dense", "output.dense", "output.LayerNorm")
@@ -128,8 +121,8 @@ def archive_name(version: str = __version__) -> str:
 
 
 def archive(date: str) -> bytes:
-    """The model's files zipped under the guide's copy's folder, dated ``date``; stored, as deflate takes
-    seconds and saves under a tenth."""
+    """The model's files zipped under the guide's copy's folder, dated ``date``; stored (deflate saves under a
+    tenth)."""
     return offline.zipped(files(), published.archive_name(), date, compress=False)
 
 

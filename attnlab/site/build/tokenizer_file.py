@@ -56,8 +56,7 @@ def _specials(post: dict[str, Any]) -> tuple[str, str]:
 
 
 def settings(directory: Path) -> dict[str, Any]:
-    """What tokenizer.json asks, checked, in the names wordpiece.js reads (``vocab`` in id order; ``limit``, the
-    most tokens the page accepts, as Python does)."""
+    """What tokenizer.json asks, checked, in the names wordpiece.js reads (``vocab`` in id order)."""
     document = read_json(directory)
     _checked_kinds(document)
     normalizer, model = document["normalizer"], document["model"]
@@ -91,8 +90,7 @@ def every_code_point() -> list[str]:
 
 
 def assigned(chars: list[str]) -> list[str]:
-    """Those of ``chars`` Python's ``unicodedata`` assigns (private use included): the library's older tables
-    assign no more, so only these need asking."""
+    """Those of ``chars`` Python's ``unicodedata`` assigns (the library's older tables assign no more)."""
     return [c for c in chars if unicodedata.category(c) != "Cn"]
 
 
@@ -122,9 +120,8 @@ def _punctuation(chars: list[str]) -> set[int]:
 
 
 def probed_classes() -> dict[str, list[int]]:
-    """The installed ``tokenizers``' class of every code point, as ranges: ``removed`` and ``whitespace`` by
-    clean_text, ``punctuation`` split off alone, ``nonspacing`` dropped when accents are stripped (asked of the
-    characters NFD leaves as they are), and ``chinese`` spaced (blocks, so every code point is asked)."""
+    """The installed ``tokenizers``' class of every code point, as ranges (``chinese`` asked of every code point,
+    ``nonspacing`` of those NFD leaves as they are)."""
     chars = assigned(everything := every_code_point())
     cleaned = _normalised(chars, clean_text=True)
     spaced = _normalised(everything, handle_chinese_chars=True)
