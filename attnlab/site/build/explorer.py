@@ -1,9 +1,6 @@
-"""The explorer of all-MiniLM-L6-v2: its prepared sentences, their data files and the page's markup.
-
-Data files (``assets/explorer/<key>.js``: tokens, each head's weights and contribution sizes in whole
-1/``SCALES`` steps; ``<key>-layer-<l>.js``: the neuron view's vectors) are classic scripts adding to a global,
-so ``file://`` loads them too. A page shows the explorer by the line ``MARKER`` (:func:`widget`).
-"""
+"""The explorer of all-MiniLM-L6-v2 (a page's line ``MARKER``): its prepared sentences' answers, their data files
+(classic scripts adding to a global, so ``file://`` loads them: ``assets/explorer/<key>.js``, each head's weights
+and sizes in whole 1/``SCALES`` steps; ``<key>-layer-<l>.js``, the neuron view's vectors) and the page's markup."""
 
 from __future__ import annotations
 
@@ -12,14 +9,13 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from html import escape
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from attnlab import bert
 from attnlab.cost import readable_bytes
-from attnlab.site.build import model_files
+from attnlab.site.build import data_text, model_files
 from attnlab.text import fmt, significant
 
 MARKER = "<!-- attnlab:explorer -->"
@@ -46,8 +42,8 @@ class Prepared:
     hint: str
 
 
-PREPARED = tuple(Prepared(**{**entry, "batch": tuple(entry["batch"])}) for entry in tomllib.loads(
-    resources.files("attnlab.site.build").joinpath("data/explorer.toml").read_text(encoding="utf-8"))["sentence"])
+PREPARED = tuple(Prepared(**{**entry, "batch": tuple(entry["batch"])})
+                 for entry in tomllib.loads(data_text("data/explorer.toml"))["sentence"])
 """The sentences the explorer offers, in the order of its menu; the first is shown on opening."""
 
 
@@ -190,13 +186,9 @@ def vectors(key: str, layer: int) -> dict[str, Any]:
     (head h's columns h·d …), each head's raw ``scores`` (n × n) and ``lengths`` ‖v_j W_O^h‖."""
     enc = encoding(prepared(key))
     q, k, _ = bert.layer_inputs(enc, layer)
-    return {
-        "scale": VECTOR_SCALE,
-        "queries": steps(q, VECTOR_SCALE),
-        "keys": steps(k, VECTOR_SCALE),
-        "scores": [steps(head.scores, VECTOR_SCALE) for head in enc.layers[layer].heads],
-        "lengths": [steps(length, VECTOR_SCALE) for length in bert.value_lengths(enc, layer)],
-    }
+    return {"scale": VECTOR_SCALE, "queries": steps(q, VECTOR_SCALE), "keys": steps(k, VECTOR_SCALE),
+            "scores": [steps(head.scores, VECTOR_SCALE) for head in enc.layers[layer].heads],
+            "lengths": [steps(length, VECTOR_SCALE) for length in bert.value_lengths(enc, layer)]}
 
 
 @cache
@@ -228,8 +220,7 @@ def _radios(name: str, legend: str, pairs: list[tuple[str, str]]) -> str:
     )
 
 
-MARKUP = "".join(resources.files("attnlab.site.build").joinpath("data/explorer.html").read_text(encoding="utf-8")
-                 .splitlines())
+MARKUP = "".join(data_text("data/explorer.html").splitlines())
 """The explorer's markup (``data/explorer.html``, its lines joined into one) with ``{names}`` to fill in."""
 
 

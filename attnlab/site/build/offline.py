@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from attnlab.cost import readable_bytes
+from attnlab.site.build import data_text
 from attnlab.site.pages.published import GUIDE, archive_name, build_date, wheel_name
 
 COMPRESSION = 2
@@ -41,21 +42,8 @@ UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
 MODEL_FOLDER = "assets/model"
 DATA = "assets/download-data.js"
 ARCHIVES = re.compile(rf"{GUIDE}-[^/]*\.zip")
-README = """Attention Lab {version}: the offline copy
-
-Open index.html in a web browser. Every page, the search, the interactive lab,
-the formulas and the fonts work from this folder, with no network.
-
-With Python 3.11 or newer, `pip install {wheel}` here installs
-attnlab, the package that computed every number (numpy is its only
-dependency); each chapter is a Jupyter notebook in notebooks/, its answers
-beside it. With Node.js, run `node model.mjs` here: it prints the lab's
-baseline and the contrasts, as `python -m attnlab` does. Each table's
-numbers are in exports/, as CSV and JSON at full precision, and each figure as SVG.
-
-Prose CC0-1.0, code MIT; third-party files keep their own licences beside
-them (see licenses.html).
-"""
+README = data_text("data/offline-readme.txt")
+"""The copy's own README.txt, with ``{version}`` and ``{wheel}`` to fill in."""
 
 
 def download_data(name: str, size: int | None) -> str:

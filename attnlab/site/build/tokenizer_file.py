@@ -10,20 +10,16 @@ import sys
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from attnlab import bert
+from attnlab.site.build import data_text
 
 SEPARATOR = "a"
 """Put between the probed code points: no step changes it."""
-SUPPORTED = {
-    "normalizer": "BertNormalizer",
-    "pre_tokenizer": "BertPreTokenizer",
-    "model": "WordPiece",
-    "post_processor": "TemplateProcessing",
-}
+SUPPORTED = {"normalizer": "BertNormalizer", "pre_tokenizer": "BertPreTokenizer", "model": "WordPiece",
+             "post_processor": "TemplateProcessing"}
 """The one component of each kind that wordpiece.js implements."""
 CLASSES_FILE = "data/character-classes.json"
 
@@ -139,7 +135,7 @@ def probed_classes() -> dict[str, list[int]]:
 @cache
 def character_classes() -> dict[str, list[int]]:
     """``probed_classes`` as committed in ``CLASSES_FILE``."""
-    return dict(json.loads(resources.files("attnlab.site.build").joinpath(CLASSES_FILE).read_text(encoding="utf-8")))
+    return dict(json.loads(data_text(CLASSES_FILE)))
 
 
 def classes_text(classes: dict[str, list[int]]) -> str:
