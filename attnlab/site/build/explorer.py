@@ -71,17 +71,12 @@ def sizes(p: Prepared) -> np.ndarray:
     return np.stack([bert.contributions(enc, layer) for layer in range(len(enc.layers))])
 
 
-def _where(layer: int, head: int) -> str:
-    """A head as the explorer names it, counting from 1."""
-    return f"layer {layer + 1}, head {head + 1}"
-
-
 def _pair_answer(p: Prepared, query: str, key: str) -> str:
     """Which head weighs the pair most, and how much, in words."""
     layer, head = bert.strongest_head(encoding(p), query, key)
     pair = bert.pair_weights(encoding(p), query, key)
-    return (f"{_where(layer, head)} gives {fmt(float(pair[layer, head]))} of the weight of “{query}” to “{key}”, "
-            f"the most of the {pair.size} heads")
+    return (f"layer {layer + 1}, head {head + 1} gives {fmt(float(pair[layer, head]))} of the weight of “{query}” "
+            f"to “{key}”, the most of the {pair.size} heads")
 
 
 def _toy_words(p: Prepared) -> str:
@@ -107,7 +102,7 @@ def _repeated(p: Prepared) -> str:
     w = weights(p)
     others = np.mean([w[:, :, q, [k for k in places if k != q]].sum(axis=-1) for q in places], axis=0)
     layer, head = np.unravel_index(int(np.argmax(others)), others.shape)
-    return (f"Some heads link them: in {_where(int(layer), int(head))} each “load” gives the two others "
+    return (f"Some heads link them: in layer {layer + 1}, head {head + 1} each “load” gives the two others "
             f"{fmt(others[layer, head])} of its weight together, on average; over all the heads, "
             f"{fmt(others.mean())}.")
 
@@ -229,15 +224,11 @@ def widget(page: str) -> str:
     ``explorer.js`` (loaded after them) fills in, and a word for a reader without JavaScript."""
     config = bert.read_config(bert.model_dir())  # the shape alone: no weights are read for the markup
     layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
-    controls = (
-        '<div class="explorer-controls">'
-        + _select("sentence", "Sentence", [(p.key, p.label) for p in PREPARED])
-        + _select("layer", "Layer", [(str(i), str(i + 1)) for i in range(layers)])
-        + _select("head", "Head", [(str(i), str(i + 1)) for i in range(heads)])
-        + _radios("measure", "Show", [("weights", "weights"), ("sizes", "contribution sizes")])
-        + _radios("view", "Draw as", [("map", "coloured squares"), ("numbers", "numbers"), ("lines", "lines")])
-        + "</div>"
-    )
+    controls = (_select("sentence", "Sentence", [(p.key, p.label) for p in PREPARED])
+                + _select("layer", "Layer", [(str(i), str(i + 1)) for i in range(layers)])
+                + _select("head", "Head", [(str(i), str(i + 1)) for i in range(heads)])
+                + _radios("measure", "Show", [("weights", "weights"), ("sizes", "contribution sizes")])
+                + _radios("view", "Draw as", [("map", "coloured squares"), ("numbers", "numbers"), ("lines", "lines")]))
     return MARKUP.format(up="../" * page.count("/"), cls=CLASS, folder=FOLDER, layers=layers, heads=heads,
                          scales=json.dumps(SCALES), controls=controls, model=model_files.FOLDER,
                          archive=model_files.archive_name(), size=readable_bytes(model_files.DOWNLOAD_BYTES)) + "\n"

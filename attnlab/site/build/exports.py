@@ -1,6 +1,5 @@
-"""A page's downloads become files: each table two (``exports/<page>-<n>.csv``, ``.json``), each figure a
-standalone SVG (``exports/<page>-figure-<n>.svg``); the data is then taken off the page.
-"""
+"""A page's downloads become files, their data taken off the page: each table ``exports/<page>-<n>.csv`` and
+``.json``, each figure a standalone SVG (``exports/<page>-figure-<n>.svg``)."""
 
 from __future__ import annotations
 
@@ -49,8 +48,7 @@ def json_text(table: dict[str, Any], page_url: str) -> str:
 FIGURE_RULES = re.compile(r"^\.attnlab-plane-[^{]*\{[^}]*\}", re.M)
 """The stylesheet's rules for marks drawn inside figures by class (the value plane's, shared with the lab)."""
 PICTURE = re.compile(r'<svg [^>]*?width="(?P<width>[\d.]+)" height="(?P<height>[\d.]+)".*?</svg>', re.S)
-GAP = 16
-"""Space between a figure's pictures, side by side in its file."""
+GAP = 16  # between a figure's pictures, side by side in its file
 FONT = "Helvetica, Arial, sans-serif"
 
 

@@ -44,11 +44,8 @@ def subset(font: bytes, characters: Iterable[str]) -> bytes:
     from fontTools.ttLib import TTFont
     from fontTools.ttLib.woff2 import WOFF2FlavorData
 
-    options = fonttools_subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
     loaded = TTFont(io.BytesIO(font), recalcTimestamp=False)
-    cutter = fonttools_subset.Subsetter(options)
+    cutter = fonttools_subset.Subsetter(fonttools_subset.Options(flavor="woff2", layout_features=["*"]))
     cutter.populate(unicodes=sorted(ord(c) for c in characters))
     cutter.subset(loaded)
     out = io.BytesIO()

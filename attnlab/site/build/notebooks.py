@@ -295,13 +295,9 @@ def notebook_json(cells: list[Cell]) -> str:
                                    "metadata": {"attnlab": {"block": cell.place}} if cell.place else {},
                                    "source": cell.source.splitlines(keepends=True)}
         listed.append({**data, "execution_count": None, "outputs": []} if cell.kind == "code" else data)
-    notebook = {
-        "cells": listed,
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-                     "language_info": {"name": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    notebook = {"cells": listed, "nbformat": 4, "nbformat_minor": 5,
+                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                             "language_info": {"name": "python"}}}
     return json.dumps(notebook, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
 
 

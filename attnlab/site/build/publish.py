@@ -34,8 +34,6 @@ def script(variable: str, data: object, made_from: str) -> str:
             f"globalThis.{variable} = {json.dumps(data, indent=1, allow_nan=False)};\n")
 
 
-
-
 def decoder_model() -> str:
     """The small decoder's files as one script: config, vocabulary, the safetensors bytes (base64) and their SHA-256."""
     weights = (decoder.DIRECTORY / "model.safetensors").read_bytes()

@@ -1,7 +1,6 @@
 """What the page's WordPiece tokenizer (``docs/assets/wordpiece.js``) needs: tokenizer.json's settings, checked,
-and the character classes of the Rust library's Unicode tables (older than a browser's), which
-``python -m attnlab.site.build.tokenizer_file`` probes and commits as ``CLASSES_FILE``.
-"""
+and the character classes of the Rust library's (older) Unicode tables, which ``python -m
+attnlab.site.build.tokenizer_file`` probes and commits as ``CLASSES_FILE``."""
 
 from __future__ import annotations
 
@@ -22,11 +21,6 @@ SUPPORTED = {"normalizer": "BertNormalizer", "pre_tokenizer": "BertPreTokenizer"
              "post_processor": "TemplateProcessing"}
 """The one component of each kind that wordpiece.js implements."""
 CLASSES_FILE = "data/character-classes.json"
-
-
-def read_json(directory: Path) -> dict[str, Any]:
-    """tokenizer.json of the model folder, as a dict."""
-    return dict(json.loads((directory / "tokenizer.json").read_text(encoding="utf-8")))
 
 
 def _checked_kinds(document: dict[str, Any]) -> None:
@@ -53,7 +47,7 @@ def _specials(post: dict[str, Any]) -> tuple[str, str]:
 
 def settings(directory: Path) -> dict[str, Any]:
     """What tokenizer.json asks, checked, in the names wordpiece.js reads (``vocab`` in id order)."""
-    document = read_json(directory)
+    document = json.loads((directory / "tokenizer.json").read_text(encoding="utf-8"))
     _checked_kinds(document)
     normalizer, model = document["normalizer"], document["model"]
     by_id = sorted(model["vocab"].items(), key=lambda item: item[1])

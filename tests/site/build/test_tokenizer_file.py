@@ -45,7 +45,7 @@ def test_the_vocabulary_in_id_order_the_markers_and_the_limit_come_from_tokenize
     tokenizer = Tokenizer.from_file(str(bert.model_dir() / "tokenizer.json"))
     assert len(found["vocab"]) == tokenizer.get_vocab_size()
     assert all(found["vocab"][i] == tokenizer.id_to_token(i) for i in range(0, len(found["vocab"]), 97))
-    document = tokenizer_file.read_json(bert.model_dir())
+    document = json.loads((bert.model_dir() / "tokenizer.json").read_text(encoding="utf-8"))
     assert (found["cls"], found["sep"]) == ("[CLS]", "[SEP]")
     assert found["limit"] == bert.max_pieces() != document["truncation"]["max_length"]  # the pipeline's, not 128
     assert found["added"] == [t["content"] for t in document["added_tokens"]]
