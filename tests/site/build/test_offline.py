@@ -4,7 +4,6 @@ zipped, then the built site and its unzipped copy; ``tests/browser/test_offline.
 from __future__ import annotations
 
 import json
-import os
 import re
 import zipfile
 from io import BytesIO
@@ -63,14 +62,6 @@ def test_every_file_but_archives_and_the_model_sits_in_one_folder_sorted_dated_n
     assert {e.date_time for e in entries(archive(site, "1970-01-01"))} == {(1980, 1, 1, 0, 0, 0)}
     [stored] = entries(offline.zipped({"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False))
     assert stored.compress_type == zipfile.ZIP_STORED and stored.compress_size == stored.file_size == 400
-
-
-def test_the_same_site_gives_the_same_bytes_whatever_the_files_times(tmp_path: Path) -> None:
-    site = small_site(tmp_path)
-    first = archive(site)
-    for path in site.rglob("*"):
-        os.utime(path, (1_000_000_000, 1_000_000_000))
-    assert archive(site) == first
 
 
 def test_a_name_a_zip_would_carry_unsafely_the_sites_own_readme_or_a_name_written_two_ways_is_refused() -> None:

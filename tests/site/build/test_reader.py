@@ -39,13 +39,10 @@ GUARD_MODULE = "attnlab_tests_network_off"
 GUARD = '''"""Written by the tests: the network is off here; only this machine can be reached."""
 import sys
 
-LOCAL = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
-
 
 def _local(host):
-    if isinstance(host, bytes):
-        host = host.decode()
-    return host is None or host in LOCAL or str(host).startswith("127.")
+    host = host.decode() if isinstance(host, bytes) else host
+    return host is None or host in ("localhost", "::1", "0.0.0.0") or str(host).startswith("127.")
 
 
 def _guard(event, args):
