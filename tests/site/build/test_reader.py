@@ -273,8 +273,10 @@ def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
             continue
         block = blocks(copy / page.replace(".md", ".html"))[f"block-{line}"]
         if hidden:  # each piece of text apart (a figure's labels touch), 1,048,576 as one number
-            text = re.sub(r"(?<=\d),(?=\d{3})", "", " ".join(text for listing, text in block.pieces if not listing))
-        shown = numbers(text if hidden else block.text(shown_part(code)))
+            text = re.sub(r"(?<=\d),(?=\d{3})", "", " ".join(text for listing, text in block if not listing))
+        else:  # the block's text without the listing of the code the notebook ran
+            text = "".join(bit for listing, bit in block if not listing or bit.strip() != shown_part(code).strip())
+        shown = numbers(text)
         if not (any(rounds_to(n, m) for n in ran for m in shown) if hidden else ran == shown):
             disagreeing.append(f"cell {number} ({place}): showed {ran[:12]}, the page shows {shown[:12]}")
         count += len(ran)

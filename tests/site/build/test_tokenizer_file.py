@@ -13,7 +13,7 @@ from tokenizers import Tokenizer
 
 from attnlab import bert
 from attnlab.site.build import tokenizer_file
-from attnlab.site.build.tokenizer_file import character_classes, ranges, settings
+from attnlab.site.build.tokenizer_file import character_classes, settings
 
 
 def inside(flat: list[int], point: int) -> bool:
@@ -31,12 +31,6 @@ def changed_copy(tmp_path: Path, where: tuple[str | int, ...], **changes: Any) -
     (tmp_path / "tokenizer.json").write_text(json.dumps(document), encoding="utf-8")
     shutil.copy(bert.model_dir() / "sentence_bert_config.json", tmp_path / "sentence_bert_config.json")
     return tmp_path
-
-
-def test_ranges_join_neighbours_and_keep_gaps() -> None:
-    assert ranges([]) == []
-    assert ranges([7, 1, 2, 3, 3]) == [1, 3, 7, 7]
-    assert ranges([0, 2, 4]) == [0, 0, 2, 2, 4, 4]
 
 
 def test_the_vocabulary_in_id_order_the_markers_and_the_limit_come_from_tokenizer_json_and_the_pipeline_alone(
