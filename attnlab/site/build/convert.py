@@ -1,9 +1,5 @@
-"""The page pass: :func:`page_markdown` (``on_page_markdown``) and :func:`page_html` (``on_page_content``).
-
-Every problem of a page's Markdown is listed at once (``docs/page.md:LINE: …``), then its bindings, citations,
-blocks and exercises are written in; its HTML is refused if it shows a non-finite number or a traceback, gets
-MathML, one download control and the provenance line. A problem raises ``PageError``; no file is written.
-"""
+"""The page pass: :func:`page_markdown` (``on_page_markdown``) and :func:`page_html` (``on_page_content``); a
+problem raises ``PageError`` (all of a page's Markdown problems at once, ``docs/page.md:LINE: …``)."""
 
 from __future__ import annotations
 
@@ -50,15 +46,13 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
 
 
 def shown_elsewhere(path: str, guide: Guide, page: Page) -> str:
-    """The chapter ``path`` ready to be shown on ``page``: blocks placed (HTML ids prefixed by the chapter's
-    name, to stay unique), bindings resolved."""
+    """The chapter ``path`` ready to be shown on ``page``: blocks placed (ids prefixed), bindings resolved."""
     written = bindings.written_in(guide.sources[path], f"{page.docs_dir.name}/{path}", f"{practice.slug(path)}-")
     return running.with_run_lines(written, path)
 
 
 def page_markdown(markdown: str, page: Page) -> str:
-    """``markdown`` (front matter stripped by MkDocs) checked and resolved; messages' line numbers count the
-    front matter, as the author's editor does."""
+    """``markdown`` (front matter stripped by MkDocs) checked and resolved; messages' lines count the front matter."""
     one_blas_thread()
     front, text = page.in_file(markdown)
     try:
@@ -70,8 +64,7 @@ def page_markdown(markdown: str, page: Page) -> str:
 
 
 def page_html(html: str, page: Page) -> str:
-    """The page's HTML with MathML, its download control and the provenance line; ``PageError`` on anything
-    unshowable."""
+    """The page's HTML with MathML, its download control and provenance; ``PageError`` on anything unshowable."""
     found = output.problems(html, page.name)
     if found:
         raise PageError("\n".join(found))
@@ -90,13 +83,12 @@ BETWEEN_TAGS = re.compile(r"(<(pre|textarea|script)\b.*?</\2>)|>\s*\n\s*<", re.S
 
 
 def squeezed(html: str) -> str:
-    """``html`` with each run of whitespace between two tags that spans lines cut to one newline (not inside
-    ``pre``, ``textarea``, ``script``): a tenth of the Reference page's markup."""
+    """``html`` with whitespace spanning lines between two tags cut to one newline (not in ``pre``, ``textarea``,
+    ``script``)."""
     return BETWEEN_TAGS.sub(lambda found: found[1] or ">\n<", html)
 
 
 @functools.cache
 def one_blas_thread() -> None:
-    """Run numpy's matrix products on one thread for the rest of the build: on small matrices a second thread
-    saves little, and under load a clean build took twice as long with two."""
+    """Run numpy's matrix products on one thread for the rest of the build (under load, two took twice as long)."""
     threadpool_limits(limits=1, user_api="blas")

@@ -1,13 +1,11 @@
-"""The explorer of all-MiniLM-L6-v2: its prepared sentences, their data files and the page's markup.
-
-Data files (``assets/explorer/<key>.js``: tokens, each head's weights and contribution sizes in whole
-1/``SCALES`` steps; ``<key>-layer-<l>.js``: the neuron view's vectors) are classic scripts adding to a global,
-so ``file://`` loads them too. A page shows the explorer by the line ``MARKER`` (:func:`widget`).
-"""
+"""The explorer of all-MiniLM-L6-v2 (a page's line ``MARKER``): its prepared sentences' answers, their data files
+(classic scripts adding to a global, so ``file://`` loads them: ``assets/explorer/<key>.js``, each head's weights
+and sizes in whole 1/``SCALES`` steps; ``<key>-layer-<l>.js``, the neuron view's vectors) and the page's markup."""
 
 from __future__ import annotations
 
 import json
+import tomllib
 from dataclasses import dataclass
 from functools import cache
 from html import escape
@@ -17,7 +15,7 @@ import numpy as np
 
 from attnlab import bert
 from attnlab.cost import readable_bytes
-from attnlab.site.build import model_files
+from attnlab.site.build import data_text, model_files
 from attnlab.text import fmt, significant
 
 MARKER = "<!-- attnlab:explorer -->"
@@ -35,50 +33,17 @@ VECTOR_SCALE = 10**4
 
 @dataclass(frozen=True)
 class Prepared:
-    """One prepared sentence: key (file name), label, question, and its batch (``batch[0]`` shown, padded to the
-    longest); ``hint`` says where to look, without the answer."""
+    """A prepared sentence of ``data/explorer.toml`` (which says what each field is)."""
 
     key: str
     label: str
     look_for: str
     batch: tuple[str, ...]
-    hint: str = ""
+    hint: str
 
 
-PREPARED: tuple[Prepared, ...] = (
-    Prepared("toy-words", "The toy's words in a sentence",
-             "The toy's three words, grid, load and rises, in the sentence the chapter “A real head” uses.",
-             ("The grid load rises every evening.",),
-             "Click the cell where the row of “rises” meets the column of “load”: the list under the map names "
-             "the heads that weigh that pair most."),
-    Prepared("pronoun", "A pronoun and its referent",
-             "Which keys does the query “it” weigh, and is “pump” among them?",
-             ("The engineer checked the pump because it was leaking.",),
-             "Click the cell in the row of “it” under “pump”, then compare it with the cell under “engineer” in "
-             "the heads the list under the map names."),
-    Prepared("repeated", "A repeated word",
-             "“load” comes three times: do the three queries look at the same keys, or at each other?",
-             ("The load rose, then the load fell, then the load rose again.",),
-             "In a “load” row, look at the columns of the two other “load”s, head by head in the grid of every "
-             "head."),
-    Prepared("punctuation", "Punctuation everywhere",
-             "Dots, brackets and marks are tokens too: how much weight goes to them, and how much do they add?",
-             ("Wait... the grid (yes, the grid!) failed?",),
-             "Find a head whose columns under the marks are dark, then switch Show to contribution sizes."),
-    Prepared("padded", "A padded pair in one batch",
-             "“grid load rises” ran in one batch with “The grid load rises every evening.”, so it is "
-             "padded with [PAD] to that sentence's length. No query gives a [PAD] key any weight, and "
-             "the real tokens get the numbers they get alone; the [PAD] rows are computed but never read.",
-             ("grid load rises", "The grid load rises every evening."),
-             "Look at the [PAD] columns of any head, and compare the real tokens' cells with the same head of "
-             "the sentence run alone (the first sentence holds the same words)."),
-    Prepared("word-pieces", "A word cut into pieces",
-             "“Tokenisation” is not in the vocabulary: it becomes “token” and “##isation”. Do the pieces "
-             "look at each other?",
-             ("Tokenisation splits unfamiliar words.",),
-             "Click the cell in the row of “token” under “##isation”, and the one in the row of “##isation” "
-             "under “token”."),
-)
+PREPARED = tuple(Prepared(**{**entry, "batch": tuple(entry["batch"])})
+                 for entry in tomllib.loads(data_text("data/explorer.toml"))["sentence"])
 """The sentences the explorer offers, in the order of its menu; the first is shown on opening."""
 
 
@@ -106,17 +71,12 @@ def sizes(p: Prepared) -> np.ndarray:
     return np.stack([bert.contributions(enc, layer) for layer in range(len(enc.layers))])
 
 
-def _where(layer: int, head: int) -> str:
-    """A head as the explorer names it, counting from 1."""
-    return f"layer {layer + 1}, head {head + 1}"
-
-
 def _pair_answer(p: Prepared, query: str, key: str) -> str:
     """Which head weighs the pair most, and how much, in words."""
     layer, head = bert.strongest_head(encoding(p), query, key)
     pair = bert.pair_weights(encoding(p), query, key)
-    return (f"{_where(layer, head)} gives {fmt(float(pair[layer, head]))} of the weight of “{query}” to “{key}”, "
-            f"the most of the {pair.size} heads")
+    return (f"layer {layer + 1}, head {head + 1} gives {fmt(float(pair[layer, head]))} of the weight of “{query}” "
+            f"to “{key}”, the most of the {pair.size} heads")
 
 
 def _toy_words(p: Prepared) -> str:
@@ -142,7 +102,7 @@ def _repeated(p: Prepared) -> str:
     w = weights(p)
     others = np.mean([w[:, :, q, [k for k in places if k != q]].sum(axis=-1) for q in places], axis=0)
     layer, head = np.unravel_index(int(np.argmax(others)), others.shape)
-    return (f"Some heads link them: in {_where(int(layer), int(head))} each “load” gives the two others "
+    return (f"Some heads link them: in layer {layer + 1}, head {head + 1} each “load” gives the two others "
             f"{fmt(others[layer, head])} of its weight together, on average; over all the heads, "
             f"{fmt(others.mean())}.")
 
@@ -221,13 +181,9 @@ def vectors(key: str, layer: int) -> dict[str, Any]:
     (head h's columns h·d …), each head's raw ``scores`` (n × n) and ``lengths`` ‖v_j W_O^h‖."""
     enc = encoding(prepared(key))
     q, k, _ = bert.layer_inputs(enc, layer)
-    return {
-        "scale": VECTOR_SCALE,
-        "queries": steps(q, VECTOR_SCALE),
-        "keys": steps(k, VECTOR_SCALE),
-        "scores": [steps(head.scores, VECTOR_SCALE) for head in enc.layers[layer].heads],
-        "lengths": [steps(length, VECTOR_SCALE) for length in bert.value_lengths(enc, layer)],
-    }
+    return {"scale": VECTOR_SCALE, "queries": steps(q, VECTOR_SCALE), "keys": steps(k, VECTOR_SCALE),
+            "scores": [steps(head.scores, VECTOR_SCALE) for head in enc.layers[layer].heads],
+            "lengths": [steps(length, VECTOR_SCALE) for length in bert.value_lengths(enc, layer)]}
 
 
 @cache
@@ -259,80 +215,20 @@ def _radios(name: str, legend: str, pairs: list[tuple[str, str]]) -> str:
     )
 
 
+MARKUP = "".join(data_text("data/explorer.html").splitlines())
+"""The explorer's markup (``data/explorer.html``, its lines joined into one) with ``{names}`` to fill in."""
+
+
 def widget(page: str) -> str:
     """The explorer's markup for ``page`` (a path inside docs), on one line: plain form controls, the views
     ``explorer.js`` (loaded after them) fills in, and a word for a reader without JavaScript."""
-    up = "../" * page.count("/")
     config = bert.read_config(bert.model_dir())  # the shape alone: no weights are read for the markup
     layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
-    controls = (
-        '<div class="explorer-controls">'
-        + _select("sentence", "Sentence", [(p.key, p.label) for p in PREPARED])
-        + _select("layer", "Layer", [(str(i), str(i + 1)) for i in range(layers)])
-        + _select("head", "Head", [(str(i), str(i + 1)) for i in range(heads)])
-        + _radios("measure", "Show", [("weights", "weights"), ("sizes", "contribution sizes")])
-        + _radios("view", "Draw as", [("map", "coloured squares"), ("numbers", "numbers"), ("lines", "lines")])
-        + "</div>"
-    )
-    return (
-        f'<div class="{CLASS}" role="region" aria-label="Explorer of all-MiniLM-L6-v2" '
-        f'data-data="{up}{FOLDER}/" data-layers="{layers}" data-heads="{heads}" '
-        f"data-scales='{json.dumps(SCALES)}'>"
-        "<noscript><p>The explorer needs JavaScript. The chapter “A real head” shows three of its "
-        "heads as tables computed when the site was built.</p></noscript>"
-        f"{own_sentence(up)}"
-        f"{controls}"
-        '<div class="explorer-look-for" data-testid="look-for"></div>'
-        '<div class="explorer-words" data-testid="words"></div>'
-        '<p class="explorer-status" role="status" data-testid="status">Loading…</p>'
-        '<div class="explorer-view" data-testid="view"></div>'
-        '<p class="explorer-readout" aria-live="polite" data-testid="readout"></p>'
-        '<p class="explorer-code">In Python: <code data-testid="code-reference"></code></p>'
-        '<div class="explorer-top" data-testid="top-heads"></div>'
-        '<div class="explorer-legend" data-testid="legend"></div>'
-        '<section class="explorer-neuron" aria-label="Neuron view of the chosen pair" data-testid="neuron-view" '
-        "hidden></section>"
-        '<h3 class="explorer-model-title" id="explorer-model-title">Every head at once</h3>'
-        '<p class="explorer-model-hint">Each square is one head’s map, the darker the larger: a row of '
-        f"squares per layer, 1 to {layers} from the top, and a column per head, 1 to {heads} from the left. "
-        "Choose one to show it above; the arrow keys move between heads.</p>"
-        '<div class="explorer-model" role="radiogroup" aria-labelledby="explorer-model-title" '
-        'data-testid="model-view"></div>'
-        '<div class="explorer-legend explorer-model-legend" data-testid="model-legend"></div>'
-        "</div>"
-        f'<link rel="stylesheet" href="{up}assets/explorer.css">'
-        f'<script src="{up}assets/palette.js"></script><script src="{up}assets/explorer-model.js"></script>'
-        f'<script src="{up}assets/explorer.js"></script>\n'
-    )
-
-
-def own_sentence(up: str) -> str:
-    """The part for a reader's own sentence: the sentence box, the button loading the model (its size said),
-    progress, cancel, status, and the link to the model's own zip for a copy on disk."""
-    size = readable_bytes(model_files.DOWNLOAD_BYTES)
-    return (
-        f'<section class="explorer-own" aria-labelledby="explorer-own-title" data-model="{up}{model_files.FOLDER}/" '
-        f'data-scripts="{up}assets/" data-model-archive="{model_files.archive_name()}">'
-        '<h3 id="explorer-own-title">Your own sentence</h3>'
-        '<form class="explorer-own-form" data-testid="own-form">'
-        '<p class="explorer-field"><label for="explorer-own-text">Type a sentence; the model runs in this page, on '
-        "your device, and nothing you type leaves it.</label>"
-        '<textarea id="explorer-own-text" rows="2" data-testid="own-text" '
-        'placeholder="The animal didn’t cross the street because it was too tired."></textarea></p>'
-        f'<p><button type="button" class="md-button md-button--primary" data-testid="model-load">Load the model '
-        f"({size})</button> "
-        '<button type="submit" class="md-button md-button--primary" data-testid="own-run" hidden>Show every head'
-        "</button> "
-        '<button type="button" class="md-button" data-testid="model-cancel" hidden>Cancel</button></p>'
-        "</form>"
-        '<p class="explorer-own-progress" hidden><label for="explorer-model-progress">Loading the model</label> '
-        '<progress id="explorer-model-progress" max="1" value="0" data-testid="model-progress"></progress></p>'
-        '<p class="explorer-own-status" role="status" aria-live="polite" data-testid="model-status"></p>'
-        '<details class="explorer-own-offline"><summary>The weights, and a copy on disk</summary>'
-        "<p>The weights are rounded to half precision and checked before use, and are loaded only when you ask. "
-        "The guide's zip leaves them out: to run the model from a copy on disk, download "
-        f'<a href="{up}{model_files.archive_name()}" download data-testid="model-archive">'
-        f"{model_files.archive_name()}</a> from where you downloaded the guide and unzip it in the same folder.</p>"
-        "</details>"
-        "</section>"
-    )
+    controls = (_select("sentence", "Sentence", [(p.key, p.label) for p in PREPARED])
+                + _select("layer", "Layer", [(str(i), str(i + 1)) for i in range(layers)])
+                + _select("head", "Head", [(str(i), str(i + 1)) for i in range(heads)])
+                + _radios("measure", "Show", [("weights", "weights"), ("sizes", "contribution sizes")])
+                + _radios("view", "Draw as", [("map", "coloured squares"), ("numbers", "numbers"), ("lines", "lines")]))
+    return MARKUP.format(up="../" * page.count("/"), cls=CLASS, folder=FOLDER, layers=layers, heads=heads,
+                         scales=json.dumps(SCALES), controls=controls, model=model_files.FOLDER,
+                         archive=model_files.archive_name(), size=readable_bytes(model_files.DOWNLOAD_BYTES)) + "\n"

@@ -1,6 +1,5 @@
-"""A page's downloads become files: each table two (``exports/<page>-<n>.csv``, ``.json``), each figure a
-standalone SVG (``exports/<page>-figure-<n>.svg``); the data is then taken off the page.
-"""
+"""A page's downloads become files, their data taken off the page: each table ``exports/<page>-<n>.csv`` and
+``.json``, each figure a standalone SVG (``exports/<page>-figure-<n>.svg``)."""
 
 from __future__ import annotations
 
@@ -37,8 +36,7 @@ def csv_text(table: dict[str, Any]) -> str:
 
 
 def json_text(table: dict[str, Any], page_url: str) -> str:
-    """The table as JSON, saying where it comes from, what computed it and that the page rounds it (a line per
-    field and per row)."""
+    """The table as JSON, saying where it comes from and what computed it (a line per field and per row)."""
     about = {"guide": "Attention Lab", "page": page_url,
              "computed_by": f"attnlab {attnlab.__version__} with numpy {np.__version__}", "note": NOTE,
              "caption": table["caption"], "columns": table["columns"]}
@@ -50,8 +48,7 @@ def json_text(table: dict[str, Any], page_url: str) -> str:
 FIGURE_RULES = re.compile(r"^\.attnlab-plane-[^{]*\{[^}]*\}", re.M)
 """The stylesheet's rules for marks drawn inside figures by class (the value plane's, shared with the lab)."""
 PICTURE = re.compile(r'<svg [^>]*?width="(?P<width>[\d.]+)" height="(?P<height>[\d.]+)".*?</svg>', re.S)
-GAP = 16
-"""Space between a figure's pictures, side by side in its file."""
+GAP = 16  # between a figure's pictures, side by side in its file
 FONT = "Helvetica, Arial, sans-serif"
 
 
@@ -62,8 +59,7 @@ def figure_style(stylesheet: str) -> str:
 
 
 def standalone(kind: str, values: str, content: str, style: str) -> str:
-    """A figure's pictures (its ``content``) side by side on paper in one SVG file, with ``style``, ``kind`` and
-    ``values`` (the page's ``data-figure`` and escaped ``data-values``)."""
+    """A figure's pictures side by side in one SVG file, with ``style``, ``data-figure`` and ``data-values``."""
     pictures, x, height = [], 0.0, 0.0
     for picture in PICTURE.finditer(content):
         pictures.append(picture.group(0).replace("<svg ", f'<svg x="{num(x)}" ', 1))

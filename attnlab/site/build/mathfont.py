@@ -1,15 +1,12 @@
-"""The math font (Noto Sans Math, with its MATH table) cut to the characters the built pages' formulas draw.
-
-Their text, the italic a one-letter ``<mi>`` is drawn in (MathML Core's
-automatic italic) and the radical of a root; fontTools keeps what the MATH
-table and layout features reach from those. Timestamps are kept, so the same
-pages give the same bytes.
-"""
+"""The math font (Noto Sans Math, with its MATH table) cut to the characters the built pages' formulas draw: their
+text, the italic of a one-letter ``<mi>`` (MathML Core's automatic italic), a root's radical. Timestamps are kept, so
+the same pages give the same bytes."""
 
 from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from collections.abc import Iterable
 from html import unescape
 from pathlib import Path
@@ -22,20 +19,10 @@ ONE_LETTER = re.compile(r"<mi>\s*([^<\s])\s*</mi>")
 ROOT = re.compile(r"<m(?:sqrt|root)\b")
 GLYPH_TABLES = {"glyf", "loca"}
 """The tables WOFF2 can transform (rebuilding them takes fontTools most of the time of reading a font)."""
-
-
-def italic_letters() -> dict[str, str]:
-    """Letter → its mathematical italic (Unicode's Mathematical Alphanumeric Symbols: Latin from U+1D434, Greek
-    from U+1D6E2, its symbols after the small letters; italic h is U+210E; U+03A2 is unassigned)."""
-    latin = {chr(0x41 + i): chr(0x1D434 + i) for i in range(26)} | {
-        chr(0x61 + i): chr(0x1D44E + i) for i in range(26) if i != 7}
-    greek = {chr(0x391 + i): chr(0x1D6E2 + i) for i in range(25) if i != 17} | {
-        chr(0x3B1 + i): chr(0x1D6FC + i) for i in range(25)}
-    symbols = dict(zip("ϴ∇∂ϵϑϰϕϱϖ", map(chr, (0x1D6F3, 0x1D6FB, *range(0x1D715, 0x1D71C)))))
-    return latin | {"h": "\u210e", "ı": "\U0001d6a4", "ȷ": "\U0001d6a5"} | greek | symbols
-
-
-ITALIC = italic_letters()
+ITALIC = {chr(int(unicodedata.decomposition(c).split()[1], 16)): c
+          for c in map(chr, (*range(0x1D400, 0x1D800), 0x210E))
+          if unicodedata.name(c, "").startswith("MATHEMATICAL ITALIC ") or c == "\u210e"}
+"""Letter → its mathematical italic, by Unicode's font decompositions (italic h is U+210E, the Planck constant)."""
 
 
 def formula_characters(pages: Iterable[str]) -> set[str]:
@@ -57,11 +44,8 @@ def subset(font: bytes, characters: Iterable[str]) -> bytes:
     from fontTools.ttLib import TTFont
     from fontTools.ttLib.woff2 import WOFF2FlavorData
 
-    options = fonttools_subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
     loaded = TTFont(io.BytesIO(font), recalcTimestamp=False)
-    cutter = fonttools_subset.Subsetter(options)
+    cutter = fonttools_subset.Subsetter(fonttools_subset.Options(flavor="woff2", layout_features=["*"]))
     cutter.populate(unicodes=sorted(ord(c) for c in characters))
     cutter.subset(loaded)
     out = io.BytesIO()

@@ -1,8 +1,5 @@
-"""Each chapter as ``notebooks/<chapter>.ipynb`` (prose as Markdown cells, shown code as code cells, answers
-replaced by cells to fill in) and ``notebooks/<chapter>-answers.ipynb`` (a file of its own, folded in every viewer,
-unlike a collapsed cell): nbformat 4.5 JSON without outputs or dates, so the same chapter gives the same bytes.
-Cells leaving hidden lines out are run on their own first.
-"""
+"""Each chapter as ``notebooks/<chapter>.ipynb`` (prose, shown code as cells, answers as cells to fill in) and
+``notebooks/<chapter>-answers.ipynb``: nbformat 4.5 JSON without outputs or dates (same chapter, same bytes)."""
 
 from __future__ import annotations
 
@@ -33,14 +30,13 @@ FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<head>[^\n`]*)$
 BOX = re.compile(r'^(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 HEADING = re.compile(r"^#{1,6}[ \t]")
 ATTRIBUTE = r'(?:[#.][\w-]+|[\w-]+="[^"\n]*")'
-ATTRIBUTE_LIST = re.compile(rf"[ \t]*\{{:?[ \t]*{ATTRIBUTE}(?:[ \t]+{ATTRIBUTE})*[ \t]*\}}")
-"""``{#exercise-2 .attn-exercise}``, ``{ .python }``: Python-Markdown's attribute lists."""
+ATTRIBUTE_LIST = re.compile(rf"[ \t]*\{{:?[ \t]*{ATTRIBUTE}(?:[ \t]+{ATTRIBUTE})*[ \t]*\}}")  # { .python }
 LINK = re.compile(r"(?P<open>\]\(|\b(?:href|src)=\")(?P<target>[^)\s\"]*)")
 OPTION = re.compile(r'\b(?P<name>[\w-]+)="(?P<value>[^"]*)"')
 
 
 def assigned(statement: ast.stmt) -> list[str]:
-    """The names the last assignment in ``statement`` binds, also inside a loop, ``with`` or ``try`` (not a def)."""
+    """The names the last assignment in ``statement`` binds, also inside a block (not a def)."""
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         return []
     if isinstance(statement, ast.Assign | ast.AnnAssign | ast.AugAssign):
@@ -56,8 +52,8 @@ def assigned(statement: ast.stmt) -> list[str]:
 
 
 def displaying(shown: str) -> str:
-    """``shown`` ending with the names its last assignment binds, as an expression Jupyter displays (unless it
-    ends in an expression or assigns nothing)."""
+    """``shown`` ending with the names its last assignment binds, for Jupyter to display (if it does not end in an
+    expression)."""
     body = ast.parse(shown).body
     if body and isinstance(body[-1], ast.Expr):
         return shown
@@ -66,8 +62,7 @@ def displaying(shown: str) -> str:
 
 
 def retarget(target: str, page: str) -> str:
-    """A link of ``page`` as the notebooks' folder writes it (``block.md#x`` → ``../block.html#x``); another
-    host's and absolute links stay, and an anchor alone points at the page."""
+    """A link of ``page`` from the notebooks' folder (``block.md#x`` → ``../block.html#x``; ``#x`` → the page's)."""
     if re.match(r"^[a-z][a-z0-9+.-]*:|^/", target, re.IGNORECASE):
         return target
     path, _, fragment = target.partition("#")
@@ -77,7 +72,7 @@ def retarget(target: str, page: str) -> str:
 
 
 def jupyter_markdown(markdown: str, page: str) -> str:
-    """``markdown`` of ``page`` for a Markdown cell: no attribute lists, links retargeted (math stays ``$…$``)."""
+    """``markdown`` of ``page`` for a Markdown cell: no attribute lists, links retargeted."""
     text = sub_prose(ATTRIBUTE_LIST, lambda _: "", markdown)
     return sub_prose(LINK, lambda m: m["open"] + retarget(m["target"], page), text)
 
@@ -90,7 +85,7 @@ def page_link(page: str, place: str = "") -> str:
 
 @dataclass(frozen=True)
 class Cell:
-    """A Markdown or code cell; a code cell's block ``place``, and ``partial`` if it leaves lines out."""
+    """A cell; a code cell's block ``place``, and ``partial`` if it leaves lines out."""
 
     kind: str
     source: str
@@ -133,7 +128,7 @@ class Notebook:
 
 
 def headings(text: str) -> Iterator[tuple[str, bool]]:
-    """Each line of the Markdown ``text`` and whether it is a heading (lines inside code blocks never are)."""
+    """Each line of the Markdown ``text`` and whether it is a heading (outside code blocks)."""
     return zip(text.split("\n"), (bool(HEADING.match(line)) for line in code_blanked(text).split("\n")))
 
 
@@ -191,8 +186,7 @@ class Chapter:
         into.write(text, quote)
 
     def block(self, language: str, options: dict[str, str], code: str, into: Notebook, quote: bool) -> None:
-        """An executed block: a cell of its shown code (ending by displaying what it computed when lines are
-        hidden, which print its result), or a link to its result on the page."""
+        """An executed block: a cell of its shown code, or a link to its result on the page."""
         shown = shown_part(code) if language in COMPOSED and options.get("source") else ""
         place = options.get("id", "")
         if not shown.strip():
@@ -244,8 +238,7 @@ class Chapter:
 
 
 def chapter_markdown(source: str, path: str, docs: str) -> str:
-    """A chapter's Markdown as its page shows it (blocks placed, numbers written, exercises numbered, claims
-    linked), without front matter; ``docs`` is the docs folder's name."""
+    """A chapter's Markdown as its page shows it, without front matter; ``docs`` is the docs folder's name."""
     text = practice.numbered(bindings.written_in(source, f"{docs}/{path}"), path)
     return FRONT_MATTER.sub("", claims.linked(text, path), count=1)
 
@@ -295,27 +288,21 @@ def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tu
 
 
 def notebook_json(cells: list[Cell]) -> str:
-    """The notebook file: nbformat 4.5, a Python 3 kernel, as ``nbformat.write`` writes it; a code cell names the
-    block it shows in its metadata."""
+    """The notebook file as ``nbformat.write`` writes it; a code cell names its block in its metadata."""
     listed: list[dict[str, object]] = []
     for number, cell in enumerate(cells, start=1):
         data: dict[str, object] = {"cell_type": cell.kind, "id": f"cell-{number}",
                                    "metadata": {"attnlab": {"block": cell.place}} if cell.place else {},
                                    "source": cell.source.splitlines(keepends=True)}
         listed.append({**data, "execution_count": None, "outputs": []} if cell.kind == "code" else data)
-    notebook = {
-        "cells": listed,
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-                     "language_info": {"name": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    notebook = {"cells": listed, "nbformat": 4, "nbformat_minor": 5,
+                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                             "language_info": {"name": "python"}}}
     return json.dumps(notebook, sort_keys=True, indent=1, separators=(",", ": "), ensure_ascii=False) + "\n"
 
 
 def run_shown_parts(name: str, cells: list[Cell]) -> None:
-    """Run each cell of the notebook ``name`` that leaves lines of its block out, each in a fresh namespace (the
-    page ran every other cell's whole code); ``ValueError`` naming the block where one fails."""
+    """Run each cell of ``name`` that leaves lines out, each on its own; ``ValueError`` naming a failing block."""
     for cell in (cell for cell in cells if cell.partial):
         try:
             with guarded(cell.place, f"{name}'s cell"), redirect_stdout(io.StringIO()):

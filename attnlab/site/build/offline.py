@@ -1,8 +1,5 @@
-"""The offline copy: the finished site as one deterministic zip, ``attention-lab-<version>.zip``, beside its pages
-(the model's files, a download of their own, and older archives left out). Its size goes in
-``assets/download-data.js``, which ``docs/assets/download.js`` writes into the links. :func:`dated_zip` makes the
-wheel and the model's zip the same way.
-"""
+"""The offline copy: the finished site (but the model's files and older archives) as one deterministic zip beside
+its pages, its size in ``assets/download-data.js``; :func:`dated_zip` makes the wheel and the model's zip too."""
 
 from __future__ import annotations
 
@@ -16,18 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from attnlab.cost import readable_bytes
+from attnlab.site.build import data_text
 from attnlab.site.pages.published import GUIDE, archive_name, build_date, wheel_name
 
 COMPRESSION = 2
-"""zlib's level: for the offline copy, 8 % larger than at 5 (4.09 MB against 3.79), in half its time (0.12 s of CPU
-against 0.25); 1 is barely faster and 2 % larger again, 6 (the default) takes 0.41 s."""
-EARLIEST = (1980, 1, 1)
-"""The earliest date a zip entry can hold."""
+"""zlib's level: 8 % larger than at 5 (4.09 MB against 3.79) in half its time (0.12 s of CPU); 6 takes 0.41 s."""
+EARLIEST = (1980, 1, 1)  # the earliest date a zip entry can hold
 
 
 def dated_zip(entries: Iterable[tuple[str, bytes]], date: str, compress: bool = True) -> bytes:
-    """A zip of ``entries`` (name, bytes) in the order given, every entry dated ``date`` (``YYYY-MM-DD``; before
-    1980 as 1980-01-01), rw-r--r--, deflated at :data:`COMPRESSION` or stored (``compress=False``)."""
+    """A zip of ``entries`` (name, bytes) in order, each dated ``date`` (``YYYY-MM-DD``, at least 1980-01-01),
+    rw-r--r--, deflated or stored (``compress=False``)."""
     year, month, day = max(EARLIEST, tuple(int(part) for part in date.split("-")))
     moment = (year, month, day, 0, 0, 0)
     buffer = io.BytesIO()
@@ -46,21 +42,8 @@ UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
 MODEL_FOLDER = "assets/model"
 DATA = "assets/download-data.js"
 ARCHIVES = re.compile(rf"{GUIDE}-[^/]*\.zip")
-README = """Attention Lab {version}: the offline copy
-
-Open index.html in a web browser. Every page, the search, the interactive lab,
-the formulas and the fonts work from this folder, with no network.
-
-With Python 3.11 or newer, `pip install {wheel}` here installs
-attnlab, the package that computed every number (numpy is its only
-dependency); each chapter is a Jupyter notebook in notebooks/, its answers
-beside it. With Node.js, run `node model.mjs` here: it prints the lab's
-baseline and the contrasts, as `python -m attnlab` does. Each table's
-numbers are in exports/, as CSV and JSON at full precision, and each figure as SVG.
-
-Prose CC0-1.0, code MIT; third-party files keep their own licences beside
-them (see licenses.html).
-"""
+README = data_text("data/offline-readme.txt")
+"""The copy's own README.txt, with ``{version}`` and ``{wheel}`` to fill in."""
 
 
 def download_data(name: str, size: int | None) -> str:
@@ -72,8 +55,7 @@ def download_data(name: str, size: int | None) -> str:
 
 
 def checked_names(files: dict[str, Any]) -> dict[str, Any]:
-    """``files`` (by path inside the site), once every name is one a zip carries safely: ``ValueError`` names an
-    unsafe name, a ``README.txt`` (the copy's own) or two names differing only in Unicode normal form."""
+    """``files`` (by path inside the site), once every name is one a zip carries safely; ``ValueError`` names it."""
     seen: dict[str, str] = {}
     for relative in sorted(files):
         if UNSAFE.search(relative):

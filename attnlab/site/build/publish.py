@@ -1,7 +1,5 @@
-"""The post-build pass (:func:`publish`, run by the guide's plugin): the data scripts in ``assets/``,
-``claims.json`` and ``sources.bib``, the exports, the explorer's data and the model's files where a page shows the
-explorer, the notebooks, the wheel, and last the math font's cut and the offline copy.
-"""
+"""The post-build pass (:func:`publish`): the data scripts, claims, exports, notebooks, explorer's and model's files,
+the wheel, and last the math font's cut and the offline copy."""
 
 from __future__ import annotations
 
@@ -36,22 +34,6 @@ def script(variable: str, data: object, made_from: str) -> str:
             f"globalThis.{variable} = {json.dumps(data, indent=1, allow_nan=False)};\n")
 
 
-def lab_data() -> str:
-    """The lab's data script: the toy's data and the sliders' ranges."""
-    ranges = {name: list(limits) for name, limits in SLIDER_RANGES.items()}
-    return script("ATTNLAB_TOY", {**toy_data(), "ranges": ranges},
-                  "attnlab.lab.toy_data() and the lab's slider ranges")
-
-
-def contrasts() -> str:
-    """The companion's data: its contrasts, each key with its title and controls in order, and WE-002's inputs."""
-    data = [{"key": key, "title": title, "controls": dict(controls)} for key, (title, controls) in CONTRASTS.items()]
-    example = {"heading": we002_heading(), "query": list(WE002_QUERY), "keys": [list(k) for k in WE002_KEYS],
-               "values": [list(v) for v in WE002_VALUES]}
-    return (script("ATTNLAB_CONTRASTS", data, "attnlab.__main__ and attnlab.examples")
-            + f"globalThis.ATTNLAB_WE002 = {json.dumps(example, indent=1, allow_nan=False)};\n")
-
-
 def decoder_model() -> str:
     """The small decoder's files as one script: config, vocabulary, the safetensors bytes (base64) and their SHA-256."""
     weights = (decoder.DIRECTORY / "model.safetensors").read_bytes()
@@ -62,8 +44,17 @@ def decoder_model() -> str:
 
 
 def lab_files() -> dict[str, str]:
-    """The files that hand the toy to the browser lab and to ``model.mjs``, by path inside the site."""
-    return {"assets/contrasts.js": contrasts(), "assets/lab-data.js": lab_data()}
+    """The files that hand the toy to the browser lab and to ``model.mjs``, by path inside the site: the
+    companion's contrasts (key, title, controls in order) and WE-002's inputs; the toy and the sliders' ranges."""
+    contrasts = [{"key": key, "title": title, "controls": dict(controls)}
+                 for key, (title, controls) in CONTRASTS.items()]
+    example = {"heading": we002_heading(), "query": list(WE002_QUERY), "keys": [list(k) for k in WE002_KEYS],
+               "values": [list(v) for v in WE002_VALUES]}
+    ranges = {name: list(limits) for name, limits in SLIDER_RANGES.items()}
+    return {"assets/contrasts.js": script("ATTNLAB_CONTRASTS", contrasts, "attnlab.__main__ and attnlab.examples")
+            + f"globalThis.ATTNLAB_WE002 = {json.dumps(example, indent=1, allow_nan=False)};\n",
+            "assets/lab-data.js": script("ATTNLAB_TOY", {**toy_data(), "ranges": ranges},
+                                         "attnlab.lab.toy_data() and the lab's slider ranges")}
 
 
 BEFORE_THE_PAGES = lab_files()
@@ -71,8 +62,7 @@ BEFORE_THE_PAGES = lab_files()
 
 
 def unchanged_lab_files() -> dict[str, str]:
-    """:func:`lab_files`, refused if a page's code rebound a toy constant while the pages were built (the lab
-    would disagree with the pages before it)."""
+    """:func:`lab_files`, refused if a page's code rebound a toy constant while the pages were built."""
     files = lab_files()
     changed = [name for name, text in files.items() if text != BEFORE_THE_PAGES[name]]
     if changed:
@@ -98,8 +88,7 @@ def missing_pages(site: Path, nav: tuple[tuple[str, str], ...]) -> None:
 
 
 def links_outside(docs: Path) -> None:
-    """Refuse a symbolic link in ``docs`` to a file outside the project (``docs``' parent), naming each: the site
-    would publish it."""
+    """Refuse a symbolic link in ``docs`` to a file outside the project (``docs``' parent), naming each."""
     project = docs.resolve().parent
     outside = [f"{docs.name}/{path.relative_to(docs).as_posix()} -> {path.resolve()}"
                for path in sorted(docs.rglob("*")) if path.is_symlink() and not path.resolve().is_relative_to(project)]
@@ -142,9 +131,8 @@ def write_files(site: Path, files: Mapping[str, str | bytes]) -> None:
 
 
 def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_copy: bool = True) -> None:
-    """The post-build pass over the built ``site`` from ``docs`` and the navigation ``nav``; ``ValueError`` names
-    what is wrong. ``offline_copy`` false (a preview's rebuild) leaves out the zips and the font's cut (a
-    ``--dirty`` rebuild would keep a cut font lacking a new formula's characters)."""
+    """The post-build pass over the built ``site``; ``ValueError`` names what is wrong. ``offline_copy`` false (a
+    preview) leaves out the zips and the font's cut (a ``--dirty`` rebuild would keep a cut lacking new characters)."""
     missing_pages(site, nav)
     links_outside(docs)
     write_files(site, published(site, docs, nav))

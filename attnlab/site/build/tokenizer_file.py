@@ -1,7 +1,6 @@
 """What the page's WordPiece tokenizer (``docs/assets/wordpiece.js``) needs: tokenizer.json's settings, checked,
-and the character classes of the Rust library's Unicode tables (older than a browser's), which
-``python -m attnlab.site.build.tokenizer_file`` probes and commits as ``CLASSES_FILE``.
-"""
+and the character classes of the Rust library's (older) Unicode tables, which ``python -m
+attnlab.site.build.tokenizer_file`` probes and commits as ``CLASSES_FILE``."""
 
 from __future__ import annotations
 
@@ -10,27 +9,18 @@ import sys
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from attnlab import bert
+from attnlab.site.build import data_text
 
 SEPARATOR = "a"
 """Put between the probed code points: no step changes it."""
-SUPPORTED = {
-    "normalizer": "BertNormalizer",
-    "pre_tokenizer": "BertPreTokenizer",
-    "model": "WordPiece",
-    "post_processor": "TemplateProcessing",
-}
+SUPPORTED = {"normalizer": "BertNormalizer", "pre_tokenizer": "BertPreTokenizer", "model": "WordPiece",
+             "post_processor": "TemplateProcessing"}
 """The one component of each kind that wordpiece.js implements."""
 CLASSES_FILE = "data/character-classes.json"
-
-
-def read_json(directory: Path) -> dict[str, Any]:
-    """tokenizer.json of the model folder, as a dict."""
-    return dict(json.loads((directory / "tokenizer.json").read_text(encoding="utf-8")))
 
 
 def _checked_kinds(document: dict[str, Any]) -> None:
@@ -56,9 +46,8 @@ def _specials(post: dict[str, Any]) -> tuple[str, str]:
 
 
 def settings(directory: Path) -> dict[str, Any]:
-    """What tokenizer.json asks, checked, in the names wordpiece.js reads (``vocab`` in id order; ``limit``, the
-    most tokens the page accepts, as Python does)."""
-    document = read_json(directory)
+    """What tokenizer.json asks, checked, in the names wordpiece.js reads (``vocab`` in id order)."""
+    document = json.loads((directory / "tokenizer.json").read_text(encoding="utf-8"))
     _checked_kinds(document)
     normalizer, model = document["normalizer"], document["model"]
     by_id = sorted(model["vocab"].items(), key=lambda item: item[1])
@@ -91,8 +80,7 @@ def every_code_point() -> list[str]:
 
 
 def assigned(chars: list[str]) -> list[str]:
-    """Those of ``chars`` Python's ``unicodedata`` assigns (private use included): the library's older tables
-    assign no more, so only these need asking."""
+    """Those of ``chars`` Python's ``unicodedata`` assigns (the library's older tables assign no more)."""
     return [c for c in chars if unicodedata.category(c) != "Cn"]
 
 
@@ -122,9 +110,8 @@ def _punctuation(chars: list[str]) -> set[int]:
 
 
 def probed_classes() -> dict[str, list[int]]:
-    """The installed ``tokenizers``' class of every code point, as ranges: ``removed`` and ``whitespace`` by
-    clean_text, ``punctuation`` split off alone, ``nonspacing`` dropped when accents are stripped (asked of the
-    characters NFD leaves as they are), and ``chinese`` spaced (blocks, so every code point is asked)."""
+    """The installed ``tokenizers``' class of every code point, as ranges (``chinese`` asked of every code point,
+    ``nonspacing`` of those NFD leaves as they are)."""
     chars = assigned(everything := every_code_point())
     cleaned = _normalised(chars, clean_text=True)
     spaced = _normalised(everything, handle_chinese_chars=True)
@@ -142,7 +129,7 @@ def probed_classes() -> dict[str, list[int]]:
 @cache
 def character_classes() -> dict[str, list[int]]:
     """``probed_classes`` as committed in ``CLASSES_FILE``."""
-    return dict(json.loads(resources.files("attnlab.site.build").joinpath(CLASSES_FILE).read_text(encoding="utf-8")))
+    return dict(json.loads(data_text(CLASSES_FILE)))
 
 
 def classes_text(classes: dict[str, list[int]]) -> str:

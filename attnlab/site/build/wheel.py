@@ -1,9 +1,5 @@
-"""The ``attnlab`` wheel in the site, ``attnlab-<version>-py3-none-any.whl``: ``pip install`` it with no network.
-
-Every module of ``attnlab/`` but ``site/`` (which needs MkDocs), with ``py.typed`` and ``data/``, and the
-installed metadata's facts; written with :mod:`zipfile` (no build backend, no network), dated the build's day,
-so the same sources and date give the same bytes.
-"""
+"""The ``attnlab`` wheel in the site (``pip install`` it with no network): ``attnlab/`` but ``site/``, the installed
+metadata's facts, written with :mod:`zipfile` and dated the build's day (the same sources and date, the same bytes)."""
 
 from __future__ import annotations
 
@@ -25,8 +21,7 @@ EXTRA = re.compile(r"\bextra\s*==")
 
 
 def modules(package: Path) -> dict[str, bytes]:
-    """The ``.py`` files, ``py.typed`` and ``data/`` of the package folder ``package`` but ``site/``, by path in
-    the wheel, sorted."""
+    """The ``.py`` files, ``py.typed`` and ``data/`` of ``package`` but ``site/``, by path in the wheel, sorted."""
     found = {f"{NAME}/{path.relative_to(package).as_posix()}": path.read_bytes() for path in package.rglob("*")
              if (path.suffix == ".py" or path.name == "py.typed" or path.relative_to(package).parts[0] == "data")
              and path.is_file() and path.relative_to(package).parts[0] != LEFT_OUT and "__pycache__" not in path.parts}
@@ -39,8 +34,7 @@ def requirements(distribution: metadata.Distribution) -> list[str]:
 
 
 def metadata_text(distribution: metadata.Distribution, version: str) -> str:
-    """The wheel's ``METADATA`` (core metadata 2.4): name, version, the copied fields, the licence file, the
-    requirements, the package's docstring; ``ValueError`` naming a field the installed metadata lacks."""
+    """The wheel's ``METADATA`` (core metadata 2.4); ``ValueError`` naming a field the installed metadata lacks."""
     fields = distribution.metadata
     missing = [field for field in COPIED if field not in fields]
     if missing:

@@ -100,18 +100,6 @@ def listings(root: Element) -> list[str]:
             for code in listing.iter() if code.tag == "code"]
 
 
-@dataclass
-class Shown:
-    """One block as its page shows it: ``(is a listing, text)`` in page order."""
-
-    pieces: list[tuple[bool, str]]
-
-    def text(self, leaving_out: str = "") -> str:
-        """The block's text, without the listing whose text is ``leaving_out`` (the code the notebook ran)."""
-        listing = leaving_out.strip()
-        return "".join(text for is_listing, text in self.pieces if not (is_listing and text.strip() == listing))
-
-
 def pieces(element: Element) -> Iterator[tuple[bool, str]]:
     """The text inside ``element``, each listing as one piece."""
     for child in element.children:
@@ -124,9 +112,9 @@ def pieces(element: Element) -> Iterator[tuple[bool, str]]:
 
 
 @cache
-def blocks(path: Path) -> dict[str, Shown]:
-    """Every block of the built page at ``path``, by its id (``block-24``)."""
-    return {e.attrs["id"]: Shown(list(pieces(e))) for e in page(path).iter()
+def blocks(path: Path) -> dict[str, list[tuple[bool, str]]]:
+    """Every block of the built page at ``path`` as ``(is a listing, text)`` pieces in page order, by its id."""
+    return {e.attrs["id"]: list(pieces(e)) for e in page(path).iter()
             if e.tag == "div" and BLOCK_CLASS in e.classes and e.attrs.get("id")}
 
 

@@ -14,7 +14,7 @@ from markdown import Markdown
 from attnlab.site.build import explorer
 from attnlab.site.build.convert import PageError, one_blas_thread, page_html, page_markdown, squeezed
 from attnlab.site.pages import blocks
-from attnlab.site.pages.guide import Page, nav_pages
+from attnlab.site.pages.guide import Page
 from attnlab.site.pages.source import FRONT_MATTER
 
 EXECUTED = {"pymdownx.superfences": {"custom_fences": [
@@ -120,11 +120,6 @@ def test_a_build_runs_numpys_matrix_products_on_one_thread() -> None:
     one_blas_thread()
     blas = [pool for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
     assert blas and all(pool["num_threads"] == 1 for pool in blas)
-
-
-def test_mkdocs_nav_gives_paths_and_titles_in_order() -> None:
-    nav = [{"Home": "index.md"}, {"Part": [{"Softmax": "softmax.md"}, {"Mixing": "mixing.md"}]}]
-    assert list(nav_pages(nav)) == [("index.md", "Home"), ("softmax.md", "Softmax"), ("mixing.md", "Mixing")]
 
 
 def test_the_claims_page_lists_its_claims_where_its_marker_is_and_stops_without_it(tmp_path: Path) -> None:

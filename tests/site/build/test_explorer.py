@@ -7,7 +7,6 @@ import json
 import re
 import shutil
 import subprocess
-from typing import Any
 
 import numpy as np
 import pytest
@@ -24,16 +23,6 @@ PUNCTUATION = set(".,;:!?()-\"'")
 
 def tokens(key: str) -> tuple[str, ...]:
     return explorer.encoding(prepared(key)).tokens
-
-
-def in_node(script: str) -> dict[str, Any]:
-    """Run a data file as the browser does (a classic script) in Node; return what it put in the global."""
-    executable = shutil.which("node")
-    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs)"
-    runner = script + "\nprocess.stdout.write(JSON.stringify(globalThis.ATTNLAB_EXPLORER));"
-    finished = subprocess.run([executable, "-"], input=runner, capture_output=True, text=True, timeout=60, check=False)
-    assert finished.returncode == 0, finished.stderr
-    return json.loads(finished.stdout)
 
 
 def test_each_prepared_sentence_shows_what_it_is_chosen_for_under_a_key_of_its_own_and_none_other() -> None:
@@ -82,7 +71,13 @@ def test_a_layers_vectors_are_the_heads_queries_keys_scores_and_value_lengths() 
 
 
 def test_the_files_run_as_scripts_add_their_sentences_to_what_is_there() -> None:
-    found = in_node("globalThis.ATTNLAB_EXPLORER = {other: 1};\n" + "".join(data_script(p.key) for p in PREPARED))
+    executable = shutil.which("node")  # run as the browser does (classic scripts), in Node
+    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs)"
+    runner = ("globalThis.ATTNLAB_EXPLORER = {other: 1};\n" + "".join(data_script(p.key) for p in PREPARED)
+              + "\nprocess.stdout.write(JSON.stringify(globalThis.ATTNLAB_EXPLORER));")
+    finished = subprocess.run([executable, "-"], input=runner, capture_output=True, text=True, timeout=60, check=False)
+    assert finished.returncode == 0, finished.stderr
+    found = json.loads(finished.stdout)
     assert set(found) == {"other", *(p.key for p in PREPARED)}
     assert {p.key: found[p.key]["tokens"] for p in PREPARED} == {p.key: list(tokens(p.key)) for p in PREPARED}
 

@@ -72,7 +72,7 @@ FIGURE = figure("two-boxes", picture("a", 30) + picture("b", 40), "Two $W_O$ box
 STYLE = ".attnlab-plane-hull { fill: var(--attnlab-tint); }\n.other { fill: var(--attnlab-ink); }"
 
 
-def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name() -> None:
+def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name_linking_up_from_a_folder() -> None:
     html, files = built(table(["key", "weight"], [["grid", fmt(THIRD)]], caption="Weights") + "\ntext\n\n"
                         + table(["$d_k$", "w"], [[fmt(1), fmt(2)]]) + "\n" + FIGURE)
     [control] = CONTROL.finditer(html)
@@ -86,6 +86,9 @@ def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name() ->
         "exports/mixing-figure-1.svg"] == sorted(files), "numbered in page order"
     assert json.loads(files["exports/mixing-2.json"])["rows"] == [[1.0, 2.0]]
     assert "attnlab-export" not in html and "data-export" not in html, "no line under a table, no data left"
+    html, files = built(table(["a"], [[fmt(1)]]) + "\n" + FIGURE, page="more/page.md")  # a page in a folder
+    assert 'href="../exports/more-page-1.csv"' in html and 'href="../exports/more-page-figure-1.svg"' in html
+    assert sorted(files) == ["exports/more-page-1.csv", "exports/more-page-1.json", "exports/more-page-figure-1.svg"]
 
 
 def test_the_summary_names_only_what_the_page_has_each_link_what_it_downloads_and_words_have_no_control() -> None:
@@ -119,12 +122,6 @@ def test_a_download_naming_a_file_outside_the_exports_folder_or_a_figure_not_on_
                 taken_out(html.replace(f'data-export-file="{found}"', f'data-export-file="{name}"'), "mixing.html")
     with pytest.raises(ValueError, match=r"^mixing\.html: the download control names figure 'gone'"):
         taken_out(html.replace('data-export-figure="two-boxes"', 'data-export-figure="gone"'), "mixing.html")
-
-
-def test_a_page_in_a_folder_links_up_to_the_exports() -> None:
-    html, files = built(table(["a"], [[fmt(1)]]) + "\n" + FIGURE, page="more/page.md")
-    assert 'href="../exports/more-page-1.csv"' in html and 'href="../exports/more-page-figure-1.svg"' in html
-    assert sorted(files) == ["exports/more-page-1.csv", "exports/more-page-1.json", "exports/more-page-figure-1.svg"]
 
 
 def test_a_marker_markdown_wrapped_in_a_paragraph_leaves_none_empty_and_one_in_a_sentence_keeps_it() -> None:

@@ -248,7 +248,7 @@ def test_every_code_block_a_chapter_shows_is_a_cell_of_its_notebooks_as_shown(bu
                  for cell in nbformat.read(built_site / name, as_version=4).cells if cell.metadata.get("attnlab")}
         assert sorted(cells) == sorted(showing), path
         page = blocks(built_site / path.replace(".md", ".html"))
-        listings = {ident: [text.strip() for listing, text in page[ident].pieces if listing] for ident in cells}
+        listings = {ident: [text.strip() for listing, text in page[ident] if listing] for ident in cells}
         assert [ident for ident, source in cells.items()  # a cell may end by displaying what it computed
                 if not any(source.strip() == text or (source.startswith(f"{text}\n\n") and
                                                        notebooks.displaying(text) == source.strip())

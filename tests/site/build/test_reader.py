@@ -39,13 +39,10 @@ GUARD_MODULE = "attnlab_tests_network_off"
 GUARD = '''"""Written by the tests: the network is off here; only this machine can be reached."""
 import sys
 
-LOCAL = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
-
 
 def _local(host):
-    if isinstance(host, bytes):
-        host = host.decode()
-    return host is None or host in LOCAL or str(host).startswith("127.")
+    host = host.decode() if isinstance(host, bytes) else host
+    return host is None or host in ("localhost", "::1", "0.0.0.0") or str(host).startswith("127.")
 
 
 def _guard(event, args):
@@ -131,10 +128,14 @@ def closure(roots: Iterable[str]) -> dict[str, metadata.Distribution]:
     return found
 
 
-def overlay(folder: Path, distributions: Iterable[metadata.Distribution]) -> Path:
-    """A folder of links to the top-level modules and ``.dist-info`` of ``distributions``; ``folder``."""
+def kernel_overlay(folder: Path) -> Path:
+    """A folder of links to what a notebook's kernel sees after the fresh venv (top-level modules and
+    ``.dist-info``): the kernel's packages, the model's readers and the model's package (without its dependencies,
+    as the notebooks say to install it); ``folder``."""
+    needed = {**closure(KERNEL_NEEDS), **closure(MODEL_NEEDS)}
+    needed = {name: d for name, d in needed.items() if name not in ("numpy", "attnlab")}
     folder.mkdir(parents=True, exist_ok=True)
-    for distribution in distributions:
+    for distribution in [*needed.values(), metadata.distribution(MODEL_PACKAGE)]:
         root = Path(str(distribution.locate_file("")))
         for top in sorted({file.parts[0] for file in distribution.files or []
                            if file.parts[0] not in ("..", "__pycache__") and not file.parts[0].endswith(".pth")}):
@@ -143,25 +144,7 @@ def overlay(folder: Path, distributions: Iterable[metadata.Distribution]) -> Pat
     return folder
 
 
-def kernel_overlay(folder: Path) -> Path:
-    """What a notebook's kernel sees after the fresh venv: the kernel's packages, the model's readers and
-    the model's package (without its dependencies, as the notebooks say to install it)."""
-    needed = {**closure(KERNEL_NEEDS), **closure(MODEL_NEEDS)}
-    needed = {name: d for name, d in needed.items() if name not in ("numpy", "attnlab")}
-    return overlay(folder, [*needed.values(), metadata.distribution(MODEL_PACKAGE)])
-
-
 LAUNCH = "import sys; sys.path.append({overlay!r}); from ipykernel import kernelapp; kernelapp.launch_new_instance()"
-
-
-def kernel_spec(folder: Path, python: Path, extra: Path) -> Path:
-    """A Jupyter kernel spec ``reader`` in ``folder`` running ``python``, with ``extra`` appended to its path."""
-    spec = folder / "reader"
-    spec.mkdir(parents=True, exist_ok=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [str(python), "-c", LAUNCH.format(overlay=str(extra)), "-f", "{connection_file}"],
-        "display_name": "the reader's Python", "language": "python"}), encoding="utf-8")
-    return folder
 
 
 def run(python: Path, code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -218,7 +201,11 @@ def reader_kernels(reader_python: Path, tmp_path_factory: pytest.TempPathFactory
     """A folder of kernel specs holding ``reader``: the reader's Python, seeing the kernel's own packages after its
     own."""
     root = tmp_path_factory.mktemp("kernels")
-    return kernel_spec(root / "specs", reader_python, kernel_overlay(root / "overlay"))
+    (root / "specs" / "reader").mkdir(parents=True)
+    (root / "specs" / "reader" / "kernel.json").write_text(json.dumps({
+        "argv": [str(reader_python), "-c", LAUNCH.format(overlay=str(kernel_overlay(root / "overlay"))), "-f",
+                 "{connection_file}"], "display_name": "the reader's Python", "language": "python"}), encoding="utf-8")
+    return root / "specs"
 
 
 def executed(notebook: Path, kernels: Path, home: Path) -> nbformat.NotebookNode:
@@ -276,8 +263,10 @@ def compared(cells: nbformat.NotebookNode, copy: Path) -> Compared:
             continue
         block = blocks(copy / page.replace(".md", ".html"))[f"block-{line}"]
         if hidden:  # each piece of text apart (a figure's labels touch), 1,048,576 as one number
-            text = re.sub(r"(?<=\d),(?=\d{3})", "", " ".join(text for listing, text in block.pieces if not listing))
-        shown = numbers(text if hidden else block.text(shown_part(code)))
+            text = re.sub(r"(?<=\d),(?=\d{3})", "", " ".join(text for listing, text in block if not listing))
+        else:  # the block's text without the listing of the code the notebook ran
+            text = "".join(bit for listing, bit in block if not listing or bit.strip() != shown_part(code).strip())
+        shown = numbers(text)
         if not (any(rounds_to(n, m) for n in ran for m in shown) if hidden else ran == shown):
             disagreeing.append(f"cell {number} ({place}): showed {ran[:12]}, the page shows {shown[:12]}")
         count += len(ran)

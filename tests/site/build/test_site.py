@@ -208,12 +208,10 @@ def package_modules() -> list[str]:
     return sorted(p.stem for p in (ROOT / "attnlab").glob("*.py") if not p.stem.startswith("_"))
 
 
-def test_reference_page_documents_every_module_of_the_package() -> None:
+def test_reference_page_documents_every_module_and_shows_the_public_api_named_in_all_and_no_helper(
+        built_site: Path) -> None:
     reference = (DOCS / "reference.md").read_text(encoding="utf-8")
     assert [m for m in package_modules() if f"::: attnlab.{m}\n" not in reference] == []
-
-
-def test_reference_page_shows_the_public_api_named_in_all_and_no_helper(built_site: Path) -> None:
     ids = anchors(page(built_site / "reference.html"))
     shown = {name: {i.split(".")[2] for i in ids if i.startswith(f"attnlab.{name}.") and i.count(".") == 2}
              for name in package_modules()}

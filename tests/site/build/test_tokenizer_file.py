@@ -13,7 +13,7 @@ from tokenizers import Tokenizer
 
 from attnlab import bert
 from attnlab.site.build import tokenizer_file
-from attnlab.site.build.tokenizer_file import character_classes, ranges, settings
+from attnlab.site.build.tokenizer_file import character_classes, settings
 
 
 def inside(flat: list[int], point: int) -> bool:
@@ -33,19 +33,13 @@ def changed_copy(tmp_path: Path, where: tuple[str | int, ...], **changes: Any) -
     return tmp_path
 
 
-def test_ranges_join_neighbours_and_keep_gaps() -> None:
-    assert ranges([]) == []
-    assert ranges([7, 1, 2, 3, 3]) == [1, 3, 7, 7]
-    assert ranges([0, 2, 4]) == [0, 0, 2, 2, 4, 4]
-
-
 def test_the_vocabulary_in_id_order_the_markers_and_the_limit_come_from_tokenizer_json_and_the_pipeline_alone(
         tmp_path: Path) -> None:
     found = settings(bert.model_dir())
     tokenizer = Tokenizer.from_file(str(bert.model_dir() / "tokenizer.json"))
     assert len(found["vocab"]) == tokenizer.get_vocab_size()
     assert all(found["vocab"][i] == tokenizer.id_to_token(i) for i in range(0, len(found["vocab"]), 97))
-    document = tokenizer_file.read_json(bert.model_dir())
+    document = json.loads((bert.model_dir() / "tokenizer.json").read_text(encoding="utf-8"))
     assert (found["cls"], found["sep"]) == ("[CLS]", "[SEP]")
     assert found["limit"] == bert.max_pieces() != document["truncation"]["max_length"]  # the pipeline's, not 128
     assert found["added"] == [t["content"] for t in document["added_tokens"]]
