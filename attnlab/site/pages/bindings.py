@@ -164,17 +164,16 @@ def evaluated(expression: str, names: dict[str, Any], place: str, what: str, kin
 def verdict(binding: Binding, page: str, names: dict[str, Any], cache: dict[str, Any]) -> tuple[str, str]:
     """``(shown, problem)``: the value written as ``binding`` quotes ("" if none) and what is wrong ("" if nothing).
     ``cache`` maps each expression to its value or error."""
-    where = f"{page}:{binding.line}"
+    where, what = f"{page}:{binding.line}", f"[[{binding.quoted} = {binding.expression}]]"
     if binding.expression not in cache:
-        what = f"[[{binding.quoted} = {binding.expression}]]"
         cache[binding.expression] = evaluated(binding.expression, names, where, what, number)
     value = cache[binding.expression]
     if isinstance(value, Exception):
-        return "", (f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
-                      f"{type(value).__name__}: {value} (names in scope: attnlab.site.pages.bindings.namespace)")
+        return "", (f"{where}: {what} cannot be evaluated: {type(value).__name__}: {value} "
+                    "(names in scope: attnlab.site.pages.bindings.namespace)")
     if max(map(decimals, binding.entries)) > MAX_DECIMALS:
-        return "", (f"{where}: [[{binding.quoted} = ...]] quotes more than {MAX_DECIMALS} decimals, more than a "
-                      "float64 holds")
+        return "", (f"{where}: [[{binding.quoted} = ...]] quotes more than {MAX_DECIMALS} decimals, more "
+                    "than a float64 holds")
     shown = binding.shown(value)
     wrong = f"{where}: quoted {binding.quoted} but {binding.expression} gives {shown}"
     return shown, "" if shown == binding.quoted else wrong
@@ -220,12 +219,6 @@ def literals(markdown: str, page: str) -> set[str]:
             else vector_text(item.strip("[]").split(",")) if item.startswith("[") else item for item in declared}
 
 
-def _words_only(match: re.Match[str]) -> str:
-    """A relation blanked but for its words."""
-    whole, start, end = match.group(0), match.start("words") - match.start(), match.end("words") - match.start()
-    return blank(whole[:start]) + match["words"] + blank(whole[end:])
-
-
 def _blank_list_markers(text: str) -> str:
     """``text`` with ordered-list markers blanked: a numbered line after a blank line, inside a list, or numbered 1
     (a wrapped sentence that starts with "4." keeps its number)."""
@@ -262,7 +255,9 @@ SCANNED = re.compile(rf"(?P<vector>{VECTOR.pattern})|{NUMBER.pattern}")
 def written(markdown: str) -> list[tuple[int, str]]:
     """``(offset, text)`` of each number and vector a reader sees in the prose of ``markdown`` (tooltips too)."""
     visible = _blank_list_markers("".join(
-        MARKUP.sub(_markup_blanked, RELATION.sub(_words_only, BINDING.sub(blank_match, text))) if prose
+        MARKUP.sub(_markup_blanked, RELATION.sub(  # a relation blanked but for its words
+            lambda m: " " * (m.start("words") - m.start()) + m["words"] + blank(m.string[m.end("words"):m.end()]),
+            BINDING.sub(blank_match, text))) if prose
         else text.replace("`", " ") if NUMBER_SPAN.fullmatch(text) else blank(text)
         for prose, _, text in chunks(markdown)))
     return [(m.start(), vector_text(m["vector"].strip("[] \t").split(",")) if m["vector"] else m.group(0))

@@ -109,8 +109,7 @@ def filled(statement: str, values: Mapping[str, str]) -> str:
 @cache
 def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
     """The registry, read and checked once."""
-    text = files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
+    data = tomllib.loads(files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8"))
     found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
     toy = toy_values()
     found_claims = tuple(
@@ -217,15 +216,10 @@ def as_json(pages: Mapping[str, Sequence[str]] | None = None) -> str:
     """The registry as JSON; ``pages`` maps a claim ID to the pages that cite it."""
     pages = pages or {}
     payload = {
-        "claims": [
-            {"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
-             "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
-             "checked_by": list(c.checked_by), "cited_on": list(pages.get(c.id, ()))}
-            for c in claims()
-        ],
-        "sources": [
-            {"id": s.id, "key": s.key, "reference": s.reference(), "url": s.url} for s in sources()
-        ],
+        "claims": [{"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
+                    "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
+                    "checked_by": list(c.checked_by), "cited_on": list(pages.get(c.id, ()))} for c in claims()],
+        "sources": [{"id": s.id, "key": s.key, "reference": s.reference(), "url": s.url} for s in sources()],
     }
     return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
@@ -237,8 +231,6 @@ MARKED = re.compile(rf"(?:(?<=\S)[ \t]+)?{CITATION.pattern}")
 """A citation with the spaces before it, which its superscript marker does without (a line's indent stays)."""
 CLAIMS_PAGE = "claims.md"
 SOURCES_PAGE = "sources.md"
-CLAIMS_MARKER = "<!-- attnlab:claims -->"
-SOURCES_MARKER = "<!-- attnlab:sources -->"
 
 
 def citations(markdown: str) -> Iterator[tuple[str, int]]:
@@ -292,17 +284,10 @@ def linked(markdown: str, page: str) -> str:
     return sub_prose(MARKED, replace, markdown)
 
 
-def _page_links(paths: Sequence[str], page: str, titles: Mapping[str, str]) -> str:
-    """Comma-separated links to pages in reading order, labelled with their navigation titles."""
-    order = list(titles)
-    ordered = sorted(paths, key=lambda p: (order.index(p) if p in order else len(order), p))
-    return ", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})" for p in ordered) or "not cited yet"
-
-
 def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str],
                     page: str = CLAIMS_PAGE) -> str:
     """The Claims page's listing: a section per claim with kind, locator, basis and citing pages."""
-    sources_page = relative(SOURCES_PAGE, page)
+    sources_page, order = relative(SOURCES_PAGE, page), list(titles)
     parts = []
     for c in claims():
         lines = [f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
@@ -315,7 +300,9 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
         through = rests_on_sources(c.id)
         if through:
             lines.append("- **Sources:** " + ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in through))
-        lines.append(f"- **Cited on:** {_page_links(cited.get(c.id, []), page, titles)}")
+        citing = sorted(cited.get(c.id, []), key=lambda p: (order.index(p) if p in order else len(order), p))
+        lines.append("- **Cited on:** " + (", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})"
+                                                     for p in citing) or "not cited yet"))
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
 
@@ -338,8 +325,7 @@ def sources_markdown(page: str = SOURCES_PAGE) -> str:
 
 def registry_page(markdown: str, page: str, pages: Mapping[str, str], titles: Mapping[str, str]) -> str:
     """``markdown`` with the Claims or Sources listing written in at its marker line."""
-    if page == CLAIMS_PAGE:
-        return at_marker(markdown, page, CLAIMS_MARKER, lambda: claims_markdown(cited_on(pages), titles, page))
-    if page == SOURCES_PAGE:
-        return at_marker(markdown, page, SOURCES_MARKER, lambda: sources_markdown(page))
-    return markdown
+    if page not in (CLAIMS_PAGE, SOURCES_PAGE):
+        return markdown
+    return at_marker(markdown, page, f"<!-- attnlab:{page.removesuffix('.md')} -->", lambda: claims_markdown(
+        cited_on(pages), titles, page) if page == CLAIMS_PAGE else sources_markdown(page))

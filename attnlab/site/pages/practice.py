@@ -134,22 +134,11 @@ def exercises_page(markdown: str, chapters: Sequence[str], read: Callable[[str],
     return at_marker(markdown, EXERCISES_PAGE, EXERCISES_MARKER, lambda: gathered({p: read(p) for p in chapters}))
 
 
-def _answer(body: str) -> str:
-    """The collapsed answer inside ``body`` (at the body's own indentation), or "" if it has none."""
+def _executed(body: str) -> list[re.Match[str]]:
+    """The blocks run while the site is built in the collapsed answer inside ``body`` (at the body's indentation)."""
     m = ANSWER_LINE.search(body)
-    return _indented_block(body, m.start(), len(m["indent"]) + 4) if m else ""
-
-
-def _answered(body: str) -> bool:
-    """Whether ``body`` holds a collapsed answer with a block run while the site is built."""
-    return any('exec="on"' in m["head"] for m in FENCE.finditer(_answer(body)))
-
-
-def _solved_in_python(answer: str) -> bool:
-    """Whether ``answer`` shows an executed Python block that uses attnlab."""
-    return any(m["head"].split()[0] in COMPOSED and 'exec="on"' in m["head"] and "source=" in m["head"]
-               and re.search(r"^\s*(?:from|import) attnlab\b", m["code"], re.M)
-               for m in FENCE.finditer(answer) if m["head"].split())
+    answer = _indented_block(body, m.start(), len(m["indent"]) + 4) if m else ""
+    return [block for block in FENCE.finditer(answer) if 'exec="on"' in block["head"]]
 
 
 def problems(markdown: str, page: str) -> list[str]:
@@ -158,14 +147,16 @@ def problems(markdown: str, page: str) -> list[str]:
     found = [] if len(asked) == 1 else [f"{page}: has {len(asked)} predict-first prompts (!!! question \"Predict "
                                         "first: …\"), needs exactly one"]
     found += [f"{page}:{line}: the prompt \"{title}\" needs a collapsed answer ({ANSWER}, nested) that holds an "
-              "executed code block" for title, line, body in asked if not _answered(body)]
+              "executed code block" for title, line, body in asked if not _executed(body)]
     if section(markdown) is None:
         return [*found, f"{page}: has no '## Exercises' section"]
     listed = exercises(markdown, page)
     if not FEWEST <= len(listed) <= MOST:
         found.append(f"{page}: has {len(listed)} exercises, needs {FEWEST} to {MOST}")
     found += [f"{page}:{e.line}: exercise \"{e.title}\" needs a collapsed answer ({ANSWER}) that holds an executed "
-              "code block" for e in listed if not _answered(e.body)]
-    if not any(e.python and _solved_in_python(_answer(e.body)) for e in listed):
+              "code block" for e in listed if not _executed(e.body)]
+    if not any(e.python and block["head"].split()[0] in COMPOSED and "source=" in block["head"]
+               and re.search(r"^\s*(?:from|import) attnlab\b", block["code"], re.M)
+               for e in listed for block in _executed(e.body)):
         found.append(f"{page}: no exercise marked {{ .python }} whose answer shows executed code using attnlab")
     return found

@@ -51,15 +51,12 @@ def rebind(paths: Sequence[Path], check_only: bool) -> int:
     """Rewrite (or with ``check_only`` report) every stale quote in ``paths`` (files or folders); the exit status."""
     status = 0
     for path in [found for given in paths for found in (sorted(given.rglob("*.md")) if given.is_dir() else [given])]:
-        if not path.is_file():
-            print(f"rebind: error: no Markdown file at {path}", file=sys.stderr)
-            status = 1
-            continue
         try:
             with path.open(encoding="utf-8", newline="") as file:  # line endings kept as they are (CRLF too)
                 markdown = file.read()
-        except UnicodeDecodeError as error:
-            print(f"rebind: error: {path} is not UTF-8 text (byte {error.start})", file=sys.stderr)
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"rebind: error: {path} is not UTF-8 text (byte {error.start})" if isinstance(
+                error, UnicodeDecodeError) else f"rebind: error: no Markdown file at {path}", file=sys.stderr)
             status = 1
             continue
         result = rebound(markdown, path.as_posix())
