@@ -182,8 +182,8 @@ def verdict(binding: Binding, page: str, names: dict[str, Any], cache: dict[str,
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
     """One message per binding in ``page`` that fails or disagrees with its quote, and per lookalike literal."""
     names, cache = namespace(), {} if cache is None else cache
-    found = [verdict(binding, page, names, cache)[1] for binding in bindings(markdown)]
-    return [problem for problem in found if problem] + lookalike_literals(markdown, page, names)
+    found = [problem for binding in bindings(markdown) if (problem := verdict(binding, page, names, cache)[1])]
+    return found + lookalike_literals(markdown, page, names)
 
 
 def check_relations(markdown: str, page: str) -> list[str]:
@@ -294,23 +294,20 @@ def computed_numbers(expression: str, names: dict[str, Any]) -> Iterator[np.ndar
 def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[str]:
     """One message per literal of 3 decimals or more (as the guide shows computed numbers) that agrees to all but
     its last decimal with a number its bindings compute: it should be bound (a typed "0.577" ships a wrong 0.576)."""
-    precise = {text: float(text.replace("\u2212", "-")) for text in literals(markdown, page)
-               if re.fullmatch(r"[-\u2212]?[0-9]+\.[0-9]{3,}", text)}
-    if not precise:
-        return []
-    first = {text: at for at, text in reversed(written(markdown))}
+    precise = {text for text in literals(markdown, page) if re.fullmatch(r"[-\u2212]?[0-9]+\.[0-9]{3,}", text)}
+    first = {text: at for at, text in reversed(written(markdown)) if text in precise} if precise else {}
+    computed = [(b, v) for b in bindings(markdown) for v in computed_numbers(b.expression, names)] if first else []
     found = []
-    for binding in bindings(markdown):
-        for values in computed_numbers(binding.expression, names):
-            for text, literal in list(precise.items()):
-                places = decimals(text) - 1
-                near = values[np.round(values, places) == np.round(literal, places)]
-                if near.size and text in first:
-                    found.append((first[text], f"{page}:{line_of(markdown, first[text])}: {text} is declared a "
-                                  f"literal, but {binding.expression} (line {binding.line}) computes "
-                                  f"{float(near[0])!r}: bind it ([[{fmt(float(near[0]), decimals(text))} = ...]])"))
-                    del precise[text]
-    return [message for _, message in sorted(found)]
+    for text, at in sorted(first.items(), key=lambda item: item[1]):
+        places = decimals(text) - 1
+        for binding, values in computed:
+            near = values[np.round(values, places) == np.round(float(text.replace("\u2212", "-")), places)]
+            if near.size:
+                found.append(f"{page}:{line_of(markdown, at)}: {text} is declared a literal, but {binding.expression} "
+                             f"(line {binding.line}) computes {float(near[0])!r}: bind it "
+                             f"([[{fmt(float(near[0]), decimals(text))} = ...]])")
+                break
+    return found
 
 
 def _unbound_in_front_matter(markdown: str, page: str, declared: set[str]) -> list[tuple[int, str]]:
@@ -343,17 +340,9 @@ def unbound(markdown: str, page: str) -> list[str]:
 
 def malformed(markdown: str, page: str) -> list[str]:
     """One message per ``[[`` in the prose of ``page`` that is neither a citation, a binding nor a relation."""
-    problems = []
-    for prose, offset, text in chunks(markdown):
-        if not prose:
-            continue
-        left = CITATION.sub(blank_match, RELATION.sub(blank_match, BINDING.sub(blank_match, text)))
-        for match in OPEN.finditer(left):
-            shown = match.group(0).split("]]")[0] + ("]]" if "]]" in match.group(0) else "")
-            problems.append(
-                f"{page}:{line_of(markdown, offset + match.start())}: {shown!r} is neither a claim citation "
-                "nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- with three digits, no spaces) "
-                "or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced) "
-                "or [[words ? condition]] (a relation)"
-            )
-    return problems
+    return [f"{page}:{line_of(markdown, offset + m.start())}: {''.join(m.group(0).partition(']]')[:2])!r} is neither "
+            "a claim citation nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- with three digits, no "
+            "spaces) or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced) "
+            "or [[words ? condition]] (a relation)" for prose, offset, text in chunks(markdown) if prose
+            for m in OPEN.finditer(CITATION.sub(blank_match, RELATION.sub(blank_match,
+                                                                          BINDING.sub(blank_match, text))))]

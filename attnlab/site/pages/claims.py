@@ -98,12 +98,10 @@ def toy_values() -> dict[str, str]:
 
 def filled(statement: str, values: Mapping[str, str]) -> str:
     """``statement`` with each ``{toy:NAME}`` written out; ``KeyError`` naming an unknown NAME."""
-    def value(match: re.Match[str]) -> str:
-        if match[1] not in values:
-            raise KeyError(f"claims.toml: unknown {{toy:{match[1]}}}; known names: {', '.join(values)}")
-        return values[match[1]]
-
-    return TOY.sub(value, statement)
+    for name in TOY.findall(statement):
+        if name not in values:
+            raise KeyError(f"claims.toml: unknown {{toy:{name}}}; known names: {', '.join(values)}")
+    return TOY.sub(lambda match: values[match[1]], statement)
 
 
 @cache
@@ -313,13 +311,8 @@ def sources_markdown(page: str = SOURCES_PAGE) -> str:
     parts = []
     for s in sources():
         resting = ", ".join(f"[{c.id}]({claims_page}#{c.id.lower()})" for c in resting_on(s.id))
-        parts.append("\n".join([
-            f"## {s.id}: {_text(s.title)} {{#{s.id.lower()}}}", "",
-            _text(s.reference()), "",
-            f"- **Link:** <{s.url}>",
-            f"- **BibTeX key:** `{s.key}`",
-            f"- **Claims resting on it:** {resting or 'none'}",
-        ]))
+        parts.append(f"## {s.id}: {_text(s.title)} {{#{s.id.lower()}}}\n\n{_text(s.reference())}\n\n- **Link:** "
+                     f"<{s.url}>\n- **BibTeX key:** `{s.key}`\n- **Claims resting on it:** {resting or 'none'}")
     return "\n\n".join(parts) + "\n"
 
 

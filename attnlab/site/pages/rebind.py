@@ -39,10 +39,9 @@ def rebound(markdown: str, page: str) -> Rebound:
         if not shown:
             failures.append(problem)
         elif problem:
-            written = markdown[binding.start:binding.end]
-            at = written.index(binding.quoted)
-            parts += [markdown[position:binding.start], written[:at], shown, written[at + len(binding.quoted):]]
-            position = binding.end
+            at = markdown.index(binding.quoted, binding.start)
+            parts += [markdown[position:at], shown]
+            position = at + len(binding.quoted)
             changes.append(f"{page}:{binding.line}: {binding.quoted} -> {shown} ({binding.expression})")
     return Rebound("".join([*parts, markdown[position:]]), tuple(changes), tuple(failures))
 

@@ -7,19 +7,16 @@ from __future__ import annotations
 import importlib
 import math
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sites import ROOT
 
-import attnlab.lab
 import attnlab.site.pages.bindings
 from attnlab.lab import compute
 from attnlab.site.pages.bindings import (
     BINDING,
-    Binding,
     bindings,
     check,
     check_relations,
@@ -33,32 +30,8 @@ from attnlab.site.pages.blocks import PageError
 from attnlab.site.pages.claims import CITATION
 from attnlab.text import fmt
 
-PAGES = sorted((ROOT / "docs").glob("*.md"))
-
-
-def page_name(path: Path) -> str:
-    """How messages name a page: relative to the project, e.g. ``docs/scores.md``."""
-    return str(path.relative_to(ROOT))
-
-
-def docs_bindings() -> list[tuple[str, str, list[Binding]]]:
-    """``(name, source, bindings)`` for every page that binds at least one number."""
-    found = [(page_name(p), p.read_text(encoding="utf-8")) for p in PAGES]
-    return [(name, text, bindings(text)) for name, text in found if bindings(text)]
-
-
-def one_unit_more(quoted: str) -> str:
-    """``quoted`` plus one unit in its last digit, written with the same decimals and percent sign.
-
-    For a vector, its last entry is changed.
-    """
-    if quoted.startswith("["):
-        *first, last = quoted.strip("[]").split(", ")
-        return "[" + ", ".join([*first, one_unit_more(last)]) + "]"
-    number = quoted.rstrip("%")
-    decimals = len(number.partition(".")[2])
-    return fmt(float(number) + 10.0 ** -decimals, decimals) + quoted[len(number):]
-
+PAGES = {f"docs/{p.name}": p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))}
+"""Every page as messages name it (``docs/scores.md``) → its Markdown."""
 
 CHECKED = [
     ("One third is [[0.333 = 1 / 3]] or [[ 0.33 = 1 / 3 ]].\n", []),
@@ -127,7 +100,7 @@ def test_shared_cache_keeps_each_expressions_value() -> None:
 def test_quoting_the_rounded_value_passes_and_one_unit_more_fails(value: float, decimals: int) -> None:
     quoted = fmt(value, decimals)
     assert check(f"[[{quoted} = {value!r}]]", "p.md") == []
-    assert check(f"[[{one_unit_more(quoted)} = {value!r}]]", "p.md") != []
+    assert check(f"[[{fmt(float(quoted) + 10.0 ** -decimals, decimals)} = {value!r}]]", "p.md") != []
 
 
 def test_literals_are_read_as_written_and_a_vector_as_a_list_or_its_text() -> None:
@@ -181,17 +154,15 @@ def test_the_scan_finds_the_numbers_a_reader_sees() -> None:
 
 
 def test_every_pages_bindings_match_their_expressions_and_no_prose_number_is_unbound_and_undeclared() -> None:
-    problems = [p for path in PAGES for scan in (unbound, check)
-                for p in scan(path.read_text(encoding="utf-8"), page_name(path))]
+    problems = [p for name, text in PAGES.items() for scan in (unbound, check) for p in scan(text, name)]
     assert len(PAGES) > 10 and not problems, "bind these numbers or declare them in literals:\n" + "\n".join(problems)
 
 
 def test_removed_binding_is_reported_by_the_scan() -> None:
-    pages = docs_bindings()
     tried, missed = 0, []
-    for name, text, found in pages:
+    for name, text in PAGES.items():
         declared = literals(text, name)
-        first = next((b for b in found if b.quoted not in declared), None)
+        first = next((b for b in bindings(text) if b.quoted not in declared), None)
         if first is None:
             continue
         tried += 1

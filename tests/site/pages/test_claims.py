@@ -42,24 +42,14 @@ def brief(path: Path) -> str:
     pytest.skip(f"{where}: the registry's cross-check against it runs where it is (CI sets {REQUIRE_BRIEF}=1)")
 
 
-def brief_claims(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, tuple[str, str]]:
-    """Claim ID → (kind, locator) from the briefs' claims tables, a later file's row replacing an earlier one."""
-    found: dict[str, tuple[str, str]] = {}
+def from_briefs(rows: re.Pattern[str], briefs: tuple[Path, ...] = BRIEFS) -> dict[str, tuple[str, ...]]:
+    """ID → the other groups of each match of ``rows`` in the briefs (claims or sources), a later file's row
+    replacing an earlier one."""
+    found: dict[str, tuple[str, ...]] = {}
     for path in briefs:
-        rows = CLAIM_ROW.findall(brief(path))
-        assert rows, f"no claims table found in {path}"
-        found.update((claim_id, (kind, VERIFY.sub("", locator))) for claim_id, kind, locator in rows)
-    return found
-
-
-def brief_sources(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, str]:
-    """Source ID → arXiv number, or the URL of a source without one, from the briefs' sources lists."""
-    found: dict[str, str] = {}
-    for path in briefs:
-        items = SOURCE_ITEM.findall(brief(path))
-        assert items, f"no sources list found in {path}"
-        found.update((source_id, (re.search(r"arXiv:(\d{4}\.\d{4,5})", text)
-                                  or re.search(r"(https?://\S+[^\s.])", text)).group(1)) for source_id, text in items)
+        matches = rows.findall(brief(path))
+        assert matches, f"no {rows.pattern} rows found in {path}"
+        found.update((entry_id, tuple(rest)) for entry_id, *rest in matches)
     return found
 
 
@@ -71,16 +61,18 @@ def test_a_missing_brief_is_a_skip_in_a_plain_clone_and_an_error_where_it_is_req
     (tmp_path / "BRIEF.md").write_text("| CL-001 | source | x | S1 §3.2.1, eq. (1) |\n", encoding="utf-8")
     monkeypatch.setenv(REQUIRE_BRIEF, "1")
     with pytest.raises(pytest.fail.Exception, match=r"BRIEF-2.md .*ATTNLAB_REQUIRE_BRIEF=1 requires it"):
-        brief_claims((tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"))
+        from_briefs(CLAIM_ROW, (tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"))
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert f"export {REQUIRE_BRIEF}=1" in ci and ci.index(REQUIRE_BRIEF) < ci.index("make test")
 
 
 def test_the_registry_holds_exactly_the_briefs_claims_and_sources_plus_the_guides_own_claims() -> None:
-    expected = brief_claims()
+    expected = {i: (kind, VERIFY.sub("", locator)) for i, (kind, locator) in from_briefs(CLAIM_ROW).items()}
     assert {c.id: (c.kind, c.locator) for c in registry.claims() if c.id in expected} == expected
     assert set(IDS) == set(expected) | GUIDE_CLAIMS and GUIDE_CLAIMS.isdisjoint(expected)
-    assert {s.id: s.arxiv or s.url for s in registry.sources()} == brief_sources()
+    assert {s.id: s.arxiv or s.url for s in registry.sources()} == {source_id: (re.search(
+        r"arXiv:(\d{4}\.\d{4,5})", text) or re.search(r"(https?://\S+[^\s.])", text)).group(1)
+        for source_id, (text,) in from_briefs(SOURCE_ITEM).items()}
 
 
 def test_every_measured_claim_names_a_test_file_that_exists_and_names_the_claim() -> None:

@@ -52,12 +52,6 @@ What now?
 {ANSWER}"""
 
 
-def without(text: str, part: str) -> str:
-    """``text`` with the first occurrence of ``part`` removed (it must be there)."""
-    assert part in text
-    return text.replace(part, "", 1)
-
-
 def test_the_prompt_is_found_with_its_title_and_line_but_not_in_code() -> None:
     assert [(title, line) for title, line, _ in prompts(CHAPTER)] == [
         ("Predict first: are equal scores shared equally?", 7)]
@@ -115,7 +109,7 @@ NO_PYTHON = "docs/x.md: no exercise marked { .python } whose answer shows execut
 def test_a_chapter_is_told_what_it_lacks() -> None:
     cases = [
         (CHAPTER, []),
-        (without(CHAPTER, PROMPT),
+        (CHAPTER.replace(PROMPT, ""),
          ['docs/x.md: has 0 predict-first prompts (!!! question "Predict first: …"), needs exactly one']),
         (CHAPTER.replace(PROMPT, PROMPT.split("\n\n    ??? success")[0] + "\n\n"),
          ['docs/x.md:7: the prompt "Predict first: are equal scores shared equally?" needs a collapsed answer '
