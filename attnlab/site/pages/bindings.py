@@ -188,8 +188,7 @@ def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list
 
 def check_relations(markdown: str, page: str) -> list[str]:
     """One message per relation in ``page`` whose condition is false, not a truth value or cannot be evaluated."""
-    found = relations(markdown)
-    names = namespace() if found else {}
+    names = namespace() if (found := relations(markdown)) else {}
     problems = []
     for words, condition, line in found:
         value = evaluated(condition, names, f"{page}:{line}", f"[[{words} ? {condition}]]", truth)
@@ -235,7 +234,7 @@ def _blank_list_markers(text: str) -> str:
     return "\n".join(lines)
 
 
-TOOLTIP = re.compile(r"""\btitle=(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
+TOOLTIP = re.compile(r"""\btitle=(["'])(?P<text>(?:(?!\1).)*)\1""", re.S)
 NUMBER_SPAN = re.compile(r"`+ ?[-\u2212]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)%? ?`+")
 """An inline code span holding only a number (`` `0.577` ``): prose set in code."""
 
@@ -244,8 +243,7 @@ def _markup_blanked(match: re.Match[str]) -> str:
     """A piece of :data:`MARKUP` blanked but for the text of its tooltips."""
     kept = list(blank(match.group(0)))
     for tip in TOOLTIP.finditer(match.group(0)):
-        group = "double" if tip.group("double") is not None else "single"
-        kept[tip.start(group):tip.end(group)] = tip.group(group)
+        kept[tip.start("text"):tip.end("text")] = tip["text"]
     return "".join(kept)
 
 

@@ -1,8 +1,7 @@
 """The guide's executed code blocks: :func:`formatter` (SuperFences' formatter in ``mkdocs.yml``) runs them with
 markdown-exec under three rules: lines from ``#| hide`` to ``#| show`` run unseen; a page's code (a block, a
 binding's expression) can neither end nor hang the build (:func:`guarded`); what it prints holds numbers only
-(:mod:`~.output`). Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`).
-"""
+(:mod:`~.output`). Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`)."""
 
 from __future__ import annotations
 

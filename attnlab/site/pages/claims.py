@@ -1,8 +1,7 @@
 """The claims and sources registry (``data/claims.toml``): what the guide asserts, and on whose authority;
 published as ``claims.json`` and ``sources.bib``. A citation in prose, ``[[CL-005]]`` or ``[[CL-001, CL-007]]``,
 becomes a superscript link to the Claims page (the statement as tooltip); the Claims and Sources pages are written
-from the registry at their marker lines.
-"""
+from the registry at their marker lines."""
 
 from __future__ import annotations
 
@@ -109,12 +108,9 @@ def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
     """The registry, read and checked once."""
     data = tomllib.loads(files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8"))
     found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
-    toy = toy_values()
-    found_claims = tuple(
-        Claim(**{**entry, "statement": filled(entry["statement"], toy),
-                 **{field: tuple(entry.get(field, ())) for field in ("sources", "rests_on", "checked_by")}})
-        for entry in data["claim"]
-    )
+    toy, lists = toy_values(), ("sources", "rests_on", "checked_by")
+    found_claims = tuple(Claim(**{**entry, "statement": filled(entry["statement"], toy),
+                                  **{key: tuple(entry.get(key, ())) for key in lists}}) for entry in data["claim"])
     _check(found_claims, found_sources)
     return found_claims, found_sources
 
@@ -195,16 +191,10 @@ def bibtex() -> str:
     """Every source as a BibTeX entry (UTF-8; venue as booktitle, arXiv as eprint)."""
     entries = []
     for s in sources():
-        fields = {
-            "author": " and ".join(_bib_name(a) for a in s.authors),
-            "title": f"{{{s.title}}}",
-            "booktitle" if s.entry == "inproceedings" else "howpublished": s.venue,
-            "year": str(s.year),
-            "pages": s.pages.replace("–", "--"),
-            "eprint": s.arxiv,
-            "archivePrefix": "arXiv" if s.arxiv else "",
-            "url": s.url,
-        }
+        fields = {"author": " and ".join(_bib_name(a) for a in s.authors), "title": f"{{{s.title}}}",
+                  "booktitle" if s.entry == "inproceedings" else "howpublished": s.venue, "year": str(s.year),
+                  "pages": s.pages.replace("–", "--"), "eprint": s.arxiv, "archivePrefix": "arXiv" if s.arxiv else "",
+                  "url": s.url}
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)
         entries.append(f"@{s.entry}{{{s.key},\n{body}\n}}\n")
     return "\n".join(entries)
@@ -213,12 +203,10 @@ def bibtex() -> str:
 def as_json(pages: Mapping[str, Sequence[str]] | None = None) -> str:
     """The registry as JSON; ``pages`` maps a claim ID to the pages that cite it."""
     pages = pages or {}
-    payload = {
-        "claims": [{"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
-                    "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
-                    "checked_by": list(c.checked_by), "cited_on": list(pages.get(c.id, ()))} for c in claims()],
-        "sources": [{"id": s.id, "key": s.key, "reference": s.reference(), "url": s.url} for s in sources()],
-    }
+    payload = {"claims": [{"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
+                           "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
+                           "checked_by": list(c.checked_by), "cited_on": list(pages.get(c.id, ()))} for c in claims()],
+               "sources": [{"id": s.id, "key": s.key, "reference": s.reference(), "url": s.url} for s in sources()]}
     return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
 

@@ -1,7 +1,6 @@
 """One download control per page for its tables (CSV, JSON) and figures (SVG): each table is followed by a hidden
 :func:`marker` holding its exact values; :func:`resolve` takes the markers out and ends the page with the control;
-the post-build pass (:mod:`attnlab.site.build.exports`) writes the files under ``exports/``.
-"""
+the post-build pass (:mod:`attnlab.site.build.exports`) writes the files under ``exports/``."""
 
 from __future__ import annotations
 

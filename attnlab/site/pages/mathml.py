@@ -42,10 +42,8 @@ def unbalanced(latex: str) -> str | None:
 @lru_cache(maxsize=4096)
 def to_mathml(latex: str, display: bool = False) -> str:
     """Convert one LaTeX formula (no delimiters) to a ``<math>`` element."""
-    for construct, why in UNSUPPORTED.items():
-        if construct in latex:
-            raise FormulaError(f"unsupported {why}")
-    problem = unbalanced(latex)
+    problem = next((f"unsupported {why}" for construct, why in UNSUPPORTED.items() if construct in latex),
+                   None) or unbalanced(latex)
     if problem:
         raise FormulaError(problem)
     try:

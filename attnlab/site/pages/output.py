@@ -1,7 +1,6 @@
 """What a page finally shows holds numbers only: :func:`problems` names each NaN, infinity or traceback in the
 text a reader sees, the attributes a reader meets or a figure carries, not in source listings, scripts, styles or
-the prose's inline code (a block's own output, ``block=True``, has its inline code checked too).
-"""
+the prose's inline code (a block's own output, ``block=True``, has its inline code checked too)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """Practice in the chapters (CONTRIBUTING.md, "Practice"): a prompt ``!!! question "Predict first: …"`` with its
 computed answer nested as ``??? success "Answer"``, and ``## Exercises``, an exercise per ``###`` heading
 (``{ .python }`` asks for attnlab in Python) ending with its collapsed, computed answer. :func:`problems` says
-what a chapter lacks; the build numbers the exercises and gathers them on the Exercises page.
-"""
+what a chapter lacks; the build numbers the exercises and gathers them on the Exercises page."""
 
 from __future__ import annotations
 
@@ -77,8 +76,8 @@ def section(markdown: str) -> tuple[int, int] | None:
     found = SECTION.search(prose)
     if found is None:
         return None
-    later = [m.start() for m in HEADING.finditer(prose, found.end()) if len(m["hashes"]) <= 2]
-    return found.end(), later[0] if later else len(markdown)
+    return found.end(), next((m.start() for m in HEADING.finditer(prose, found.end()) if len(m["hashes"]) <= 2),
+                             len(markdown))
 
 
 def exercises(markdown: str, page: str = "page") -> list[Exercise]:
@@ -95,9 +94,8 @@ def exercises(markdown: str, page: str = "page") -> list[Exercise]:
                 raise ValueError(f"{page}:{line_of(markdown, head.start())}: an exercise heading takes only "
                                  f"{{ .python }}, not {{{attrs['attrs']}}}: its number and id are given for it")
             text, python = text[:attrs.start()], True
-        body_end = following.start() if following is not None else end
         found.append(Exercise(number, text.strip(), python, line_of(markdown, head.start()),
-                              markdown[head.end():body_end].strip("\n")))
+                              markdown[head.end():following.start() if following else end].strip("\n")))
     return found
 
 

@@ -2,8 +2,7 @@
 
 Each change is printed (``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``); what cannot be rewritten (a
 failing expression, too many decimals, a file not UTF-8, a false relation) is reported with exit status 1;
-``--check`` writes nothing and exits 1 when anything would change.
-"""
+``--check`` writes nothing and exits 1 when anything would change."""
 
 from __future__ import annotations
 

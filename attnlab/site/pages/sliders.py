@@ -1,6 +1,5 @@
 """The browser lab's sliders: the range and step of each control (Python accepts any finite value); the
-live plane and the concentration chart read them here, the lab through ``assets/lab-data.js``.
-"""
+live plane and the concentration chart read them here, the lab through ``assets/lab-data.js``."""
 
 from __future__ import annotations
 
