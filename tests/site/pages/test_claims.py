@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sites import DOCS, ROOT
 
+from attnlab import lab
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import INLINE_MATH
@@ -100,13 +102,10 @@ def test_check_refuses_a_registry_that_is_not_whole() -> None:
             registry._check(found_claims, found_sources)
 
 
-def test_a_statement_writes_its_symbols_as_math_not_ascii() -> None:
+def test_statements_say_what_their_sources_say_with_their_symbols_as_math_not_ascii() -> None:
     ascii_math = re.compile(r"\b[A-Za-z]_\w|\^|√|ᵀ|[₀-₉]")
     outside = {c.id: INLINE_MATH.sub("", c.statement) for c in registry.claims()}
     assert {claim_id: text for claim_id, text in outside.items() if ascii_math.search(text)} == {}
-
-
-def test_statements_say_what_their_sources_say() -> None:
     cl017 = registry.claim("CL-017").statement
     assert "largely recurrent" in cl017 and all(test in cl017 for test in (
         "uniform and frozen weights", "training seeds", "guide simpler models", "adversarially"))
@@ -114,10 +113,6 @@ def test_statements_say_what_their_sources_say() -> None:
 
 
 def test_the_toy_claims_quote_the_toy_as_the_code_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tomllib
-
-    from attnlab import lab
-
     raw = {entry["id"]: entry["statement"] for entry in tomllib.loads(
         (ROOT / "attnlab/site/pages/data/claims.toml").read_text(encoding="utf-8"))["claim"]}
     assert "{toy:W_V}" in raw["LAB-001"] and "{toy:we002_query}" in raw["WE-002"]

@@ -58,7 +58,7 @@ def test_the_prompt_is_found_with_its_title_and_line_but_not_in_code() -> None:
     assert prompts(f"```markdown\n{PROMPT}```\n") == []
 
 
-def test_exercises_are_numbered_in_order_run_to_the_next_heading_and_take_no_id_of_their_own() -> None:
+def test_exercises_are_numbered_in_order_run_to_the_next_heading_and_take_only_the_number_and_id_given() -> None:
     later = CHAPTER.replace("Three equal scores", "Three `equal` scores") + (
         '\n```python\n### not a heading\n```\n\n## Afterwards\n\n### Not an exercise\n')
     found = exercises(later)
@@ -67,9 +67,6 @@ def test_exercises_are_numbered_in_order_run_to_the_next_heading_and_take_no_id_
     assert found[0].body.startswith("Compute the weights") and "What now?" not in found[0].body
     with pytest.raises(ValueError, match=r"rows\.md:22: an exercise heading takes only \{ \.python \}"):
         exercises(CHAPTER.replace("{ .python }", "{#mine}"), "rows.md")
-
-
-def test_numbering_gives_each_exercise_heading_its_number_and_id() -> None:
     shown = numbered(CHAPTER)
     assert "### Exercise 1: Two equal scores (in Python) {#exercise-1 .attn-exercise}" in shown
     assert "### Exercise 2: Three equal scores {#exercise-2 .attn-exercise}" in shown
