@@ -1,5 +1,4 @@
-"""Practice in the chapters: every teaching chapter predicts first and ends with exercises, which the Exercises
-page gathers."""
+"""Practice: every teaching chapter predicts first and ends with exercises, which the Exercises page gathers."""
 
 from __future__ import annotations
 

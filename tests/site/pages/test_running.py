@@ -1,5 +1,4 @@
-"""Running the code yourself: the install line on Home, Notes and every exercise in Python, and each chapter's
-notebooks."""
+"""Running the code yourself: the install line on Home, Notes and each exercise in Python; each chapter's notebooks."""
 
 from __future__ import annotations
 
