@@ -137,8 +137,7 @@ def formatter(source: str, language: str, css_class: str, options: dict[str, Any
     with guarded(place, "a code block"):
         result = markdown_exec.formatter(source, language, css_class, {**options, "source": ""} if composed
                                          else options, md, **extra)
-    problems = output.problems(str(result), place, block=True)
-    if problems:
+    if problems := output.problems(str(result), place, block=True):
         raise PageError("\n".join(problems))
     if not composed:
         return anchored(result, options)

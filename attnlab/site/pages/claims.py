@@ -283,8 +283,7 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
         if c.checked_by:
             lines.append("- **Re-checked by:** " + ", ".join(f"`{path}`" for path in c.checked_by)
                          + ", in the test suite")
-        through = rests_on_sources(c.id)
-        if through:
+        if through := rests_on_sources(c.id):
             lines.append("- **Sources:** " + ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in through))
         citing = sorted(cited.get(c.id, []), key=lambda p: (order.index(p) if p in order else len(order), p))
         lines.append("- **Cited on:** " + (", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})"

@@ -41,15 +41,10 @@ class Exercise:
         answer = ANSWER_LINE.search(self.body)
         return (self.body[:answer.start()] if answer else self.body).strip("\n")
 
-    @property
-    def anchor(self) -> str:
-        """The exercise's id in its chapter: ``exercise-2``."""
-        return f"exercise-{self.number}"
-
-    def heading(self, anchor: str | None = None) -> str:
-        """The numbered heading the reader sees, with its id and classes."""
+    def heading(self, prefix: str = "") -> str:
+        """The numbered heading the reader sees, with its id (``exercise-2`` in its chapter) and classes."""
         where = " (in Python)" if self.python else ""
-        return f"### Exercise {self.number}: {self.title}{where} {{#{anchor or self.anchor} .attn-exercise}}"
+        return f"### Exercise {self.number}: {self.title}{where} {{#{prefix}exercise-{self.number} .attn-exercise}}"
 
 
 def _indented_block(markdown: str, start: int, indent: int) -> str:
@@ -88,8 +83,7 @@ def exercises(markdown: str, page: str = "page") -> list[Exercise]:
     found = []
     for number, (head, following) in enumerate(zip(heads, [*heads[1:], None]), start=1):
         text, python = markdown[head.start("text"):head.end("text")], False
-        attrs = ATTRS.search(text)
-        if attrs:
+        if attrs := ATTRS.search(text):
             if set(attrs["attrs"].split()) - {".python"}:
                 raise ValueError(f"{page}:{line_of(markdown, head.start())}: an exercise heading takes only "
                                  f"{{ .python }}, not {{{attrs['attrs']}}}: its number and id are given for it")
@@ -120,9 +114,9 @@ def gathered(chapters: Mapping[str, str]) -> str:
         heading = re.search(r"^# (.+?)[ \t]*$", code_blanked(markdown), re.M)  # the chapter's title
         title = markdown[heading.start(1):heading.end(1)] if heading else path
         parts.append(f"## {title} {{#{slug(path)}}}\n\nFrom [{title}]({path}#exercises).")
-        parts += ["\n\n".join([exercise.heading(f"{slug(path)}-{exercise.anchor}"),
+        parts += ["\n\n".join([exercise.heading(f"{slug(path)}-"),
                                  sub_prose(IN_PAGE_LINK, f"]({path}#", exercise.question),
-                                 f"[The answer, in {title}]({path}#{exercise.anchor}){{.attn-back}}"])
+                                 f"[The answer, in {title}]({path}#exercise-{exercise.number}){{.attn-back}}"])
                   for exercise in exercises(markdown, path)]
     return "\n\n".join(parts) + "\n"
 
