@@ -276,19 +276,16 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
     sources_page, order = relative(SOURCES_PAGE, page), list(titles)
     parts = []
     for c in claims():
-        lines = [f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
-                 f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}"]
-        if c.rests_on:
-            lines.append("- **Rests on:** " + ", ".join(f"[{r}](#{r.lower()})" for r in c.rests_on))
-        if c.checked_by:
-            lines.append("- **Re-checked by:** " + ", ".join(f"`{path}`" for path in c.checked_by)
-                         + ", in the test suite")
-        if through := rests_on_sources(c.id):
-            lines.append("- **Sources:** " + ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in through))
         citing = sorted(cited.get(c.id, []), key=lambda p: (order.index(p) if p in order else len(order), p))
-        lines.append("- **Cited on:** " + (", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})"
-                                                     for p in citing) or "not cited yet"))
-        parts.append("\n".join(lines))
+        listed = {"Rests on": ", ".join(f"[{r}](#{r.lower()})" for r in c.rests_on),  # an empty entry is left out
+                  "Re-checked by": ", ".join(f"`{path}`" for path in c.checked_by) + ", in the test suite"
+                  if c.checked_by else "",
+                  "Sources": ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in rests_on_sources(c.id)),
+                  "Cited on": ", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})" for p in citing)
+                  or "not cited yet"}
+        parts.append("\n".join([f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
+                                f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}",
+                                *(f"- **{label}:** {text}" for label, text in listed.items() if text)]))
     return "\n\n".join(parts) + "\n"
 
 

@@ -72,12 +72,10 @@ def polish(root: ET.Element) -> None:
         if element.text == "\u221e":
             element.tag = mi
     for parent in root.iter():
-        before = None
-        for child in parent:
+        for before, child in zip([None, *parent], parent):
             if child.tag == mo and child.text in SIGNS and (
                     before is None or (before.tag == mo and before.text not in CLOSING)):
                 child.set("form", "prefix")
-            before = child
 
 
 SUBSCRIPTS = dict(zip("0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
