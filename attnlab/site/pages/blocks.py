@@ -34,8 +34,7 @@ class PageError(PluginError, SuperFencesException):
 
 
 class _Stopped(BaseException):
-    """A page's code called ``os._exit`` or ran past the time limit (not an ``Exception``, so markdown-exec lets it
-    through); its argument says which."""
+    """``os._exit`` called or the time limit passed (a ``BaseException``: markdown-exec lets it through); says which."""
 
 
 def _stop(why: str) -> NoReturn:

@@ -78,8 +78,7 @@ def entry(name: str, label: str, carries: str, base: str, page: str, kinds: Sequ
 
 def resolve(html: str, page: str) -> str:
     """``html`` of ``page`` without its tables' markers, ending in its download control if it has a table or figure:
-    the n-th table of ``mixing.md`` is ``exports/mixing-n.csv`` and ``.json``, its n-th figure
-    ``exports/mixing-figure-n.svg``."""
+    the n-th table of ``mixing.md`` is ``exports/mixing-n.csv`` and ``.json``, its n-th figure ``…-figure-n.svg``."""
     stem = slug(page)
     tables: list[str] = []
     figures: list[str] = []

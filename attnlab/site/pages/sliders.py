@@ -9,8 +9,5 @@ from types import MappingProxyType
 from attnlab.lab import MULTIPLIERS
 
 SLIDER_RANGES: Mapping[str, tuple[float, float, float]] = MappingProxyType({
-    "query_scale": (min(MULTIPLIERS), max(MULTIPLIERS), 0.1),
-    "value_y": (-4.0, 6.0, 0.5),
-})
-"""(minimum, maximum, step) of each slider (read-only): the multiplier spans the multipliers experiment 1
-compares."""
+    "query_scale": (min(MULTIPLIERS), max(MULTIPLIERS), 0.1), "value_y": (-4.0, 6.0, 0.5)})
+"""(minimum, maximum, step) of each slider (read-only): the multiplier spans the multipliers experiment 1 compares."""
