@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 
 from attnlab.site.pages.blocks import COMPOSED
 from attnlab.site.pages.source import FENCE, at_marker, code_blanked, line_of, sub_prose
@@ -49,27 +50,20 @@ class Exercise:
 
 def _indented_block(markdown: str, start: int, indent: int) -> str:
     """The lines after offset ``start`` that are blank or indented by at least ``indent`` spaces."""
-    lines = []
-    for line in markdown[start:].split("\n")[1:]:
-        if line.strip() and len(line) - len(line.lstrip(" ")) < indent:
-            break
-        lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(takewhile(lambda line: not line.strip() or len(line) - len(line.lstrip(" ")) >= indent,
+                               markdown[start:].split("\n")[1:]))
 
 
 def prompts(markdown: str) -> list[tuple[str, int, str]]:
     """``(title, line, body)`` of every predict-first admonition in the prose of ``markdown``."""
-    prose = code_blanked(markdown)
     return [(markdown[m.start("title"):m.end("title")], line_of(markdown, m.start()),
-             _indented_block(markdown, m.start(), 4))
-            for m in PROMPT.finditer(prose)]
+             _indented_block(markdown, m.start(), 4)) for m in PROMPT.finditer(code_blanked(markdown))]
 
 
 def section(markdown: str) -> tuple[int, int] | None:
     """Start (its heading's line end) and end offsets of the ``## Exercises`` section, or None."""
     prose = code_blanked(markdown)
-    found = SECTION.search(prose)
-    if found is None:
+    if (found := SECTION.search(prose)) is None:
         return None
     return found.end(), next((m.start() for m in HEADING.finditer(prose, found.end()) if len(m["hashes"]) <= 2),
                              len(markdown))
