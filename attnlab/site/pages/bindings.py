@@ -164,17 +164,16 @@ def evaluated(expression: str, names: dict[str, Any], place: str, what: str, kin
 def verdict(binding: Binding, page: str, names: dict[str, Any], cache: dict[str, Any]) -> tuple[str, str]:
     """``(shown, problem)``: the value written as ``binding`` quotes ("" if none) and what is wrong ("" if nothing).
     ``cache`` maps each expression to its value or error."""
-    where = f"{page}:{binding.line}"
+    where, what = f"{page}:{binding.line}", f"[[{binding.quoted} = {binding.expression}]]"
     if binding.expression not in cache:
-        what = f"[[{binding.quoted} = {binding.expression}]]"
         cache[binding.expression] = evaluated(binding.expression, names, where, what, number)
     value = cache[binding.expression]
     if isinstance(value, Exception):
-        return "", (f"{where}: [[{binding.quoted} = {binding.expression}]] cannot be evaluated: "
-                      f"{type(value).__name__}: {value} (names in scope: attnlab.site.pages.bindings.namespace)")
+        return "", (f"{where}: {what} cannot be evaluated: {type(value).__name__}: {value} "
+                    "(names in scope: attnlab.site.pages.bindings.namespace)")
     if max(map(decimals, binding.entries)) > MAX_DECIMALS:
-        return "", (f"{where}: [[{binding.quoted} = ...]] quotes more than {MAX_DECIMALS} decimals, more than a "
-                      "float64 holds")
+        return "", (f"{where}: [[{binding.quoted} = ...]] quotes more than {MAX_DECIMALS} decimals, more "
+                    "than a float64 holds")
     shown = binding.shown(value)
     wrong = f"{where}: quoted {binding.quoted} but {binding.expression} gives {shown}"
     return shown, "" if shown == binding.quoted else wrong
@@ -183,14 +182,13 @@ def verdict(binding: Binding, page: str, names: dict[str, Any], cache: dict[str,
 def check(markdown: str, page: str, cache: dict[str, Any] | None = None) -> list[str]:
     """One message per binding in ``page`` that fails or disagrees with its quote, and per lookalike literal."""
     names, cache = namespace(), {} if cache is None else cache
-    found = [verdict(binding, page, names, cache)[1] for binding in bindings(markdown)]
-    return [problem for problem in found if problem] + lookalike_literals(markdown, page, names)
+    found = [problem for binding in bindings(markdown) if (problem := verdict(binding, page, names, cache)[1])]
+    return found + lookalike_literals(markdown, page, names)
 
 
 def check_relations(markdown: str, page: str) -> list[str]:
     """One message per relation in ``page`` whose condition is false, not a truth value or cannot be evaluated."""
-    found = relations(markdown)
-    names = namespace() if found else {}
+    names = namespace() if (found := relations(markdown)) else {}
     problems = []
     for words, condition, line in found:
         value = evaluated(condition, names, f"{page}:{line}", f"[[{words} ? {condition}]]", truth)
@@ -220,12 +218,6 @@ def literals(markdown: str, page: str) -> set[str]:
             else vector_text(item.strip("[]").split(",")) if item.startswith("[") else item for item in declared}
 
 
-def _words_only(match: re.Match[str]) -> str:
-    """A relation blanked but for its words."""
-    whole, start, end = match.group(0), match.start("words") - match.start(), match.end("words") - match.start()
-    return blank(whole[:start]) + match["words"] + blank(whole[end:])
-
-
 def _blank_list_markers(text: str) -> str:
     """``text`` with ordered-list markers blanked: a numbered line after a blank line, inside a list, or numbered 1
     (a wrapped sentence that starts with "4." keeps its number)."""
@@ -242,7 +234,7 @@ def _blank_list_markers(text: str) -> str:
     return "\n".join(lines)
 
 
-TOOLTIP = re.compile(r"""\btitle=(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
+TOOLTIP = re.compile(r"""\btitle=(["'])(?P<text>(?:(?!\1).)*)\1""", re.S)
 NUMBER_SPAN = re.compile(r"`+ ?[-\u2212]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)%? ?`+")
 """An inline code span holding only a number (`` `0.577` ``): prose set in code."""
 
@@ -251,8 +243,7 @@ def _markup_blanked(match: re.Match[str]) -> str:
     """A piece of :data:`MARKUP` blanked but for the text of its tooltips."""
     kept = list(blank(match.group(0)))
     for tip in TOOLTIP.finditer(match.group(0)):
-        group = "double" if tip.group("double") is not None else "single"
-        kept[tip.start(group):tip.end(group)] = tip.group(group)
+        kept[tip.start("text"):tip.end("text")] = tip["text"]
     return "".join(kept)
 
 
@@ -262,7 +253,9 @@ SCANNED = re.compile(rf"(?P<vector>{VECTOR.pattern})|{NUMBER.pattern}")
 def written(markdown: str) -> list[tuple[int, str]]:
     """``(offset, text)`` of each number and vector a reader sees in the prose of ``markdown`` (tooltips too)."""
     visible = _blank_list_markers("".join(
-        MARKUP.sub(_markup_blanked, RELATION.sub(_words_only, BINDING.sub(blank_match, text))) if prose
+        MARKUP.sub(_markup_blanked, RELATION.sub(  # a relation blanked but for its words
+            lambda m: " " * (m.start("words") - m.start()) + m["words"] + blank(m.string[m.end("words"):m.end()]),
+            BINDING.sub(blank_match, text))) if prose
         else text.replace("`", " ") if NUMBER_SPAN.fullmatch(text) else blank(text)
         for prose, _, text in chunks(markdown)))
     return [(m.start(), vector_text(m["vector"].strip("[] \t").split(",")) if m["vector"] else m.group(0))
@@ -299,23 +292,20 @@ def computed_numbers(expression: str, names: dict[str, Any]) -> Iterator[np.ndar
 def lookalike_literals(markdown: str, page: str, names: dict[str, Any]) -> list[str]:
     """One message per literal of 3 decimals or more (as the guide shows computed numbers) that agrees to all but
     its last decimal with a number its bindings compute: it should be bound (a typed "0.577" ships a wrong 0.576)."""
-    precise = {text: float(text.replace("\u2212", "-")) for text in literals(markdown, page)
-               if re.fullmatch(r"[-\u2212]?[0-9]+\.[0-9]{3,}", text)}
-    if not precise:
-        return []
-    first = {text: at for at, text in reversed(written(markdown))}
+    precise = {text for text in literals(markdown, page) if re.fullmatch(r"[-\u2212]?[0-9]+\.[0-9]{3,}", text)}
+    first = {text: at for at, text in reversed(written(markdown)) if text in precise} if precise else {}
+    computed = [(b, v) for b in bindings(markdown) for v in computed_numbers(b.expression, names)] if first else []
     found = []
-    for binding in bindings(markdown):
-        for values in computed_numbers(binding.expression, names):
-            for text, literal in list(precise.items()):
-                places = decimals(text) - 1
-                near = values[np.round(values, places) == np.round(literal, places)]
-                if near.size and text in first:
-                    found.append((first[text], f"{page}:{line_of(markdown, first[text])}: {text} is declared a "
-                                  f"literal, but {binding.expression} (line {binding.line}) computes "
-                                  f"{float(near[0])!r}: bind it ([[{fmt(float(near[0]), decimals(text))} = ...]])"))
-                    del precise[text]
-    return [message for _, message in sorted(found)]
+    for text, at in sorted(first.items(), key=lambda item: item[1]):
+        places = decimals(text) - 1
+        for binding, values in computed:
+            near = values[np.round(values, places) == np.round(float(text.replace("\u2212", "-")), places)]
+            if near.size:
+                found.append(f"{page}:{line_of(markdown, at)}: {text} is declared a literal, but {binding.expression} "
+                             f"(line {binding.line}) computes {float(near[0])!r}: bind it "
+                             f"([[{fmt(float(near[0]), decimals(text))} = ...]])")
+                break
+    return found
 
 
 def _unbound_in_front_matter(markdown: str, page: str, declared: set[str]) -> list[tuple[int, str]]:
@@ -348,17 +338,9 @@ def unbound(markdown: str, page: str) -> list[str]:
 
 def malformed(markdown: str, page: str) -> list[str]:
     """One message per ``[[`` in the prose of ``page`` that is neither a citation, a binding nor a relation."""
-    problems = []
-    for prose, offset, text in chunks(markdown):
-        if not prose:
-            continue
-        left = CITATION.sub(blank_match, RELATION.sub(blank_match, BINDING.sub(blank_match, text)))
-        for match in OPEN.finditer(left):
-            shown = match.group(0).split("]]")[0] + ("]]" if "]]" in match.group(0) else "")
-            problems.append(
-                f"{page}:{line_of(markdown, offset + match.start())}: {shown!r} is neither a claim citation "
-                "nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- with three digits, no spaces) "
-                "or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced) "
-                "or [[words ? condition]] (a relation)"
-            )
-    return problems
+    return [f"{page}:{line_of(markdown, offset + m.start())}: {''.join(m.group(0).partition(']]')[:2])!r} is neither "
+            "a claim citation nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- with three digits, no "
+            "spaces) or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced) "
+            "or [[words ? condition]] (a relation)" for prose, offset, text in chunks(markdown) if prose
+            for m in OPEN.finditer(CITATION.sub(blank_match, RELATION.sub(blank_match,
+                                                                          BINDING.sub(blank_match, text))))]

@@ -1,8 +1,7 @@
 """The guide's executed code blocks: :func:`formatter` (SuperFences' formatter in ``mkdocs.yml``) runs them with
 markdown-exec under three rules: lines from ``#| hide`` to ``#| show`` run unseen; a page's code (a block, a
 binding's expression) can neither end nor hang the build (:func:`guarded`); what it prints holds numbers only
-(:mod:`~.output`). Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`).
-"""
+(:mod:`~.output`). Each block's id is its place, ``docs/page.md:LINE`` (:func:`placed_blocks`)."""
 
 from __future__ import annotations
 
@@ -34,22 +33,13 @@ class PageError(PluginError, SuperFencesException):
     line. MkDocs reports a ``PluginError`` as one line; ``SuperFencesException`` is the one a formatter may let out."""
 
 
-class _Exited(BaseException):
-    """``os._exit(status)`` called by a page's code."""
+class _Stopped(BaseException):
+    """``os._exit`` called or the time limit passed (a ``BaseException``: markdown-exec lets it through); says which."""
 
 
-class _OutOfTime(BaseException):
-    """A page's code ran past the time limit (not an ``Exception``, so markdown-exec lets it through)."""
-
-
-def _exit(status: int) -> NoReturn:
-    """What ``os._exit`` does while a page's code runs."""
-    raise _Exited(status)
-
-
-def _out_of_time(signum: int, frame: Any) -> NoReturn:
-    """The alarm's handler."""
-    raise _OutOfTime
+def _stop(why: str) -> NoReturn:
+    """Raise :class:`_Stopped` saying ``why``: what ``os._exit`` and the alarm do while a page's code runs."""
+    raise _Stopped(why)
 
 
 def time_limit() -> float:
@@ -72,11 +62,12 @@ def guarded(place: str, what: str) -> Iterator[None]:
     seconds = time_limit()
     timed = threading.current_thread() is threading.main_thread()
     real_exit, real_hook = os._exit, threading.excepthook
-    os._exit = _exit
+    os._exit = lambda status: _stop(f"called os._exit({status}): it would end the build with no page")
     failed: list[threading.ExceptHookArgs] = []
     threading.excepthook = failed.append
     if timed:
-        handler = signal.signal(signal.SIGALRM, _out_of_time)
+        handler = signal.signal(signal.SIGALRM, lambda *_: _stop(f"ran longer than {seconds:g} s ({VARIABLE} sets "
+                                                                 "the limit)"))
         signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
@@ -85,11 +76,8 @@ def guarded(place: str, what: str) -> Iterator[None]:
             raise PageError(f"{place}: {what} started a thread that raised {type(error).__name__}: {error}")
     except Exception:
         raise
-    except _OutOfTime:
-        raise PageError(f"{place}: {what} ran longer than {seconds:g} s ({VARIABLE} sets the limit)") from None
-    except _Exited as stop:
-        raise PageError(f"{place}: {what} called os._exit({stop.args[0]}): it would end the build with no page"
-                        ) from None
+    except _Stopped as stop:
+        raise PageError(f"{place}: {what} {stop.args[0]}") from None
     except BaseException as stop:  # noqa: BLE001 (every way out of the process becomes one line)
         status = f" ({stop.code})" if isinstance(stop, SystemExit) and stop.code is not None else ""
         raise PageError(f"{place}: {what} raised {type(stop).__name__}{status}: it would end the build with no page"
@@ -148,8 +136,7 @@ def formatter(source: str, language: str, css_class: str, options: dict[str, Any
     with guarded(place, "a code block"):
         result = markdown_exec.formatter(source, language, css_class, {**options, "source": ""} if composed
                                          else options, md, **extra)
-    problems = output.problems(str(result), place, block=True)
-    if problems:
+    if problems := output.problems(str(result), place, block=True):
         raise PageError("\n".join(problems))
     if not composed:
         return anchored(result, options)

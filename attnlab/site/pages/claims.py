@@ -1,8 +1,7 @@
 """The claims and sources registry (``data/claims.toml``): what the guide asserts, and on whose authority;
 published as ``claims.json`` and ``sources.bib``. A citation in prose, ``[[CL-005]]`` or ``[[CL-001, CL-007]]``,
 becomes a superscript link to the Claims page (the statement as tooltip); the Claims and Sources pages are written
-from the registry at their marker lines.
-"""
+from the registry at their marker lines."""
 
 from __future__ import annotations
 
@@ -98,26 +97,20 @@ def toy_values() -> dict[str, str]:
 
 def filled(statement: str, values: Mapping[str, str]) -> str:
     """``statement`` with each ``{toy:NAME}`` written out; ``KeyError`` naming an unknown NAME."""
-    def value(match: re.Match[str]) -> str:
-        if match[1] not in values:
-            raise KeyError(f"claims.toml: unknown {{toy:{match[1]}}}; known names: {', '.join(values)}")
-        return values[match[1]]
-
-    return TOY.sub(value, statement)
+    for name in TOY.findall(statement):
+        if name not in values:
+            raise KeyError(f"claims.toml: unknown {{toy:{name}}}; known names: {', '.join(values)}")
+    return TOY.sub(lambda match: values[match[1]], statement)
 
 
 @cache
 def _registry() -> tuple[tuple[Claim, ...], tuple[Source, ...]]:
     """The registry, read and checked once."""
-    text = files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
+    data = tomllib.loads(files("attnlab.site.pages").joinpath("data/claims.toml").read_text(encoding="utf-8"))
     found_sources = tuple(Source(**{**entry, "authors": tuple(entry["authors"])}) for entry in data["source"])
-    toy = toy_values()
-    found_claims = tuple(
-        Claim(**{**entry, "statement": filled(entry["statement"], toy),
-                 **{field: tuple(entry.get(field, ())) for field in ("sources", "rests_on", "checked_by")}})
-        for entry in data["claim"]
-    )
+    toy, lists = toy_values(), ("sources", "rests_on", "checked_by")
+    found_claims = tuple(Claim(**{**entry, "statement": filled(entry["statement"], toy),
+                                  **{key: tuple(entry.get(key, ())) for key in lists}}) for entry in data["claim"])
     _check(found_claims, found_sources)
     return found_claims, found_sources
 
@@ -198,16 +191,10 @@ def bibtex() -> str:
     """Every source as a BibTeX entry (UTF-8; venue as booktitle, arXiv as eprint)."""
     entries = []
     for s in sources():
-        fields = {
-            "author": " and ".join(_bib_name(a) for a in s.authors),
-            "title": f"{{{s.title}}}",
-            "booktitle" if s.entry == "inproceedings" else "howpublished": s.venue,
-            "year": str(s.year),
-            "pages": s.pages.replace("–", "--"),
-            "eprint": s.arxiv,
-            "archivePrefix": "arXiv" if s.arxiv else "",
-            "url": s.url,
-        }
+        fields = {"author": " and ".join(_bib_name(a) for a in s.authors), "title": f"{{{s.title}}}",
+                  "booktitle" if s.entry == "inproceedings" else "howpublished": s.venue, "year": str(s.year),
+                  "pages": s.pages.replace("–", "--"), "eprint": s.arxiv, "archivePrefix": "arXiv" if s.arxiv else "",
+                  "url": s.url}
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)
         entries.append(f"@{s.entry}{{{s.key},\n{body}\n}}\n")
     return "\n".join(entries)
@@ -216,17 +203,10 @@ def bibtex() -> str:
 def as_json(pages: Mapping[str, Sequence[str]] | None = None) -> str:
     """The registry as JSON; ``pages`` maps a claim ID to the pages that cite it."""
     pages = pages or {}
-    payload = {
-        "claims": [
-            {"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
-             "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
-             "checked_by": list(c.checked_by), "cited_on": list(pages.get(c.id, ()))}
-            for c in claims()
-        ],
-        "sources": [
-            {"id": s.id, "key": s.key, "reference": s.reference(), "url": s.url} for s in sources()
-        ],
-    }
+    payload = {"claims": [{"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
+                           "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
+                           "checked_by": list(c.checked_by), "cited_on": list(pages.get(c.id, ()))} for c in claims()],
+               "sources": [{"id": s.id, "key": s.key, "reference": s.reference(), "url": s.url} for s in sources()]}
     return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -237,8 +217,6 @@ MARKED = re.compile(rf"(?:(?<=\S)[ \t]+)?{CITATION.pattern}")
 """A citation with the spaces before it, which its superscript marker does without (a line's indent stays)."""
 CLAIMS_PAGE = "claims.md"
 SOURCES_PAGE = "sources.md"
-CLAIMS_MARKER = "<!-- attnlab:claims -->"
-SOURCES_MARKER = "<!-- attnlab:sources -->"
 
 
 def citations(markdown: str) -> Iterator[tuple[str, int]]:
@@ -292,31 +270,22 @@ def linked(markdown: str, page: str) -> str:
     return sub_prose(MARKED, replace, markdown)
 
 
-def _page_links(paths: Sequence[str], page: str, titles: Mapping[str, str]) -> str:
-    """Comma-separated links to pages in reading order, labelled with their navigation titles."""
-    order = list(titles)
-    ordered = sorted(paths, key=lambda p: (order.index(p) if p in order else len(order), p))
-    return ", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})" for p in ordered) or "not cited yet"
-
-
 def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str],
                     page: str = CLAIMS_PAGE) -> str:
     """The Claims page's listing: a section per claim with kind, locator, basis and citing pages."""
-    sources_page = relative(SOURCES_PAGE, page)
+    sources_page, order = relative(SOURCES_PAGE, page), list(titles)
     parts = []
     for c in claims():
-        lines = [f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
-                 f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}"]
-        if c.rests_on:
-            lines.append("- **Rests on:** " + ", ".join(f"[{r}](#{r.lower()})" for r in c.rests_on))
-        if c.checked_by:
-            lines.append("- **Re-checked by:** " + ", ".join(f"`{path}`" for path in c.checked_by)
-                         + ", in the test suite")
-        through = rests_on_sources(c.id)
-        if through:
-            lines.append("- **Sources:** " + ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in through))
-        lines.append(f"- **Cited on:** {_page_links(cited.get(c.id, []), page, titles)}")
-        parts.append("\n".join(lines))
+        citing = sorted(cited.get(c.id, []), key=lambda p: (order.index(p) if p in order else len(order), p))
+        listed = {"Rests on": ", ".join(f"[{r}](#{r.lower()})" for r in c.rests_on),  # an empty entry is left out
+                  "Re-checked by": ", ".join(f"`{path}`" for path in c.checked_by) + ", in the test suite"
+                  if c.checked_by else "",
+                  "Sources": ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in rests_on_sources(c.id)),
+                  "Cited on": ", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})" for p in citing)
+                  or "not cited yet"}
+        parts.append("\n".join([f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
+                                f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}",
+                                *(f"- **{label}:** {text}" for label, text in listed.items() if text)]))
     return "\n\n".join(parts) + "\n"
 
 
@@ -326,20 +295,14 @@ def sources_markdown(page: str = SOURCES_PAGE) -> str:
     parts = []
     for s in sources():
         resting = ", ".join(f"[{c.id}]({claims_page}#{c.id.lower()})" for c in resting_on(s.id))
-        parts.append("\n".join([
-            f"## {s.id}: {_text(s.title)} {{#{s.id.lower()}}}", "",
-            _text(s.reference()), "",
-            f"- **Link:** <{s.url}>",
-            f"- **BibTeX key:** `{s.key}`",
-            f"- **Claims resting on it:** {resting or 'none'}",
-        ]))
+        parts.append(f"## {s.id}: {_text(s.title)} {{#{s.id.lower()}}}\n\n{_text(s.reference())}\n\n- **Link:** "
+                     f"<{s.url}>\n- **BibTeX key:** `{s.key}`\n- **Claims resting on it:** {resting or 'none'}")
     return "\n\n".join(parts) + "\n"
 
 
 def registry_page(markdown: str, page: str, pages: Mapping[str, str], titles: Mapping[str, str]) -> str:
     """``markdown`` with the Claims or Sources listing written in at its marker line."""
-    if page == CLAIMS_PAGE:
-        return at_marker(markdown, page, CLAIMS_MARKER, lambda: claims_markdown(cited_on(pages), titles, page))
-    if page == SOURCES_PAGE:
-        return at_marker(markdown, page, SOURCES_MARKER, lambda: sources_markdown(page))
-    return markdown
+    if page not in (CLAIMS_PAGE, SOURCES_PAGE):
+        return markdown
+    return at_marker(markdown, page, f"<!-- attnlab:{page.removesuffix('.md')} -->", lambda: claims_markdown(
+        cited_on(pages), titles, page) if page == CLAIMS_PAGE else sources_markdown(page))

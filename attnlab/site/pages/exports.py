@@ -1,7 +1,6 @@
 """One download control per page for its tables (CSV, JSON) and figures (SVG): each table is followed by a hidden
 :func:`marker` holding its exact values; :func:`resolve` takes the markers out and ends the page with the control;
-the post-build pass (:mod:`attnlab.site.build.exports`) writes the files under ``exports/``.
-"""
+the post-build pass (:mod:`attnlab.site.build.exports`) writes the files under ``exports/``."""
 
 from __future__ import annotations
 
@@ -79,8 +78,7 @@ def entry(name: str, label: str, carries: str, base: str, page: str, kinds: Sequ
 
 def resolve(html: str, page: str) -> str:
     """``html`` of ``page`` without its tables' markers, ending in its download control if it has a table or figure:
-    the n-th table of ``mixing.md`` is ``exports/mixing-n.csv`` and ``.json``, its n-th figure
-    ``exports/mixing-figure-n.svg``."""
+    the n-th table of ``mixing.md`` is ``exports/mixing-n.csv`` and ``.json``, its n-th figure ``…-figure-n.svg``."""
     stem = slug(page)
     tables: list[str] = []
     figures: list[str] = []

@@ -1,6 +1,5 @@
 """The guide's pages: the navigation gives their order, each page's front matter its kind (:data:`KINDS`), which
-the build checks each page against (:meth:`Guide.requirements`); :class:`Page` is the one being converted.
-"""
+the build checks each page against (:meth:`Guide.requirements`); :class:`Page` is the one being converted."""
 
 from __future__ import annotations
 
@@ -101,11 +100,5 @@ class Page:
         source = (self.docs_dir / self.path).read_text(encoding="utf-8")
         found = FRONT_MATTER.match(source)
         front = found.group(0) if found else ""
-        return (front + "\n" * _blank_lines(source[len(front):]),
-                "\n".join(converted.split("\n")[_blank_lines(converted):]))
-
-
-def _blank_lines(text: str) -> int:
-    """How many blank lines ``text`` starts with."""
-    lines = text.split("\n")
-    return next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+        blank = [text[:len(text) - len(text.lstrip())].count("\n") for text in (source[len(front):], converted)]
+        return front + "\n" * blank[0], "\n".join(converted.split("\n")[blank[1]:])

@@ -42,10 +42,8 @@ def unbalanced(latex: str) -> str | None:
 @lru_cache(maxsize=4096)
 def to_mathml(latex: str, display: bool = False) -> str:
     """Convert one LaTeX formula (no delimiters) to a ``<math>`` element."""
-    for construct, why in UNSUPPORTED.items():
-        if construct in latex:
-            raise FormulaError(f"unsupported {why}")
-    problem = unbalanced(latex)
+    problem = next((f"unsupported {why}" for construct, why in UNSUPPORTED.items() if construct in latex),
+                   None) or unbalanced(latex)
     if problem:
         raise FormulaError(problem)
     try:
@@ -74,12 +72,10 @@ def polish(root: ET.Element) -> None:
         if element.text == "\u221e":
             element.tag = mi
     for parent in root.iter():
-        before = None
-        for child in parent:
+        for before, child in zip([None, *parent], parent):
             if child.tag == mo and child.text in SIGNS and (
                     before is None or (before.tag == mo and before.text not in CLOSING)):
                 child.set("form", "prefix")
-            before = child
 
 
 SUBSCRIPTS = dict(zip("0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
@@ -113,9 +109,7 @@ def _plain(element: ET.Element) -> str:
         return " "
     if tag == "mo":
         text = element.text or ""
-        if text == ",":
-            return ", "
-        return f" {text} " if text in SPACED and element.get("form") != "prefix" else text
+        return ", " if text == "," else f" {text} " if text in SPACED and element.get("form") != "prefix" else text
     return (element.text or "") + "".join(parts)
 
 

@@ -1,7 +1,6 @@
 """What a page finally shows holds numbers only: :func:`problems` names each NaN, infinity or traceback in the
 text a reader sees, the attributes a reader meets or a figure carries, not in source listings, scripts, styles or
-the prose's inline code (a block's own output, ``block=True``, has its inline code checked too).
-"""
+the prose's inline code (a block's own output, ``block=True``, has its inline code checked too)."""
 
 from __future__ import annotations
 
@@ -31,15 +30,6 @@ def visible_text(html: str, between: str = "") -> str:
     return unescape(re.sub(r"<[^>]+>", between, html))
 
 
-def failed_block(text: str, page: str) -> str:
-    """The failing block's place and its error, from the first traceback in ``text``."""
-    after = text[text.index(TRACEBACK):]
-    place = BLOCK_ID.search(after)
-    error = next((line.strip() for line in after.splitlines()[1:] if line and not line[0].isspace()),
-                 "(no error line)")
-    return f"{place.group(1) if place else page}: a code block raised {error}"
-
-
 def _non_numbers(text: str, page: str, where: str) -> list[str]:
     """One message per non-number in ``text``, quoting it in its context."""
     return [f"{page}: {match.group(0)!r} is not a finite number, yet the page would show it "
@@ -51,8 +41,13 @@ def problems(html: str, page: str, block: bool = False) -> list[str]:
     """One message per traceback or non-finite number that ``page``'s HTML would show."""
     found = []
     everything = visible_text(html)
-    if TRACEBACK in everything:
-        found.append(f"{failed_block(everything, page)} (its traceback would be on the page)")
+    if TRACEBACK in everything:  # the failing block's place (else the page) and its error line
+        after = everything[everything.index(TRACEBACK):]
+        place = BLOCK_ID.search(after)
+        error = next((line.strip() for line in after.splitlines()[1:] if line and not line[0].isspace()),
+                     "(no error line)")
+        found.append(f"{place.group(1) if place else page}: a code block raised {error} (its traceback would be on "
+                     "the page)")
     skipped = (UNCHECKED_IN_BLOCK if block else UNCHECKED).sub(" ", html)
     found += _non_numbers(visible_text(skipped, " "), page, "in ")
     for match in ATTRIBUTES.finditer(skipped):

@@ -1,14 +1,14 @@
 """Practice in the chapters (CONTRIBUTING.md, "Practice"): a prompt ``!!! question "Predict first: …"`` with its
 computed answer nested as ``??? success "Answer"``, and ``## Exercises``, an exercise per ``###`` heading
 (``{ .python }`` asks for attnlab in Python) ending with its collapsed, computed answer. :func:`problems` says
-what a chapter lacks; the build numbers the exercises and gathers them on the Exercises page.
-"""
+what a chapter lacks; the build numbers the exercises and gathers them on the Exercises page."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 
 from attnlab.site.pages.blocks import COMPOSED
 from attnlab.site.pages.source import FENCE, at_marker, code_blanked, line_of, sub_prose
@@ -42,43 +42,31 @@ class Exercise:
         answer = ANSWER_LINE.search(self.body)
         return (self.body[:answer.start()] if answer else self.body).strip("\n")
 
-    @property
-    def anchor(self) -> str:
-        """The exercise's id in its chapter: ``exercise-2``."""
-        return f"exercise-{self.number}"
-
-    def heading(self, anchor: str | None = None) -> str:
-        """The numbered heading the reader sees, with its id and classes."""
+    def heading(self, prefix: str = "") -> str:
+        """The numbered heading the reader sees, with its id (``exercise-2`` in its chapter) and classes."""
         where = " (in Python)" if self.python else ""
-        return f"### Exercise {self.number}: {self.title}{where} {{#{anchor or self.anchor} .attn-exercise}}"
+        return f"### Exercise {self.number}: {self.title}{where} {{#{prefix}exercise-{self.number} .attn-exercise}}"
 
 
 def _indented_block(markdown: str, start: int, indent: int) -> str:
     """The lines after offset ``start`` that are blank or indented by at least ``indent`` spaces."""
-    lines = []
-    for line in markdown[start:].split("\n")[1:]:
-        if line.strip() and len(line) - len(line.lstrip(" ")) < indent:
-            break
-        lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(takewhile(lambda line: not line.strip() or len(line) - len(line.lstrip(" ")) >= indent,
+                               markdown[start:].split("\n")[1:]))
 
 
 def prompts(markdown: str) -> list[tuple[str, int, str]]:
     """``(title, line, body)`` of every predict-first admonition in the prose of ``markdown``."""
-    prose = code_blanked(markdown)
     return [(markdown[m.start("title"):m.end("title")], line_of(markdown, m.start()),
-             _indented_block(markdown, m.start(), 4))
-            for m in PROMPT.finditer(prose)]
+             _indented_block(markdown, m.start(), 4)) for m in PROMPT.finditer(code_blanked(markdown))]
 
 
 def section(markdown: str) -> tuple[int, int] | None:
     """Start (its heading's line end) and end offsets of the ``## Exercises`` section, or None."""
     prose = code_blanked(markdown)
-    found = SECTION.search(prose)
-    if found is None:
+    if (found := SECTION.search(prose)) is None:
         return None
-    later = [m.start() for m in HEADING.finditer(prose, found.end()) if len(m["hashes"]) <= 2]
-    return found.end(), later[0] if later else len(markdown)
+    return found.end(), next((m.start() for m in HEADING.finditer(prose, found.end()) if len(m["hashes"]) <= 2),
+                             len(markdown))
 
 
 def exercises(markdown: str, page: str = "page") -> list[Exercise]:
@@ -89,15 +77,13 @@ def exercises(markdown: str, page: str = "page") -> list[Exercise]:
     found = []
     for number, (head, following) in enumerate(zip(heads, [*heads[1:], None]), start=1):
         text, python = markdown[head.start("text"):head.end("text")], False
-        attrs = ATTRS.search(text)
-        if attrs:
+        if attrs := ATTRS.search(text):
             if set(attrs["attrs"].split()) - {".python"}:
                 raise ValueError(f"{page}:{line_of(markdown, head.start())}: an exercise heading takes only "
                                  f"{{ .python }}, not {{{attrs['attrs']}}}: its number and id are given for it")
             text, python = text[:attrs.start()], True
-        body_end = following.start() if following is not None else end
         found.append(Exercise(number, text.strip(), python, line_of(markdown, head.start()),
-                              markdown[head.end():body_end].strip("\n")))
+                              markdown[head.end():following.start() if following else end].strip("\n")))
     return found
 
 
@@ -122,9 +108,9 @@ def gathered(chapters: Mapping[str, str]) -> str:
         heading = re.search(r"^# (.+?)[ \t]*$", code_blanked(markdown), re.M)  # the chapter's title
         title = markdown[heading.start(1):heading.end(1)] if heading else path
         parts.append(f"## {title} {{#{slug(path)}}}\n\nFrom [{title}]({path}#exercises).")
-        parts += ["\n\n".join([exercise.heading(f"{slug(path)}-{exercise.anchor}"),
+        parts += ["\n\n".join([exercise.heading(f"{slug(path)}-"),
                                  sub_prose(IN_PAGE_LINK, f"]({path}#", exercise.question),
-                                 f"[The answer, in {title}]({path}#{exercise.anchor}){{.attn-back}}"])
+                                 f"[The answer, in {title}]({path}#exercise-{exercise.number}){{.attn-back}}"])
                   for exercise in exercises(markdown, path)]
     return "\n\n".join(parts) + "\n"
 
@@ -134,22 +120,11 @@ def exercises_page(markdown: str, chapters: Sequence[str], read: Callable[[str],
     return at_marker(markdown, EXERCISES_PAGE, EXERCISES_MARKER, lambda: gathered({p: read(p) for p in chapters}))
 
 
-def _answer(body: str) -> str:
-    """The collapsed answer inside ``body`` (at the body's own indentation), or "" if it has none."""
+def _executed(body: str) -> list[re.Match[str]]:
+    """The blocks run while the site is built in the collapsed answer inside ``body`` (at the body's indentation)."""
     m = ANSWER_LINE.search(body)
-    return _indented_block(body, m.start(), len(m["indent"]) + 4) if m else ""
-
-
-def _answered(body: str) -> bool:
-    """Whether ``body`` holds a collapsed answer with a block run while the site is built."""
-    return any('exec="on"' in m["head"] for m in FENCE.finditer(_answer(body)))
-
-
-def _solved_in_python(answer: str) -> bool:
-    """Whether ``answer`` shows an executed Python block that uses attnlab."""
-    return any(m["head"].split()[0] in COMPOSED and 'exec="on"' in m["head"] and "source=" in m["head"]
-               and re.search(r"^\s*(?:from|import) attnlab\b", m["code"], re.M)
-               for m in FENCE.finditer(answer) if m["head"].split())
+    answer = _indented_block(body, m.start(), len(m["indent"]) + 4) if m else ""
+    return [block for block in FENCE.finditer(answer) if 'exec="on"' in block["head"]]
 
 
 def problems(markdown: str, page: str) -> list[str]:
@@ -158,14 +133,16 @@ def problems(markdown: str, page: str) -> list[str]:
     found = [] if len(asked) == 1 else [f"{page}: has {len(asked)} predict-first prompts (!!! question \"Predict "
                                         "first: …\"), needs exactly one"]
     found += [f"{page}:{line}: the prompt \"{title}\" needs a collapsed answer ({ANSWER}, nested) that holds an "
-              "executed code block" for title, line, body in asked if not _answered(body)]
+              "executed code block" for title, line, body in asked if not _executed(body)]
     if section(markdown) is None:
         return [*found, f"{page}: has no '## Exercises' section"]
     listed = exercises(markdown, page)
     if not FEWEST <= len(listed) <= MOST:
         found.append(f"{page}: has {len(listed)} exercises, needs {FEWEST} to {MOST}")
     found += [f"{page}:{e.line}: exercise \"{e.title}\" needs a collapsed answer ({ANSWER}) that holds an executed "
-              "code block" for e in listed if not _answered(e.body)]
-    if not any(e.python and _solved_in_python(_answer(e.body)) for e in listed):
+              "code block" for e in listed if not _executed(e.body)]
+    if not any(e.python and block["head"].split()[0] in COMPOSED and "source=" in block["head"]
+               and re.search(r"^\s*(?:from|import) attnlab\b", block["code"], re.M)
+               for e in listed for block in _executed(e.body)):
         found.append(f"{page}: no exercise marked {{ .python }} whose answer shows executed code using attnlab")
     return found

@@ -1,6 +1,5 @@
 """What the site publishes beside its pages, which pages name before the build writes it: the files' names, and
-the date and versions every page and file is stamped with.
-"""
+the date and versions every page and file is stamped with."""
 
 from __future__ import annotations
 

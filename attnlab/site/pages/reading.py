@@ -26,11 +26,8 @@ FOLDED = re.compile(r"^([ \t]*)\?\?\?\+?[^\n]*\n(?:(?:\1[ \t]+[^\n]*)?\n)*", re.
 
 def main_line(markdown: str) -> str:
     """``markdown`` without front matter, code, folded boxes or exercises, its bindings rendered."""
-    text = FRONT_MATTER.sub("", markdown, count=1)
-    text = text.split("\n## Exercises\n", 1)[0] + "\n"
-    text = FENCE.sub("", text)
-    text = FOLDED.sub("", text)
-    text = COMMENT.sub("", CITATION.sub("", text))
+    text = FRONT_MATTER.sub("", markdown, count=1).split("\n## Exercises\n", 1)[0] + "\n"
+    text = COMMENT.sub("", CITATION.sub("", FOLDED.sub("", FENCE.sub("", text))))
     return LINK_TARGET.sub("]", bindings.render(text))
 
 

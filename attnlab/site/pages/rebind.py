@@ -2,8 +2,7 @@
 
 Each change is printed (``docs/scores.md:42: 0.577 -> 0.576 (compute().weights[2])``); what cannot be rewritten (a
 failing expression, too many decimals, a file not UTF-8, a false relation) is reported with exit status 1;
-``--check`` writes nothing and exits 1 when anything would change.
-"""
+``--check`` writes nothing and exits 1 when anything would change."""
 
 from __future__ import annotations
 
@@ -39,10 +38,9 @@ def rebound(markdown: str, page: str) -> Rebound:
         if not shown:
             failures.append(problem)
         elif problem:
-            written = markdown[binding.start:binding.end]
-            at = written.index(binding.quoted)
-            parts += [markdown[position:binding.start], written[:at], shown, written[at + len(binding.quoted):]]
-            position = binding.end
+            at = markdown.index(binding.quoted, binding.start)
+            parts += [markdown[position:at], shown]
+            position = at + len(binding.quoted)
             changes.append(f"{page}:{binding.line}: {binding.quoted} -> {shown} ({binding.expression})")
     return Rebound("".join([*parts, markdown[position:]]), tuple(changes), tuple(failures))
 
@@ -51,15 +49,12 @@ def rebind(paths: Sequence[Path], check_only: bool) -> int:
     """Rewrite (or with ``check_only`` report) every stale quote in ``paths`` (files or folders); the exit status."""
     status = 0
     for path in [found for given in paths for found in (sorted(given.rglob("*.md")) if given.is_dir() else [given])]:
-        if not path.is_file():
-            print(f"rebind: error: no Markdown file at {path}", file=sys.stderr)
-            status = 1
-            continue
         try:
             with path.open(encoding="utf-8", newline="") as file:  # line endings kept as they are (CRLF too)
                 markdown = file.read()
-        except UnicodeDecodeError as error:
-            print(f"rebind: error: {path} is not UTF-8 text (byte {error.start})", file=sys.stderr)
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"rebind: error: {path} is not UTF-8 text (byte {error.start})" if isinstance(
+                error, UnicodeDecodeError) else f"rebind: error: no Markdown file at {path}", file=sys.stderr)
             status = 1
             continue
         result = rebound(markdown, path.as_posix())

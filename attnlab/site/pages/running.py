@@ -1,6 +1,5 @@
 """Running the guide's code yourself: Home and Notes print :func:`install`; :func:`with_run_lines` opens each
-chapter's exercises with its notebooks and ends each exercise "(in Python)" with the wheel's install line.
-"""
+chapter's exercises with its notebooks and ends each exercise "(in Python)" with the wheel's install line."""
 
 from __future__ import annotations
 
@@ -37,14 +36,11 @@ def install_command() -> str:
 def install(page: str = "index.md") -> str:
     """Markdown for Home and Notes: where the wheel is, the line that installs it, and the chapters' notebooks."""
     wheel = wheel_name()
-    return (
-        f"The guide's folder holds the package itself, {link(page, wheel, wheel)} (the offline copy "
-        f"has it too). In that folder, with Python 3.11 or newer:\n\n```bash\n{install_command()}\n```\n\n"
-        f"Then `import attnlab` works in that Python; {DEPENDENCY}, so where that Python already has numpy 2 "
-        "the line needs no network. Every chapter is also a Jupyter notebook, "
-        f"in the folder `{NOTEBOOKS}/` and linked from "
-        "the chapter's exercises, with the answers in a notebook of their own."
-    )
+    return (f"The guide's folder holds the package itself, {link(page, wheel, wheel)} (the offline copy has it too). "
+            f"In that folder, with Python 3.11 or newer:\n\n```bash\n{install_command()}\n```\n\nThen `import attnlab` "
+            f"works in that Python; {DEPENDENCY}, so where that Python already has numpy 2 the line needs no network. "
+            f"Every chapter is also a Jupyter notebook, in the folder `{NOTEBOOKS}/` and linked from the chapter's "
+            "exercises, with the answers in a notebook of their own.")
 
 
 def section_line(page: str) -> str:
@@ -72,8 +68,7 @@ def with_run_lines(markdown: str, page: str) -> str:
             end = later.line - 1 if later else len(lines)
             answer = next((i for i in range(exercise.line, end) if lines[i].rstrip() == practice.ANSWER), None)
             after[answer - 1 if answer is not None else exercise.line] = python_line(page)
-    section = practice.section(markdown)
-    if section:
+    if section := practice.section(markdown):
         after[line_of(markdown, section[0])] = section_line(page)
     for line in sorted(after, reverse=True):
         lines[line:line] = ["", after[line]]

@@ -15,11 +15,8 @@ FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<head>[^\n]*)\n
 """A fenced code block: its opening line's ``head`` (language and options) and its ``code``."""
 INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*\n", re.S)
-DIRECTIVE = re.compile(r"^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
-"""A mkdocstrings ``::: module`` line and the indented options below it."""
-
-
-NOT_PROSE = re.compile(f"{FENCE.pattern}|{DIRECTIVE.pattern}", re.M | re.S)
+NOT_PROSE = re.compile(rf"{FENCE.pattern}|^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M | re.S)
+"""A fenced code block, or a mkdocstrings ``::: module`` line and the indented options below it."""
 
 
 @lru_cache(maxsize=256)  # every page's conversion reads every page's kind, and PyYAML is slow
@@ -45,8 +42,7 @@ def front_matter(markdown: str, page: str) -> dict[str, Any]:
 def chunks(markdown: str) -> Iterator[tuple[bool, int, str]]:
     """Yield ``(is_prose, offset, text)`` pieces that concatenate back to ``markdown``."""
     position = 0
-    front = FRONT_MATTER.match(markdown)
-    if front:
+    if front := FRONT_MATTER.match(markdown):
         yield False, 0, front.group(0)
         position = front.end()
     for block in NOT_PROSE.finditer(markdown, position):

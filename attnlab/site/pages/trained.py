@@ -58,8 +58,7 @@ def head() -> Attention:
 def causal_head() -> Attention:
     """The same head recomputed with a causal mask: each query sees itself and the keys before it."""
     encoding, layer, h = found()
-    q, k, v = bert.head_inputs(encoding, layer, h)
-    return attention(q, k, v, causal(len(encoding.tokens)))
+    return attention(*bert.head_inputs(encoding, layer, h), causal(len(encoding.tokens)))
 
 
 def position(token: str = QUERY) -> int:

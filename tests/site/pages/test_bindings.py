@@ -1,25 +1,21 @@
-"""Numbers in prose: bindings ``[[0.576 = expr]]``, relations ``[[words ? condition]]``, literals, malformed double
-brackets, the scan, and proof on the real chapters that it bites (a changed toy constant: ``test_rebind.py``; a
-quoted digit; a removed binding)."""
+"""Numbers in prose: bindings ``[[0.576 = expr]]``, relations ``[[words ? condition]]``, literals, malformed ``[[``,
+the scan, and proof on the chapters that it bites (a changed toy constant: ``test_rebind.py``; a removed binding)."""
 
 from __future__ import annotations
 
 import importlib
 import math
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sites import ROOT
 
-import attnlab.lab
 import attnlab.site.pages.bindings
 from attnlab.lab import compute
 from attnlab.site.pages.bindings import (
     BINDING,
-    Binding,
     bindings,
     check,
     check_relations,
@@ -33,38 +29,13 @@ from attnlab.site.pages.blocks import PageError
 from attnlab.site.pages.claims import CITATION
 from attnlab.text import fmt
 
-PAGES = sorted((ROOT / "docs").glob("*.md"))
-
-
-def page_name(path: Path) -> str:
-    """How messages name a page: relative to the project, e.g. ``docs/scores.md``."""
-    return str(path.relative_to(ROOT))
-
-
-def docs_bindings() -> list[tuple[str, str, list[Binding]]]:
-    """``(name, source, bindings)`` for every page that binds at least one number."""
-    found = [(page_name(p), p.read_text(encoding="utf-8")) for p in PAGES]
-    return [(name, text, bindings(text)) for name, text in found if bindings(text)]
-
-
-def one_unit_more(quoted: str) -> str:
-    """``quoted`` plus one unit in its last digit, written with the same decimals and percent sign.
-
-    For a vector, its last entry is changed.
-    """
-    if quoted.startswith("["):
-        *first, last = quoted.strip("[]").split(", ")
-        return "[" + ", ".join([*first, one_unit_more(last)]) + "]"
-    number = quoted.rstrip("%")
-    decimals = len(number.partition(".")[2])
-    return fmt(float(number) + 10.0 ** -decimals, decimals) + quoted[len(number):]
-
+PAGES = {f"docs/{p.name}": p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))}
+"""Every page as messages name it (``docs/scores.md``) → its Markdown."""
 
 CHECKED = [
-    ("One third is [[0.333 = 1 / 3]] or [[ 0.33 = 1 / 3 ]].\n", []),
-    ("Intro.\n\nOne third is [[0.334 = 1 / 3]].\n", ["p.md:3: quoted 0.334 but 1 / 3 gives 0.333"]),
-    ("[[33.3% = 1 / 3]]", []),
-    ("[[33.4% = 1 / 3]]", ["p.md:1: quoted 33.4% but 1 / 3 gives 33.3%"]),
+    ("One third is [[0.333 = 1 / 3]], [[ 0.33 = 1 / 3 ]] or [[33.3% = 1 / 3]].\n", []),
+    ("Intro.\n\nOne third is [[0.334 = 1 / 3]] or [[33.4% = 1 / 3]].\n",
+     ["p.md:3: quoted 0.334 but 1 / 3 gives 0.333", "p.md:3: quoted 33.4% but 1 / 3 gives 33.3%"]),
     ("[[0.576% = compute().weights[2]]]",
      [f"p.md:1: quoted 0.576% but compute().weights[2] gives {fmt(100 * compute().weights[2], 3)}%"]),
     ("Key [[[1, 2] = compute().keys[2]]] and [[[0.28, 0.140] = compute().weights[:2]]].", []),
@@ -127,7 +98,7 @@ def test_shared_cache_keeps_each_expressions_value() -> None:
 def test_quoting_the_rounded_value_passes_and_one_unit_more_fails(value: float, decimals: int) -> None:
     quoted = fmt(value, decimals)
     assert check(f"[[{quoted} = {value!r}]]", "p.md") == []
-    assert check(f"[[{one_unit_more(quoted)} = {value!r}]]", "p.md") != []
+    assert check(f"[[{fmt(float(quoted) + 10.0 ** -decimals, decimals)} = {value!r}]]", "p.md") != []
 
 
 def test_literals_are_read_as_written_and_a_vector_as_a_list_or_its_text() -> None:
@@ -137,14 +108,6 @@ def test_literals_are_read_as_written_and_a_vector_as_a_list_or_its_text() -> No
         literals("---\nliterals: 3\n---\n", "p.md")
     with pytest.raises(ValueError, match=r"p.md:\d+: front matter is not YAML that MkDocs reads"):
         literals("---\nliterals: [1, 2\n---\n", "p.md")
-
-
-def test_a_vector_in_prose_is_one_item_for_the_scan() -> None:
-    page = "---\nliterals: [1, 0]\n---\nThe key [1, 0] is computed.\n"
-    assert unbound(page, "p.md") == ["p.md:4: the vector [1, 0] is neither bound ([[[1, 0] = expression]]) nor "
-                                     "declared in the front matter's literals"]
-    assert unbound(page.replace("[1, 0]\n---", "[[1, 0]]\n---"), "p.md") == []
-    assert unbound("---\nliterals: []\n---\nThe key [[[1, 2] = compute().keys[2]]].\n", "p.md") == []
 
 
 @given(st.floats(-1e4, 1e4), st.integers(0, 4), st.sampled_from(["", "%"]))
@@ -171,27 +134,28 @@ SCANNED = [
     ("---\nliterals: [2]\ntitle: Attention in 2 steps\n---\n\nText.\n", []),
     ('Typed: .577, <abbr title="weight 0.578">weight</abbr>, `0.579`.\n{: title="0.580" }', [".577", "0.578", "0.579",
                                                                                           "0.580"]),
+    ("---\nliterals: [1, 0]\n---\nThe key [1, 0] is one item.\n", ["the vector [1, 0]"]),  # 1 and 0 declared alone
+    ("---\nliterals: [[1, 0]]\n---\nThe key [1, 0], bound [[[1, 2] = compute().keys[2]]].\n", []),
 ]
-"""Markdown and the numbers :func:`unbound` finds in it."""
+"""Markdown and the numbers :func:`unbound` finds in it (a vector as "the vector [1, 0]")."""
 
 
 def test_the_scan_finds_the_numbers_a_reader_sees() -> None:
-    found = [(markdown, [m.split(": ")[1].split(" ")[0] for m in unbound(markdown, "p.md")]) for markdown, _ in SCANNED]
+    found = [(markdown, [m.split(": ", 1)[1].split(" is neither")[0] for m in unbound(markdown, "p.md")])
+             for markdown, _ in SCANNED]
     assert found == SCANNED
 
 
 def test_every_pages_bindings_match_their_expressions_and_no_prose_number_is_unbound_and_undeclared() -> None:
-    problems = [p for path in PAGES for scan in (unbound, check)
-                for p in scan(path.read_text(encoding="utf-8"), page_name(path))]
+    problems = [p for name, text in PAGES.items() for scan in (unbound, check) for p in scan(text, name)]
     assert len(PAGES) > 10 and not problems, "bind these numbers or declare them in literals:\n" + "\n".join(problems)
 
 
 def test_removed_binding_is_reported_by_the_scan() -> None:
-    pages = docs_bindings()
     tried, missed = 0, []
-    for name, text, found in pages:
+    for name, text in PAGES.items():
         declared = literals(text, name)
-        first = next((b for b in found if b.quoted not in declared), None)
+        first = next((b for b in bindings(text) if b.quoted not in declared), None)
         if first is None:
             continue
         tried += 1

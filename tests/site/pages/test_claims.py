@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sites import DOCS, ROOT
 
+from attnlab import lab
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.guide import docs_pages
 from attnlab.site.pages.mathml import INLINE_MATH
@@ -42,24 +44,14 @@ def brief(path: Path) -> str:
     pytest.skip(f"{where}: the registry's cross-check against it runs where it is (CI sets {REQUIRE_BRIEF}=1)")
 
 
-def brief_claims(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, tuple[str, str]]:
-    """Claim ID → (kind, locator) from the briefs' claims tables, a later file's row replacing an earlier one."""
-    found: dict[str, tuple[str, str]] = {}
+def from_briefs(rows: re.Pattern[str], briefs: tuple[Path, ...] = BRIEFS) -> dict[str, tuple[str, ...]]:
+    """ID → the other groups of each match of ``rows`` in the briefs (claims or sources), a later file's row
+    replacing an earlier one."""
+    found: dict[str, tuple[str, ...]] = {}
     for path in briefs:
-        rows = CLAIM_ROW.findall(brief(path))
-        assert rows, f"no claims table found in {path}"
-        found.update((claim_id, (kind, VERIFY.sub("", locator))) for claim_id, kind, locator in rows)
-    return found
-
-
-def brief_sources(briefs: tuple[Path, ...] = BRIEFS) -> dict[str, str]:
-    """Source ID → arXiv number, or the URL of a source without one, from the briefs' sources lists."""
-    found: dict[str, str] = {}
-    for path in briefs:
-        items = SOURCE_ITEM.findall(brief(path))
-        assert items, f"no sources list found in {path}"
-        found.update((source_id, (re.search(r"arXiv:(\d{4}\.\d{4,5})", text)
-                                  or re.search(r"(https?://\S+[^\s.])", text)).group(1)) for source_id, text in items)
+        matches = rows.findall(brief(path))
+        assert matches, f"no {rows.pattern} rows found in {path}"
+        found.update((entry_id, tuple(rest)) for entry_id, *rest in matches)
     return found
 
 
@@ -71,16 +63,18 @@ def test_a_missing_brief_is_a_skip_in_a_plain_clone_and_an_error_where_it_is_req
     (tmp_path / "BRIEF.md").write_text("| CL-001 | source | x | S1 §3.2.1, eq. (1) |\n", encoding="utf-8")
     monkeypatch.setenv(REQUIRE_BRIEF, "1")
     with pytest.raises(pytest.fail.Exception, match=r"BRIEF-2.md .*ATTNLAB_REQUIRE_BRIEF=1 requires it"):
-        brief_claims((tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"))
+        from_briefs(CLAIM_ROW, (tmp_path / "BRIEF.md", tmp_path / "BRIEF-2.md"))
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert f"export {REQUIRE_BRIEF}=1" in ci and ci.index(REQUIRE_BRIEF) < ci.index("make test")
 
 
 def test_the_registry_holds_exactly_the_briefs_claims_and_sources_plus_the_guides_own_claims() -> None:
-    expected = brief_claims()
+    expected = {i: (kind, VERIFY.sub("", locator)) for i, (kind, locator) in from_briefs(CLAIM_ROW).items()}
     assert {c.id: (c.kind, c.locator) for c in registry.claims() if c.id in expected} == expected
     assert set(IDS) == set(expected) | GUIDE_CLAIMS and GUIDE_CLAIMS.isdisjoint(expected)
-    assert {s.id: s.arxiv or s.url for s in registry.sources()} == brief_sources()
+    assert {s.id: s.arxiv or s.url for s in registry.sources()} == {source_id: (re.search(
+        r"arXiv:(\d{4}\.\d{4,5})", text) or re.search(r"(https?://\S+[^\s.])", text)).group(1)
+        for source_id, (text,) in from_briefs(SOURCE_ITEM).items()}
 
 
 def test_every_measured_claim_names_a_test_file_that_exists_and_names_the_claim() -> None:
@@ -108,13 +102,10 @@ def test_check_refuses_a_registry_that_is_not_whole() -> None:
             registry._check(found_claims, found_sources)
 
 
-def test_a_statement_writes_its_symbols_as_math_not_ascii() -> None:
+def test_statements_say_what_their_sources_say_with_their_symbols_as_math_not_ascii() -> None:
     ascii_math = re.compile(r"\b[A-Za-z]_\w|\^|√|ᵀ|[₀-₉]")
     outside = {c.id: INLINE_MATH.sub("", c.statement) for c in registry.claims()}
     assert {claim_id: text for claim_id, text in outside.items() if ascii_math.search(text)} == {}
-
-
-def test_statements_say_what_their_sources_say() -> None:
     cl017 = registry.claim("CL-017").statement
     assert "largely recurrent" in cl017 and all(test in cl017 for test in (
         "uniform and frozen weights", "training seeds", "guide simpler models", "adversarially"))
@@ -122,10 +113,6 @@ def test_statements_say_what_their_sources_say() -> None:
 
 
 def test_the_toy_claims_quote_the_toy_as_the_code_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tomllib
-
-    from attnlab import lab
-
     raw = {entry["id"]: entry["statement"] for entry in tomllib.loads(
         (ROOT / "attnlab/site/pages/data/claims.toml").read_text(encoding="utf-8"))["claim"]}
     assert "{toy:W_V}" in raw["LAB-001"] and "{toy:we002_query}" in raw["WE-002"]

@@ -9,20 +9,14 @@ from sites import DOCS, guide, read_config
 from attnlab.site.pages.guide import nav_pages
 
 LINK = re.compile(r"\]\(([a-z-]+\.md)[)#]")
+ORDER, CHAPTERS = [path for path, _ in nav_pages(read_config()["nav"])], guide().chapters
+MAIN_PATH = ORDER[ORDER.index(CHAPTERS[0]):ORDER.index(CHAPTERS[-1]) + 1]
+"""The pages from the first chapter to the last one, in the navigation's order (the lab and explorer included)."""
 
 
 def section(title: str) -> str:
     """The Markdown of Home's section ``## title``, up to the next section."""
-    home = (DOCS / "index.md").read_text(encoding="utf-8")
-    start = home.index(f"\n## {title}\n")
-    end = home.find("\n## ", start + 1)
-    return home[start:end if end >= 0 else None]
-
-
-def main_path() -> list[str]:
-    """The pages from the first chapter to the last one, in the navigation's order (the lab and explorer included)."""
-    order, chapters = [path for path, _ in nav_pages(read_config()["nav"])], guide().chapters
-    return order[order.index(chapters[0]):order.index(chapters[-1]) + 1]
+    return (DOCS / "index.md").read_text(encoding="utf-8").split(f"\n## {title}\n")[1].split("\n## ")[0]
 
 
 def linked(markdown: str) -> list[str]:
@@ -32,8 +26,8 @@ def linked(markdown: str) -> list[str]:
 
 def test_the_map_names_every_page_of_the_main_path_in_order_marks_the_optional_chapter_and_counts_right() -> None:
     the_map = section("Map of the chapters")
-    shown = [page for page in linked(the_map) if page in main_path()]
-    assert shown == main_path()
+    shown = [page for page in linked(the_map) if page in MAIN_PATH]
+    assert shown == MAIN_PATH
     assert {"lab.md", "explorer.md"} <= set(shown)
     optional = next(item["Optional, advanced"] for item in read_config()["nav"]
                     if isinstance(item, dict) and "Optional, advanced" in item)
@@ -46,7 +40,6 @@ def test_the_map_names_every_page_of_the_main_path_in_order_marks_the_optional_c
 
 def test_start_here_names_a_short_path_of_pages_in_reading_order() -> None:
     steps = "\n".join(line for line in section("Start here").splitlines() if re.match(r"\d+\. ", line))
-    path = [page for page in linked(steps) if page in main_path()]
-    order = main_path()
-    assert 3 <= len(path) <= 6 and path == sorted(path, key=order.index)
+    path = [page for page in linked(steps) if page in MAIN_PATH]
+    assert 3 <= len(path) <= 6 and path == sorted(path, key=MAIN_PATH.index)
     assert "explorer.md" in path, "the path reaches a trained model's heads"

@@ -1,6 +1,5 @@
-"""The mutation audit (``tests/mutation_audit.py``): a changed constant either leaves true pages after rebind
-or stops the build naming the sentence that went false. Two runs here; ``python tests/mutation_audit.py``
-prints every one."""
+"""The mutation audit (``tests/mutation_audit.py``): a changed constant either leaves true pages after rebind or stops
+the build naming the sentence that went false. Two runs here; ``python tests/mutation_audit.py`` prints every one."""
 
 from __future__ import annotations
 

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from attnlab.site.pages.output import problems
 
-TRACEBACK_HTML = (
-    '<div class="language-python highlight"><pre><code>Traceback (most recent call last):\n'
-    '  File "&lt;code block: id docs/mixing.md:133&gt;", line 2, in &lt;module&gt;\n'
-    '    raise ValueError("boom")\n'
-    'ValueError: boom\n</code></pre></div>'
-)
+TRACEBACK_HTML = ('<div class="language-python highlight"><pre><code>Traceback (most recent call last):\n  File '
+                  '"&lt;code block: id docs/mixing.md:133&gt;", line 2, in &lt;module&gt;\n    raise ValueError("x")\n'
+                  'ValueError: boom\n</code></pre></div>')
 
 
 def test_a_traceback_names_the_blocks_place_or_else_the_page_and_its_error() -> None:

@@ -1,5 +1,4 @@
-"""Practice in the chapters: every teaching chapter predicts first and ends with exercises, which the Exercises
-page gathers."""
+"""Practice: every teaching chapter predicts first and ends with exercises, which the Exercises page gathers."""
 
 from __future__ import annotations
 
@@ -52,19 +51,13 @@ What now?
 {ANSWER}"""
 
 
-def without(text: str, part: str) -> str:
-    """``text`` with the first occurrence of ``part`` removed (it must be there)."""
-    assert part in text
-    return text.replace(part, "", 1)
-
-
 def test_the_prompt_is_found_with_its_title_and_line_but_not_in_code() -> None:
     assert [(title, line) for title, line, _ in prompts(CHAPTER)] == [
         ("Predict first: are equal scores shared equally?", 7)]
     assert prompts(f"```markdown\n{PROMPT}```\n") == []
 
 
-def test_exercises_are_numbered_in_order_run_to_the_next_heading_and_take_no_id_of_their_own() -> None:
+def test_exercises_are_numbered_in_order_run_to_the_next_heading_and_take_only_the_number_and_id_given() -> None:
     later = CHAPTER.replace("Three equal scores", "Three `equal` scores") + (
         '\n```python\n### not a heading\n```\n\n## Afterwards\n\n### Not an exercise\n')
     found = exercises(later)
@@ -73,9 +66,6 @@ def test_exercises_are_numbered_in_order_run_to_the_next_heading_and_take_no_id_
     assert found[0].body.startswith("Compute the weights") and "What now?" not in found[0].body
     with pytest.raises(ValueError, match=r"rows\.md:22: an exercise heading takes only \{ \.python \}"):
         exercises(CHAPTER.replace("{ .python }", "{#mine}"), "rows.md")
-
-
-def test_numbering_gives_each_exercise_heading_its_number_and_id() -> None:
     shown = numbered(CHAPTER)
     assert "### Exercise 1: Two equal scores (in Python) {#exercise-1 .attn-exercise}" in shown
     assert "### Exercise 2: Three equal scores {#exercise-2 .attn-exercise}" in shown
@@ -115,7 +105,7 @@ NO_PYTHON = "docs/x.md: no exercise marked { .python } whose answer shows execut
 def test_a_chapter_is_told_what_it_lacks() -> None:
     cases = [
         (CHAPTER, []),
-        (without(CHAPTER, PROMPT),
+        (CHAPTER.replace(PROMPT, ""),
          ['docs/x.md: has 0 predict-first prompts (!!! question "Predict first: …"), needs exactly one']),
         (CHAPTER.replace(PROMPT, PROMPT.split("\n\n    ??? success")[0] + "\n\n"),
          ['docs/x.md:7: the prompt "Predict first: are equal scores shared equally?" needs a collapsed answer '
