@@ -231,8 +231,10 @@ def read_weights(directory: Path, config: dict[str, Any],
     return embeddings, blocks
 
 
+@lru_cache(maxsize=1)
 def read_tokenizer(directory: Path) -> Any:
-    """The model's WordPiece tokenizer, padding to the longest sentence, never truncating."""
+    """The model's WordPiece tokenizer, padding to the longest sentence, never truncating (read once per folder:
+    both precisions' models share it)."""
     tokenizers = _require("tokenizers", "split text into the model's tokens")
     tokenizer = tokenizers.Tokenizer.from_file(str(directory / "tokenizer.json"))
     tokenizer.no_truncation()

@@ -174,6 +174,10 @@ def test_the_float16_model_rounds_each_weight_keeps_the_word_table_in_float16_an
     assert np.array_equal(rows, bert.embed(ids, dataclasses.replace(model, embeddings=wide)))
 
 
+def test_both_precisions_models_share_one_tokenizer_read_once() -> None:
+    assert bert.load_model(precision="float16").tokenizer is bert.load_model().tokenizer
+
+
 def test_read_tensors_rounds_the_weights_alone_once_for_a_repeated_ask_and_hands_out_read_only_arrays() -> None:
     first = bert.read_tensors(bert.model_dir(), "float16")
     assert "embeddings.position_ids" not in first and "pooler.dense.weight" in first
