@@ -323,8 +323,10 @@ def load(directory: Path = DIRECTORY) -> Decoder:
                    config["layer_norm_epsilon"], read_safetensors(directory / "model.safetensors"))
 
 
+@lru_cache(maxsize=1)
 def training_log(directory: Path = DIRECTORY) -> dict[str, Any]:
-    """The committed run's log: its settings, the loss at every step, [step, held-out accuracy] pairs, its times."""
+    """The committed run's log: its settings, the loss at every step, [step, held-out accuracy] pairs, its times
+    (read once per folder: do not change it)."""
     log: dict[str, Any] = json.loads((directory / "training-log.json").read_text())
     return log
 

@@ -162,3 +162,8 @@ def test_the_files_give_the_architecture_cl052_and_the_log_records_their_run() -
     assert "lm_head.weight" not in MODEL.weights                     # tied: the output layer is wte
     assert MODEL.vocabulary == " abcdefghijklmnopqrstuvwxyz.,|"
     assert (decoder.DIRECTORY / "model.safetensors").stat().st_size < 1_000_000
+
+
+def test_the_log_is_read_once_and_holds_what_the_file_holds() -> None:
+    assert decoder.training_log() is decoder.training_log()
+    assert decoder.training_log() == json.loads((decoder.DIRECTORY / "training-log.json").read_text())
