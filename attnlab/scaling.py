@@ -27,7 +27,9 @@ def rows(rng: np.random.Generator, shape: tuple[int, ...], shared: float = 0.0) 
         raise ValueError(f"shared must be between 0 and 1 (a share of the variance), got {shared}")
     own = rng.standard_normal(shape)
     common = rng.standard_normal((*shape[:-1], 1))
-    return np.sqrt(1 - shared) * own + np.sqrt(shared) * common
+    own *= np.sqrt(1 - shared)       # each entry's own part: variance 1 - shared
+    own += np.sqrt(shared) * common  # plus the part every entry of the vector shares: variance shared
+    return own
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,15 @@ def test_a_shared_part_keeps_every_entry_at_mean_zero_and_variance_one_and_is_th
     assert np.corrcoef(drawn[:, 0], drawn[:, 1])[0, 1] == pytest.approx(shared, abs=0.02)
 
 
+@given(st.floats(min_value=0.0, max_value=1.0), st.integers(0, 2**32 - 1))
+def test_the_draw_is_the_own_and_common_parts_weighted_by_the_square_roots_of_their_shares(
+        shared: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    own, common = rng.standard_normal((3, 5, 4)), rng.standard_normal((3, 5, 1))
+    assert np.array_equal(rows(np.random.default_rng(seed), (3, 5, 4), shared),
+                          np.sqrt(1 - shared) * own + np.sqrt(shared) * common)
+
+
 def test_a_shared_part_outside_zero_to_one_or_a_width_below_one_is_refused_naming_it() -> None:
     for shared in (-0.1, 1.5, float("nan")):
         with pytest.raises(ValueError, match="shared"):
