@@ -83,8 +83,7 @@ BETWEEN_TAGS = re.compile(r"(<(pre|textarea|script)\b.*?</\2>)|>\s*\n\s*<", re.S
 
 
 def squeezed(html: str) -> str:
-    """``html`` with whitespace spanning lines between two tags cut to one newline (not in ``pre``, ``textarea``,
-    ``script``)."""
+    """``html`` with whitespace spanning lines between two tags cut to one newline (:data:`BETWEEN_TAGS`)."""
     return BETWEEN_TAGS.sub(lambda found: found[1] or ">\n<", html)
 
 

@@ -105,8 +105,7 @@ def archive_name(version: str = __version__) -> str:
 
 
 def archive(date: str) -> bytes:
-    """The model's files zipped under the guide's copy's folder, dated ``date``; stored (deflate saves under a
-    tenth)."""
+    """The model's files zipped (stored: deflate saves under a tenth) in the guide's copy's folder, dated ``date``."""
     return offline.zipped(files(), published.archive_name(), date, compress=False)
 
 

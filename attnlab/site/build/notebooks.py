@@ -52,8 +52,7 @@ def assigned(statement: ast.stmt) -> list[str]:
 
 
 def displaying(shown: str) -> str:
-    """``shown`` ending with the names its last assignment binds, for Jupyter to display (if it does not end in an
-    expression)."""
+    """``shown`` ending with the names its last assignment binds, for Jupyter to show (unless it ends in one)."""
     body = ast.parse(shown).body
     if body and isinstance(body[-1], ast.Expr):
         return shown
