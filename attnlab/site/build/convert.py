@@ -34,8 +34,9 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     if page.path in guide.titles and guide.kind(page.path) == "chapter":
         markdown = running.with_run_lines(markdown, page.path)
     markdown = practice.numbered(markdown, page.path)
-    if page.path == practice.EXERCISES_PAGE:
-        markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(path, guide, page))
+    if page.path == practice.EXERCISES_PAGE:  # the chapters shown here: their blocks' ids prefixed by the slug
+        markdown = practice.exercises_page(markdown, guide.chapters, lambda path: running.with_run_lines(
+            bindings.written_in(guide.sources[path], f"{page.docs_dir.name}/{path}", f"{practice.slug(path)}-"), path))
     markdown = claims.linked(markdown, page.path)
     markdown = claims.registry_page(markdown, page.path, guide.sources, guide.titles)
     if reading.MARKER in markdown:
@@ -43,12 +44,6 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     if explorer.MARKER in markdown:  # the widget states the model's download size: only where it is shown
         markdown = markdown.replace(explorer.MARKER, explorer.widget(page.path))
     return markdown
-
-
-def shown_elsewhere(path: str, guide: Guide, page: Page) -> str:
-    """The chapter ``path`` ready to be shown on ``page``: blocks placed (ids prefixed), bindings resolved."""
-    written = bindings.written_in(guide.sources[path], f"{page.docs_dir.name}/{path}", f"{practice.slug(path)}-")
-    return running.with_run_lines(written, path)
 
 
 def page_markdown(markdown: str, page: Page) -> str:
@@ -83,8 +78,7 @@ BETWEEN_TAGS = re.compile(r"(<(pre|textarea|script)\b.*?</\2>)|>\s*\n\s*<", re.S
 
 
 def squeezed(html: str) -> str:
-    """``html`` with whitespace spanning lines between two tags cut to one newline (not in ``pre``, ``textarea``,
-    ``script``)."""
+    """``html`` with whitespace spanning lines between two tags cut to one newline (:data:`BETWEEN_TAGS`)."""
     return BETWEEN_TAGS.sub(lambda found: found[1] or ">\n<", html)
 
 

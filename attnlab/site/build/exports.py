@@ -11,12 +11,10 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-import attnlab
 from attnlab.site.figures.palette import NAMED, PAPER
 from attnlab.site.figures.svg import num
 from attnlab.site.pages.exports import DATA, FOLDER
+from attnlab.site.pages.published import COMPUTED_BY
 
 NOTE = ("Full precision: each number is the float64 that attnlab computed, written with the fewest digits that "
         "read back exactly. The page shows the same numbers rounded.")
@@ -37,8 +35,7 @@ def csv_text(table: dict[str, Any]) -> str:
 
 def json_text(table: dict[str, Any], page_url: str) -> str:
     """The table as JSON, saying where it comes from and what computed it (a line per field and per row)."""
-    about = {"guide": "Attention Lab", "page": page_url,
-             "computed_by": f"attnlab {attnlab.__version__} with numpy {np.__version__}", "note": NOTE,
+    about = {"guide": "Attention Lab", "page": page_url, "computed_by": COMPUTED_BY, "note": NOTE,
              "caption": table["caption"], "columns": table["columns"]}
     fields = [f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in about.items()]
     rows = ",\n".join(f"  {json.dumps(row, ensure_ascii=False, allow_nan=False)}" for row in table["rows"])

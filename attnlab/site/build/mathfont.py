@@ -38,8 +38,7 @@ def formula_characters(pages: Iterable[str]) -> set[str]:
 
 
 def subset(font: bytes, characters: Iterable[str]) -> bytes:
-    """``font`` (WOFF2) holding only ``characters``, with the MATH table and every layout feature, its glyph
-    tables transformed."""
+    """``font`` (WOFF2) cut to ``characters``, keeping the MATH table and every layout feature."""
     from fontTools import subset as fonttools_subset  # the docs extra; only the build cuts fonts
     from fontTools.ttLib import TTFont
     from fontTools.ttLib.woff2 import WOFF2FlavorData

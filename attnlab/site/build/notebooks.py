@@ -52,8 +52,7 @@ def assigned(statement: ast.stmt) -> list[str]:
 
 
 def displaying(shown: str) -> str:
-    """``shown`` ending with the names its last assignment binds, for Jupyter to display (if it does not end in an
-    expression)."""
+    """``shown`` ending with the names its last assignment binds, for Jupyter to show (unless it ends in one)."""
     body = ast.parse(shown).body
     if body and isinstance(body[-1], ast.Expr):
         return shown
@@ -69,12 +68,6 @@ def retarget(target: str, page: str) -> str:
     inside = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
     inside = re.sub(r"\.md$", ".html", inside)
     return posixpath.relpath(inside, NOTEBOOKS) + (f"#{fragment}" if fragment else "")
-
-
-def jupyter_markdown(markdown: str, page: str) -> str:
-    """``markdown`` of ``page`` for a Markdown cell: no attribute lists, links retargeted."""
-    text = sub_prose(ATTRIBUTE_LIST, lambda _: "", markdown)
-    return sub_prose(LINK, lambda m: m["open"] + retarget(m["target"], page), text)
 
 
 def page_link(page: str, place: str = "") -> str:
@@ -238,9 +231,11 @@ class Chapter:
 
 
 def chapter_markdown(source: str, path: str, docs: str) -> str:
-    """A chapter's Markdown as its page shows it, without front matter; ``docs`` is the docs folder's name."""
+    """A chapter's Markdown as its page shows it, without front matter, for Markdown cells: no attribute lists, links
+    retargeted; ``docs`` is the docs folder's name."""
     text = practice.numbered(bindings.written_in(source, f"{docs}/{path}"), path)
-    return FRONT_MATTER.sub("", claims.linked(text, path), count=1)
+    text = sub_prose(ATTRIBUTE_LIST, lambda _: "", FRONT_MATTER.sub("", claims.linked(text, path), count=1))
+    return sub_prose(LINK, lambda m: m["open"] + retarget(m["target"], path), text)
 
 
 def install_markdown(code: list[Cell]) -> str:
@@ -271,7 +266,7 @@ def introduced(notebook: Notebook, intro: str) -> list[Cell]:
 def notebook_cells(source: str, path: str, title: str, docs: str = "docs") -> tuple[list[Cell], list[Cell]]:
     """The cells of the chapter ``path`` (its Markdown ``source``, its title ``title``) and of its answers."""
     chapter = Chapter(path)
-    chapter.lay_out(jupyter_markdown(chapter_markdown(source, path, docs), path), chapter.notebook)
+    chapter.lay_out(chapter_markdown(source, path, docs), chapter.notebook)
     chapter.notebook.flush()
     chapter.answers.flush()
     code = [c for c in chapter.notebook.cells + chapter.answers.cells if c.kind == "code"]

@@ -72,12 +72,6 @@ def unchanged_lab_files() -> dict[str, str]:
     return files
 
 
-def guide_data(guide: Guide) -> str:
-    """The progress script's data: the guide's name and version and its chapters' URLs, in reading order."""
-    data = {"name": GUIDE, "version": attnlab.__version__, "chapters": [page_url(p) for p in guide.chapters]}
-    return script("ATTNLAB_GUIDE", data, "the navigation and the pages' kinds")
-
-
 def missing_pages(site: Path, nav: tuple[tuple[str, str], ...]) -> None:
     """Refuse a ``site`` lacking a page its navigation ``nav`` lists (a build that ended early), naming them all."""
     expected = [page_url(path) for path, _ in nav if path.endswith(".md")]
@@ -105,11 +99,12 @@ def shows_explorer(site: Path) -> bool:
 def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[str, str]:
     """Each file the built ``site`` publishes, by path inside it (its pages lose their tables' data meanwhile)."""
     guide = Guide.read(docs, nav)
+    progress = {"name": GUIDE, "version": attnlab.__version__, "chapters": [page_url(p) for p in guide.chapters]}
     urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in registry.cited_on(guide.sources).items()}
     files = {
         **unchanged_lab_files(),
         "assets/decoder-model.js": decoder_model(),
-        "assets/guide-data.js": guide_data(guide),
+        "assets/guide-data.js": script("ATTNLAB_GUIDE", progress, "the navigation and the pages' kinds"),
         "assets/palette.css": palette.css(),
         "assets/palette.js": palette.js(),
         "claims.json": registry.as_json(urls),

@@ -138,11 +138,6 @@ def classes_text(classes: dict[str, list[int]]) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def tokenizer_data(directory: Path) -> dict[str, Any]:
-    """Everything wordpiece.js needs for the model in ``directory``: its settings and the character classes."""
-    return {**settings(directory), "classes": character_classes()}
-
-
 def main() -> None:
     """Probe the installed ``tokenizers`` and write its classes to ``CLASSES_FILE``."""
     target = Path(__file__).parent / CLASSES_FILE

@@ -162,8 +162,7 @@ def evaluated(expression: str, names: dict[str, Any], place: str, what: str, kin
 
 
 def verdict(binding: Binding, page: str, names: dict[str, Any], cache: dict[str, Any]) -> tuple[str, str]:
-    """``(shown, problem)``: the value written as ``binding`` quotes ("" if none) and what is wrong ("" if nothing).
-    ``cache`` maps each expression to its value or error."""
+    """``(shown, problem)``: the value as ``binding`` quotes it, what is wrong ("" if none); ``cache`` by expression."""
     where, what = f"{page}:{binding.line}", f"[[{binding.quoted} = {binding.expression}]]"
     if binding.expression not in cache:
         cache[binding.expression] = evaluated(binding.expression, names, where, what, number)

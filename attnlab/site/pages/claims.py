@@ -16,7 +16,7 @@ from importlib.resources import files
 from typing import TypeVar
 
 from attnlab import examples, lab
-from attnlab.site.pages.mathml import INLINE_MATH, plain_statement
+from attnlab.site.pages.mathml import plain_statement, with_math
 from attnlab.site.pages.source import at_marker, chunks, line_of, relative, sub_prose
 from attnlab.text import given_vector
 
@@ -249,12 +249,6 @@ def _text(value: str) -> str:
     return re.sub(r"([\\`*_\[\]])", r"\\\1", escape(value, quote=False))
 
 
-def _statement(value: str) -> str:
-    """A claim's statement for a page: its ``$…$`` formulas kept for the math pass, the rest as :func:`_text`."""
-    parts = INLINE_MATH.split(value)  # text, formula, text, … (the group keeps each formula)
-    return "".join(f"${part}$" if i % 2 else _text(part) for i, part in enumerate(parts))
-
-
 def cite(claim_id: str, page: str) -> str:
     """The Markdown link that a citation of ``claim_id`` on ``page`` becomes."""
     statement = plain_statement(claim(claim_id).statement).replace('"', "'")
@@ -283,7 +277,8 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
                   "Sources": ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in rests_on_sources(c.id)),
                   "Cited on": ", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})" for p in citing)
                   or "not cited yet"}
-        parts.append("\n".join([f"## {c.id} {{#{c.id.lower()}}}", "", _statement(c.statement), "",
+        statement = with_math(c.statement, lambda latex: f"${latex}$", _text)  # formulas kept for the math pass
+        parts.append("\n".join([f"## {c.id} {{#{c.id.lower()}}}", "", statement, "",
                                 f"- **Kind:** {c.kind}", f"- **Locator:** {_text(c.locator)}",
                                 *(f"- **{label}:** {text}" for label, text in listed.items() if text)]))
     return "\n\n".join(parts) + "\n"

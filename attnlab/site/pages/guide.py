@@ -69,8 +69,7 @@ class Guide:
         return tuple(path for path in self.sources if path in self.titles and self.kind(path) == "chapter")
 
     def requirements(self, path: str, markdown: str, name: str) -> list[str]:
-        """What the page ``path`` (its Markdown ``markdown``, named ``name`` in messages) lacks for its kind; a page
-        outside the navigation (a draft) lacks nothing."""
+        """What the page ``path`` (named ``name`` in messages) lacks for its kind; a draft, outside the nav, nothing."""
         kind = kind_of(markdown, name)
         if path not in self.titles:
             return []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from functools import lru_cache
 from html import escape, unescape
 
@@ -127,10 +128,10 @@ def plain_statement(text: str) -> str:
     return INLINE_MATH.sub(lambda m: plain_text(m.group(1)), text)
 
 
-def with_math(text: str) -> str:
-    """``text`` as HTML: its words escaped, each ``$…$`` formula as MathML, as in the guide's prose."""
+def with_math(text: str, formula: Callable[[str], str] = to_mathml, words: Callable[[str], str] = escape) -> str:
+    """``text`` as HTML: its words escaped, each ``$…$`` formula as MathML (or as ``words`` and ``formula`` say)."""
     parts = INLINE_MATH.split(text)  # words, formula, words, … (the group keeps each formula)
-    return "".join(to_mathml(part) if i % 2 else escape(part) for i, part in enumerate(parts))
+    return "".join(formula(part) if i % 2 else words(part) for i, part in enumerate(parts))
 
 
 def mathml(html: str, page: str) -> str:

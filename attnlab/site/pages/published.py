@@ -15,6 +15,7 @@ GUIDE = "attention-lab"
 NAME = "attnlab"
 TAG = "py3-none-any"
 """The wheel's tag: pure Python, any interpreter the package supports, any platform."""
+COMPUTED_BY = f"attnlab {attnlab.__version__} with numpy {numpy.__version__}"  # every number a page or file shows
 
 
 def archive_name(version: str = attnlab.__version__) -> str:
@@ -43,6 +44,5 @@ def build_date() -> str:
 
 def provenance() -> str:
     """The folded line at the foot of every page: the versions that computed its numbers, the build date."""
-    text = (f"Numbers computed by attnlab {attnlab.__version__} with numpy {numpy.__version__}"
-            f" · built {build_date()} (UTC)")
+    text = f"Numbers computed by {COMPUTED_BY} · built {build_date()} (UTC)"
     return f'<details class="attn-provenance"><summary>About these numbers</summary><p>{escape(text)}</p></details>'

@@ -52,7 +52,6 @@ MARKER = "<!-- attnlab:start-path -->"
 
 
 def start_buttons(docs: Path) -> str:
-    """Home's two ways in at :data:`MARKER`, as Markdown (so the build checks their links): the path, timed, and
-    the explorer's sentence box."""
+    """Home's two ways in at :data:`MARKER`, as Markdown (the build checks the links): the timed path, the explorer."""
     return (f"[Start the {path_minutes(docs)}-minute path]({PATH[0]}){{ .md-button .md-button--primary }}\n"
             "[Try your own sentence](explorer.md#explorer-own-title){ .md-button }\n{ .attnlab-start }")

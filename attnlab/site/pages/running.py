@@ -58,8 +58,7 @@ def python_line(page: str) -> str:
 
 
 def with_run_lines(markdown: str, page: str) -> str:
-    """``markdown`` of the chapter ``page`` with :func:`section_line` under ``## Exercises`` and :func:`python_line`
-    ending each question in Python, before its folded answer."""
+    """``markdown`` of ``page``: :func:`section_line` opens its exercises, :func:`python_line` ends each Python one."""
     lines = markdown.split("\n")
     listed = practice.exercises(markdown, page)
     after = {}
