@@ -19,6 +19,7 @@ from sites import DOCS
 from test_figures_site import scan
 from test_site import pages
 
+import attnlab
 from attnlab.lab import TOKENS, compute
 from attnlab.site.build.exports import figure_style, taken_out
 from attnlab.site.figures.palette import TINT
@@ -110,7 +111,8 @@ def test_the_csv_and_json_hold_the_exact_numbers_behind_the_rounded_ones_and_the
     data = json.loads(files["exports/mixing-1.json"])
     assert (data["page"], data["caption"], data["columns"], data["rows"]) == (
         "mixing.html", "Weights", ["key", "weight", "value"], [["grid", THIRD, [THIRD, 2.0]]])
-    assert "rounded" in data["note"] and data["computed_by"].startswith("attnlab ")
+    assert "rounded" in data["note"]
+    assert data["computed_by"] == f"attnlab {attnlab.__version__} with numpy {np.__version__}"
 
 
 def test_a_download_naming_a_file_outside_the_exports_folder_or_a_figure_not_on_the_page_is_refused() -> None:
