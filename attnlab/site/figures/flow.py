@@ -216,7 +216,9 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     for i, (across, label) in enumerate(((width - 40, f"concatenate: {shape_text(result.concat.shape)}"),
                                          (200, f"× W_O ({shape_text(np.shape(params.w_o))})"),
                                          (200, f"output {shape_text(result.output.shape)}"))):
-        parts += [arrow(ident, [(mid, top - 30), (mid, top - 1)])] * (i > 0) + [box(mid, top, across, label)]
+        if i:  # an arrow down from the box above
+            parts.append(arrow(ident, [(mid, top - 30), (mid, top - 1)]))
+        parts.append(box(mid, top, across, label))
         top += BOX_HEIGHT + 30
     legend_top = top - 14
     parts.append(weight_legend(ident, 8, legend_top, blocked=not seen.all()))

@@ -329,8 +329,8 @@ def unbound(markdown: str, page: str) -> list[str]:
     """One message per number or vector in ``page``'s prose that is neither bound nor declared."""
     declared = literals(markdown, page)
     found = _unbound_in_front_matter(markdown, page, declared) + [
-        (at, f"{page}:{line_of(markdown, at)}: {'the vector ' * text.startswith('[')}{text} is neither bound "
-             f"([[{text} = expression]]) nor declared in the front matter's literals")
+        (at, f"{page}:{line_of(markdown, at)}: {'the vector ' if text.startswith('[') else ''}{text} is "
+             f"neither bound ([[{text} = expression]]) nor declared in the front matter's literals")
         for at, text in written(markdown) if text not in declared]
     return [message for _, message in sorted(found)]
 
