@@ -37,7 +37,9 @@ def convert(tmp_path: Path, markdown: str, path: str = "p.md") -> str:
 RESOLVED = {  # a page → a piece of its HTML
     "One third is [[0.333 = 1 / 3]].\n": "<p>One third is 0.333.</p>",  # a binding shows its number
     "Scaled [[CL-005]].\n": 'href="claims.md#cl-005"',  # a citation links to its claim
-    "Divide by $\\sqrt{d_k}$.\n": "<p>Divide by <math",  # a formula becomes MathML
+    "Since $a < b$.\n": '<p>Since <math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mi>a</mi>'
+                        "<mo>&lt;</mo>",  # a formula becomes MathML
+    "$$\nd_k\n$$\n": '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">',  # on a line of its own
     '```python exec="on"\nprint("rows [[1, 0], [0, 1]] and [[CL-05]]")\n```\n': "[[CL-05]]",  # output is no prose
 }
 
