@@ -53,6 +53,11 @@ _Loader.add_constructor("!ENV", lambda loader, node: EnvTag(loader.construct_seq
 _Dumper.add_representer(EnvTag, lambda dumper, tag: dumper.represent_sequence("!ENV", list(tag), flow_style=True))
 
 
+def files(site: Path) -> dict[str, bytes]:
+    """Every file of a built site by its path inside it."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
 def site_pages() -> list[str]:
     """Every HTML page the guide's build writes (its navigation's pages and 404.html), read from ``mkdocs.yml``."""
     return sorted([path.removesuffix(".md") + ".html" for path, _ in nav_pages(read_config()["nav"])] + ["404.html"])

@@ -33,8 +33,6 @@ STOPPED = {  # a page → how its refusal starts (its line counted with the fron
     "---\nliterals: [1]\n---\n\nIt is [[0.334 = 1 / 3]].\n": "docs/p.md:5: quoted 0.334 but 1 / 3 gives 0.333",
     'Intro.\n\n```python exec="on"\nraise ValueError("boom")\n```\n':
         "docs/p.md:3: a code block raised ValueError: boom",
-    '```python exec="on"\nprint(f"| w |\\n|---|\\n| {float(\'nan\')} |")\n```\n':
-        "docs/p.md:1: 'nan' is not a finite number",
     'Intro.\n\n```python exec="on"\nimport attnlab.lab as L\nL.DEFAULTS["value_y"] = 3.0\n```\n':
         "docs/p.md:3: a code block raised TypeError",  # the toy's defaults are read-only
     "---\nkind: reference\n---\n\nIt is [[0.000000000000000000001 = 1e-21]].\n":
