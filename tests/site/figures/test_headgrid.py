@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from pictures import SVG, corners
+from pictures import SVG
 
 from attnlab.bert import encode
-from attnlab.site.figures.headgrid import CELL, FONT, LEVELS, head_grid, path, runs
+from attnlab.site.figures.headgrid import CELL, FONT, LEVELS, head_grid, runs
 from attnlab.site.figures.palette import strong
 
 SENTENCE = "The grid load rises every evening."
@@ -35,12 +35,10 @@ def test_the_outlined_heads_and_the_size_fit_the_page() -> None:
     assert len(html.encode("utf-8")) <= PAGE_BUDGET_KB * 1024
 
 
-def test_neighbouring_cells_of_one_shade_are_one_rectangle_and_a_path_reads_back_into_its_cells() -> None:
-    steps = np.array([[4, 4, 0, 4], [0, 1, 1, 1]])
-    found = runs(steps, left=100, top=50)
+def test_neighbouring_cells_of_one_shade_are_one_rectangle() -> None:
+    # each path read back into its cells, each cell once: test_figures_site.head_grid
+    found = runs(np.array([[4, 4, 0, 4], [0, 1, 1, 1]]), left=100, top=50)
     assert found == {4: [(100, 50, 2 * CELL), (100 + 3 * CELL, 50, CELL)], 1: [(100 + CELL, 50 + CELL, 3 * CELL)]}
-    rectangles = [(100, 50, 2 * CELL), (90, 60, CELL), (200, 40, 3 * CELL)]
-    assert corners(path(rectangles), CELL) == {(100, 50), (105, 50), (90, 60), (200, 40), (205, 40), (210, 40)}
 
 
 def test_the_figure_is_named_and_described_with_a_legend_of_every_shade_and_labels_of_one_size() -> None:
