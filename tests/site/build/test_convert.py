@@ -35,6 +35,7 @@ STOPPED = {  # a page → how its refusal starts (its line counted with the fron
         "docs/p.md:3: a code block raised ValueError: boom",
     'Intro.\n\n```python exec="on"\nimport attnlab.lab as L\nL.DEFAULTS["value_y"] = 3.0\n```\n':
         "docs/p.md:3: a code block raised TypeError",  # the toy's defaults are read-only
+    "---\nkind: reference\n---\n\nThe weight $w = nan$ is shown.\n": "docs/p.md: 'nan' is not a finite number",
     "---\nkind: reference\n---\n\nIt is [[0.000000000000000000001 = 1e-21]].\n":
         "docs/p.md:5: [[0.000000000000000000001 = ...]] quotes more than 20",
     "---\nkind: appendix\n---\n\n# A\n": "docs/p.md: front matter 'kind' must be one of chapter, page, reference, "
