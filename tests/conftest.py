@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import os
 import zipfile
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from mutation_audit import Mutation, outcome
 from sites import CONFIG, build
 
 from attnlab.site.pages.published import archive_name
@@ -26,7 +24,7 @@ if not os.environ.get("SOURCE_DATE_EPOCH"):
     os.environ["SOURCE_DATE_EPOCH"] = str(int(today.timestamp()))
 
 FOLDER_MARKERS = {"browser": ("browser", "slow"), "peer": ("peer", "slow")}
-SLOW_FIXTURES = {"built_site", "offline_copy", "audit"}  # each builds the guide or a changed copy's chapters
+SLOW_FIXTURES = {"built_site", "offline_copy"}  # each builds the guide
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
@@ -50,12 +48,6 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = build(CONFIG, destination)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return destination
-
-
-@pytest.fixture
-def audit() -> Callable[[Mutation], str]:
-    """One run of the mutation audit (``mutation_audit.outcome``): a copy of the guide changed, rebound, rebuilt."""
-    return outcome
 
 
 @pytest.fixture(scope="session")

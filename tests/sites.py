@@ -1,7 +1,8 @@
-"""Building sites for tests: the real docs, their config read and written, a one-page site."""
+"""Building sites for tests: the docs, their config read and written, a page converted in-process, a one-page site."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -9,8 +10,11 @@ import sys
 from pathlib import Path
 
 import yaml
+from markdown import Markdown
 
-from attnlab.site.pages.guide import Guide, nav_pages
+from attnlab.site.build.convert import page_html, page_markdown
+from attnlab.site.pages.guide import Guide, Page, nav_pages
+from attnlab.site.pages.source import FRONT_MATTER
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -49,6 +53,11 @@ _Loader.add_constructor("!ENV", lambda loader, node: EnvTag(loader.construct_seq
 _Dumper.add_representer(EnvTag, lambda dumper, tag: dumper.represent_sequence("!ENV", list(tag), flow_style=True))
 
 
+def files(site: Path) -> dict[str, bytes]:
+    """Every file of a built site by its path inside it."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
 def site_pages() -> list[str]:
     """Every HTML page the guide's build writes (its navigation's pages and 404.html), read from ``mkdocs.yml``."""
     return sorted([path.removesuffix(".md") + ".html" for path, _ in nav_pages(read_config()["nav"])] + ["404.html"])
@@ -79,6 +88,29 @@ def docs_copy(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "overrides", root / "overrides")
     write_config(root, read_config())
     return root
+
+
+def converted(root: Path, markdown: str, path: str = "p.md") -> str:
+    """``markdown`` saved as ``root/docs/<path>`` and converted in-process as the guide's plugin does (front matter
+    stripped), with the Markdown extensions ``mkdocs.yml`` configures (Python blocks through the guide's formatter)."""
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "docs" / path).write_text(markdown, encoding="utf-8")
+    page = Page(path, root / "docs")
+    settings = dict(item.popitem() if isinstance(item, dict) else (item, {})
+                    for item in read_config()["markdown_extensions"])
+    md = Markdown(extensions=list(settings), extension_configs={name: imported(config)
+                                                                for name, config in settings.items()})
+    return page_html(md.convert(page_markdown(FRONT_MATTER.sub("", markdown), page)), page)
+
+
+def imported(value: object) -> object:
+    """A ``mkdocs.yml`` value with each :class:`PythonName` replaced by the object it names."""
+    if isinstance(value, PythonName):
+        module, _, name = value.rpartition(".")
+        return getattr(importlib.import_module(module), name)
+    if isinstance(value, dict | list):
+        return {k: imported(v) for k, v in value.items()} if isinstance(value, dict) else [imported(v) for v in value]
+    return value
 
 
 def one_page_site(tmp_path: Path, markdown: str, **settings: object) -> Path:

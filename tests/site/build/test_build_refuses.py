@@ -48,14 +48,6 @@ def test_a_block_a_non_number_a_warning_a_bad_date_an_unsafe_name_or_a_page_left
         assert refused(build(config, root / "site", env), *named), named
 
 
-def test_a_shown_listing_may_mention_inf_where_what_its_block_prints_may_not(tmp_path: Path) -> None:
-    listing = '```python exec="on" source="tabbed-right"\nx = 1e308 * 10  # overflows to inf\nprint({})\n```\n'
-    (tmp_path / "listing").mkdir(), (tmp_path / "printed").mkdir()
-    assert build(one_page_site(tmp_path / "listing", REFERENCE + listing.format(1)), tmp_path / "a").returncode == 0
-    printed = build(one_page_site(tmp_path / "printed", REFERENCE + listing.format("x")), tmp_path / "b")
-    assert refused(printed, f"{PAGE}:7: 'inf' is not a finite number")
-
-
 def test_a_config_without_the_guides_plugin_fails_saying_to_list_it(tmp_path: Path) -> None:
     config_path = one_page_site(tmp_path, REFERENCE + '```python exec="on"\nprint(1)\n```\n')
     config = read_config(config_path)

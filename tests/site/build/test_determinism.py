@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from sites import CONFIG, build, one_page_site
+from sites import CONFIG, build, files, one_page_site
 
 from attnlab import bert
 
@@ -51,11 +51,6 @@ def test_the_hook_refuses_every_module_of_the_other_extras(tmp_path: Path) -> No
             "    except ModuleNotFoundError:\n        continue\n    print(name)"
     done = subprocess.run([sys.executable, "-c", probe, *REFUSED], env=env, capture_output=True, text=True, check=True)
     assert done.stdout == ""
-
-
-def files(site: Path) -> dict[str, bytes]:
-    """Every file of a built site by its path inside it."""
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
 def test_a_second_build_of_the_same_tree_with_the_docs_extra_alone_is_the_first_byte_for_byte(

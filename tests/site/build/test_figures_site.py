@@ -21,6 +21,7 @@ from attnlab.attention import attention, project, softmax
 from attnlab.cost import cost
 from attnlab.lab import MULTIPLIERS, TOKENS, W_K, W_Q, W_V, X, compute
 from attnlab.layers import init_encoder_block, layer_norm, multi_head, positional_encoding
+from attnlab.site.figures.svg import LAB_COLUMN, MIN_TEXT, PHONE_COLUMN
 from attnlab.site.pages.sliders import SLIDER_RANGES
 
 FIGURE = re.compile(r'<figure class="attnlab-figure[^"]*" id="([^"]+)" data-figure="([^"]+)" '
@@ -326,6 +327,8 @@ picture itself also takes its markup."""
 READS_THE_PICTURE = {"head-grid", "attention-lines"}
 INTERACTIVE = {"attention-lines"}
 """Kinds whose pictures hold controls (the lines view's words): a group, since an image's parts are not controls."""
+CHARTS = {"concentration", "score-spread", "cost-growth", "decoder-training"}
+"""Kinds drawn by ``plot``, read in a box as narrow as the lab's column on a phone."""
 
 
 def test_every_kind_of_figure_on_the_site_has_a_checker_and_every_checker_a_figure(found: list[Found]) -> None:
@@ -370,6 +373,16 @@ def test_every_picture_is_an_image_named_and_described_by_elements_it_holds(foun
         # every hatching, gradient and arrow head a picture refers to is defined in it
         assert set(re.findall(r"url\(#([^)]+)\)", f.body)) <= set(re.findall(r' id="([^"]+)"', f.body)), f.ident
         assert "<figcaption>" in f.body
+
+
+def test_every_pictures_text_reads_at_11_px_once_shrunk_to_a_phones_column(found: list[Found]) -> None:
+    for f in found:
+        column = LAB_COLUMN if f.kind in CHARTS else PHONE_COLUMN
+        pictures = re.findall(r'<svg [^>]*? width="([\d.]+)"[^>]*>(.*?)</svg>', f.body, re.S)
+        assert len(pictures) == f.body.count("<svg"), f.ident
+        for width, body in pictures:
+            sizes = [float(size) for size in re.findall(r'<text [^>]*font-size="([\d.]+)"', body)]
+            assert min(sizes) * min(1.0, column / float(width)) >= MIN_TEXT, f.ident
 
 
 def test_home_and_every_chapter_show_a_figure_and_the_diagrams_are_where_the_chapters_need_them(

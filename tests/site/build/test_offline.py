@@ -10,6 +10,7 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
+from sites import files
 from test_site import pages
 
 import attnlab
@@ -83,20 +84,14 @@ def test_the_copy_says_it_is_the_offline_copy_and_has_a_readme_saying_how_to_ope
     assert f"`pip install {wheel_name()}` here" in readme and "notebooks/" in readme
 
 
-def site_files(site: Path) -> set[str]:
-    return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
-
-
 def test_the_build_zips_the_whole_finished_site_as_it_is_but_the_model_names_it_for_the_version_and_states_its_size(
         built_site: Path, offline_copy: Path) -> None:
     # everything the build wrote, the search index of the theme's offline plugin included; the model is its own zip
-    model = {name for name in site_files(built_site) if name.startswith(offline.MODEL_FOLDER + "/")}
-    assert model and (built_site / model_files.archive_name()).is_file()
-    assert site_files(offline_copy) == (site_files(built_site) - {NAME, model_files.archive_name()} - model) | {
-        "README.txt"}
-    differ = [name for name in site_files(offline_copy) - {offline.DATA, "README.txt"}
-              if (built_site / name).read_bytes() != (offline_copy / name).read_bytes()]
-    assert differ == []
+    built, copy = files(built_site), files(offline_copy)
+    model = {name for name in built if name.startswith(offline.MODEL_FOLDER + "/")}
+    assert model and model_files.archive_name() in built
+    assert set(copy) == (set(built) - {NAME, model_files.archive_name()} - model) | {"README.txt"}
+    assert [name for name in set(copy) - {offline.DATA, "README.txt"} if built[name] != copy[name]] == []
     size = (built_site / f"attention-lab-{attnlab.__version__}.zip").stat().st_size
     assert download_data((built_site / offline.DATA).read_text(encoding="utf-8")) == {
         "file": NAME, "bytes": size, "size": readable_bytes(size), "offline": False}

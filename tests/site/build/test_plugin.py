@@ -1,4 +1,4 @@
-"""The guide's MkDocs plugin: the post-build pass, and a preview server's rebuilds kept short."""
+"""The guide's MkDocs plugin: its refusals in-process, the post-build pass, a preview server's rebuilds kept short."""
 
 from __future__ import annotations
 
@@ -32,6 +32,12 @@ def test_a_source_date_epoch_that_is_not_a_whole_number_of_seconds_is_refused_be
         monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
         with pytest.raises(PluginError, match="SOURCE_DATE_EPOCH must be a whole number of seconds"):
             AttnlabPlugin().on_config(MkDocsConfig())
+
+
+def test_toc_depth_that_is_not_a_heading_level_stops_the_build() -> None:
+    page = SimpleNamespace(meta={"toc_depth": 7}, toc=[], file=SimpleNamespace(src_uri="reference.md"))
+    with pytest.raises(PluginError, match=r"reference.md: toc_depth must be a heading level 1-6, got 7"):
+        AttnlabPlugin().on_page_content("", page=page, config=SimpleNamespace(docs_dir="docs", nav=[]))
 
 
 def test_a_preview_server_gives_the_theme_templates_compiled_once_per_process_and_again_when_changed(

@@ -168,25 +168,21 @@ def reader_python(offline_copy: Path, tmp_path_factory: pytest.TempPathFactory) 
     return python
 
 
-def test_the_wheel_brings_attnlab_and_only_numpy_every_module_importing_and_the_site_left_out(
+def test_the_wheel_brings_attnlab_and_only_numpy_and_every_module_imports(
         reader_python: Path, tmp_path: Path) -> None:
     result = run(reader_python, "import urllib.request; urllib.request.urlopen('https://pypi.org/simple/numpy/')",
                  tmp_path)
     assert "the network is off in this test: no look-up of 'pypi.org'" in result.stderr
     result = run(reader_python, "import json, importlib.metadata as m, attnlab; print(json.dumps(["
-                                "attnlab.__file__, m.requires('attnlab'), sorted(d.metadata['Name'] for d in "
-                                "m.distributions())]))", tmp_path)
-    where, requires, installed = json.loads(result.stdout)
+                                "attnlab.__file__, sorted(d.metadata['Name'] for d in m.distributions())]))", tmp_path)
+    where, installed = json.loads(result.stdout)  # what the wheel requires and holds: test_wheel.py
     assert Path(where).is_relative_to(reader_python.parent.parent)
-    assert requires == ["numpy>=2"]
     assert sorted(set(installed) - {"pip", "setuptools"}) == ["attnlab", "numpy"]
     modules = sorted(m.name for m in pkgutil.walk_packages(attnlab.__path__, "attnlab.")
                      if not m.name.startswith(f"attnlab.{LEFT_OUT}"))
     result = run(reader_python, f"import importlib\nfor name in {modules!r}:\n    importlib.import_module(name)",
                  tmp_path)
     assert (result.returncode, result.stderr) == (0, "")
-    assert "ModuleNotFoundError: No module named 'attnlab.site'" in run(reader_python, "import attnlab.site",
-                                                                         tmp_path).stderr
 
 
 def test_the_readers_companion_prints_what_the_builds_prints(reader_python: Path, tmp_path: Path) -> None:

@@ -8,17 +8,13 @@ import importlib
 import json
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from urllib.parse import unquote, urlsplit
 
 import numpy
-import pytest
-from mkdocs.exceptions import PluginError
 from page_blocks import Element, anchors, page, parsed
 from sites import DOCS, ROOT
 
 import attnlab
-from attnlab.site.build import plugin
 from attnlab.site.pages import claims as registry
 from attnlab.site.pages.guide import docs_pages
 
@@ -223,12 +219,6 @@ def test_reference_page_documents_every_module_and_shows_the_public_api_named_in
 def test_reference_page_shows_no_sphinx_role(built_site: Path) -> None:
     """mkdocstrings reads Markdown docstrings: a reST role (:func:`x`) would reach the reader as typed."""
     assert re.findall(r":(?:func|class|meth|mod|data|attr):", (built_site / "reference.html").read_text()) == []
-
-
-def test_toc_depth_that_is_not_a_heading_level_stops_the_build() -> None:
-    page = SimpleNamespace(meta={"toc_depth": 7}, toc=[], file=SimpleNamespace(src_uri="reference.md"))
-    with pytest.raises(PluginError, match=r"reference.md: toc_depth must be a heading level 1-6, got 7"):
-        plugin.AttnlabPlugin().on_page_content("", page=page, config=SimpleNamespace(docs_dir="docs", nav=[]))
 
 
 def test_reference_contents_list_modules_not_members(built_site: Path) -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnlab.site.pages.mathml import FormulaError, mathml, plain_statement, plain_text, to_mathml
+from attnlab.site.pages.mathml import FormulaError, plain_statement, plain_text, to_mathml
 
 CONVERTED = {  # TeX → a piece of its MathML
     r"\frac{a}{\sqrt{d_k}}": '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mfrac>',
@@ -39,14 +39,6 @@ def test_tex_becomes_mathml_and_what_cannot_be_converted_is_refused_naming_why()
 @given(st.integers(min_value=0, max_value=10**9))
 def test_a_whole_number_becomes_one_mn(n: int) -> None:
     assert f"<mn>{n}</mn>" in to_mathml(str(n))
-
-
-def test_page_pass_replaces_inline_and_display_arithmatex_with_mathml() -> None:
-    html = ('<p>Here <span class="arithmatex">\\(a &lt; b\\)</span>.</p>\n'
-            '<div class="arithmatex">\\[\nx^2\n\\]</div>')
-    out = mathml(html, "docs/p.md")
-    assert "arithmatex" not in out and "\\(" not in out and "\\[" not in out
-    assert '<mi>a</mi><mo>&lt;</mo><mi>b</mi>' in out and 'display="block"' in out
 
 
 def test_plain_text_writes_scripts_as_unicode_where_it_has_them() -> None:
