@@ -61,11 +61,15 @@ def record_line(path: str, data: bytes) -> str:
 
 
 def licence_text(distribution: metadata.Distribution) -> str:
-    """The licence the installed metadata holds (``licenses/LICENSE``: setuptools 77 or newer writes it)."""
-    text = distribution.read_text(f"licenses/{LICENCE}")
-    if text is None:
-        raise ValueError(f"the installed attnlab's metadata holds no {LICENCE}: reinstall it (pip install -e .)")
-    return text
+    """The licence, from a ``.dist-info`` (``licenses/LICENSE``) or beside the ``.egg-info`` an editable install
+    leaves in the project (found first when the project folder is on ``sys.path``, as under ``python -m pytest``)."""
+    inside = distribution.read_text(f"licenses/{LICENCE}")
+    if inside is not None:
+        return inside
+    beside = Path(str(distribution.locate_file(LICENCE)))
+    if beside.is_file():
+        return beside.read_text(encoding="utf-8")
+    raise ValueError(f"the installed attnlab's metadata holds no {LICENCE}: reinstall it (pip install -e .)")
 
 
 def contents(package: Path, distribution: metadata.Distribution, version: str) -> dict[str, bytes]:

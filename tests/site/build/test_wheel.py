@@ -99,6 +99,19 @@ def test_requirements_keep_conditions_on_python_and_drop_the_extras(tmp_path: Pa
     assert wheel.requirements(metadata.PathDistribution(info)) == ["numpy>=2", 'tomli; python_version < "3.11"']
 
 
+def test_the_licence_is_read_from_a_dist_info_or_beside_an_editable_installs_egg_info(tmp_path: Path) -> None:
+    # `pip install -e .` leaves attnlab.egg-info in the project, found first when pytest runs from there
+    info, egg = tmp_path / "demo-1.0.dist-info", tmp_path / "project" / "demo.egg-info"
+    (info / "licenses").mkdir(parents=True)
+    (info / "licenses" / "LICENSE").write_text("inside", encoding="utf-8")
+    egg.mkdir(parents=True)
+    assert wheel.licence_text(metadata.PathDistribution(info)) == "inside"
+    with pytest.raises(ValueError, match="metadata holds no LICENSE: reinstall it"):
+        wheel.licence_text(metadata.PathDistribution(egg))
+    (egg.parent / "LICENSE").write_text("beside", encoding="utf-8")
+    assert wheel.licence_text(metadata.PathDistribution(egg)) == "beside"
+
+
 def test_the_same_sources_and_date_give_the_same_bytes_and_another_date_or_module_other_bytes(
         tmp_path: Path) -> None:
     copy = tmp_path / "attnlab"
