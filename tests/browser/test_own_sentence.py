@@ -16,6 +16,7 @@ from attnlab.site.build.explorer import SCALES
 
 from .axe import serious_violations
 from .labpage import CEILING_MS, watch
+from .test_explorer import show
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -88,11 +89,8 @@ def test_the_model_loads_and_runs_by_keyboard_and_a_typed_sentence_gets_pythons_
     expect(root.get_by_test_id("status")).to_contain_text(f"{n} tokens")
     assert tuple(root.get_by_test_id("map").locator("thead th").all_inner_texts()) == expected.tokens
     for layer, head in ((0, 0), (2, 7), (5, 11)):
-        root.get_by_test_id("layer").select_option(index=layer)
-        root.get_by_test_id("head").select_option(index=head)
         for measure, values in (("weights", expected.weights), ("sizes", expected.sizes)):
-            root.get_by_test_id(f"measure-{measure}").check()
-            expect(root.get_by_test_id("status")).to_contain_text(f"Layer {layer + 1}, head {head + 1} of")
+            show(root, "own", layer, head, measure)
             shown = np.array([float(t) for t in root.get_by_test_id("map").locator("td[data-query]").all_inner_texts()])
             assert np.abs(shown - values[layer, head].ravel()).max() <= SHIPPED[measure], (layer, head, measure)
     painted = root.get_by_test_id("model-view").locator("canvas").evaluate_all("cs => cs.map(c => c.width)")
