@@ -78,14 +78,12 @@ def random_cells(count: int, seed: int) -> list[tuple[str, tuple[int, int, int, 
 VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
 
 
-@pytest.mark.parametrize("where", ["site_url", "file_url"])
 def test_a_sentences_data_loads_when_it_is_chosen_and_twenty_random_cells_show_attnlabs_weight_and_size(
-        page: Page, where: str, request: pytest.FixtureRequest) -> None:
-    base = request.getfixturevalue(where)
-    problems = watch(page, base)
+        page: Page, site_url: str) -> None:  # from disk: test_explorer_stories, by the same <script> loading
+    problems = watch(page, site_url)
     loaded: list[str] = []
     page.on("request", lambda r: loaded.append(r.url.rsplit("/", 1)[-1]) if "/explorer/" in r.url else None)
-    root = open_explorer(page, base)
+    root = open_explorer(page, site_url)
     assert loaded == [f"{PREPARED[0].key}.js"]
     show(root, "repeated", 0, 0)
     show(root, PREPARED[0].key, 0, 0)

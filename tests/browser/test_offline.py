@@ -60,7 +60,6 @@ def test_search_the_lab_the_font_progress_and_downloads_work_in_the_unzipped_cop
     assert page.evaluate(loaded), "the math font loads"
     page.get_by_test_id("read-mark").check()
     page.goto(copy_url + "lab.html")
-    page.reload()
     expect(page.get_by_test_id("checklist-count")).to_have_text(f"1 of {len(CHECKLIST)} checks complete")
     assert page.get_by_test_id("nav-read").count() == 1
     assert read_csv(Path(download(page, copy_url, "CSV").path())) == expected_rows(), "a table at full precision"

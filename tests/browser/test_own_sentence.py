@@ -16,6 +16,7 @@ from attnlab.site.build.explorer import SCALES
 
 from .axe import serious_violations
 from .labpage import CEILING_MS, watch
+from .test_explorer import show
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,23 +35,16 @@ def model_site(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
     return site
 
 
-def open_offline(page: Page, site: Path) -> tuple[Locator, list[str]]:
-    """The explorer opened from disk with the network off, its first sentence shown; and the page's problems."""
+def open_offline(page: Page, site: Path) -> tuple[Locator, Locator, list[str]]:
+    """The explorer opened from disk with the network off, its first sentence shown; its own-sentence part; and the
+    page's problems."""
     base = site.as_uri() + "/"
     problems = watch(page, base)
     page.context.set_offline(True)
     page.goto(base + "explorer.html")
     root = page.locator(".attnlab-explorer")
     expect(root).to_have_attribute("data-sentence", "toy-words")
-    return root, problems
-
-
-def load_model(root: Locator, state: str = "ready") -> Locator:
-    """Press the load button and wait for the model's state; returns the own-sentence part."""
-    own = root.locator(".explorer-own")
-    own.get_by_test_id("model-load").click()
-    expect(own).to_have_attribute("data-model-state", state, timeout=CEILING_MS)
-    return own
+    return root, root.locator(".explorer-own"), problems
 
 
 def run_sentence(own: Locator, text: str, state: str = "shown") -> None:
@@ -62,8 +56,7 @@ def run_sentence(own: Locator, text: str, state: str = "shown") -> None:
 
 def test_the_model_loads_and_runs_by_keyboard_and_a_typed_sentence_gets_pythons_numbers_or_its_refusal(
         page: Page, model_site: Path) -> None:
-    root, problems = open_offline(page, model_site)
-    own = root.locator(".explorer-own")
+    root, own, problems = open_offline(page, model_site)
     own.get_by_test_id("model-load").focus()
     page.keyboard.press("Enter")
     expect(own).to_have_attribute("data-model-state", "ready", timeout=CEILING_MS)
@@ -88,11 +81,8 @@ def test_the_model_loads_and_runs_by_keyboard_and_a_typed_sentence_gets_pythons_
     expect(root.get_by_test_id("status")).to_contain_text(f"{n} tokens")
     assert tuple(root.get_by_test_id("map").locator("thead th").all_inner_texts()) == expected.tokens
     for layer, head in ((0, 0), (2, 7), (5, 11)):
-        root.get_by_test_id("layer").select_option(index=layer)
-        root.get_by_test_id("head").select_option(index=head)
         for measure, values in (("weights", expected.weights), ("sizes", expected.sizes)):
-            root.get_by_test_id(f"measure-{measure}").check()
-            expect(root.get_by_test_id("status")).to_contain_text(f"Layer {layer + 1}, head {head + 1} of")
+            show(root, "own", layer, head, measure)
             shown = np.array([float(t) for t in root.get_by_test_id("map").locator("td[data-query]").all_inner_texts()])
             assert np.abs(shown - values[layer, head].ravel()).max() <= SHIPPED[measure], (layer, head, measure)
     painted = root.get_by_test_id("model-view").locator("canvas").evaluate_all("cs => cs.map(c => c.width)")
@@ -123,8 +113,9 @@ def test_a_missing_weights_file_gives_its_message_where_the_files_belong_and_no_
     site = tmp_path / "site"
     shutil.copytree(model_site, site)
     (site / model_files.FOLDER / "weights-2.js").unlink()
-    root, _ = open_offline(page, site)
-    own = load_model(root, "failed")
+    root, own, _ = open_offline(page, site)
+    own.get_by_test_id("model-load").click()
+    expect(own).to_have_attribute("data-model-state", "failed", timeout=CEILING_MS)
     expect(own.get_by_test_id("model-status")).to_contain_text(
         "weights-2.js is missing: the model's files belong in assets/model/ beside the guide's pages (in a copy on "
         f"disk, unzip {model_files.archive_name()} where you unzipped the guide)")
@@ -134,8 +125,7 @@ def test_a_missing_weights_file_gives_its_message_where_the_files_belong_and_no_
 
 
 def test_loading_says_how_far_it_is_and_can_be_cancelled(page: Page, model_site: Path) -> None:
-    root, _ = open_offline(page, model_site)
-    own = root.locator(".explorer-own")
+    _, own, _ = open_offline(page, model_site)
     own.get_by_test_id("model-load").click()
     expect(own.get_by_test_id("model-progress")).to_be_visible()
     expect(own.get_by_test_id("model-progress")).to_have_accessible_name("Loading the model")

@@ -47,7 +47,8 @@ COMMANDS = {"companion": ("-m", "attnlab"), "bench": QUICK_BENCH}  # --json writ
 
 
 @pytest.mark.parametrize("args", COMMANDS.values(), ids=COMMANDS.keys())
-def test_a_pipe_closed_early_ends_the_command_quietly_with_status_1(args: tuple[str, ...]) -> None:
+def test_a_pipe_closed_early_ends_the_command_quietly_and_a_full_disk_with_one_line_both_with_status_1(
+        args: tuple[str, ...]) -> None:
     reading, writing = os.pipe()  # as ``| head`` leaves it: nobody reads any more
     os.close(reading)
     try:
@@ -55,10 +56,6 @@ def test_a_pipe_closed_early_ends_the_command_quietly_with_status_1(args: tuple[
     finally:
         os.close(writing)
     assert (done.returncode, done.stderr) == (1, "")
-
-
-@pytest.mark.parametrize("args", COMMANDS.values(), ids=COMMANDS.keys())
-def test_a_full_disk_ends_the_command_with_one_line_and_status_1(args: tuple[str, ...]) -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
         done = run_command(*args, stdout=full.fileno())
     prog = "python " + " ".join(args[:2])

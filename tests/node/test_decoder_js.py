@@ -31,16 +31,6 @@ process.stdout.write(JSON.stringify(jobs.map(job => {
     const g = model.generate(job.prompt, job.generate);
     return {text: g.text, probabilities: g.probabilities};
   }
-  if (job.stepwise) {
-    let cache = model.emptyCache(); const logits = [], lengths = [];
-    for (const id of model.encode(job.prompt)) {
-      const s = model.step(cache, id);
-      cache = s.cache;
-      logits.push(s.logits[0]);
-      lengths.push(cache.layers.map(l => l.keys.length));
-    }
-    return {logits, lengths};
-  }
   const r = model.forward(job.prompt, job.ablate);
   return {logits: r.logits, attentions: r.attentions, tokens: r.tokens};
 })));
@@ -69,13 +59,6 @@ def test_logits_and_attentions_match_python(texts: list[str], layer: int, head: 
             for head_rows, our_rows in zip(layer_maps, our_maps):
                 for row, our_row in zip(head_rows, our_rows):
                     np.testing.assert_allclose(row, our_row[:len(row)], rtol=0, atol=TOLERANCE)
-
-
-def test_the_cache_grows_one_row_per_layer_per_step_and_matches_python() -> None:
-    prompt = "kqzvwkqzv"
-    [answer] = in_node([{"prompt": prompt, "stepwise": True}])
-    assert answer["lengths"] == [[n] * MODEL.layers for n in range(1, len(prompt) + 1)]
-    np.testing.assert_allclose(answer["logits"], MODEL.forward(prompt).logits, rtol=0, atol=TOLERANCE)
 
 
 @settings(max_examples=5, deadline=None)

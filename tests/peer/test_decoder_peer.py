@@ -58,20 +58,13 @@ def run_reference(text: str, ablate: tuple[tuple[int, int], ...] = ()) -> tuple[
     return out.logits[0].numpy(), np.stack([a[0].numpy() for a in out.attentions])
 
 
-@settings(max_examples=20, deadline=None)
-@given(st.text(alphabet=MODEL.vocabulary, min_size=1, max_size=MODEL.context))
-def test_logits_and_attentions_match_gpt2lmheadmodel(text: str) -> None:
-    ours = MODEL.forward(text)
-    logits, attentions = run_reference(text)
-    np.testing.assert_allclose(ours.logits, logits, rtol=0, atol=TOLERANCE)
-    np.testing.assert_allclose(ours.attentions, attentions, rtol=0, atol=TOLERANCE)
-
-
-@settings(max_examples=8, deadline=None)
-@given(st.text(alphabet=MODEL.vocabulary, min_size=2, max_size=MODEL.context), st.integers(0, 1), st.integers(0, 3))
-def test_an_ablated_head_matches_the_hooked_reference(text: str, layer: int, head: int) -> None:
-    ours = MODEL.forward(text, ablate={(layer, head)})
-    logits, attentions = run_reference(text, ((layer, head),))
+@settings(max_examples=28, deadline=None)
+@given(st.text(alphabet=MODEL.vocabulary, min_size=1, max_size=MODEL.context),
+       st.lists(st.tuples(st.integers(0, 1), st.integers(0, 3)), max_size=1))
+def test_logits_and_attentions_match_gpt2lmheadmodel_whole_or_with_a_head_ablated_by_a_hook(
+        text: str, ablate: list[tuple[int, int]]) -> None:
+    ours = MODEL.forward(text, ablate=set(ablate))
+    logits, attentions = run_reference(text, tuple(ablate))
     np.testing.assert_allclose(ours.logits, logits, rtol=0, atol=TOLERANCE)
     np.testing.assert_allclose(ours.attentions, attentions, rtol=0, atol=TOLERANCE)
 
