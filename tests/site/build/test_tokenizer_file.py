@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import unicodedata
@@ -14,6 +15,11 @@ from tokenizers import Tokenizer
 from attnlab import bert
 from attnlab.site.build import tokenizer_file
 from attnlab.site.build.tokenizer_file import character_classes, settings
+
+PROBE = importlib.util.spec_from_file_location("character_classes",
+                                               Path(__file__).parents[3] / "scripts" / "character_classes.py")
+probe = importlib.util.module_from_spec(PROBE)
+PROBE.loader.exec_module(probe)
 
 
 def inside(flat: list[int], point: int) -> bool:
@@ -90,23 +96,23 @@ def test_each_class_holds_what_bert_tokenizers_treat_so_and_letters_digits_and_e
 @pytest.mark.slow
 def test_no_unassigned_code_point_is_removed_whitespace_punctuation_or_a_mark() -> None:
     # what character_classes assumes when it asks only the assigned code points about these four classes
-    everything = tokenizer_file.every_code_point()
-    known = set(tokenizer_file.assigned(everything))
+    everything = probe.every_code_point()
+    known = set(probe.assigned(everything))
     unassigned = [c for c in everything if c not in known]
-    cleaned = tokenizer_file._normalised(unassigned, clean_text=True)
-    stripped = tokenizer_file._normalised(unassigned, strip_accents=True)
+    cleaned = probe._normalised(unassigned, clean_text=True)
+    stripped = probe._normalised(unassigned, strip_accents=True)
     assert all(out == c for c, out in zip(unassigned, cleaned, strict=True))
     assert "" not in stripped
-    assert tokenizer_file._punctuation(unassigned) == set()
+    assert probe._punctuation(unassigned) == set()
 
 
 def test_the_committed_classes_are_what_the_installed_tokenizers_answers() -> None:
-    # a tokenizers release that splits differently turns this red: run python -m attnlab.site.build.tokenizer_file
+    # a tokenizers release that splits differently turns this red: run python scripts/character_classes.py
     committed = (Path(tokenizer_file.__file__).parent / tokenizer_file.CLASSES_FILE).read_text(encoding="utf-8")
-    assert committed == tokenizer_file.classes_text(tokenizer_file.probed_classes())
+    assert committed == probe.classes_text(probe.probed_classes())
     assert json.loads(committed) == character_classes()
 
 
 def test_the_probe_refuses_a_character_that_becomes_the_separator() -> None:
     with pytest.raises(ValueError, match="became the separator"):
-        tokenizer_file._after_each("aaaa", ["x"])
+        probe._after_each("aaaa", ["x"])
