@@ -1,6 +1,5 @@
 """The guide's MkDocs plugin, ``plugins: - attnlab``: the page pass on each page, the post-build pass after the
-theme's offline plugin; under ``mkdocs serve`` no offline zip and templates compiled once per process.
-"""
+theme's offline plugin; under ``mkdocs serve`` no offline zip and templates compiled once per process."""
 
 from __future__ import annotations
 

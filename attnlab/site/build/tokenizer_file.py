@@ -1,6 +1,5 @@
-"""What the page's WordPiece tokenizer (``docs/assets/wordpiece.js``) needs: tokenizer.json's settings, checked,
-and the character classes of the Rust library's (older) Unicode tables, which ``scripts/character_classes.py``
-probes and commits as ``CLASSES_FILE``."""
+"""What ``docs/assets/wordpiece.js`` needs: tokenizer.json's settings, checked, and the character classes of the
+Rust library's (older) Unicode tables, committed as ``CLASSES_FILE`` by ``scripts/character_classes.py``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""How long the main path takes to read: the words of its chapters' prose outside folded boxes, code blocks and
-exercises, as Home's start button says."""
+"""How long the main path takes to read (Home's start button says it): the words of its chapters' main line."""
 
 from __future__ import annotations
 
