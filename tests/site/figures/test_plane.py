@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pictures import SVG
 
-from attnlab.lab import TOKENS, compute
+from attnlab.lab import compute
 from attnlab.site.figures import plane
 from attnlab.site.figures.plane import geometry, hull, lab_frame
 from attnlab.site.figures.svg import LAB_COLUMN, PHONE_COLUMN
@@ -101,4 +101,3 @@ def test_geometry_reads_a_result_dict_like_a_result() -> None:
     r = compute("grid", 2.0, False, -1.0)
     assert geometry(r.to_dict(), lab_frame()) == geometry(r, lab_frame())
     assert math.isclose(geometry(r, lab_frame())["radii"][0], 4 + 9 * math.sqrt(r.weights[0]))
-    assert TOKENS[0] in geometry(r, lab_frame())["labels"][1]["text"]

@@ -43,7 +43,6 @@ CHECKED = [
     ("[[[1, 2] = compute().weights]]", ["p.md:1: quoted [1, 2] but compute().weights gives [0.284, 0.140, 0.576]"]),
     ("[[0.576 = compute().weights]]", ["p.md:1: quoted 0.576 but compute().weights gives [0.284, 0.140, 0.576]"]),
     ("[[3 = len(compute().weights)]] keys and [[2 = 7 / 4]]", []),
-    ("Write `[[0.9 = 1 / 3]]` in prose.\n\n```text\n[[0.9 = 1 / 3]]\n```\n", []),
     ("a\nb [[0.334 =\n  1 / 3]] c\n", ["p.md:2: quoted 0.334 but 1 / 3 gives 0.333"]),
     ("---\nliterals: [2]\n---\n[[0.334 = 1 / 3]]\n", ["p.md:4: quoted 0.334 but 1 / 3 gives 0.333"]),
     # WE-002: scaled logits 1, 0, 1, so the middle key gets 1 / (2e + 1)

@@ -6,10 +6,8 @@ import re
 
 from sites import DOCS, guide, read_config
 
-from attnlab.site.pages.guide import nav_pages
-
 LINK = re.compile(r"\]\(([a-z-]+\.md)[)#]")
-ORDER, CHAPTERS = [path for path, _ in nav_pages(read_config()["nav"])], guide().chapters
+ORDER, CHAPTERS = list(guide().titles), guide().chapters
 MAIN_PATH = ORDER[ORDER.index(CHAPTERS[0]):ORDER.index(CHAPTERS[-1]) + 1]
 """The pages from the first chapter to the last one, in the navigation's order (the lab and explorer included)."""
 

@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from sites import DOCS, ROOT
 
@@ -22,7 +21,6 @@ def test_each_stale_quote_is_rewritten_at_its_own_decimals_and_each_change_said(
     result = rebound(STALE, "p.md")
     assert result.markdown == ("The weight is [[0.576 = compute().weights[2]]], the key "
                                "[[[1, 2] = compute().keys[2]]] and [[25% = 0.25]].\n")
-    assert check(result.markdown, "p.md") == []
     assert result.changes == ("p.md:1: 0.577 -> 0.576 (compute().weights[2])",
                               "p.md:1: [1, 3] -> [1, 2] (compute().keys[2])", "p.md:1: 50% -> 25% (0.25)")
     page = "Right: [[0.576 = compute().weights[2]]].\n"
@@ -68,7 +66,6 @@ def test_a_changed_toy_constant_is_carried_into_every_page_by_one_run(
     assert main([str(docs)]) == 1  # load's weight is no longer about half grid's: words only an author rewrites
     assert {line.split(":")[0] for line in capsys.readouterr().err.splitlines()} == {f"{docs}/limits.md"}
     assert [p.name for p in sorted(docs.glob("*.md")) if check(p.read_text(encoding="utf-8"), p.name)] == []
-    assert np.array_equal(lab.compute().keys[0], [1.0, 1.5])
 
 
 def test_the_command_runs_from_a_shell_and_names_a_missing_file(tmp_path: Path) -> None:
