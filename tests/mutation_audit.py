@@ -68,15 +68,6 @@ def apply(mutation: Mutation, root: Path) -> None:
     lab.write_text(source[:line.start(1)] + written + source[line.end(1):], encoding="utf-8")
 
 
-def copy(destination: Path) -> Path:
-    """The guide's sources under ``destination``; returns the copy's root."""
-    root = destination / "guide"
-    for folder in ("attnlab", "docs", "overrides"):
-        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
-    return root
-
-
 def convert(root: Path, pages: tuple[str, ...]) -> list[str]:
     """Convert ``pages`` of the guide at ``root`` as its build does; what each refusal says, in page order."""
     import markdown
@@ -103,7 +94,10 @@ def convert(root: Path, pages: tuple[str, ...]) -> list[str]:
 def outcome(mutation: Mutation) -> str:
     """What rebinding and rebuilding the pages ``mutation`` reaches gives: ``builds …`` or ``stops: …``."""
     with tempfile.TemporaryDirectory() as scratch:
-        root = copy(Path(scratch))
+        root = Path(scratch)  # a copy of the guide's sources, changed by the mutation
+        for folder in ("attnlab", "docs", "overrides"):
+            shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
         apply(mutation, root)
         env = {**os.environ, "PYTHONPATH": str(root), "NO_MKDOCS_2_WARNING": "1"}
         rebind = subprocess.run([sys.executable, "-m", "attnlab.site.pages.rebind", "docs"], cwd=root, env=env,
@@ -118,19 +112,15 @@ def outcome(mutation: Mutation) -> str:
         return "stops: " + ("; ".join(refusals) or built.stderr.strip().splitlines()[-1])
 
 
-def table(found: list[tuple[Mutation, str]]) -> str:
-    """The audit as a Markdown table."""
-    return "\n".join(["| mutation | outcome |", "|---|---|",
-                      *(f"| {m.label} | {result.replace('|', '/')} |" for m, result in found)])
-
-
 def main(argv: list[str]) -> int:
-    """``--convert ROOT PAGE…`` converts (for :func:`outcome`); with no arguments, print the whole audit."""
+    """``--convert ROOT PAGE…`` converts (for :func:`outcome`); with no arguments, print the audit as a table."""
     if argv[:1] == ["--convert"]:
         refused = convert(Path(argv[1]), tuple(argv[2:]))
         print("\n".join(refused), file=sys.stderr)
         return 1 if refused else 0
-    print(table([(m, outcome(m)) for m in mutations()]))
+    print("| mutation | outcome |\n|---|---|")
+    for m in mutations():
+        print(f"| {m.label} | {outcome(m).replace('|', '/')} |")
     return 0
 
 

@@ -8,10 +8,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from sites import ROOT
 
 from attnlab.site.build.plugin import AttnlabPlugin
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def make_venv(tmp_path: Path, python: str) -> subprocess.CompletedProcess[str]:
@@ -22,16 +21,11 @@ def make_venv(tmp_path: Path, python: str) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
 
 
-def fake_python(tmp_path: Path, version: str) -> str:
-    """A ``python`` that is the given version: it prints it and fails the check, as an old one would."""
-    script = tmp_path / "python3.10"
-    script.write_text(f"#!/bin/sh\necho {version}\nexit 1\n")
-    script.chmod(0o755)
-    return str(script)
-
-
 def test_an_old_or_missing_python_is_said_in_one_line_with_how_to_choose_another(tmp_path: Path) -> None:
-    done = make_venv(tmp_path, fake_python(tmp_path, "3.10.14"))
+    old = tmp_path / "python3.10"  # it prints its version and fails the check, as an old Python would
+    old.write_text("#!/bin/sh\necho 3.10.14\nexit 1\n")
+    old.chmod(0o755)
+    done = make_venv(tmp_path, str(old))
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "is Python 3.10.14, and the guide needs 3.11 or newer: name another with PYTHON=" in done.stderr
     assert not (tmp_path / "venv").exists()

@@ -18,12 +18,6 @@ from attnlab.site.pages.mathml import with_math
 from attnlab.text import given, table
 
 
-def cells(html: str) -> list[tuple[str, dict[str, str], str]]:
-    """(tag, attributes, text) of every th, td and caption of the table in ``html``."""
-    table = ElementTree.fromstring(re.search(r"<table.*</table>", html, re.S).group(0))
-    return [(e.tag, e.attrib, "".join(e.itertext()).strip()) for e in table.iter() if e.tag in ("th", "td", "caption")]
-
-
 @given_numbers(st.integers(min_value=2, max_value=10**6).filter(lambda n: math.isqrt(n) ** 2 != n))
 def test_given_writes_the_root_of_a_whole_number_with_a_root_sign(n: int) -> None:
     assert given(math.sqrt(n)) == f"√{n}" and given(-math.sqrt(n)) == f"-√{n}"
@@ -50,7 +44,10 @@ def test_table_and_matrix_refuse_labels_that_do_not_fit_naming_them() -> None:
 
 
 def test_weight_map_has_a_caption_escaped_scoped_headers_a_named_corner_and_numbers_on_shades_or_blocked() -> None:
-    found = cells(weight_map([[0.25, 0.75]], ["<q>"], ["a", "b"], "Map", visible=[[True, False]], corner="set \\ key"))
+    html = weight_map([[0.25, 0.75]], ["<q>"], ["a", "b"], "Map", visible=[[True, False]], corner="set \\ key")
+    found = [(e.tag, e.attrib, "".join(e.itertext()).strip())  # (tag, attributes, text) of each th, td and caption
+             for e in ElementTree.fromstring(re.search(r"<table.*</table>", html, re.S).group(0)).iter()
+             if e.tag in ("th", "td", "caption")]
     assert ("caption", {}, "Map") in found
     assert [(a.get("scope"), t) for tag, a, t in found if tag == "th"] == [("col", "a"), ("col", "b"), ("row", "<q>")]
     assert [(a.get("class"), a.get("style"), t) for tag, a, t in found if tag == "td"] == [
@@ -93,11 +90,10 @@ def test_a_lab_starts_from_the_controls_it_is_given_checked_at_build_time_as_pyt
 
 
 def test_a_full_lab_loads_everything_a_compact_one_leaves_the_plane_out_and_a_later_one_the_assets() -> None:
-    html = lab()
-    assert f'<link rel="stylesheet" href="{LAB_STYLES}">' in html and "attnlab-plane-template" in html
     for compact, loaded in ((False, LAB_SCRIPTS), (True, [s for s in LAB_SCRIPTS if s != PLANE_SCRIPT])):
         html = lab(compact=compact)
         assert re.findall(r'<script src="([^"]*)"></script>', html) == list(loaded)
-    assert "attnlab-plane-template" not in html
+        assert f'<link rel="stylesheet" href="{LAB_STYLES}">' in html
+        assert ("attnlab-plane-template" in html) == (not compact)
     html = lab(compact=True, assets=False)
     assert "<script" not in html and "<link" not in html and 'class="attnlab-lab"' in html
