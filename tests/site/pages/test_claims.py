@@ -25,9 +25,8 @@ BRIEFS = (SHARED / "BRIEF.md", SHARED / "BRIEF-2.md", SHARED / "BRIEF-3.md")
 REQUIRE_BRIEF = "ATTNLAB_REQUIRE_BRIEF"
 IDS = [c.id for c in registry.claims()]
 GUIDE_CLAIMS = {"LAB-001", "WE-002", "CL-030", "CL-052", "CL-053"}
-"""Claims the guide registers beyond the brief's tables: its two worked examples, the
-norm-based view of attention (S9) that the explorer of the real model uses, and the small
-decoder's own facts (measured, as BRIEF-3 asks)."""
+"""Claims the guide registers beyond the brief's tables: its two worked examples, the norm-based view of attention
+(S9) that the explorer of the real model uses, and the small decoder's own facts (measured, as BRIEF-3 asks)."""
 CLAIM_ROW = re.compile(r"^\| (CL-\d{3}) \| (\w+) \| .* \| (.*?) \|$", re.MULTILINE)
 VERIFY = re.compile(r"\s*\((?:verify)\b[^)]*\)")
 """A brief's note "(verify …)" beside a locator: the registry holds the locator once verified, without it."""

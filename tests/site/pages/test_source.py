@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnlab.site.pages.source import chunks, line_of
+from attnlab.site.pages.source import chunks
 
 PAGE = """---
 literals: [1]
@@ -33,7 +33,6 @@ def test_front_matter_fences_inline_code_and_directives_are_not_prose_and_offset
     text = "".join(text for prose, _, text in chunks(PAGE) if prose)
     assert [code for code in ("literals", "code 2", "print(3)", "heading_level", "x = 7") if code in text] == []
     assert "Prose 1 with" in text and "!!! note" in text and "More prose 5." in text  # a fence indented in a note
-    assert line_of("a\nb\nc", 0) == 1 and line_of("a\nb\nc", 4) == 3
 
 
 @given(st.text(alphabet="ab `~:\n-#", max_size=80))
