@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from sites import DOCS, ROOT
+from sites import DOCS
 
 from attnlab import lab
 from attnlab.site.pages.bindings import check
@@ -45,15 +43,16 @@ def test_the_command_rewrites_files_keeping_line_endings_or_with_check_writes_no
     assert check(page.read_text(encoding="utf-8"), "p.md") == []
 
 
-def test_a_file_it_cannot_read_or_whose_binding_would_end_the_command_is_named_and_the_next_file_still_checked(
+def test_a_missing_or_unreadable_file_or_one_whose_binding_would_end_the_command_is_named_and_the_next_still_checked(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "a.md").write_text("[[0 = exit(0)]]\n", encoding="utf-8")
     (tmp_path / "b.md").write_bytes(b"caf\xe9 [[0.5 = 1 / 3]]\n")
     (tmp_path / "c.md").write_text(STALE, encoding="utf-8")
-    assert main(["--check", str(tmp_path)]) == 1
+    assert main(["--check", str(tmp_path / "gone.md"), str(tmp_path)]) == 1
     printed = capsys.readouterr()
     assert "a.md:1: [[0 = exit(0)]] raised SystemExit (0)" in printed.err and "0.577 -> 0.576" in printed.out
     assert f"rebind: error: {tmp_path / 'b.md'} is not UTF-8 text (byte 3)\n" in printed.err
+    assert printed.err.startswith(f"rebind: error: no Markdown file at {tmp_path / 'gone.md'}\n")
 
 
 def test_a_changed_toy_constant_is_carried_into_every_page_by_one_run(
@@ -66,9 +65,3 @@ def test_a_changed_toy_constant_is_carried_into_every_page_by_one_run(
     assert main([str(docs)]) == 1  # load's weight is no longer about half grid's: words only an author rewrites
     assert {line.split(":")[0] for line in capsys.readouterr().err.splitlines()} == {f"{docs}/limits.md"}
     assert [p.name for p in sorted(docs.glob("*.md")) if check(p.read_text(encoding="utf-8"), p.name)] == []
-
-
-def test_the_command_runs_from_a_shell_and_names_a_missing_file(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "attnlab.site.pages.rebind", str(tmp_path / "gone.md")],
-                          cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 1 and done.stderr.strip().endswith("gone.md") and "Traceback" not in done.stderr
