@@ -10,17 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import mask
 
-from attnlab.layers import (
-    Head,
-    MultiHead,
-    MultiHeadParams,
-    encoder_block_steps,
-    gelu,
-    init_encoder_block,
-    init_multi_head,
-    multi_head,
-    relu,
-)
+from attnlab import Head, MultiHead, MultiHeadParams, gelu, init_encoder_block, multi_head, relu
+from attnlab.layers import encoder_block_steps, init_multi_head
 from attnlab.stacked import stack_block, stack_heads, stacked_encoder_block_steps, stacked_multi_head
 
 TOLERANCE = 1e-12
