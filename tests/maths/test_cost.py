@@ -115,4 +115,3 @@ def test_the_quadratic_part_is_larger_exactly_beyond_the_crossover(d_model: int,
     equal, past, before = (layer_madds(t, d_model, d_ff) for t in (at, at + 1, at - 1 or 1))
     assert equal.linear == equal.quadratic and past.quadratic > past.linear
     assert at == 1 or before.quadratic < before.linear
-

@@ -22,9 +22,8 @@ def largest_gap(a: MultiHead, b: MultiHead) -> float:
     gaps = [np.abs(a.output - b.output).max(), np.abs(a.concat - b.concat).max()]
     for x, y in zip(a.heads, b.heads, strict=True):
         assert (x.visible == y.visible).all()
-        gaps += [
-            np.abs(getattr(x, step) - getattr(y, step)).max() for step in ("scores", "scaled", "weights", "output")
-        ]
+        gaps += [np.abs(getattr(x, step) - getattr(y, step)).max()
+                 for step in ("scores", "scaled", "weights", "output")]
     return float(max(gaps))
 
 
