@@ -50,10 +50,8 @@ def assert_agrees(js: Any, py: Any, where: str = "result") -> None:
 def control_settings(count: int = 600, seed: int = 5) -> list[dict[str, Any]]:
     """Edge settings (slider ends, zero, negative zero, either side of the √d_k switch) and ``count`` seeded
     random ones, half inside the sliders' ranges and half far outside them."""
-    (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = (
-        SLIDER_RANGES["query_scale"],
-        SLIDER_RANGES["value_y"],
-    )
+    (scale_lo, scale_hi, scale_step), (value_lo, value_hi, value_step) = (SLIDER_RANGES["query_scale"],
+                                                                           SLIDER_RANGES["value_y"])
     edges = [
         {"token": t, "query_scale": s, "causal": c, "value_y": v, "scale_scores": d}
         for t, c, s, v, d in itertools.product(TOKENS, (True, False),

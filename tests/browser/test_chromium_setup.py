@@ -16,8 +16,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "ensure-chromium"
 
 def test_fixture_looks_where_the_script_looks_in_the_same_order() -> None:
     loop = re.search(r"^for candidate in (.+); do$", SCRIPT.read_text(), re.M)
-    assert loop is not None
-    assert tuple(loop.group(1).split()) == SYSTEM_CHROMIUMS
+    assert loop and tuple(loop.group(1).split()) == SYSTEM_CHROMIUMS
 
 
 def test_attnlab_chromium_comes_first_and_a_missing_one_fails_with_what_to_do(

@@ -15,11 +15,8 @@ from .labpage import as_shown, open_lab, rendered, set_controls
 CHAPTER = "experiments.html"
 STARTS: tuple[dict[str, Any], ...] = ({"token": "rises"}, {"token": "grid"}, {"token": "rises"})
 """Where each of the chapter's three labs starts (docs/experiments.md), the toy's defaults for the rest."""
-MOVES: tuple[dict[str, Any], ...] = (
-    {"query_scale": 3.0, "scale_scores": False},
-    {"causal": False, "token": "load"},
-    {"value_y": 5.0},
-)
+MOVES: tuple[dict[str, Any], ...] = ({"query_scale": 3.0, "scale_scores": False}, {"causal": False, "token": "load"},
+                                     {"value_y": 5.0})
 """What each experiment asks the reader to move."""
 PHONE = {"width": 390, "height": 800}
 IN_VIEW = """line => { const r = line.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"""

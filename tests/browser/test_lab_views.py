@@ -36,16 +36,12 @@ def test_the_plane_draws_each_mark_where_python_does_in_a_named_picture_and_the_
     plane = lab.get_by_test_id("plane").locator("svg")
     expect(plane).to_have_attribute("role", "img")
     expect(plane).to_have_accessible_name("Value plane of the selected query")
-    for controls in [
-        {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 2.0},
-        {"token": "rises", "query_scale": 1.0, "causal": True, "value_y": 5.0},  # the value slider moves the output
-        {"token": "grid", "query_scale": 3.0, "causal": True, "value_y": -4.0},
-        {"token": "load", "query_scale": 0.0, "causal": False, "value_y": 6.0},
-        {"token": "rises", "query_scale": 8.0, "causal": False, "value_y": 0.0},
-    ]:
-        set_controls(lab, **controls)
+    # (token, query_scale, causal, value_y); the second moves the value slider alone, which moves the output
+    for controls in [("rises", 1.0, True, 2.0), ("rises", 1.0, True, 5.0), ("grid", 3.0, True, -4.0),
+                     ("load", 0.0, False, 6.0), ("rises", 8.0, False, 0.0)]:
+        set_controls(lab, *controls)
         drawn = lab.evaluate(PLANE)
-        r = compute(controls)
+        r = compute(*controls)
         g = geometry(r, lab_frame())
         for (x, y, radius), (px, py), pr in zip(drawn["values"], g["values"], g["radii"]):
             assert (x, y, radius) == pytest.approx((px, py, pr), abs=0.051)

@@ -35,8 +35,10 @@ def ticked(page: Page) -> list[int]:
     return [i for i in range(1, len(CHECKLIST) + 1) if page.locator(f"#step-{i}").is_checked()]
 
 
-def expect_checks(page: Page, done: int) -> None:
-    expect(page.get_by_test_id("checklist-count")).to_have_text(f"{done} of {len(CHECKLIST)} checks complete")
+def expect_ticked(page: Page, steps: list[int]) -> None:
+    """The checklist counts ``len(steps)`` checks complete, and ``steps`` are the ticked ones."""
+    expect(page.get_by_test_id("checklist-count")).to_have_text(f"{len(steps)} of {len(CHECKLIST)} checks complete")
+    assert ticked(page) == steps
 
 
 def expect_read(page: Page, done: int, chapters: list[str]) -> None:
@@ -70,18 +72,17 @@ def test_the_checklist_counts_ticks_by_mouse_and_keyboard_keeps_them_per_version
     page.evaluate("key => localStorage.setItem(key, '[\"1\", \"2\"]')", OLD + "checklist")
     page.reload()
     assert page.get_by_test_id("checklist-count").get_attribute("role") == "status"
-    expect_checks(page, 0)  # another version's ticks are not this version's
+    expect_ticked(page, [])  # another version's ticks are not this version's
     for step in (2, 5, 8):
         page.locator(f"#step-{step}").check()
     page.locator("#step-4").focus()
     page.keyboard.press("Space")
-    expect_checks(page, 4)
+    expect_ticked(page, [2, 4, 5, 8])
     for step in (8, 4):
         page.locator(f"#step-{step}").uncheck()
-    expect_checks(page, 2)
+    expect_ticked(page, [2, 5])
     page.reload()
-    expect_checks(page, 2)
-    assert ticked(page) == [2, 5]
+    expect_ticked(page, [2, 5])
     assert ours(page) == sorted([OLD + "checklist", key])
     page.evaluate(store, ["2", "5", "7"])  # another tab's write whose storage event has not come: none fires here
     assert ticked(page) == [2, 5]
@@ -93,10 +94,9 @@ def test_the_checklist_counts_ticks_by_mouse_and_keyboard_keeps_them_per_version
     assert page.evaluate(stored) == ["2", "5", "7", "8"]
     page.get_by_test_id("checklist-reset").focus()
     page.keyboard.press("Enter")
-    assert ticked(page) == []
-    expect_checks(page, 0)
+    expect_ticked(page, [])
     page.reload()
-    assert ticked(page) == []
+    expect_ticked(page, [])
 
 
 AFTER_THE_TEXT = """box => {
@@ -174,9 +174,9 @@ def test_pages_and_search_from_disk_work_when_storage_throws(context: BrowserCon
     set_controls(lab, token="load", query_scale=2, causal=False)
     assert rendered(lab) == as_shown(compute("load", 2.0, False).to_dict())
     page.locator("#step-1").check()
-    expect_checks(page, 1)
+    expect_ticked(page, [1])
     page.get_by_test_id("checklist-reset").click()
-    assert ticked(page) == []
+    expect_ticked(page, [])
     assert page.get_by_test_id("storage-note").is_visible()
     mark_read(page, site_url, "softmax.html")
     assert nav_marked(page) == ["softmax.html"]
@@ -195,14 +195,12 @@ def test_a_tick_reaches_the_other_tabs_and_tabs_keep_each_others_ticks(context: 
     for tab in (first, second):
         tab.goto(site_url + "lab.html")
     first.locator("#step-6").check()
-    expect(second.locator("#step-6")).to_be_checked()  # the storage event told it, without a reload
-    expect_checks(second, 1)
+    expect_ticked(second, [6])  # the storage event told it, without a reload
     second.locator("#step-2").check()
     expect(first.locator("#step-2")).to_be_checked()
     for tab in (first, second):
         tab.reload()
-        expect_checks(tab, 2)
-        assert ticked(tab) == [2, 6]
+        expect_ticked(tab, [2, 6])
         tab.goto(site_url + "softmax.html")
     first.get_by_test_id("read-mark").check()
     expect(second.get_by_test_id("read-mark")).to_be_checked()
@@ -241,9 +239,9 @@ def test_a_failed_write_is_kept_for_the_visit_with_a_note_and_a_full_quota_still
     page.evaluate(FAILING_WRITES)
     page.locator("#step-1").check()
     expect(note).to_have_text(FORGOTTEN)
-    expect_checks(page, 3)
+    expect_ticked(page, [1, 2, 5])
     page.reload()  # the failed tick is gone, the stored ones stay
-    assert ticked(page) == [2, 5]
+    expect_ticked(page, [2, 5])
     page.goto(site_url + "scores.html")
     page.evaluate(FAILING_WRITES)
     page.get_by_test_id("read-mark").check()
@@ -252,15 +250,13 @@ def test_a_failed_write_is_kept_for_the_visit_with_a_note_and_a_full_quota_still
     page.goto(site_url + "lab.html")
     assert page.evaluate(FILL_THE_QUOTA) == "QuotaExceededError"
     page.reload()
-    expect_checks(page, 2)
-    assert ticked(page) == [2, 5]
+    expect_ticked(page, [2, 5])
     expect(note).to_have_text(FORGOTTEN)
     page.get_by_test_id("checklist-reset").click()
-    expect_checks(page, 0)
+    expect_ticked(page, [])
     page.goto(site_url + "index.html")
     expect_read(page, 1, chapters)
     assert nav_marked(page) == ["softmax.html"]
     page.evaluate(FREE_THE_QUOTA)
     page.goto(site_url + "lab.html")  # the ticks do not come back once there is space again
-    expect_checks(page, 0)
-    assert ticked(page) == []
+    expect_ticked(page, [])

@@ -6,10 +6,8 @@ from playwright.sync_api import Page
 
 THEMES_OWN = """() => {
     const input = document.getElementsByName("__palette")[0];
-    const color = {};
-    for (const key of ["media", "scheme", "primary", "accent"]) {
-      color[key] = input.getAttribute("data-md-color-" + key);
-    }
+    const color = Object.fromEntries(["media", "scheme", "primary", "accent"]
+        .map(key => [key, input.getAttribute("data-md-color-" + key)]));
     return {index: 0, color};
 }"""
 """JS: the palette the theme itself stores when the reader picks the page's first palette."""
@@ -18,9 +16,7 @@ MALFORMED = {
     "an automatic palette the page has no inputs for": {"color": {"media": "(prefers-color-scheme)"}},
     "an index past the page's palettes": {"index": 7, "color": {"media": "", "scheme": "slate"}},
     "a colour key that is no attribute name": {"index": 0, "color": {"media": "", "a b": "x"}},
-    "a number": 5,
-    "a list": [0],
-    "text that is not JSON": "{",
+    "a number": 5, "a list": [0], "text that is not JSON": "{",
 }
 """Stored palettes the theme's scripts cannot use; "{" is stored as raw text, the others as JSON."""
 

@@ -161,8 +161,9 @@ def test_disagreements_lie_between_0_and_1_for_every_head_and_most_different_hea
     assert found[bert.most_different_head(enc)] == found.max()
 
 
-def test_the_float16_model_rounds_each_weight_keeps_the_word_table_in_float16_and_embeds_in_float64() -> None:
+def test_float16_model_rounds_each_weight_keeps_words_in_float16_embeds_in_float64_and_shares_the_tokenizer() -> None:
     model, rounded = bert.load_model(), bert.load_model(precision="float16")
+    assert rounded.tokenizer is model.tokenizer  # read once for both precisions
     for a, b in ((model.blocks[3].ffn.w1, rounded.blocks[3].ffn.w1), (model.embeddings.word, rounded.embeddings.word),
                  (model.blocks[0].norm1.gain, rounded.blocks[0].norm1.gain)):
         assert np.array_equal(b, a.astype(np.float16).astype(np.float64)) and not np.array_equal(a, b)
@@ -172,10 +173,6 @@ def test_the_float16_model_rounds_each_weight_keeps_the_word_table_in_float16_an
     rows = bert.embed(ids, model)
     assert rows.dtype == np.float64
     assert np.array_equal(rows, bert.embed(ids, dataclasses.replace(model, embeddings=wide)))
-
-
-def test_both_precisions_models_share_one_tokenizer_read_once() -> None:
-    assert bert.load_model(precision="float16").tokenizer is bert.load_model().tokenizer
 
 
 def test_read_tensors_rounds_the_weights_alone_once_for_a_repeated_ask_and_hands_out_read_only_arrays() -> None:

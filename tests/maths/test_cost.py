@@ -71,9 +71,7 @@ def test_readable_bytes_uses_binary_units_picked_after_rounding() -> None:
         assert readable_bytes(count) == text
 
 
-JUST_BELOW_A_UNIT = st.integers(1, len(UNITS) - 1).flatmap(
-    lambda k: st.integers(1024**k - 1024 ** (k - 1), 1024**k - 1)
-)
+JUST_BELOW_A_UNIT = st.integers(1, len(UNITS) - 1).flatmap(lambda k: st.integers(1024**k - 1024**(k - 1), 1024**k - 1))
 """Counts from 1023 to just below 1024 of a unit, where rounding decides which unit is shown."""
 
 
@@ -117,4 +115,3 @@ def test_the_quadratic_part_is_larger_exactly_beyond_the_crossover(d_model: int,
     equal, past, before = (layer_madds(t, d_model, d_ff) for t in (at, at + 1, at - 1 or 1))
     assert equal.linear == equal.quadratic and past.quadratic > past.linear
     assert at == 1 or before.quadratic < before.linear
-

@@ -151,8 +151,9 @@ def test_generation_runs_each_step_on_the_cache() -> None:
     assert list(made.ids) == [int(np.argmax(row)) for row in whole.logits[len(prompt) - 1:]]
 
 
-def test_the_files_give_the_architecture_cl052_and_the_log_records_their_run() -> None:
-    log = json.loads((decoder.DIRECTORY / "training-log.json").read_text())
+def test_the_files_give_the_architecture_cl052_and_the_log_read_once_records_their_run() -> None:
+    log = decoder.training_log()
+    assert log is decoder.training_log() and log == json.loads((decoder.DIRECTORY / "training-log.json").read_text())
     assert log["vocabulary"] == MODEL.vocabulary
     assert log["accuracy"][-1][0] == len(log["loss"]) <= log["settings"]["steps"]
     config = json.loads((decoder.DIRECTORY / "config.json").read_text())
@@ -162,8 +163,3 @@ def test_the_files_give_the_architecture_cl052_and_the_log_records_their_run() -
     assert "lm_head.weight" not in MODEL.weights                     # tied: the output layer is wte
     assert MODEL.vocabulary == " abcdefghijklmnopqrstuvwxyz.,|"
     assert (decoder.DIRECTORY / "model.safetensors").stat().st_size < 1_000_000
-
-
-def test_the_log_is_read_once_and_holds_what_the_file_holds() -> None:
-    assert decoder.training_log() is decoder.training_log()
-    assert decoder.training_log() == json.loads((decoder.DIRECTORY / "training-log.json").read_text())

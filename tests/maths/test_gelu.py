@@ -25,9 +25,8 @@ def assert_close(x: float) -> None:
     if abs(exact) >= TINY:
         assert high_precision.relative_error(got, exact) <= RELATIVE, (x, got, float(exact))
     else:
-        assert abs(float(Decimal(got) - exact)) <= 2 * SUBNORMAL_STEP and math.copysign(1.0, got) == math.copysign(
-            1.0, x
-        ), (x, got)
+        assert abs(float(Decimal(got) - exact)) <= 2 * SUBNORMAL_STEP, (x, got)
+        assert math.copysign(1.0, got) == math.copysign(1.0, x), (x, got)
 
 
 @given(st.floats(min_value=-40.0, max_value=40.0))

@@ -12,13 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attnlab.attention import attention
+from attnlab import EncoderBlockParams, FeedForwardParams, Head, LayerNormParams, MultiHeadParams, attention, relu
 from attnlab.layers import (
-    EncoderBlockParams,
-    FeedForwardParams,
-    Head,
-    LayerNormParams,
-    MultiHeadParams,
     cross_attention,
     encoder_block,
     encoder_block_steps,
@@ -27,7 +22,6 @@ from attnlab.layers import (
     layer_norm,
     multi_head,
     positional_encoding,
-    relu,
 )
 
 X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])

@@ -20,13 +20,10 @@ def read(name: str) -> Any:
 
 def test_config_json_gives_the_post_ln_bert_the_guide_describes_and_computes_with() -> None:
     config = read("config.json")
-    assert {key: config[key] for key in ("architectures", "model_type", "hidden_act", "layer_norm_eps",
-                                         "num_hidden_layers", "num_attention_heads", "hidden_size",
-                                         "intermediate_size", "position_embedding_type", "max_position_embeddings",
-                                         "vocab_size")} == {
-        "architectures": ["BertModel"], "model_type": "bert", "hidden_act": "gelu", "layer_norm_eps": 1e-12,
-        "num_hidden_layers": 6, "num_attention_heads": 12, "hidden_size": 384, "intermediate_size": 1536,
-        "position_embedding_type": "absolute", "max_position_embeddings": 512, "vocab_size": 30522}
+    stated = {"architectures": ["BertModel"], "model_type": "bert", "hidden_act": "gelu", "layer_norm_eps": 1e-12,
+              "num_hidden_layers": 6, "num_attention_heads": 12, "hidden_size": 384, "intermediate_size": 1536,
+              "position_embedding_type": "absolute", "max_position_embeddings": 512, "vocab_size": 30522}
+    assert {key: config[key] for key in stated} == stated
     model = bert.load_model()
     assert (len(model.blocks), model.n_heads, model.d_head, model.blocks[0].ffn.w1.shape) == (6, 12, 32, (384, 1536))
     assert {model.embeddings.norm.eps, *(b.norm1.eps for b in model.blocks), *(b.norm2.eps for b in model.blocks)} \
@@ -36,10 +33,7 @@ def test_config_json_gives_the_post_ln_bert_the_guide_describes_and_computes_wit
 
 def test_modules_json_chains_the_encoder_mean_pooling_and_l2_normalisation() -> None:
     assert [m["type"] for m in read("modules.json")] == [
-        "sentence_transformers.models.Transformer",
-        "sentence_transformers.models.Pooling",
-        "sentence_transformers.models.Normalize",
-    ]
+        f"sentence_transformers.models.{module}" for module in ("Transformer", "Pooling", "Normalize")]
     pooling = read("1_Pooling/config.json")
     modes = {key: value for key, value in pooling.items() if key.startswith("pooling_mode_")}
     assert modes == {"pooling_mode_cls_token": False, "pooling_mode_mean_tokens": True,

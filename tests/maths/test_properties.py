@@ -85,7 +85,6 @@ def test_softmax_ignores_a_constant_added_to_a_row(data: st.DataObject, n: int, 
     scaled, visible = data.draw(matrix(n, m)), data.draw(mask(n, m))  # within ±1e3: a shift moves a weight by rounding
     after = softmax(scaled + shifts[:n, None], visible)
     np.testing.assert_allclose(after, softmax(scaled, visible), rtol=1e-9, atol=1e-12)
-    assert (after[~visible] == 0.0).all()
 
 
 @PROPERTY

@@ -10,17 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import mask
 
-from attnlab.layers import (
-    Head,
-    MultiHead,
-    MultiHeadParams,
-    encoder_block_steps,
-    gelu,
-    init_encoder_block,
-    init_multi_head,
-    multi_head,
-    relu,
-)
+from attnlab import Head, MultiHead, MultiHeadParams, gelu, init_encoder_block, multi_head, relu
+from attnlab.layers import encoder_block_steps, init_multi_head
 from attnlab.stacked import stack_block, stack_heads, stacked_encoder_block_steps, stacked_multi_head
 
 TOLERANCE = 1e-12
@@ -31,9 +22,8 @@ def largest_gap(a: MultiHead, b: MultiHead) -> float:
     gaps = [np.abs(a.output - b.output).max(), np.abs(a.concat - b.concat).max()]
     for x, y in zip(a.heads, b.heads, strict=True):
         assert (x.visible == y.visible).all()
-        gaps += [
-            np.abs(getattr(x, step) - getattr(y, step)).max() for step in ("scores", "scaled", "weights", "output")
-        ]
+        gaps += [np.abs(getattr(x, step) - getattr(y, step)).max()
+                 for step in ("scores", "scaled", "weights", "output")]
     return float(max(gaps))
 
 

@@ -51,8 +51,7 @@ def pattern(count: int, seed: int) -> np.ndarray:
 
 def run(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each case through kernel.js under Node."""
-    answer: list[dict[str, Any]] = json.loads(node_output("-e", RUNNER, str(KERNEL), stdin=json.dumps(cases)))
-    return answer
+    return json.loads(node_output("-e", RUNNER, str(KERNEL), stdin=json.dumps(cases)))
 
 
 def float32_order(case: dict[str, Any]) -> np.ndarray:

@@ -106,12 +106,9 @@ def test_node_ignores_controls_added_to_every_object_through_object_prototype() 
 
 
 SETTING = st.fixed_dictionaries({}, optional={
-    "token": st.sampled_from(TOKENS),
-    "query_scale": st.floats(-1e3, 1e3, allow_nan=False),
-    "causal": st.booleans(),
+    "token": st.sampled_from(TOKENS), "query_scale": st.floats(-1e3, 1e3, allow_nan=False), "causal": st.booleans(),
     "value_y": st.floats(-1e12, 1e12, allow_nan=False) | st.floats(allow_nan=False, allow_infinity=False),
-    "scale_scores": st.booleans(),
-})
+    "scale_scores": st.booleans()})
 """Any finite controls; third values up to ±1.8e308 (the edge: an example) mix without overflow in both languages."""
 
 
@@ -121,8 +118,7 @@ SETTING = st.fixed_dictionaries({}, optional={
          + [({"token": t, "causal": False, "value_y": y}, set(DEFAULTS)) for t in TOKENS for y in (1.79e308, -1e308)])
 @example([(c, set(c)) for c in control_settings()] + [(c, set()) for c in control_settings(count=60)])
 def test_node_agrees_with_python_for_any_finite_controls_each_under_either_name(
-    batch: list[tuple[dict[str, Any], set[str]]],
-) -> None:
+        batch: list[tuple[dict[str, Any], set[str]]]) -> None:
     # the names in the set are asked in camelCase (queryScale), the others in snake_case (query_scale)
     asked = [{camel(k) if k in in_camel else k: v for k, v in controls.items()} for controls, in_camel in batch]
     for (controls, _), answer in zip(batch, run_in_node(asked), strict=True):

@@ -64,8 +64,6 @@ def mismatches(texts: list[str], model_dir: Path) -> list[tuple[str, list[str], 
             if (e.tokens, e.ids) != (o["tokens"], o["ids"])]
 
 
-# the tokenizer --------------------------------------------------------------------------------------
-
 def test_wordpiece_js_gives_pythons_tokens_and_ids_for_over_200_strings_of_every_kind(model_dir: Path) -> None:
     assert len(STRINGS) >= 200 and len(set(STRINGS)) == len(STRINGS)
     assert all(kind in " ".join(GROUPS) for kind in ("accents", "case", "punctuation", "numbers", "CJK", "U+FFFF",
@@ -90,8 +88,6 @@ def test_a_lone_surrogate_counts_as_the_replacement_character_which_is_dropped(m
     assert alone["tokens"] == python_tokenizer().encode("gridload").tokens
 
 
-# the forward pass -----------------------------------------------------------------------------------
-
 PARITY_SENTENCES = [p.batch[0] for p in PREPARED] + generated_sentences()
 
 
@@ -113,8 +109,6 @@ def test_minilm_js_gives_pythons_numbers_on_the_same_float16_weights_identically
         np.testing.assert_allclose(ours["scores"], theirs.scores, rtol=0, atol=1e-4, err_msg=sentence)
         assert all(np.array_equal(ours[name], other[name]) for name in ("weights", "sizes", "outputs", "scores"))
 
-
-# what is refused ------------------------------------------------------------------------------------
 
 LOAD = """
 loadModel().then(model => {
@@ -184,8 +178,6 @@ def test_one_piece_past_pythons_limit_or_a_text_without_word_pieces_gets_a_messa
     assert "402 word pieces" in far and f"shorten it by {402 - limit}" in far
     assert nothing == ["InputError: There is nothing to split into word pieces: type a sentence."] * len(empty)
 
-
-# the arithmetic -------------------------------------------------------------------------------------
 
 def test_erf_is_within_1e_15_of_math_erf_across_its_range_and_at_2000_random_points_out_to_50() -> None:
     points = [i / 1000 for i in range(-7000, 7001)] + np.random.default_rng(5).uniform(-50, 50, 2000).tolist()

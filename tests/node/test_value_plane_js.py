@@ -49,4 +49,3 @@ def test_node_places_every_mark_where_python_does_over_the_lab_settings_and_the_
 def test_node_hull_is_python_hull(point_sets: list[list[list[int]]]) -> None:
     for points, js in zip(point_sets, in_node([], point_sets)["hulls"], strict=True):
         assert js == [list(p) for p in hull(points)], points
-
