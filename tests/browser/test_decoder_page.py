@@ -19,11 +19,13 @@ PROMPT = "qwertzqwe"
 
 
 def bars(page: Page) -> dict[str, float]:
+    """The page's next-letter bars: each letter's probability as the bar carries it."""
     return {row.get_attribute("data-token") or "": float(row.get_attribute("data-p") or "nan")
             for row in page.locator(".decoder-bar").all()}
 
 
 def python_bars(text: str, ablate: frozenset[tuple[int, int]] = frozenset()) -> dict[str, float]:
+    """Python's five likeliest next letters after ``text`` with the heads in ``ablate`` removed."""
     model = decoder.load()
     p = model.forward(text, ablate).probabilities[-1]
     return {model.vocabulary[i]: float(p[i]) for i in np.argsort(-p)[:5]}

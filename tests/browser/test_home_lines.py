@@ -28,6 +28,7 @@ def expected(page: Page, sentence: int, query: int) -> np.ndarray:
 
 
 def check_drawn(page: Page, sentence: int, query: int) -> None:
+    """Home's lines for ``query`` of ``sentence``: one per key, all from the query, each carrying Python's weight."""
     drawn = page.evaluate(DRAWN)
     assert drawn["chosen"] == query
     keys, weights, starts = zip(*drawn["lines"])
