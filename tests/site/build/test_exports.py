@@ -19,6 +19,7 @@ from test_figures_site import scan
 from test_site import pages
 
 import attnlab
+from attnlab import causal
 from attnlab.lab import TOKENS, compute
 from attnlab.site.build.exports import figure_style, taken_out
 from attnlab.site.figures.palette import TINT
@@ -147,9 +148,7 @@ def test_a_matrix_and_a_weight_map_export_exact_entries_under_their_labels_and_b
     _, files = built(matrix([[THIRD, 1.0]], ["grid"], ["x", "y"]))
     assert rows_of(files, "exports/mixing-1.csv") == [["token", "x", "y"], ["grid", repr(THIRD), "1.0"]]
     r = compute("load")
-    _, files = built(weight_map(r.weight_map, TOKENS, TOKENS, "Map", visible=[[True, False, False],
-                                                                            [True, True, False],
-                                                                            [True, True, True]]))
+    _, files = built(weight_map(r.weight_map, TOKENS, TOKENS, "Map", visible=causal(len(TOKENS)).tolist()))
     data = json.loads(files["exports/mixing-1.json"])
     assert data["caption"] == "Map" and data["columns"] == ["query \\ key", *TOKENS]
     assert data["rows"][1] == ["load", *r.weight_map[1][:2], "blocked"]
