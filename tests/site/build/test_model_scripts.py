@@ -1,6 +1,5 @@
-"""The model files the page loads: their sizes, escapes, tensors, licence, the same bytes every time;
-``tests/node/test_model_js_node.py`` loads them through minilm.js, which checks every digest, and compares the
-numbers with Python's."""
+"""The model files the page loads; ``tests/node/test_model_js_node.py`` loads them through minilm.js, which checks
+every digest, and compares the numbers with Python's."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""A notebook per chapter and one of its answers: small chapters laid out (and validated by nbformat), then the
-built site's; ``test_reader.py`` runs every notebook against the built wheel."""
+"""A notebook per chapter and one of its answers; ``test_reader.py`` runs every notebook against the built wheel."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The built site (``built_site``: ``mkdocs build --strict`` once a session): MathML instead of TeX, nothing loaded
-from other hosts, every link resolving, no negative zero, the theme's additions, provenance, the claims, sources and
-Reference pages."""
+"""The built site (``built_site``: ``mkdocs build --strict`` once a session), read back page by page."""
 
 from __future__ import annotations
 

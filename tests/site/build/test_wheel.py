@@ -1,5 +1,4 @@
-"""The ``attnlab`` wheel the site carries, made in memory: the maths without the site, correct metadata (read as
-pip reads it), ``RECORD``'s hashes, the same bytes for the same day; ``test_reader.py`` installs the built one."""
+"""The ``attnlab`` wheel the site carries, made in memory; ``test_reader.py`` installs the built one."""
 
 from __future__ import annotations
 
