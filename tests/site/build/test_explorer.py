@@ -16,8 +16,6 @@ from attnlab.cost import readable_bytes
 from attnlab.site.build import explorer, model_files
 from attnlab.site.build.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
 
-KB = 1024
-FILE_LIMIT_KB = 150
 PUNCTUATION = set(".,;:!?()-\"'")
 
 
@@ -89,7 +87,7 @@ def test_the_files_run_as_scripts_add_their_sentences_to_what_is_there() -> None
 def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_and_says_which_tokens_are_real(
         key: str) -> None:
     script = data_script(key)
-    assert len(script.encode("utf-8")) <= FILE_LIMIT_KB * KB
+    assert len(script.encode("utf-8")) <= 150 * 1024
     data = json.loads(re.search(r"\] = (\{.*\});\n$", script).group(1))
     p = prepared(key)
     layers, heads, n = data["layers"], data["heads"], len(data["tokens"])

@@ -86,7 +86,6 @@ def test_a_page_ends_with_one_control_listing_each_table_and_figure_by_name_link
         "exports/mixing-1.csv", "exports/mixing-1.json", "exports/mixing-2.csv", "exports/mixing-2.json",
         "exports/mixing-figure-1.svg"] == sorted(files), "numbered in page order"
     assert json.loads(files["exports/mixing-2.json"])["rows"] == [[1.0, 2.0]]
-    assert "attnlab-export" not in html and "data-export" not in html, "no line under a table, no data left"
     html, files = built(table(["a"], [[fmt(1)]]) + "\n" + FIGURE, page="more/page.md")  # a page in a folder
     assert 'href="../exports/more-page-1.csv"' in html and 'href="../exports/more-page-figure-1.svg"' in html
     assert sorted(files) == ["exports/more-page-1.csv", "exports/more-page-1.json", "exports/more-page-figure-1.svg"]
