@@ -31,7 +31,7 @@ def built(date: str = "2024-05-06", package: Path = PACKAGE) -> bytes:
 
 
 def entries(data: bytes) -> dict[str, bytes]:
-    """What the wheel ``data`` holds, by name, in its order."""
+    """What the zip ``data`` holds, by name, in its order."""
     archive = zipfile.ZipFile(io.BytesIO(data))
     return {entry.filename: archive.read(entry) for entry in archive.infolist()}
 
