@@ -1,6 +1,5 @@
-"""What only a real strict build of one page shows (``sites.one_page_site(...)``): a refusal from each
-place a build can stop reaching MkDocs as one clean message, a warning failing it, the navigation's rules, dates;
-what each check refuses is tested in-process beside its code."""
+"""What only a real strict build of one page (``sites.one_page_site(...)``) shows; what each check refuses is tested
+in-process beside its code."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The guide keeps no cache: the same tree builds to the same bytes with the `docs` extra alone (an import hook, a
-``sitecustomize`` on ``PYTHONPATH``, refuses the other extras), and a changed input (a model file, a file named by
-``INHERIT``, an ``!ENV`` value) always reaches the next build."""
+"""The guide keeps no cache: the same tree builds to the same bytes with the `docs` extra alone, and a changed input
+always reaches the next build."""
 
 from __future__ import annotations
 

@@ -16,9 +16,12 @@ from attnlab.cost import readable_bytes
 from attnlab.site.build import explorer, model_files
 from attnlab.site.build.explorer import FOLDER, PREPARED, SCALES, data_script, prepared, published, widget
 
-KB = 1024
-FILE_LIMIT_KB = 150
 PUNCTUATION = set(".,;:!?()-\"'")
+
+
+def refuse(*_: object) -> None:
+    """Stands for a function that must not be called again: what it would make is made already."""
+    raise AssertionError("called where the files are made already")
 
 
 def tokens(key: str) -> tuple[str, ...]:
@@ -46,8 +49,6 @@ def test_there_is_one_file_per_prepared_sentence_and_one_per_layer_of_its_vector
     assert sorted(first) == sorted([f"{FOLDER}/{p.key}.js" for p in PREPARED] + [
         f"{FOLDER}/{p.key}-layer-{layer}.js" for p in PREPARED for layer in range(6)])
 
-    def refuse(*_: object) -> None:
-        raise AssertionError("a data file was computed again")
     for name in ("encode", "layer_inputs", "value_lengths", "contributions"):
         monkeypatch.setattr(bert, name, refuse)
     assert published() == first
@@ -86,7 +87,7 @@ def test_the_files_run_as_scripts_add_their_sentences_to_what_is_there() -> None
 def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_and_says_which_tokens_are_real(
         key: str) -> None:
     script = data_script(key)
-    assert len(script.encode("utf-8")) <= FILE_LIMIT_KB * KB
+    assert len(script.encode("utf-8")) <= 150 * 1024
     data = json.loads(re.search(r"\] = (\{.*\});\n$", script).group(1))
     p = prepared(key)
     layers, heads, n = data["layers"], data["heads"], len(data["tokens"])
@@ -102,10 +103,9 @@ def test_each_file_is_within_150_kb_stores_attnlabs_numbers_within_half_a_step_a
 def test_the_markup_lists_sentences_layers_and_heads_from_1_finds_its_files_and_states_the_models_size(
         monkeypatch: pytest.MonkeyPatch) -> None:
     html = widget("explorer.md")
-    layers = re.search(r'<select id="explorer-layer".*?</select>', html).group(0)
-    heads = re.search(r'<select id="explorer-head".*?</select>', html).group(0)
-    assert re.findall(r'value="(\d+)"[^>]*>(\d+)<', layers) == [(str(i), str(i + 1)) for i in range(6)]
-    assert re.findall(r'value="(\d+)"[^>]*>(\d+)<', heads) == [(str(i), str(i + 1)) for i in range(12)]
+    for select, count in (("layer", 6), ("head", 12)):
+        options = re.search(rf'<select id="explorer-{select}".*?</select>', html).group(0)
+        assert re.findall(r'value="(\d+)"[^>]*>(\d+)<', options) == [(str(i), str(i + 1)) for i in range(count)]
     found = re.findall(r'<option value="([\w-]+)"', re.search(r'<select id="explorer-sentence".*?</select>',
                                                                html).group(0))
     assert found == [p.key for p in PREPARED]
@@ -115,9 +115,6 @@ def test_the_markup_lists_sentences_layers_and_heads_from_1_finds_its_files_and_
     assert html.rstrip().endswith('<script src="assets/explorer.js"></script>')
     html = widget("guide/explore.md")
     assert 'data-data="../assets/explorer/"' in html and 'src="../assets/explorer.js"' in html
-
-    def refuse(*_: object) -> None:
-        raise AssertionError("the markup made the model's files")
     monkeypatch.setattr(model_files, "files", refuse)  # the load button states the size without making them
     assert f"Load the model ({readable_bytes(model_files.DOWNLOAD_BYTES)})</button>" in widget("explorer.md")
 

@@ -53,8 +53,6 @@ def test_the_built_font_holds_every_character_of_every_formula_is_smaller_and_sh
     assert len(used) > 20
     assert used - font_characters(built) == set()
     assert len(built) < SOURCE.stat().st_size
-    font = TTFont(io.BytesIO(built))
-    assert font.flavor == "woff2" and "MATH" in font
     assert "SIL OPEN FONT LICENSE Version 1.1" in (built_site / "assets/fonts/OFL.txt").read_text()
     css = (built_site / "assets/attnlab.css").read_text(encoding="utf-8")
     assert 'url("fonts/noto-sans-math.woff2")' in css and re.search(r"math \{\s*font-family: \"Attention Lab", css)

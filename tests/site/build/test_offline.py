@@ -1,5 +1,4 @@
-"""The offline copy: one deterministic zip of the finished site, linked with its size from every page (small folders
-zipped, then the built site and its unzipped copy; ``tests/browser/test_offline.py`` opens it in Chromium)."""
+"""The offline copy, a zip of the finished site (``tests/browser/test_offline.py`` opens it in Chromium)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The half-hour path: each chapter's main line (text outside folded boxes, code and its output, before the
-exercises) counted on the built page, independently of ``attnlab.site.pages.reading``, and Home's reading time."""
+"""The half-hour path: each chapter's main line counted on the built page, apart from ``attnlab.site.pages.reading``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The built site (``built_site``: ``mkdocs build --strict`` once a session): MathML instead of TeX, nothing loaded
-from other hosts, every link resolving, no negative zero, the theme's additions, provenance, the claims, sources and
-Reference pages."""
+"""The built site (``built_site``: ``mkdocs build --strict`` once a session), read back page by page."""
 
 from __future__ import annotations
 
@@ -46,11 +44,6 @@ def loads(root: Element) -> list[str]:
     return found
 
 
-def shown_text(root: Element, hidden: frozenset[str] = SKIP_TEXT, between: str = "") -> str:
-    """The text under ``root`` outside the elements ``hidden`` names (code, by default)."""
-    return root.text(lambda e: e.tag in hidden, between)
-
-
 def remote(url: str) -> bool:
     """Whether loading ``url`` would contact another host (data: and same-site URLs do not)."""
     parts = urlsplit(url.strip())
@@ -66,7 +59,7 @@ def local_file(site: Path, page: Path, url: str) -> Path:
 def test_the_built_site_holds_mathml_and_no_tex_outside_code(built_site: Path) -> None:
     assert any("<math " in p.read_text(encoding="utf-8") for p in pages(built_site))
     leftovers = [f"{p.name}: {d}" for p in pages(built_site)
-                 for d in ("\\(", "\\)", "\\[", "\\]", "$$") if d in shown_text(page(p))]
+                 for d in ("\\(", "\\)", "\\[", "\\]", "$$") if d in page(p).text(lambda e: e.tag in SKIP_TEXT)]
     leftovers += [p.name for p in pages(built_site) if 'class="arithmatex"' in p.read_text(encoding="utf-8")]
     assert leftovers == []
 
@@ -125,7 +118,7 @@ NEGATIVE_ZERO = re.compile(r"(?<![\w.])[-\u2212]0(?:\.0+)?(?![\d.])")
 
 def negative_zeros(html: str) -> list[str]:
     """The negative zeros in a page's shown text, each with a little of its context."""
-    text = shown_text(parsed(html), frozenset({"script", "style"}), " ")  # a cell apart from the next
+    text = parsed(html).text(lambda e: e.tag in ("script", "style"), " ")  # a cell apart from the next
     return [text[max(0, m.start() - 30):m.end() + 10] for m in NEGATIVE_ZERO.finditer(text)]
 
 
