@@ -16,8 +16,7 @@ from attnlab import bert
 from attnlab.site.build import tokenizer_file
 from attnlab.site.build.tokenizer_file import character_classes, settings
 
-PROBE = importlib.util.spec_from_file_location("character_classes",
-                                               Path(__file__).parents[3] / "scripts" / "character_classes.py")
+PROBE = importlib.util.spec_from_file_location("probe", Path(__file__).parents[3] / "scripts" / "character_classes.py")
 probe = importlib.util.module_from_spec(PROBE)
 PROBE.loader.exec_module(probe)
 
