@@ -34,9 +34,8 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     if page.path in guide.titles and guide.kind(page.path) == "chapter":
         markdown = running.with_run_lines(markdown, page.path)
     markdown = practice.numbered(markdown, page.path)
-    if page.path == practice.EXERCISES_PAGE:  # the chapters shown here: their blocks' ids prefixed by the slug
-        markdown = practice.exercises_page(markdown, guide.chapters, lambda path: running.with_run_lines(
-            bindings.written_in(guide.sources[path], f"{page.docs_dir.name}/{path}", f"{practice.slug(path)}-"), path))
+    if page.path == practice.EXERCISES_PAGE:
+        markdown = practice.exercises_page(markdown, guide.chapters, lambda path: shown_elsewhere(path, guide, page))
     markdown = claims.linked(markdown, page.path)
     markdown = claims.registry_page(markdown, page.path, guide.sources, guide.titles)
     if reading.MARKER in markdown:
@@ -44,6 +43,13 @@ def resolved(markdown: str, page: Page, guide: Guide) -> str:
     if explorer.MARKER in markdown:  # the widget states the model's download size: only where it is shown
         markdown = markdown.replace(explorer.MARKER, explorer.widget(page.path))
     return markdown
+
+
+def shown_elsewhere(path: str, guide: Guide, page: Page) -> str:
+    """The chapter ``path`` ready to be shown on ``page``: bindings resolved, blocks placed with HTML ids prefixed
+    by the chapter's name (to stay unique)."""
+    written = bindings.written_in(guide.sources[path], f"{page.docs_dir.name}/{path}", f"{practice.slug(path)}-")
+    return running.with_run_lines(written, path)
 
 
 def page_markdown(markdown: str, page: Page) -> str:

@@ -337,9 +337,15 @@ def unbound(markdown: str, page: str) -> list[str]:
 
 def malformed(markdown: str, page: str) -> list[str]:
     """One message per ``[[`` in the prose of ``page`` that is neither a citation, a binding nor a relation."""
-    return [f"{page}:{line_of(markdown, offset + m.start())}: {''.join(m.group(0).partition(']]')[:2])!r} is neither "
-            "a claim citation nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- with three digits, no "
-            "spaces) or bind as [[0.576 = expression]] (digits with optional -, decimals and %, brackets balanced) "
-            "or [[words ? condition]] (a relation)" for prose, offset, text in chunks(markdown) if prose
-            for m in OPEN.finditer(CITATION.sub(blank_match, RELATION.sub(blank_match,
-                                                                          BINDING.sub(blank_match, text))))]
+    found = []
+    for prose, offset, text in chunks(markdown):
+        if not prose:
+            continue
+        for form in (BINDING, RELATION, CITATION):  # what is well formed, blanked: what remains is not
+            text = form.sub(blank_match, text)
+        for m in OPEN.finditer(text):
+            found.append(f"{page}:{line_of(markdown, offset + m.start())}: {''.join(m.group(0).partition(']]')[:2])!r} "
+                         "is neither a claim citation nor a number binding: cite as [[CL-005]] (IDs CL-, LAB- or WE- "
+                         "with three digits, no spaces) or bind as [[0.576 = expression]] (digits with optional -, "
+                         "decimals and %, brackets balanced) or [[words ? condition]] (a relation)")
+    return found

@@ -110,7 +110,9 @@ def _plain(element: ET.Element) -> str:
         return " "
     if tag == "mo":
         text = element.text or ""
-        return ", " if text == "," else f" {text} " if text in SPACED and element.get("form") != "prefix" else text
+        if text == ",":
+            return ", "
+        return f" {text} " if text in SPACED and element.get("form") != "prefix" else text
     return (element.text or "") + "".join(parts)
 
 
