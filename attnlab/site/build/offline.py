@@ -92,11 +92,9 @@ def zipped(contents: dict[str, bytes], name: str, date: str, compress: bool = Tr
                      compress)
 
 
-def write(site: Path) -> Path:
+def write(site: Path) -> None:
     """Write the archive of the built ``site`` into it, then the site's download data stating its size."""
     name = archive_name()
     data = zipped(packed(site, name), name, build_date())
-    target = site / name
-    target.write_bytes(data)
+    (site / name).write_bytes(data)
     (site / DATA).write_text(download_data(name, len(data)), encoding="utf-8")
-    return target

@@ -97,11 +97,11 @@ def shows_explorer(site: Path) -> bool:
 
 
 def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    """Each file the built ``site`` publishes, by path inside it (its pages lose their tables' data meanwhile)."""
+    """The files the built ``site`` publishes but the explorer's and model's, by path (its pages lose tables' data)."""
     guide = Guide.read(docs, nav)
     progress = {"name": GUIDE, "version": attnlab.__version__, "chapters": [page_url(p) for p in guide.chapters]}
     urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in registry.cited_on(guide.sources).items()}
-    files = {
+    return {
         **unchanged_lab_files(),
         "assets/decoder-model.js": decoder_model(),
         "assets/guide-data.js": script("ATTNLAB_GUIDE", progress, "the navigation and the pages' kinds"),
@@ -112,9 +112,6 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
         **exported(site),
         **notebooks.published(guide, docs),
     }
-    if shows_explorer(site):
-        files.update(explorer.published())
-    return files
 
 
 def write_files(site: Path, files: Mapping[str, str | bytes]) -> None:
@@ -133,7 +130,7 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_co
     write_files(site, published(site, docs, nav))
     wheel.write(site)
     if shows_explorer(site):
-        write_files(site, model_files.files())
+        write_files(site, {**explorer.published(), **model_files.files()})
         if offline_copy:
             (site / model_files.archive_name()).write_bytes(model_files.archive(build_date()))
     if offline_copy:
