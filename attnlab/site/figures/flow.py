@@ -242,9 +242,9 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     return figure(ident, picture, caption, kind="heads-flow", values=values)
 
 
-LABELS = {"input": "input rows x", "output": "output rows", "branch": "", "add": "", "norm": "Layer norm",
+LABELS = {"input": "input rows x", "output": "output rows", "branch": "branch the residual", "add": "add the residual",
           "attention": "Multi-head self-attention", "feed-forward": "Feed-forward (each row alone)",
-          "dropout": "Dropout (training only)", "final": "Layer norm, after the last block"}
+          "dropout": "Dropout (training only)", "norm": "Layer norm", "final": "Layer norm, after the last block"}
 BLOCK_STEPS = {order: tuple((op, LABELS[op]) for op in ops.split()) for order, ops in (
     ("post", "input branch attention dropout add norm branch feed-forward dropout add norm output"),
     ("pre", "input branch norm attention dropout add branch norm feed-forward dropout add final output"))}
@@ -278,8 +278,7 @@ def block_picture(order: str, ident: str) -> str:
             dash, fill = {"dropout": ("5 4", PAPER), "final": ("2 3", PAPER)}.get(op, ("", TINT))
             parts.append(box(cx, top, 240, label, height=bottom - top, font=font, dash=dash, fill=fill))
         above, top = bottom, bottom + 18
-    flow = ", then ".join(label or ("add the residual" if op == "add" else "branch the residual")
-                          for op, label in BLOCK_STEPS[order])
+    flow = ", then ".join(label for _, label in BLOCK_STEPS[order])
     return svg_image(ident, f"Encoder block, {name}", f"From top to bottom: {flow}.", width, top,
                      background(width, top) + "".join(parts))
 

@@ -39,11 +39,10 @@ def picture(ident: str, data: dict[str, Any]) -> str:
     keys = "".join(text(KEY_START, ys[j] + font * 0.35, token, font) for j, token in enumerate(tokens))
     shares = "".join(text(WIDTH - 6, ys[j] + font * 0.35, f"{w:.3f}", font, anchor="end", fill=MUTED,
                           extra=f' data-share="{j}"') for j, w in enumerate(weights[query]))
-    sentence = escape(data["text"])
     # a group, not an image: an image's parts are not controls, and the words on the left are
     return (f'<svg viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" fill="{INK}" role="group" '
             f'aria-labelledby="{ident}-title" aria-describedby="{ident}-desc" xmlns="http://www.w3.org/2000/svg">'
-            f'<title id="{ident}-title">{sentence} One head\'s weights, as lines</title>'
+            f'<title id="{ident}-title">{escape(data["text"])} One head\'s weights, as lines</title>'
             f'<desc id="{ident}-desc">The sentence’s words twice, queries on the left and keys on the right; a '
             f'line from the chosen query to each key, as thick as its weight, the weight beside the key.</desc>'
             f'<g class="lines-links" stroke="{DEEP}" aria-hidden="true">{lines}</g>'

@@ -232,9 +232,8 @@ def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
     def said(row: np.ndarray) -> str:
         return ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, row))
 
-    visibility = "causal visibility on" if causal else "causal visibility off"
-    desc = (f"Query {token}, {visibility}. At multiplier {scales[0]:g} the weights are {said(weights[0])}; "
-            f"at {scales[-1]:g} they are {said(weights[-1])}. "
+    desc = (f"Query {token}, causal visibility {'on' if causal else 'off'}. At multiplier {scales[0]:g} the weights "
+            f"are {said(weights[0])}; at {scales[-1]:g} they are {said(weights[-1])}. "
             + ("".join(f"{' and '.join(TOKENS[k] for k in group)} score the same, so their lines lie on top of "
                        f"each other at every multiplier. " for group in groups)))
     return chart_svg(linear_axis(scales.tolist(), "query multiplier"), linear_axis([0.0, 1.0], "weight"), lines,
