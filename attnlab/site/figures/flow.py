@@ -138,7 +138,7 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
              f"({said['weights']}). The weights times V give the output ({said['output']}).")
     picture = svg_image(ident, "One attention head, step by step, with its shapes", steps, WIDTH, height,
                         background(WIDTH, height) + "".join(parts))
-    mask = None if visible is None else as_mask("visible", visible, shapes["scores"]).tolist()
+    mask = None if visible is None else r.visible.tolist()
     given = {"x": x, "w_q": w_q, "w_k": w_k, "w_v": w_v}
     values = {"inputs": {**{name: np.asarray(a, float).tolist() for name, a in given.items()}, "visible": mask},
               "d_k": d_k, "shapes": {name: list(shape) for name, shape in shapes.items()}}
@@ -186,8 +186,7 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     width = max(WIDTH, heads * 170)  # 170 a head: more than two heads widen the picture past a phone's column
     centres = [width / heads * (h + 0.5) for h in range(heads)]
     mid = width / 2
-    shape = result.heads[0].weights.shape
-    seen = np.ones(shape, bool) if visible is None else as_mask("visible", visible, shape)
+    seen = result.heads[0].visible  # every key where ``visible`` is None
     parts = [defs(ident, blocked=True), box(mid, 8, 150, "X, the input rows"),
              text(mid + 83, 8 + BOX_HEIGHT / 2 + FONT / 2 - 2, shape_text(rows.shape), FONT, fill=MUTED)]
     fan = 8 + BOX_HEIGHT
