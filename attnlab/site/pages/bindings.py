@@ -61,7 +61,6 @@ class Binding:
     expression: str
     line: int
     start: int
-    end: int
 
     @property
     def entries(self) -> list[str]:
@@ -114,10 +113,9 @@ def namespace() -> dict[str, Any]:
 
 def bindings(markdown: str) -> list[Binding]:
     """Every binding in the prose of ``markdown``, in order."""
-    return [Binding(m["quoted"], " ".join(m["expression"].split()), line_of(markdown, start),
-                    start, start + len(m.group(0)))
-            for prose, offset, text in chunks(markdown) if prose
-            for m in BINDING.finditer(text) for start in [offset + m.start()]]
+    return [Binding(m["quoted"], " ".join(m["expression"].split()), line_of(markdown, offset + m.start()),
+                    offset + m.start())
+            for prose, offset, text in chunks(markdown) if prose for m in BINDING.finditer(text)]
 
 
 def relations(markdown: str) -> list[tuple[str, str, int]]:
