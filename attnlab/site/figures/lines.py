@@ -62,10 +62,9 @@ def lines_view(ident: str, sentences: tuple[Sentence, ...] = SENTENCES,
         buttons = ('<div class="lines-sentences" role="group" aria-label="Sentence">' + "".join(
             f'<button type="button" class="md-button" data-sentence="{k}" aria-pressed="{str(k == 0).lower()}">'
             f'“it” and {escape(s.label)}</button>' for k, s in enumerate(sentences)) + "</div>")
-    panels = "".join(
-        f'<div class="lines-panel" data-sentence="{k}"{"" if k == 0 else " hidden"}>'
-        f'{picture(f"{ident}-{k}", data)}<p class="lines-head">{escape(head_line(data))}</p></div>'
-        for k, data in enumerate(drawn))
+    panels = "".join(f'<div class="lines-panel" data-sentence="{k}"{"" if k == 0 else " hidden"}>'
+                     f'{picture(f"{ident}-{k}", data)}<p class="lines-head">{escape(head_line(data))}</p></div>'
+                     for k, data in enumerate(drawn))
     values = {"sentences": drawn, "stroke": list(STROKE), "opacity": list(OPACITY)}
     return (figure(ident, buttons + panels + '<p class="lines-readout" aria-live="polite"></p>', caption,
                    kind="attention-lines", values=values).rstrip("\n")
