@@ -216,8 +216,7 @@ MARKUP = "".join(data_text("data/explorer.html").splitlines())
 
 
 def widget(page: str) -> str:
-    """The explorer's markup for ``page`` (a path inside docs), on one line: plain form controls, the views
-    ``explorer.js`` (loaded after them) fills in, and a word for a reader without JavaScript."""
+    """The explorer's markup (:data:`MARKUP`) for ``page`` (a path inside docs), on one line, its names filled in."""
     config = bert.read_config(bert.model_dir())  # the shape alone: no weights are read for the markup
     layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
     controls = (_select("sentence", "Sentence", [(p.key, p.label) for p in PREPARED])

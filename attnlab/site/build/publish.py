@@ -44,8 +44,7 @@ def decoder_model() -> str:
 
 
 def lab_files() -> dict[str, str]:
-    """The files that hand the toy to the browser lab and to ``model.mjs``, by path inside the site: the
-    companion's contrasts (key, title, controls in order) and WE-002's inputs; the toy and the sliders' ranges."""
+    """The files that hand the toy to the browser lab and to ``model.mjs``, by path inside the site."""
     contrasts = [{"key": key, "title": title, "controls": dict(controls)}
                  for key, (title, controls) in CONTRASTS.items()]
     example = {"heading": we002_heading(), "query": list(WE002_QUERY), "keys": [list(k) for k in WE002_KEYS],

@@ -1,8 +1,7 @@
 """Numbers bound to their computation: ``[[0.576 = compute().x]]`` shows ``0.576`` and :func:`check` fails
 unless the expression, rounded to the decimals written, gives exactly that (``[[[1, 2] = …]]`` a vector,
 ``[[57.6% = …]]`` 100 times the value). ``[[words ? condition]]`` shows its words; :func:`check_relations` fails
-once the condition is false. :func:`unbound` reports a number neither bound nor in the front matter's
-``literals:``, :func:`malformed` any other ``[[``."""
+once the condition is false; :func:`unbound` reports a number neither bound nor in the front matter's ``literals:``."""
 
 from __future__ import annotations
 
