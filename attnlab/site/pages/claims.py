@@ -200,9 +200,8 @@ def bibtex() -> str:
     return "\n".join(entries)
 
 
-def as_json(pages: Mapping[str, Sequence[str]] | None = None) -> str:
+def as_json(pages: Mapping[str, Sequence[str]]) -> str:
     """The registry as JSON; ``pages`` maps a claim ID to the pages that cite it."""
-    pages = pages or {}
     payload = {"claims": [{"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
                            "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
                            "checked_by": list(c.checked_by), "cited_on": list(pages.get(c.id, ()))} for c in claims()],
