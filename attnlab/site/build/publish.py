@@ -1,5 +1,4 @@
-"""The post-build pass (:func:`publish`): the data scripts, claims, exports, notebooks, explorer's and model's files,
-the wheel, and last the math font's cut and the offline copy."""
+"""The post-build pass (:func:`publish`): the files the site publishes beside its pages, zips and font cut last."""
 
 from __future__ import annotations
 
