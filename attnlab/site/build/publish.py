@@ -95,7 +95,7 @@ def shows_explorer(site: Path) -> bool:
 
 
 def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    """The files the built ``site`` publishes but the explorer's and model's, by path (its pages lose tables' data)."""
+    """The built ``site``'s files but the explorer's and model's, by path; its pages lose their tables' data."""
     guide = Guide.read(docs, nav)
     progress = {"name": GUIDE, "version": attnlab.__version__, "chapters": [page_url(p) for p in guide.chapters]}
     urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in registry.cited_on(guide.sources).items()}
