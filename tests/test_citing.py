@@ -37,7 +37,7 @@ def test_the_citation_licences_are_the_readmes() -> None:
 
 def test_the_claims_page_says_how_to_cite_a_claim_with_fields_claims_json_has() -> None:
     section = (DOCS / "claims.md").read_text(encoding="utf-8").split("## How to cite a claim", 1)[1].split("<!--", 1)[0]
-    fields = set(json.loads(registry.as_json())["claims"][0])
+    fields = set(json.loads(registry.as_json({}))["claims"][0])
     quoted = set(re.findall(r"`(\w+)`\s+field", section))
     assert {"statement", "id", "sources", "locator"} <= quoted <= fields
     assert "`claims.html#cl-005`" in section and "CITATION.cff" in section

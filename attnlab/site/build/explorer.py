@@ -97,8 +97,7 @@ def _pronoun(p: Prepared) -> str:
 
 
 def _repeated(p: Prepared) -> str:
-    tokens = encoding(p).tokens
-    places = [i for i, t in enumerate(tokens) if t == "load"]
+    places = [i for i, t in enumerate(encoding(p).tokens) if t == "load"]
     w = weights(p)
     others = np.mean([w[:, :, q, [k for k in places if k != q]].sum(axis=-1) for q in places], axis=0)
     layer, head = np.unravel_index(int(np.argmax(others)), others.shape)
@@ -108,8 +107,7 @@ def _repeated(p: Prepared) -> str:
 
 
 def _punctuation(p: Prepared) -> str:
-    enc = encoding(p)
-    marks = [i for i, t in enumerate(enc.tokens) if not t.isalnum() and t not in ("[CLS]", "[SEP]")]
+    marks = [i for i, t in enumerate(encoding(p).tokens) if not t.isalnum() and t not in ("[CLS]", "[SEP]")]
     w, size = weights(p), sizes(p)
     by_weight = w[..., marks].sum(axis=-1).mean()
     by_size = (size[..., marks].sum(axis=-1) / size.sum(axis=-1)).mean()
@@ -206,13 +204,11 @@ def _select(name: str, label: str, pairs: list[tuple[str, str]]) -> str:
 
 def _radios(name: str, legend: str, pairs: list[tuple[str, str]]) -> str:
     """A fieldset of radio buttons from (value, label) pairs, the first checked."""
-    items = "".join(
-        f'<label class="explorer-choice"><input type="radio" name="explorer-{name}" value="{escape(v)}"'
-        f' data-testid="{name}-{escape(v)}"{" checked" if i == 0 else ""}> {escape(t)}</label>'
-        for i, (v, t) in enumerate(pairs))
-    return (
-        f'<fieldset class="explorer-choices" data-choice="{name}"><legend>{escape(legend)}</legend>{items}</fieldset>'
-    )
+    items = "".join(f'<label class="explorer-choice"><input type="radio" name="explorer-{name}" value="{escape(v)}"'
+                    f' data-testid="{name}-{escape(v)}"{" checked" if i == 0 else ""}> {escape(t)}</label>'
+                    for i, (v, t) in enumerate(pairs))
+    return (f'<fieldset class="explorer-choices" data-choice="{name}"><legend>{escape(legend)}</legend>'
+            f'{items}</fieldset>')
 
 
 MARKUP = "".join(data_text("data/explorer.html").splitlines())
@@ -220,8 +216,7 @@ MARKUP = "".join(data_text("data/explorer.html").splitlines())
 
 
 def widget(page: str) -> str:
-    """The explorer's markup for ``page`` (a path inside docs), on one line: plain form controls, the views
-    ``explorer.js`` (loaded after them) fills in, and a word for a reader without JavaScript."""
+    """The explorer's markup (:data:`MARKUP`) for ``page`` (a path inside docs), on one line, its names filled in."""
     config = bert.read_config(bert.model_dir())  # the shape alone: no weights are read for the markup
     layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
     controls = (_select("sentence", "Sentence", [(p.key, p.label) for p in PREPARED])

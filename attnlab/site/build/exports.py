@@ -99,8 +99,7 @@ def exported(site: Path) -> dict[str, str]:
     sheet = site / "assets" / "attnlab.css"  # a site of the guide's pages alone (a test's) has no stylesheet
     style = figure_style(sheet.read_text(encoding="utf-8") if sheet.is_file() else "")
     for path in sorted(site.rglob("*.html")):
-        html = path.read_text(encoding="utf-8")
-        lighter, found = taken_out(html, path.relative_to(site).as_posix(), style)
+        lighter, found = taken_out(path.read_text(encoding="utf-8"), path.relative_to(site).as_posix(), style)
         if found:
             path.write_text(lighter, encoding="utf-8")
             files.update(found)

@@ -306,8 +306,7 @@ def run_shown_parts(name: str, cells: list[Cell]) -> None:
             raise ValueError(str(error)) from None
         except Exception as error:  # noqa: BLE001 (every failure becomes a message naming the cell)
             raise ValueError(f"{cell.place}: {name} fails on this block's shown code, run on its own as the notebook "
-                             f"runs it: {type(error).__name__}: {error} (does it need a line after #| hide?)"
-                             ) from None
+                             f"runs it: {type(error).__name__}: {error} (does it need a line after #| hide?)") from None
 
 
 def chapter_notebooks(path: str, source: str, title: str, docs: str = "docs") -> Iterator[tuple[str, str]]:

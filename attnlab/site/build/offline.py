@@ -74,11 +74,8 @@ def checked_names(files: dict[str, Any]) -> dict[str, Any]:
 def packed(site: Path, name: str) -> dict[str, bytes]:
     """What archive ``name`` holds of the built ``site``, by path inside its folder."""
     files = checked_names({path.relative_to(site).as_posix(): path for path in site.rglob("*") if path.is_file()})
-    contents = {
-        relative: path.read_bytes()
-        for relative, path in files.items()
-        if relative != DATA and not ARCHIVES.fullmatch(relative) and not relative.startswith(MODEL_FOLDER + "/")
-    }
+    contents = {relative: path.read_bytes() for relative, path in files.items() if relative != DATA
+                and not ARCHIVES.fullmatch(relative) and not relative.startswith(MODEL_FOLDER + "/")}
     contents[DATA] = download_data(name, None).encode()
     version = name.removesuffix(".zip").removeprefix(f"{GUIDE}-")
     contents["README.txt"] = README.format(version=version, wheel=wheel_name(version)).encode()
@@ -92,11 +89,9 @@ def zipped(contents: dict[str, bytes], name: str, date: str, compress: bool = Tr
                      compress)
 
 
-def write(site: Path) -> Path:
+def write(site: Path) -> None:
     """Write the archive of the built ``site`` into it, then the site's download data stating its size."""
     name = archive_name()
     data = zipped(packed(site, name), name, build_date())
-    target = site / name
-    target.write_bytes(data)
+    (site / name).write_bytes(data)
     (site / DATA).write_text(download_data(name, len(data)), encoding="utf-8")
-    return target

@@ -1,5 +1,4 @@
-"""The post-build pass (:func:`publish`): the data scripts, claims, exports, notebooks, explorer's and model's files,
-the wheel, and last the math font's cut and the offline copy."""
+"""The post-build pass (:func:`publish`): the files the site publishes beside its pages, zips and font cut last."""
 
 from __future__ import annotations
 
@@ -44,8 +43,7 @@ def decoder_model() -> str:
 
 
 def lab_files() -> dict[str, str]:
-    """The files that hand the toy to the browser lab and to ``model.mjs``, by path inside the site: the
-    companion's contrasts (key, title, controls in order) and WE-002's inputs; the toy and the sliders' ranges."""
+    """The files that hand the toy to the browser lab and to ``model.mjs``, by path inside the site."""
     contrasts = [{"key": key, "title": title, "controls": dict(controls)}
                  for key, (title, controls) in CONTRASTS.items()]
     example = {"heading": we002_heading(), "query": list(WE002_QUERY), "keys": [list(k) for k in WE002_KEYS],
@@ -97,11 +95,11 @@ def shows_explorer(site: Path) -> bool:
 
 
 def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    """Each file the built ``site`` publishes, by path inside it (its pages lose their tables' data meanwhile)."""
+    """The built ``site``'s files but the explorer's and model's, by path; its pages lose their tables' data."""
     guide = Guide.read(docs, nav)
     progress = {"name": GUIDE, "version": attnlab.__version__, "chapters": [page_url(p) for p in guide.chapters]}
     urls = {claim_id: [page_url(p) for p in paths] for claim_id, paths in registry.cited_on(guide.sources).items()}
-    files = {
+    return {
         **unchanged_lab_files(),
         "assets/decoder-model.js": decoder_model(),
         "assets/guide-data.js": script("ATTNLAB_GUIDE", progress, "the navigation and the pages' kinds"),
@@ -112,9 +110,6 @@ def published(site: Path, docs: Path, nav: tuple[tuple[str, str], ...]) -> dict[
         **exported(site),
         **notebooks.published(guide, docs),
     }
-    if shows_explorer(site):
-        files.update(explorer.published())
-    return files
 
 
 def write_files(site: Path, files: Mapping[str, str | bytes]) -> None:
@@ -133,7 +128,7 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_co
     write_files(site, published(site, docs, nav))
     wheel.write(site)
     if shows_explorer(site):
-        write_files(site, model_files.files())
+        write_files(site, {**explorer.published(), **model_files.files()})
         if offline_copy:
             (site / model_files.archive_name()).write_bytes(model_files.archive(build_date()))
     if offline_copy:

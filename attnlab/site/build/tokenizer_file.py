@@ -4,7 +4,6 @@ Rust library's (older) Unicode tables, committed as ``CLASSES_FILE`` by ``script
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +56,6 @@ def settings(directory: Path) -> dict[str, Any]:
             "limit": bert.pieces_limit(directory), "vocab": [token for token, _ in by_id]}
 
 
-@cache
 def character_classes() -> dict[str, list[int]]:
     """``probed_classes`` as committed in ``CLASSES_FILE``."""
     return dict(json.loads(data_text(CLASSES_FILE)))

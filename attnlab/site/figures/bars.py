@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.checks import as_array
+from attnlab.checks import as_vector
 from attnlab.lab import TOKENS, compute
 from attnlab.site.figures.palette import INDIGO, INK, MUTED, RUST
 from attnlab.site.figures.svg import background, blocked_pattern, figure, min_font, num, svg_image, text
@@ -32,9 +32,7 @@ class Bars:
 
 def panel(x: float, y: float, width: float, bars: Bars) -> tuple[str, float]:
     """A panel's heading and bars with their top-left corner at (x, y), ``width`` wide; returns it and its bottom."""
-    values = as_array(f"values of {bars.heading!r}", bars.values, 1)
-    if values.size != len(bars.labels):
-        raise ValueError(f"panel {bars.heading!r} has {len(bars.labels)} labels but {values.size} values")
+    values = as_vector(f"values of {bars.heading!r}", bars.values, len(bars.labels), "its labels")
     if (values < 0).any() or bars.full <= 0 or (values > bars.full * (1 + 1e-12)).any():
         raise ValueError(f"panel {bars.heading!r}: bars run from 0 to {bars.full:g}, got {values.tolist()}")
     start, room = x + LABEL + 6, width - LABEL - 6 - NUMBER

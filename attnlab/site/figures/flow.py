@@ -138,7 +138,7 @@ def head_flow(x: Any, w_q: Any, w_k: Any, w_v: Any, visible: Any = None, *, iden
              f"({said['weights']}). The weights times V give the output ({said['output']}).")
     picture = svg_image(ident, "One attention head, step by step, with its shapes", steps, WIDTH, height,
                         background(WIDTH, height) + "".join(parts))
-    mask = None if visible is None else as_mask("visible", visible, shapes["scores"]).tolist()
+    mask = None if visible is None else r.visible.tolist()
     given = {"x": x, "w_q": w_q, "w_k": w_k, "w_v": w_v}
     values = {"inputs": {**{name: np.asarray(a, float).tolist() for name, a in given.items()}, "visible": mask},
               "d_k": d_k, "shapes": {name: list(shape) for name, shape in shapes.items()}}
@@ -186,8 +186,7 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     width = max(WIDTH, heads * 170)  # 170 a head: more than two heads widen the picture past a phone's column
     centres = [width / heads * (h + 0.5) for h in range(heads)]
     mid = width / 2
-    shape = result.heads[0].weights.shape
-    seen = np.ones(shape, bool) if visible is None else as_mask("visible", visible, shape)
+    seen = result.heads[0].visible  # every key where ``visible`` is None
     parts = [defs(ident, blocked=True), box(mid, 8, 150, "X, the input rows"),
              text(mid + 83, 8 + BOX_HEIGHT / 2 + FONT / 2 - 2, shape_text(rows.shape), FONT, fill=MUTED)]
     fan = 8 + BOX_HEIGHT
@@ -242,9 +241,9 @@ def heads_flow(x: Any, params: MultiHeadParams, visible: Any = None, *, tokens: 
     return figure(ident, picture, caption, kind="heads-flow", values=values)
 
 
-LABELS = {"input": "input rows x", "output": "output rows", "branch": "", "add": "", "norm": "Layer norm",
+LABELS = {"input": "input rows x", "output": "output rows", "branch": "branch the residual", "add": "add the residual",
           "attention": "Multi-head self-attention", "feed-forward": "Feed-forward (each row alone)",
-          "dropout": "Dropout (training only)", "final": "Layer norm, after the last block"}
+          "dropout": "Dropout (training only)", "norm": "Layer norm", "final": "Layer norm, after the last block"}
 BLOCK_STEPS = {order: tuple((op, LABELS[op]) for op in ops.split()) for order, ops in (
     ("post", "input branch attention dropout add norm branch feed-forward dropout add norm output"),
     ("pre", "input branch norm attention dropout add branch norm feed-forward dropout add final output"))}
@@ -278,8 +277,7 @@ def block_picture(order: str, ident: str) -> str:
             dash, fill = {"dropout": ("5 4", PAPER), "final": ("2 3", PAPER)}.get(op, ("", TINT))
             parts.append(box(cx, top, 240, label, height=bottom - top, font=font, dash=dash, fill=fill))
         above, top = bottom, bottom + 18
-    flow = ", then ".join(label or ("add the residual" if op == "add" else "branch the residual")
-                          for op, label in BLOCK_STEPS[order])
+    flow = ", then ".join(label for _, label in BLOCK_STEPS[order])
     return svg_image(ident, f"Encoder block, {name}", f"From top to bottom: {flow}.", width, top,
                      background(width, top) + "".join(parts))
 

@@ -8,7 +8,7 @@ from itertools import groupby, product
 import numpy as np
 
 from attnlab.checks import as_array, index
-from attnlab.site.figures.palette import FRAME, INK, PAPER, strong
+from attnlab.site.figures.palette import DEEP, FRAME, INK, PAPER, mix
 from attnlab.site.figures.svg import background, figure, svg_image, text, upright
 
 LEVELS = 4  # shade steps between weight 0 and weight 1 (quarters: enough for maps this small)
@@ -68,7 +68,7 @@ def head_grid(weights: object, *, outlined: Sequence[tuple[int, int]] = (), sent
     squares = "".join(f"M{LEFT + h * step} {TOP + row * step}h{side}v{side}h-{side}z"
                       for row in range(layers) for h in range(heads))
     parts.append(f'<path d="{squares}" fill="{PAPER}" stroke="{FRAME}" stroke-width="0.5"/>')
-    parts += [f'<path data-level="{shade}" fill="{strong(shade / LEVELS)}" d="{path(shaded[shade])}"/>'
+    parts += [f'<path data-level="{shade}" fill="{mix(DEEP, shade / LEVELS)}" d="{path(shaded[shade])}"/>'
               for shade in range(1, LEVELS + 1) if shade in shaded]
     for row, h in frames:
         parts.append(f'<rect data-outlined="{row} {h}" x="{LEFT + h * step - 3}" y="{TOP + row * step - 3}" '
@@ -76,7 +76,7 @@ def head_grid(weights: object, *, outlined: Sequence[tuple[int, int]] = (), sent
     swatch, start, y = 36, LEFT + 100, grid_bottom + 12  # the legend: a swatch per shade step, weights 0 to 1
     parts.append(text(LEFT, y + FONT, "weight", FONT))
     parts += [f'<rect x="{start + step * swatch}" y="{y + 2}" width="{swatch}" height="{FONT}" '
-              f'fill="{strong(step / LEVELS)}" stroke="{FRAME}" stroke-width="0.5"/>' for step in range(LEVELS + 1)]
+              f'fill="{mix(DEEP, step / LEVELS)}" stroke="{FRAME}" stroke-width="0.5"/>' for step in range(LEVELS + 1)]
     parts += [text(start + step * swatch + swatch / 2, y + 2 * FONT + 12, label, FONT, anchor="middle")
               for step, label in ((0, "0"), (LEVELS // 2, "0.5"), (LEVELS, "1"))]  # LEVELS is even
     picture = svg_image(ident, title, desc, width, height, "".join(parts))

@@ -39,11 +39,10 @@ def picture(ident: str, data: dict[str, Any]) -> str:
     keys = "".join(text(KEY_START, ys[j] + font * 0.35, token, font) for j, token in enumerate(tokens))
     shares = "".join(text(WIDTH - 6, ys[j] + font * 0.35, f"{w:.3f}", font, anchor="end", fill=MUTED,
                           extra=f' data-share="{j}"') for j, w in enumerate(weights[query]))
-    sentence = escape(data["text"])
     # a group, not an image: an image's parts are not controls, and the words on the left are
     return (f'<svg viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" fill="{INK}" role="group" '
             f'aria-labelledby="{ident}-title" aria-describedby="{ident}-desc" xmlns="http://www.w3.org/2000/svg">'
-            f'<title id="{ident}-title">{sentence} One head\'s weights, as lines</title>'
+            f'<title id="{ident}-title">{escape(data["text"])} One head\'s weights, as lines</title>'
             f'<desc id="{ident}-desc">The sentence’s words twice, queries on the left and keys on the right; a '
             f'line from the chosen query to each key, as thick as its weight, the weight beside the key.</desc>'
             f'<g class="lines-links" stroke="{DEEP}" aria-hidden="true">{lines}</g>'
@@ -63,10 +62,9 @@ def lines_view(ident: str, sentences: tuple[Sentence, ...] = SENTENCES,
         buttons = ('<div class="lines-sentences" role="group" aria-label="Sentence">' + "".join(
             f'<button type="button" class="md-button" data-sentence="{k}" aria-pressed="{str(k == 0).lower()}">'
             f'“it” and {escape(s.label)}</button>' for k, s in enumerate(sentences)) + "</div>")
-    panels = "".join(
-        f'<div class="lines-panel" data-sentence="{k}"{"" if k == 0 else " hidden"}>'
-        f'{picture(f"{ident}-{k}", data)}<p class="lines-head">{escape(head_line(data))}</p></div>'
-        for k, data in enumerate(drawn))
+    panels = "".join(f'<div class="lines-panel" data-sentence="{k}"{"" if k == 0 else " hidden"}>'
+                     f'{picture(f"{ident}-{k}", data)}<p class="lines-head">{escape(head_line(data))}</p></div>'
+                     for k, data in enumerate(drawn))
     values = {"sentences": drawn, "stroke": list(STROKE), "opacity": list(OPACITY)}
     return (figure(ident, buttons + panels + '<p class="lines-readout" aria-live="polite"></p>', caption,
                    kind="attention-lines", values=values).rstrip("\n")

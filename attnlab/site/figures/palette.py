@@ -33,11 +33,6 @@ def shade(weight: float) -> str:
     return mix(INDIGO, MAP_DEPTH * min(max(float(weight), 0.0), 1.0))
 
 
-def strong(weight: float) -> str:
-    """The shade of a weight where no text sits on it: white to :data:`DEEP`."""
-    return mix(DEEP, weight)
-
-
 def diverging(value: float) -> str:
     """The colour of ``value`` in [−1, 1]: white mixed with rust below 0 or indigo above it, by its size."""
     return mix(INDIGO if value >= 0 else RUST, abs(value))

@@ -91,9 +91,7 @@ def hull(points: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
             chain.append(p)
         return chain
 
-    lower, upper = half(ordered), half(ordered[::-1])
-    corners = lower[:-1] + upper[:-1]
-    return corners if len(corners) > 1 else ordered[:1]
+    return half(ordered)[:-1] + half(ordered[::-1])[:-1]  # lower then upper chain, each without the other's start
 
 
 def label_place(point: Sequence[float], centre: Sequence[float], gap: float, words: str,
@@ -135,8 +133,7 @@ def separate(labels: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return placed
 
 
-def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
-             tokens: Sequence[str] = TOKENS) -> dict[str, Any]:
+def geometry(result: LabResult | Mapping[str, Any], frame: Frame) -> dict[str, Any]:
     """Every pixel the plane needs for a lab result (or its ``to_dict()``): values, radii, labels, hull, output."""
     r = result.to_dict() if isinstance(result, LabResult) else result
     values = [frame.to_pixels(v) for v in r["values"]]
@@ -147,7 +144,7 @@ def geometry(result: LabResult | Mapping[str, Any], frame: Frame,
     nearest = min(values, key=lambda p: math.dist(p, output))
     labels = [label_place(output, nearest, 9, "output", frame)]  # away from the value nearest to it
     labels += [label_place(p, centre, rad + 4, f"{t} {fmt(w) if seen else 'blocked'}", frame)
-               for p, rad, t, w, seen in zip(values, radii, tokens, r["weights"], r["visible"])]
+               for p, rad, t, w, seen in zip(values, radii, TOKENS, r["weights"], r["visible"])]
     return {"values": [list(p) for p in values], "radii": radii,
             "hull": [list(p) for p in hull([p for p, seen in zip(values, r["visible"]) if seen])],
             "output": list(output), "labels": separate(labels)}
@@ -242,8 +239,7 @@ def projections(query: Sequence[float], keys: Sequence[Sequence[float]]) -> dict
                          f"{q.shape} and {k.shape}")
     scores = k @ q
     cosines = scores / (np.linalg.norm(q) * np.linalg.norm(k, axis=1))
-    feet = np.outer(scores / (q @ q), q)
-    return {"scores": scores.tolist(), "cosines": cosines.tolist(), "feet": feet.tolist()}
+    return {"scores": scores.tolist(), "cosines": cosines.tolist(), "feet": np.outer(scores / (q @ q), q).tolist()}
 
 
 def segment(start: Sequence[float], end: Sequence[float], attributes: str) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.checks import as_array
+from attnlab.checks import as_array, as_vector
 from attnlab.lab import MULTIPLIERS, TOKENS, compute
 from attnlab.site.figures.palette import INK, SERIES
 from attnlab.site.figures.svg import LAB_COLUMN, background, figure, grid, min_font, num, svg_image, text, upright
@@ -120,14 +120,6 @@ def label_every(room: float, needed: float) -> int:
     return max(1, math.ceil(needed / room))
 
 
-def checked(name: str, values: Sequence[float], size: int | None = None) -> list[float]:
-    """``values`` as a list of finite floats, ``size`` long when given (errors name the series)."""
-    array = as_array(name, values, 1)
-    if size is not None and array.size != size:
-        raise ValueError(f"{name} has {array.size} values but its x has {size}")
-    return array.tolist()
-
-
 def compact(values: Sequence[float]) -> list[float]:
     """Numbers for the figure's ``data-values``: whole numbers exact, others to six significant digits."""
     return [int(v) if float(v).is_integer() else float(f"{v:.6g}") for v in values]
@@ -163,9 +155,9 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
     for i, series in enumerate(drawn):
         colour, dash, shape, key_y = SERIES[i], DASHES[i], MARKERS[i], legend_top + LEGEND_ROW * i
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        xs = checked(f"x of {series.label!r}", series.xs)
+        xs = as_array(f"x of {series.label!r}", series.xs, 1).tolist()
         if isinstance(series, Band):
-            lows, highs = (checked(f"{name} of {series.label!r}", ends, len(xs))
+            lows, highs = (as_vector(f"{name} of {series.label!r}", ends, len(xs), "its x").tolist()
                            for name, ends in (("lows", series.lows), ("highs", series.highs)))
             if any(low > high for low, high in zip(lows, highs)):
                 raise ValueError(f"band {series.label!r} has a low above its high")
@@ -175,7 +167,7 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
             parts.append(f'<rect x="{LEFT}" y="{key_y - 7}" width="36" height="14" {look}/>')
             carried["bands"][series.label] = {"x": compact(xs), "low": compact(lows), "high": compact(highs)}
         else:
-            ys = checked(f"y of {series.label!r}", series.ys, len(xs))
+            ys = as_vector(f"y of {series.label!r}", series.ys, len(xs), "its x").tolist()
             points = [(px(a), py(b)) for a, b in zip(xs, ys)]
             parts.append(f'<polyline points="{" ".join(f"{num(a)},{num(b)}" for a, b in points)}" '
                          f'fill="none" stroke="{colour}" stroke-width="2"{dashed}/>')
@@ -193,8 +185,8 @@ def chart_svg(x: Axis, y: Axis, lines: Sequence[Line] = (), bands: Sequence[Band
 def loglog_svg(series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, kind: str, ident: str,
                title: str, desc: str, x_label: str, y_label: str, inputs: Mapping[str, Any] | None = None) -> str:
     """A log-log chart of each named (x values, y values) line, as one line of HTML."""
-    lines = [Line(label, checked(f"x of {label!r}", xs), checked(f"y of {label!r}", ys))
-             for label, (xs, ys) in series.items()]
+    lines = [Line(label, as_array(f"x of {label!r}", xs, 1).tolist(), as_array(f"y of {label!r}", ys, 1).tolist())
+             for label, (xs, ys) in series.items()]  # checked before the axes read them
     xs, ys = [v for line in lines for v in line.xs], [v for line in lines for v in line.ys]
     return chart_svg(log_axis(xs, x_label), log_axis(ys, y_label), lines, kind=kind, ident=ident, title=title,
                      desc=desc, inputs=inputs)
@@ -232,9 +224,8 @@ def concentration_chart(token: str, causal: bool, *, ident: str) -> str:
     def said(row: np.ndarray) -> str:
         return ", ".join(f"{t} {fmt(w)}" for t, w in zip(TOKENS, row))
 
-    visibility = "causal visibility on" if causal else "causal visibility off"
-    desc = (f"Query {token}, {visibility}. At multiplier {scales[0]:g} the weights are {said(weights[0])}; "
-            f"at {scales[-1]:g} they are {said(weights[-1])}. "
+    desc = (f"Query {token}, causal visibility {'on' if causal else 'off'}. At multiplier {scales[0]:g} the weights "
+            f"are {said(weights[0])}; at {scales[-1]:g} they are {said(weights[-1])}. "
             + ("".join(f"{' and '.join(TOKENS[k] for k in group)} score the same, so their lines lie on top of "
                        f"each other at every multiplier. " for group in groups)))
     return chart_svg(linear_axis(scales.tolist(), "query multiplier"), linear_axis([0.0, 1.0], "weight"), lines,

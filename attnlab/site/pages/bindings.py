@@ -1,8 +1,7 @@
 """Numbers bound to their computation: ``[[0.576 = compute().x]]`` shows ``0.576`` and :func:`check` fails
 unless the expression, rounded to the decimals written, gives exactly that (``[[[1, 2] = …]]`` a vector,
 ``[[57.6% = …]]`` 100 times the value). ``[[words ? condition]]`` shows its words; :func:`check_relations` fails
-once the condition is false. :func:`unbound` reports a number neither bound nor in the front matter's
-``literals:``, :func:`malformed` any other ``[[``."""
+once the condition is false; :func:`unbound` reports a number neither bound nor in the front matter's ``literals:``."""
 
 from __future__ import annotations
 
@@ -61,7 +60,6 @@ class Binding:
     expression: str
     line: int
     start: int
-    end: int
 
     @property
     def entries(self) -> list[str]:
@@ -114,10 +112,9 @@ def namespace() -> dict[str, Any]:
 
 def bindings(markdown: str) -> list[Binding]:
     """Every binding in the prose of ``markdown``, in order."""
-    return [Binding(m["quoted"], " ".join(m["expression"].split()), line_of(markdown, start),
-                    start, start + len(m.group(0)))
-            for prose, offset, text in chunks(markdown) if prose
-            for m in BINDING.finditer(text) for start in [offset + m.start()]]
+    return [Binding(m["quoted"], " ".join(m["expression"].split()), line_of(markdown, offset + m.start()),
+                    offset + m.start())
+            for prose, offset, text in chunks(markdown) if prose for m in BINDING.finditer(text)]
 
 
 def relations(markdown: str) -> list[tuple[str, str, int]]:

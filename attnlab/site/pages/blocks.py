@@ -80,8 +80,8 @@ def guarded(place: str, what: str) -> Iterator[None]:
         raise PageError(f"{place}: {what} {stop.args[0]}") from None
     except BaseException as stop:  # noqa: BLE001 (every way out of the process becomes one line)
         status = f" ({stop.code})" if isinstance(stop, SystemExit) and stop.code is not None else ""
-        raise PageError(f"{place}: {what} raised {type(stop).__name__}{status}: it would end the build with no page"
-                        ) from None
+        raise PageError(f"{place}: {what} raised {type(stop).__name__}{status}: it would end the build with "
+                        "no page") from None
     finally:
         os._exit, threading.excepthook = real_exit, real_hook
         if timed:

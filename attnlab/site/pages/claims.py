@@ -200,9 +200,8 @@ def bibtex() -> str:
     return "\n".join(entries)
 
 
-def as_json(pages: Mapping[str, Sequence[str]] | None = None) -> str:
+def as_json(pages: Mapping[str, Sequence[str]]) -> str:
     """The registry as JSON; ``pages`` maps a claim ID to the pages that cite it."""
-    pages = pages or {}
     payload = {"claims": [{"id": c.id, "kind": c.kind, "statement": plain_statement(c.statement), "locator": c.locator,
                            "sources": list(rests_on_sources(c.id)), "rests_on": list(c.rests_on),
                            "checked_by": list(c.checked_by), "cited_on": list(pages.get(c.id, ()))} for c in claims()],
@@ -264,10 +263,9 @@ def linked(markdown: str, page: str) -> str:
     return sub_prose(MARKED, replace, markdown)
 
 
-def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str],
-                    page: str = CLAIMS_PAGE) -> str:
+def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str]) -> str:
     """The Claims page's listing: a section per claim with kind, locator, basis and citing pages."""
-    sources_page, order = relative(SOURCES_PAGE, page), list(titles)
+    sources_page, order = relative(SOURCES_PAGE, CLAIMS_PAGE), list(titles)
     parts = []
     for c in claims():
         citing = sorted(cited.get(c.id, []), key=lambda p: (order.index(p) if p in order else len(order), p))
@@ -275,7 +273,7 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
                   "Re-checked by": ", ".join(f"`{path}`" for path in c.checked_by) + ", in the test suite"
                   if c.checked_by else "",
                   "Sources": ", ".join(f"[{s}]({sources_page}#{s.lower()})" for s in rests_on_sources(c.id)),
-                  "Cited on": ", ".join(f"[{_text(titles.get(p, p))}]({relative(p, page)})" for p in citing)
+                  "Cited on": ", ".join(f"[{_text(titles.get(p, p))}]({relative(p, CLAIMS_PAGE)})" for p in citing)
                   or "not cited yet"}
         statement = with_math(c.statement, lambda latex: f"${latex}$", _text)  # formulas kept for the math pass
         parts.append("\n".join([f"## {c.id} {{#{c.id.lower()}}}", "", statement, "",
@@ -284,9 +282,9 @@ def claims_markdown(cited: Mapping[str, Sequence[str]], titles: Mapping[str, str
     return "\n\n".join(parts) + "\n"
 
 
-def sources_markdown(page: str = SOURCES_PAGE) -> str:
+def sources_markdown() -> str:
     """The Sources page's listing: each source's reference, link and the claims resting on it."""
-    claims_page = relative(CLAIMS_PAGE, page)
+    claims_page = relative(CLAIMS_PAGE, SOURCES_PAGE)
     parts = []
     for s in sources():
         resting = ", ".join(f"[{c.id}]({claims_page}#{c.id.lower()})" for c in resting_on(s.id))
@@ -300,4 +298,4 @@ def registry_page(markdown: str, page: str, pages: Mapping[str, str], titles: Ma
     if page not in (CLAIMS_PAGE, SOURCES_PAGE):
         return markdown
     return at_marker(markdown, page, f"<!-- attnlab:{page.removesuffix('.md')} -->", lambda: claims_markdown(
-        cited_on(pages), titles, page) if page == CLAIMS_PAGE else sources_markdown(page))
+        cited_on(pages), titles) if page == CLAIMS_PAGE else sources_markdown())

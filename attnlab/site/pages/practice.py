@@ -72,8 +72,7 @@ def section(markdown: str) -> tuple[int, int] | None:
 def exercises(markdown: str, page: str = "page") -> list[Exercise]:
     """The exercises of the ``## Exercises`` section, numbered from 1 in order."""
     start, end = section(markdown) or (0, 0)
-    prose = code_blanked(markdown)
-    heads = [m for m in HEADING.finditer(prose, start, end) if len(m["hashes"]) == 3]
+    heads = [m for m in HEADING.finditer(code_blanked(markdown), start, end) if len(m["hashes"]) == 3]
     found = []
     for number, (head, following) in enumerate(zip(heads, [*heads[1:], None]), start=1):
         text, python = markdown[head.start("text"):head.end("text")], False

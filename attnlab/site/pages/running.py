@@ -52,9 +52,8 @@ def section_line(page: str) -> str:
 
 def python_line(page: str) -> str:
     """The line ending an exercise in Python's question: how to install ``attnlab``."""
-    wheel = wheel_name()
     return (f"In Python, with `attnlab` installed: `{install_command()}` in the guide's folder "
-            f"({link(page, wheel, 'the wheel')} is in the offline copy too; {DEPENDENCY}).")
+            f"({link(page, wheel_name(), 'the wheel')} is in the offline copy too; {DEPENDENCY}).")
 
 
 def with_run_lines(markdown: str, page: str) -> str:

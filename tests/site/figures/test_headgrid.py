@@ -10,7 +10,7 @@ from pictures import SVG
 
 from attnlab.bert import encode
 from attnlab.site.figures.headgrid import CELL, FONT, LEVELS, head_grid, runs
-from attnlab.site.figures.palette import strong
+from attnlab.site.figures.palette import DEEP, mix
 
 SENTENCE = "The grid load rises every evening."
 PAGE_BUDGET_KB = 24
@@ -48,7 +48,7 @@ def test_the_figure_is_named_and_described_with_a_legend_of_every_shade_and_labe
     assert html.endswith("<figcaption>All heads</figcaption></figure>\n")
     assert {float(t.get("font-size")) for t in svg.iter(f"{SVG}text")} == {FONT}
     fills = [r.get("fill") for r in svg.iter(f"{SVG}rect")]
-    assert all(strong(s / LEVELS) in fills for s in range(LEVELS + 1))
+    assert all(mix(DEEP, s / LEVELS) in fills for s in range(LEVELS + 1))
     assert [t.text for t in svg.iter(f"{SVG}text")][-4:] == ["weight", "0", "0.5", "1"]
 
 

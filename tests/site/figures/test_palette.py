@@ -13,12 +13,11 @@ from attnlab.site.figures.palette import BLOCKED, DEEP, INDIGO, MAP_DEPTH, NAMED
 HEX = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|\brgb\(\s*\d")
 
 
-def test_mix_clamps_the_map_shade_stops_at_its_depth_the_diverging_ends_are_rust_and_indigo_the_strong_deep() -> None:
+def test_mix_clamps_the_map_shade_stops_at_its_depth_the_diverging_ends_are_rust_and_indigo() -> None:
     assert (mix(INDIGO, 0), mix(INDIGO, 1), mix(INDIGO, 2), mix(INDIGO, -1)) == ("#ffffff", INDIGO, INDIGO, "#ffffff")
     assert mix("#000000", 0.5) == "#808080"  # 255 - 255 / 2 = 127.5, rounded half to even: 128
     assert shade(1.0) == mix(INDIGO, MAP_DEPTH) and shade(5.0) == shade(1.0) and shade(0.0) == "#ffffff"
     assert (diverging(1.0), diverging(-1.0), diverging(0.0)) == (INDIGO, palette.RUST, "#ffffff")
-    assert (palette.strong(0), palette.strong(1)) == ("#ffffff", DEEP)  # the head grid's ramp: white to deep
 
 
 def test_the_css_and_the_script_name_every_colour_and_the_ramp_by_channel() -> None:

@@ -73,7 +73,7 @@ def test_a_band_is_drawn_between_its_lows_and_highs_with_a_legend_swatch() -> No
 
 def test_chart_refuses_what_it_cannot_show_naming_the_line_or_band() -> None:
     for series, text in [({"bad": ([1, 2], [0, 1])}, "a log axis cannot show 0"),
-                         ({"bad": ([1, 2, 3], [1, 2])}, "y of 'bad' has 2 values but its x has 3"),
+                         ({"bad": ([1, 2, 3], [1, 2])}, r"y of 'bad' must have shape \(3,\) to match its x"),
                          ({"bad": ([1, 2], [float("nan"), 1])}, "y of 'bad'"),
                          ({str(i): ([1], [1]) for i in range(5)}, "1 to 4 lines and bands, got 5")]:
         with pytest.raises(ValueError, match=text):
@@ -81,7 +81,7 @@ def test_chart_refuses_what_it_cannot_show_naming_the_line_or_band() -> None:
     unit = linear_axis([0, 1], "x"), linear_axis([0, 1], "y")
     with pytest.raises(ValueError, match="band 'upside' has a low above its high"):
         chart_svg(*unit, bands=[Band("upside", [0, 1], [1, 1], [0, 0])], kind="k", ident="t", title="a", desc="b")
-    with pytest.raises(ValueError, match="y of 'w' has 1 values but its x has 2"):
+    with pytest.raises(ValueError, match=r"y of 'w' must have shape \(2,\) to match its x"):
         chart_svg(*unit, [Line("w", [0, 1], [0])], kind="k", ident="t", title="a", desc="b")
 
 

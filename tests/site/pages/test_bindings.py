@@ -158,7 +158,7 @@ def test_removed_binding_is_reported_by_the_scan() -> None:
         if first is None:
             continue
         tried += 1
-        mutated = text[:first.start] + first.quoted + text[first.end:]
+        mutated = text[:first.start] + first.quoted + text[BINDING.match(text, first.start).end():]
         if not any(u.startswith(f"{name}:{first.line}: ") and f"{first.quoted} is neither" in u
                    for u in unbound(mutated, name)):
             missed.append(f"{name}:{first.line}: unbinding {first.quoted} went unnoticed")
