@@ -74,8 +74,9 @@ def checked_names(files: dict[str, Any]) -> dict[str, Any]:
 def packed(site: Path, name: str) -> dict[str, bytes]:
     """What archive ``name`` holds of the built ``site``, by path inside its folder."""
     files = checked_names({path.relative_to(site).as_posix(): path for path in site.rglob("*") if path.is_file()})
-    contents = {relative: path.read_bytes() for relative, path in files.items() if relative != DATA
-                and not ARCHIVES.fullmatch(relative) and not relative.startswith(MODEL_FOLDER + "/")}
+    contents = {relative: path.read_bytes() for relative, path in files.items()
+                if relative != DATA and not ARCHIVES.fullmatch(relative)
+                and not relative.startswith(MODEL_FOLDER + "/")}
     contents[DATA] = download_data(name, None).encode()
     version = name.removesuffix(".zip").removeprefix(f"{GUIDE}-")
     contents["README.txt"] = README.format(version=version, wheel=wheel_name(version)).encode()
