@@ -10,6 +10,7 @@ and CONTRIBUTING 30 KB together. It prints figures and asserts nothing.
 from __future__ import annotations
 
 import argparse
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -47,4 +48,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly, as other tools do
     main()

@@ -77,6 +77,7 @@ def test_each_head_shows_its_own_weights_the_concatenation_its_width_and_more_he
     shown = texts(html)
     assert {"concatenate: 3 × 5", "× W_O (5 × 2)", "output 3 × 2", "2 × 2; V 2 × 3", "× V: output 3 × 3"} <= set(shown)
     assert [f"{w:.2f}" for w in run.heads[1].weights[2]] == [t for t in shown if re.fullmatch(r"\d\.\d\d", t)][-3:]
+    assert html.count('fill="url(#h-blocked)"') == 2 * 3 + 1  # each head's hidden triangle, and the legend
     more = flow.heads_flow(X, init_multi_head(np.random.default_rng(2), d_model=2, n_heads=4, d_k=2, d_v=2),
                            tokens=TOKENS, ident="h", caption="c")
     assert float(ElementTree.fromstring(more).find(f"{SVG}svg").get("width")) > flow.WIDTH  # more heads, wider
