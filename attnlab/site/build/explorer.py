@@ -188,10 +188,12 @@ def vectors(key: str, layer: int) -> dict[str, Any]:
 def published() -> dict[str, str]:
     """Each sentence's data file and its vectors' file per layer, by path in the site (made once: do not change it)."""
     layers = bert.read_config(bert.model_dir())["num_hidden_layers"]
-    return {**{f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED},
-            **{f"{FOLDER}/{p.key}-layer-{layer}.js": script(VECTORS_GLOBAL, f"{p.key}/{layer}", vectors(p.key, layer),
-                                                            "Whole multiples of 1/scale.")
-               for p in PREPARED for layer in range(layers)}}
+    files = {f"{FOLDER}/{p.key}.js": data_script(p.key) for p in PREPARED}
+    for p in PREPARED:
+        for layer in range(layers):
+            files[f"{FOLDER}/{p.key}-layer-{layer}.js"] = script(VECTORS_GLOBAL, f"{p.key}/{layer}",
+                                                                 vectors(p.key, layer), "Whole multiples of 1/scale.")
+    return files
 
 
 def _select(name: str, label: str, pairs: list[tuple[str, str]]) -> str:

@@ -28,8 +28,7 @@ def csv_text(table: dict[str, Any]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(table["columns"])
-    writer.writerows([json.dumps(c) if isinstance(c, list) else "" if c is None else c for c in row]
-                     for row in table["rows"])
+    writer.writerows([json.dumps(c) if isinstance(c, list) else c for c in row] for row in table["rows"])  # None: ""
     return out.getvalue()
 
 

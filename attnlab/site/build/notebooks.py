@@ -318,5 +318,7 @@ def chapter_notebooks(path: str, source: str, title: str, docs: str = "docs") ->
 
 def published(guide: Guide, docs: Path) -> Mapping[str, str]:
     """Every chapter's notebooks, by path inside the site, in reading order."""
-    return {name: text for path in guide.chapters
-            for name, text in chapter_notebooks(path, guide.sources[path], guide.titles.get(path, path), docs.name)}
+    notebooks: dict[str, str] = {}
+    for path in guide.chapters:
+        notebooks.update(chapter_notebooks(path, guide.sources[path], guide.titles.get(path, path), docs.name))
+    return notebooks

@@ -75,7 +75,12 @@ def labelled_cells(ident: str, x: float, y: float, grid: np.ndarray, visible: np
     parts += [text(x - 4, y + (r + 0.5) * height + SMALL / 2 - 1.5, query, SMALL, anchor="end", fill=MUTED)
               for r, query in enumerate(queries) if query]
     for (r, c), value in np.ndenumerate(grid):
-        fill = f"url(#{ident}-blocked)" if not visible[r, c] else shade(value) if shaded else PAPER
+        if not visible[r, c]:
+            fill = f"url(#{ident}-blocked)"
+        elif shaded:
+            fill = shade(value)
+        else:
+            fill = PAPER
         parts.append(f'<rect x="{num(x + c * width)}" y="{num(y + r * height)}" width="{num(width)}" '
                      f'height="{num(height)}" fill="{fill}" stroke="{MUTED}" stroke-width="0.5"/>')
         parts.append(text(x + (c + 0.5) * width, y + (r + 0.5) * height + SMALL / 2 - 1.5, words[r][c], SMALL,

@@ -71,8 +71,9 @@ class Binding:
         places = [decimals(entry) for entry in self.entries]
         if not self.quoted.startswith("["):
             if not isinstance(value, list):
-                percent = self.quoted.endswith("%")
-                return fmt(100 * value if percent else value, places[0]) + "%" * percent
+                if self.quoted.endswith("%"):
+                    return fmt(100 * value, places[0]) + "%"
+                return fmt(value, places[0])
             places *= len(value)  # a number quoted, a vector computed: every entry to the quote's decimals
         values = value if isinstance(value, list) else [value]
         if len(places) != len(values):  # a vector of another length: shown to 3 decimals, to say what came
@@ -210,8 +211,17 @@ def literals(markdown: str, page: str) -> set[str]:
             for item in declared):
         raise ValueError(f"{page}: front matter 'literals' must list numbers and vectors of numbers, "
                          f"got {declared!r}")
-    return {vector_text(item) if isinstance(item, list)
-            else vector_text(item.strip("[]").split(",")) if item.startswith("[") else item for item in declared}
+    return {_literal(item) for item in declared}
+
+
+def _literal(item: str | list[str]) -> str:
+    """One declared literal as the prose quotes it: a vector (a list, or a string "[a, b]") as vector_text writes
+    it, a number as it stands."""
+    if isinstance(item, list):
+        return vector_text(item)
+    if item.startswith("["):
+        return vector_text(item.strip("[]").split(","))
+    return item
 
 
 def _blank_list_markers(text: str) -> str:
