@@ -19,37 +19,43 @@ NOT_PROSE = re.compile(rf"{FENCE.pattern}|^:::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*",
 """A fenced code block, or a mkdocstrings ``::: module`` line and the indented options below it."""
 
 
-@lru_cache(maxsize=256)  # every page's conversion reads every page's kind, and PyYAML is slow
 def front_matter(markdown: str, page: str) -> dict[str, Any]:
     """The page's front matter with every value as written (strings, lists of strings); ``{}`` without one."""
     front = FRONT_MATTER.match(markdown)
-    if not front:
-        return {}
-    text = "\n".join(front.group(0).splitlines()[1:-1])
+    try:
+        return _parsed("\n".join(front.group(0).splitlines()[1:-1])) if front else {}
+    except ValueError as error:
+        raise ValueError(f"{page}{error}") from None
+
+
+@lru_cache(maxsize=256)  # every page's conversion reads every page's kind (twice), and PyYAML is slow
+def _parsed(text: str) -> dict[str, Any]:
+    """``front_matter`` of the YAML ``text`` (the lines between the dashes); an error's message goes after the page."""
     try:
         yaml.safe_load(text)  # what MkDocs reads: it would silently drop a front matter it cannot (a !!python tag)
         meta = yaml.load(text, Loader=yaml.BaseLoader) or {}  # noqa: S506 (strings only)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        where = f"{page}:{mark.line + 2}" if mark else page  # the YAML's first line is the file's second
+        where = f":{mark.line + 2}" if mark else ""  # the YAML's first line is the file's second
         problem = getattr(error, "problem", None) or str(error).split("\n")[0]
         raise ValueError(f"{where}: front matter is not YAML that MkDocs reads: {problem}") from None
     if not isinstance(meta, dict):
-        raise ValueError(f"{page}: front matter must be a mapping of names to values, got {meta!r}")
+        raise ValueError(f": front matter must be a mapping of names to values, got {meta!r}")
     return meta
 
 
-def chunks(markdown: str) -> Iterator[tuple[bool, int, str]]:
-    """Yield ``(is_prose, offset, text)`` pieces that concatenate back to ``markdown``."""
-    position = 0
+@lru_cache(maxsize=64)  # a page's checks and conversions split the same Markdown many times
+def chunks(markdown: str) -> tuple[tuple[bool, int, str], ...]:
+    """The ``(is_prose, offset, text)`` pieces that concatenate back to ``markdown``."""
+    position, pieces = 0, []
     if front := FRONT_MATTER.match(markdown):
-        yield False, 0, front.group(0)
+        pieces.append((False, 0, front.group(0)))
         position = front.end()
     for block in NOT_PROSE.finditer(markdown, position):
-        yield from _inline(markdown[position:block.start()], position)
-        yield False, block.start(), block.group(0)
+        pieces += _inline(markdown[position:block.start()], position)
+        pieces.append((False, block.start(), block.group(0)))
         position = block.end()
-    yield from _inline(markdown[position:], position)
+    return (*pieces, *_inline(markdown[position:], position))
 
 
 def _inline(text: str, offset: int) -> Iterator[tuple[bool, int, str]]:
