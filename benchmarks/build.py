@@ -91,11 +91,10 @@ def cpu_seconds() -> float:
 
 def build(destination: Path, config: Path = CONFIG, strict: bool = True) -> Timing:
     """One ``mkdocs build`` of ``config`` into ``destination``; exits if it fails."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict" if strict else "--no-strict",
                "-f", str(config), "-d", str(destination)]
     start, cpu_start = time.perf_counter(), cpu_seconds()
-    result = subprocess.run(command, cwd=config.parent, env=env, capture_output=True, text=True)
+    result = subprocess.run(command, cwd=config.parent, env=serve.MAKE_ENV, capture_output=True, text=True)
     timing = Timing(time.perf_counter() - start, cpu_seconds() - cpu_start)
     if result.returncode:
         sys.exit(f"mkdocs build of {config} failed:\n{result.stdout}{result.stderr}")

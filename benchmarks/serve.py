@@ -43,6 +43,8 @@ PAGE = "mixing.md"
 """The chapter edited: one with tables, maps and prose bindings, like most."""
 MAKE_SERVE = ("--dirty", "--no-strict")
 """The options ``make serve`` gives ``mkdocs serve`` (the Makefile says why)."""
+MAKE_ENV = {**os.environ, **dict(re.findall(r"^export (\w+) := (\S+)$", (ROOT / "Makefile").read_text(), re.M))}
+"""The environment ``make build`` and ``make serve`` give MkDocs: this one and the Makefile's exports."""
 EPOCH = re.compile(r"livereload\((\d+), (\d+)\);")
 """The live-reload script MkDocs puts in every served page: the site's version and the page's request id."""
 STARTUP_S = 600.0
@@ -92,12 +94,11 @@ def marker(run: int) -> str:
 def serving(root: Path, options: tuple[str, ...]) -> Iterator[tuple[str, int]]:
     """``mkdocs serve`` of the guide copy at ``root``; yields its address and pid once it serves."""
     port = free_port()
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", "serve", "-f", str(root / "mkdocs.yml"),
                "-a", f"127.0.0.1:{port}", *options]
     log = root / "serve.log"
     with log.open("w", encoding="utf-8") as output:
-        server = subprocess.Popen(command, cwd=root, env=env, stdout=output, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(command, cwd=root, env=MAKE_ENV, stdout=output, stderr=subprocess.STDOUT)
     address = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + STARTUP_S
