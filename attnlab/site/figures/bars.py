@@ -140,13 +140,15 @@ def step_bars(step: str, *, ident: str, caption: str) -> str:
         y = 26 + j * row
         middle = y + row / 2 + font / 2 - 2
         parts.append(text(8 + label, middle, token, font, anchor="end", fill=MUTED))
-        length = value * scale if seen else room / 3  # a blocked key's bar: a third of the room, hatched
+        words: str
+        if seen:
+            length, fill, words, colour = value * scale, RUST if value < 0 else INDIGO, fmt(value), INK
+        else:  # a blocked key's bar: a third of the room, hatched
+            length, fill, words, colour = room / 3, f"url(#{ident}-blocked)", "blocked", MUTED
         left = zero + min(length, 0.0)
-        fill = (RUST if value < 0 else INDIGO) if seen else f"url(#{ident}-blocked)"
-        at, anchor = (left - 4, "end") if seen and value < 0 else (zero + length + 4, "start")
+        at, anchor = (left - 4, "end") if length < 0 else (zero + length + 4, "start")
         parts.append(f'<rect x="{num(left)}" y="{num(y + 3)}" width="{num(max(abs(length), 0.5))}" '
-                     f'height="{row - 6}" fill="{fill}"/>' + text(at, middle, fmt(value) if seen else "blocked", font,
-                                                                anchor=anchor, fill=INK if seen else MUTED))
+                     f'height="{row - 6}" fill="{fill}"/>' + text(at, middle, words, font, anchor=anchor, fill=colour))
     height = 26 + row * len(tokens) + 4
     parts.append(f'<path d="M{num(zero)} 26V{num(height - 4)}" stroke="{INK}"/>')
     desc = "; ".join(f"{t} {fmt(v) if s else 'blocked'}" for t, v, s in zip(tokens, values, visible))

@@ -33,9 +33,11 @@ def picture(ident: str, data: dict[str, Any]) -> str:
                     f'data-weight="{w!r}" stroke-width="{STROKE[0] + STROKE[1] * w:.2f}" '
                     f'stroke-opacity="{OPACITY[0] + OPACITY[1] * w:.2f}"/>'
                     for j, (y, w) in enumerate(zip(ys, weights[query])))  # the width and opacity by the weight
-    queries = "".join(text(QUERY_END, ys[i] + font * 0.35, token, font, anchor="end", bold=i == query, extra=(
-        f' role="radio" aria-checked="{str(i == query).lower()}" tabindex="{0 if i == query else -1}" '
-        f'data-query="{i}" data-y="{num(ys[i])}" class="lines-query"')) for i, token in enumerate(tokens))
+    queries = "".join(
+        text(QUERY_END, ys[i] + font * 0.35, token, font, anchor="end", bold=i == query,
+             extra=f' role="radio" aria-checked="{str(i == query).lower()}" tabindex="{0 if i == query else -1}" '
+                   f'data-query="{i}" data-y="{num(ys[i])}" class="lines-query"')
+        for i, token in enumerate(tokens))
     keys = "".join(text(KEY_START, ys[j] + font * 0.35, token, font) for j, token in enumerate(tokens))
     shares = "".join(text(WIDTH - 6, ys[j] + font * 0.35, f"{w:.3f}", font, anchor="end", fill=MUTED,
                           extra=f' data-share="{j}"') for j, w in enumerate(weights[query]))

@@ -239,9 +239,13 @@ def spread_chart(widths: Sequence[int], raw: Sequence[Any], scaled: Sequence[Any
     if not len(widths) == len(raw) == len(scaled) >= 2:
         raise ValueError(f"need one raw and one scaled array per width (two widths at least), got "
                          f"{len(widths)} widths, {len(raw)} raw and {len(scaled)} scaled")
-    raw_stats, scaled_stats = (np.array([(a.mean(), a.std()) for a in (as_array(f"{name}[{i}]", s, 1)
-                                                                      for i, s in enumerate(arrays))])
-                               for name, arrays in (("raw", raw), ("scaled", scaled)))  # the population's sd
+
+    def moments(name: str, arrays: Sequence[Any]) -> np.ndarray:
+        """Each width's mean and (population) standard deviation: widths × 2."""
+        checked = [as_array(f"{name}[{i}]", scores, 1) for i, scores in enumerate(arrays)]
+        return np.array([(scores.mean(), scores.std()) for scores in checked])
+
+    raw_stats, scaled_stats = moments("raw", raw), moments("scaled", scaled)
     bands = [Band(label, widths, stats[:, 0] - stats[:, 1], stats[:, 0] + stats[:, 1])
              for label, stats in (("raw q · k: mean ± 1 sd", raw_stats),
                                   ("scaled q · k / √d_k: mean ± 1 sd", scaled_stats))]

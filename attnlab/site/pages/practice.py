@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import takewhile
 
 from attnlab.site.pages.blocks import COMPOSED
 from attnlab.site.pages.source import FENCE, at_marker, code_blanked, line_of, sub_prose
@@ -50,8 +49,12 @@ class Exercise:
 
 def _indented_block(markdown: str, start: int, indent: int) -> str:
     """The lines after offset ``start`` that are blank or indented by at least ``indent`` spaces."""
-    return "\n".join(takewhile(lambda line: not line.strip() or len(line) - len(line.lstrip(" ")) >= indent,
-                               markdown[start:].split("\n")[1:]))
+    lines = []
+    for line in markdown[start:].split("\n")[1:]:
+        if line.strip() and len(line) - len(line.lstrip(" ")) < indent:
+            break
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def prompts(markdown: str) -> list[tuple[str, int, str]]:
