@@ -35,7 +35,7 @@ from attnlab.layers import (
     gelu,
     norm,
 )
-from attnlab.stacked import StackedBlock, split_heads, stack_block, stacked_encoder_block_steps
+from attnlab.stacked import StackedBlock, StackedHeads, split_heads, stacked_encoder_block_steps
 
 __all__ = ["PRECISIONS", "UPSTREAM", "WEIGHTS_SHA256", "Embeddings", "Encoding", "Model", "Tokens", "contributions",
            "disagreements", "embed", "encode", "head_inputs", "kept_length", "layer_inputs", "load_model",
@@ -151,29 +151,44 @@ def read_config(directory: Path) -> dict[str, Any]:
     return config
 
 
-def _linear(weights: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A stored linear layer as (W, b) for row vectors: x @ W + b (the file keeps Wᵀ)."""
-    return weights[f"{name}.weight"].T, weights[f"{name}.bias"]
+def _float64(array: np.ndarray) -> np.ndarray:
+    """A read tensor (or its transpose) as a read-only float64 array laid out row-major, converted in one copy."""
+    converted = np.array(array, dtype=np.float64, order="C")
+    converted.flags.writeable = False
+    return converted
 
 
-def _layer_norm(weights: dict[str, np.ndarray], name: str, eps: float) -> LayerNormParams:
-    return LayerNormParams(weights[f"{name}.weight"], weights[f"{name}.bias"], eps)
+def _linear(read: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A stored linear layer as (W, b) for row vectors: x @ W + b (the file keeps Wᵀ; W is row-major: x @ W reads
+    it fastest so)."""
+    return _float64(read[f"{name}.weight"].T), _float64(read[f"{name}.bias"])
 
 
-def _block(weights: dict[str, np.ndarray], layer: int, n_heads: int, eps: float) -> EncoderBlockParams:
-    """One encoder layer's tensors as attnlab's per-head parameters."""
+def _layer_norm(read: dict[str, np.ndarray], name: str, eps: float) -> LayerNormParams:
+    return LayerNormParams(_float64(read[f"{name}.weight"]), _float64(read[f"{name}.bias"]), eps)
+
+
+def _block(read: dict[str, np.ndarray], layer: int, n_heads: int, eps: float) -> StackedBlock:
+    """One encoder layer's tensors, its heads side by side as the file keeps them (``attnlab.stacked``)."""
     prefix = f"encoder.layer.{layer}"
-    (w_q, b_q), (w_k, b_k), (w_v, b_v) = (_linear(weights, f"{prefix}.attention.self.{part}")
+    (w_q, b_q), (w_k, b_k), (w_v, b_v) = (_linear(read, f"{prefix}.attention.self.{part}")
                                           for part in ("query", "key", "value"))
-    d_head = w_q.shape[1] // n_heads
-    heads = tuple(Head(w_q[:, cols], w_k[:, cols], w_v[:, cols], b_q[cols], b_k[cols], b_v[cols])
-                  for cols in (slice(h * d_head, (h + 1) * d_head) for h in range(n_heads)))
-    return EncoderBlockParams(
-        attention=MultiHeadParams(heads, *_linear(weights, f"{prefix}.attention.output.dense")),
-        ffn=FeedForwardParams(*_linear(weights, f"{prefix}.intermediate.dense"),
-                              *_linear(weights, f"{prefix}.output.dense")),
-        norm1=_layer_norm(weights, f"{prefix}.attention.output.LayerNorm", eps),
-        norm2=_layer_norm(weights, f"{prefix}.output.LayerNorm", eps))
+    return StackedBlock(StackedHeads(w_q, w_k, w_v, b_q, b_k, b_v, *_linear(read, f"{prefix}.attention.output.dense"),
+                                     n_heads=n_heads),
+                        FeedForwardParams(*_linear(read, f"{prefix}.intermediate.dense"),
+                                          *_linear(read, f"{prefix}.output.dense")),
+                        _layer_norm(read, f"{prefix}.attention.output.LayerNorm", eps),
+                        _layer_norm(read, f"{prefix}.output.LayerNorm", eps))
+
+
+def _per_head(block: StackedBlock) -> EncoderBlockParams:
+    """The same layer with one ``Head`` per head: views of its stacked columns, nothing copied."""
+    stacked = block.attention
+    width = stacked.w_q.shape[1] // stacked.n_heads
+    heads = tuple(Head(stacked.w_q[:, cols], stacked.w_k[:, cols], stacked.w_v[:, cols], stacked.b_q[cols],
+                       stacked.b_k[cols], stacked.b_v[cols])
+                  for cols in (slice(h * width, (h + 1) * width) for h in range(stacked.n_heads)))
+    return EncoderBlockParams(MultiHeadParams(heads, stacked.w_o, stacked.b_o), block.ffn, block.norm1, block.norm2)
 
 
 def rounded(name: str, array: np.ndarray, precision: str) -> np.ndarray:
@@ -213,18 +228,15 @@ def _stored(directory: Path) -> dict[str, np.ndarray]:
 
 
 def read_weights(directory: Path, config: dict[str, Any],
-                 precision: str = "float32") -> tuple[Embeddings, tuple[EncoderBlockParams, ...]]:
+                 precision: str = "float32") -> tuple[Embeddings, tuple[StackedBlock, ...]]:
     """The weights as attnlab's parameters: float64 arrays, but for the word table."""
     read = read_tensors(directory, precision)
-    weights = {name: array.astype(np.float64) for name, array in read.items() if name != WORD_TABLE}
-    for array in weights.values():
-        array.flags.writeable = False
     eps = float(config["layer_norm_eps"])
     try:
-        embeddings = Embeddings(read[WORD_TABLE], weights["embeddings.position_embeddings.weight"],
-                                weights["embeddings.token_type_embeddings.weight"],
-                                _layer_norm(weights, "embeddings.LayerNorm", eps))
-        blocks = tuple(_block(weights, layer, config["num_attention_heads"], eps)
+        embeddings = Embeddings(read[WORD_TABLE], _float64(read["embeddings.position_embeddings.weight"]),
+                                _float64(read["embeddings.token_type_embeddings.weight"]),
+                                _layer_norm(read, "embeddings.LayerNorm", eps))
+        blocks = tuple(_block(read, layer, config["num_attention_heads"], eps)
                        for layer in range(config["num_hidden_layers"]))
     except KeyError as error:
         raise ValueError(f"model.safetensors has no tensor {error.args[0]!r}") from None
@@ -249,8 +261,8 @@ def _load(directory: Path, precision: str) -> Model:
     if missing:
         raise FileNotFoundError(f"{directory} lacks {', '.join(missing)}: {INSTALL_HINT}")
     config = read_config(directory)
-    embeddings, blocks = read_weights(directory, config, precision)
-    stacked = tuple(stack_block(block) for block in blocks)
+    embeddings, stacked = read_weights(directory, config, precision)
+    blocks = tuple(_per_head(block) for block in stacked)
     return Model(embeddings, blocks, read_tokenizer(directory), directory, stacked)
 
 
