@@ -82,7 +82,8 @@ class Model:
     tokenizer: Any
     directory: Path
     stacked: tuple[StackedBlock, ...]
-    """``blocks`` with each layer's heads stacked side by side, for ``run(..., stacked=True)``."""
+    """The same weights with each layer's heads side by side, for ``run(..., stacked=True)`` (``blocks``' heads are
+    views of their columns)."""
 
     @property
     def n_heads(self) -> int:
@@ -229,7 +230,7 @@ def _stored(directory: Path) -> dict[str, np.ndarray]:
 
 def read_weights(directory: Path, config: dict[str, Any],
                  precision: str = "float32") -> tuple[Embeddings, tuple[StackedBlock, ...]]:
-    """The weights as attnlab's parameters: float64 arrays, but for the word table."""
+    """The weights as attnlab's parameters, each layer's heads side by side: float64 arrays, but for the word table."""
     read = read_tensors(directory, precision)
     eps = float(config["layer_norm_eps"])
     try:
