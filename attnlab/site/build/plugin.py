@@ -72,7 +72,7 @@ class AttnlabPlugin(BasePlugin):  # no options of its own
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         # the collector's passes took 0.45 s of a build's CPU: what is loaded so far (modules, the config) lives as
-        # long as the process, so they skip it; no full pass is left in a build, its peak memory the same (0.74 GB)
+        # long as the process, so they skip it; no full pass is left in a build, and its peak memory does not grow
         gc.freeze()
         gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
 
