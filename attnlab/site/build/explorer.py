@@ -127,13 +127,9 @@ def _padded(p: Prepared) -> str:
             "rounding, no more.")
 
 
-def _word_pieces(p: Prepared) -> str:
-    return (f"Yes: {_pair_answer(p, 'token', '##isation')}; the other way round, "
-            f"{_pair_answer(p, '##isation', 'token')}.")
-
-
 ANSWERS = {"toy-words": _toy_words, "pronoun": _pronoun, "repeated": _repeated, "punctuation": _punctuation,
-           "padded": _padded, "word-pieces": _word_pieces}
+           "padded": _padded, "word-pieces": lambda p: (f"Yes: {_pair_answer(p, 'token', '##isation')}; the other "
+                                                         f"way round, {_pair_answer(p, '##isation', 'token')}.")}
 
 
 def answer(p: Prepared) -> str:

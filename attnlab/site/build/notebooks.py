@@ -60,6 +60,15 @@ def displaying(shown: str) -> str:
     return f"{shown}\n\n{', '.join(dict.fromkeys(names))}" if names else shown
 
 
+def ran_by_its_block(shown: str, code: str) -> bool:
+    """Whether the page's run of the block ``code`` (fresh namespace, before the notebooks) ran the cell too: ``shown``
+    is ``code``'s first statements, the names the cell ends by showing bound at the top level."""
+    body, ran = ast.parse(shown).body, ast.parse(code).body
+    binder = next((statement for statement in reversed(body) if assigned(statement)), None)
+    return ([ast.dump(s) for s in body] == [ast.dump(s) for s in ran[:len(body)]]
+            and (binder is None or isinstance(binder, ast.Assign | ast.AugAssign)))
+
+
 def retarget(target: str, page: str) -> str:
     """A link of ``page`` from the notebooks' folder (``block.md#x`` → ``../block.html#x``; ``#x`` → the page's)."""
     if re.match(r"^[a-z][a-z0-9+.-]*:|^/", target, re.IGNORECASE):
@@ -78,12 +87,12 @@ def page_link(page: str, place: str = "") -> str:
 
 @dataclass(frozen=True)
 class Cell:
-    """A cell; a code cell's block ``place``, and ``partial`` if it leaves lines out."""
+    """A cell; a code cell's block ``place``, and ``run_alone`` if the build runs it on its own to check it."""
 
     kind: str
     source: str
     place: str = ""
-    partial: bool = False
+    run_alone: bool = False
 
 
 @dataclass
@@ -107,9 +116,9 @@ class Notebook:
         self.markdown.append("")
         self.quoting = quote
 
-    def code(self, source: str, place: str = "", partial: bool = False) -> None:
+    def code(self, source: str, place: str = "", run_alone: bool = False) -> None:
         self.flush()
-        self.cells.append(Cell("code", source.strip("\n"), place, partial))
+        self.cells.append(Cell("code", source.strip("\n"), place, run_alone))
         self.quoting = False
 
     def flush(self) -> None:
@@ -188,7 +197,7 @@ class Chapter:
                        quote)
             return
         hidden = any(line.strip() == HIDE for line in code.split("\n"))
-        into.code(displaying(shown) if hidden else shown, place, hidden)
+        into.code(displaying(shown) if hidden else shown, place, hidden and not ran_by_its_block(shown, code))
         if hidden:
             into.write(f"*The page shows [the result]({page_link(self.page, place)}), laid out by lines this cell "
                        "leaves out.*", quote)
@@ -297,8 +306,8 @@ def notebook_json(cells: list[Cell]) -> str:
 
 
 def run_shown_parts(name: str, cells: list[Cell]) -> None:
-    """Run each cell of ``name`` that leaves lines out, each on its own; ``ValueError`` naming a failing block."""
-    for cell in (cell for cell in cells if cell.partial):
+    """Run each cell of ``name`` marked ``run_alone``, each on its own; ``ValueError`` naming a failing block."""
+    for cell in (cell for cell in cells if cell.run_alone):
         try:
             with guarded(cell.place, f"{name}'s cell"), redirect_stdout(io.StringIO()):
                 exec(compile(cell.source, f"<{cell.place}>", "exec"), {"__name__": "__main__"})  # noqa: S102 - docs/

@@ -249,18 +249,19 @@ def test_a_shown_line_needing_a_hidden_one_or_ending_the_process_stops_the_noteb
     with pytest.raises(ValueError, match=rf"^{re.escape(place)}: notebooks/small\.ipynb fails on this block's "
                                          r"shown code, run on its own as the notebook runs it: NameError"):
         notebook_files(source)
-    source = CHAPTER.replace("r = compute()\n", "import os\nos._exit(7)\n")  # not 0: in pytest it would pass
+    source = source.replace("print(secret[0])", "import os\nos._exit(7)")  # not 0: in pytest it would pass
     with pytest.raises(ValueError, match=rf"^docs/small\.md:{line_of(SHOWN)}: notebooks/small\.ipynb's cell called"):
         notebook_files(source)
 
 
-def test_only_a_cell_leaving_lines_out_runs_again_each_on_its_own() -> None:
+def test_only_a_cell_its_blocks_run_did_not_run_first_runs_again_each_on_its_own() -> None:
     failing = CHAPTER.replace("print(1)\n", "print(undefined_name)\n")  # the page would have stopped at it
-    assert "print(undefined_name)" in [c.source for c in laid_out(failing)[1]]
-    assert list(notebook_files(failing)) == ["notebooks/small.ipynb", "notebooks/small-answers.ipynb"]
-    first = notebooks.Cell("code", "shared = 1", "docs/small.md:1", partial=True)
-    second = notebooks.Cell("code", "print(shared)", "docs/small.md:9", partial=True)
-    notebooks.run_shown_parts("notebooks/small.ipynb", [first])
+    assert "print(undefined_name)" in [c.source for c in laid_out(failing)[1]] and notebook_files(failing)  # no run
+    shown, looped = "x = 1\ny = x + 1", "for i in []:\n    y = i"  # looped's cell shows y, maybe unbound: runs alone
+    assert [notebooks.ran_by_its_block(*pair) for pair in [(shown, f"{shown}\nprint(y)"), (looped, f"{looped}\nz = 0"),
+                                                           (shown, "x = 1\nz = 0\ny = x + 1")]] == [True, False, False]
+    first = notebooks.Cell("code", "shared = 1", "docs/small.md:1", run_alone=True)
+    second = notebooks.Cell("code", "print(shared)", "docs/small.md:9", run_alone=True)
     with pytest.raises(ValueError, match=r"^docs/small\.md:9: notebooks/small\.ipynb fails on .*NameError"):
         notebooks.run_shown_parts("notebooks/small.ipynb", [first, second])
 
