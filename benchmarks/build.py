@@ -34,6 +34,7 @@ is not a test.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import re
 import resource
@@ -170,7 +171,12 @@ def prose_edits(runs: int, options: tuple[str, ...]) -> Timing:
 
 
 def measure(runs: int, folder: Path) -> tuple[dict[str, Timing], Path]:
-    """Median timings of every measurement, and a site the guide's build wrote (for page weights)."""
+    """Median timings of every measurement, and a site the guide's build wrote (for page weights).
+
+    attnlab is first compiled to bytecode, as ``make`` does (and pip does for Material): with
+    PYTHONDONTWRITEBYTECODE set, each build would otherwise compile it again.
+    """
+    compileall.compile_dir(ROOT / "attnlab", quiet=1)
     bare_file = bare_config(folder / "bare")
     clean, bare = [], []
     for i in range(runs):  # taken in turns, so that both see the same load
