@@ -44,7 +44,7 @@ class Spread:
     """The largest softmax weight of one query's row."""
 
 
-def spread(d_k: int, shared: float = 0.0, queries: int = 1000, keys: int = 8, seed: int = 2019) -> Spread:
+def spread(d_k: int, shared: float = 0.0, queries: int = 500, keys: int = 8, seed: int = 2019) -> Spread:
     """Draw ``queries`` queries, each with ``keys`` keys, and measure their scaled scores (seeded per width, cached).
 
     Independent entries give a spread near 1 at every width; a shared part makes it grow with d_k.
