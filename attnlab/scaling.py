@@ -16,7 +16,10 @@ import numpy as np
 from attnlab.attention import softmax
 from attnlab.checks import finite_number, instance, integer, positive_int
 
-__all__ = ["Spread", "rows", "spread"]
+__all__ = ["QUERIES", "Spread", "rows", "spread"]
+
+QUERIES = 500
+"""How many queries ``spread`` draws by default, each with keys of its own (the Scores chapter's experiment)."""
 
 
 def rows(rng: np.random.Generator, shape: tuple[int, ...], shared: float = 0.0) -> np.ndarray:
@@ -44,7 +47,7 @@ class Spread:
     """The largest softmax weight of one query's row."""
 
 
-def spread(d_k: int, shared: float = 0.0, queries: int = 500, keys: int = 8, seed: int = 2019) -> Spread:
+def spread(d_k: int, shared: float = 0.0, queries: int = QUERIES, keys: int = 8, seed: int = 2019) -> Spread:
     """Draw ``queries`` queries, each with ``keys`` keys, and measure their scaled scores (seeded per width, cached).
 
     Independent entries give a spread near 1 at every width; a shared part makes it grow with d_k.
