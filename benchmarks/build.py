@@ -13,7 +13,8 @@ run). In one run it measures, as medians of ``--runs``:
 - the yardstick: bare Material building the same Markdown, with the
   theme and the same Markdown extensions but no plugins, execution or
   checks of the guide (``--no-strict``: links to anchors that code would
-  have printed are only warnings there).
+  have printed are only warnings there), built ``BARE_PER_CLEAN`` times per
+  clean build, so its median is of that many times ``--runs``.
 
 Each is printed in seconds and as a ratio to the yardstick, by wall time
 and by CPU time. Builds run in one process each, on one core, so their CPU
@@ -58,8 +59,8 @@ CLEAN_TARGET_RATIO = 8.0
 AGAIN_TARGET_RATIO = 5.0
 PAGE_TARGET_KB = 500.0
 BARE_PER_CLEAN = 3
-"""Bare builds taken per clean build: one varies by about a tenth from run to run (0.64 to 0.87 s CPU
-in twelve), enough to move a ratio near its target across it."""
+"""Bare builds taken per clean build: every ratio divides by bare Material's time, and one of its short builds
+varies by about a tenth from run to run, enough to move a ratio near its target across it."""
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
 FONTS = {".woff2", ".woff", ".ttf", ".otf"}
 
@@ -177,9 +178,7 @@ def measure(runs: int, folder: Path) -> tuple[dict[str, Timing], Path]:
     """Median timings of every measurement, and a site the guide's build wrote (for page weights).
 
     attnlab is first compiled to bytecode, as ``make`` does (and pip does for Material): with
-    PYTHONDONTWRITEBYTECODE set, each build would otherwise compile it again. Bare Material builds
-    :data:`BARE_PER_CLEAN` times per clean build: it is the divisor of every ratio, and its short
-    builds vary most.
+    PYTHONDONTWRITEBYTECODE set, each build would otherwise compile it again.
     """
     compileall.compile_dir(ROOT / "attnlab", quiet=1)
     bare_file = bare_config(folder / "bare")
