@@ -1,6 +1,6 @@
 """The math font (Noto Sans Math, with its MATH table) cut to the characters the built pages' formulas draw: their
-text, the italic of a one-letter ``<mi>`` (MathML Core's automatic italic), a root's radical. Timestamps are kept, so
-the same pages give the same bytes."""
+text, the italic of a one-letter ``<mi>`` (MathML Core's automatic italic), a root's radical (timestamps kept: the same
+pages, the same bytes). The guide's cut is committed: ``CUT``, its characters beside it (``.txt``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from html import unescape
 from pathlib import Path
 
 FONT = "assets/fonts/noto-sans-math.woff2"
+CUT = Path(__file__).parent / "data" / "math-font.woff2"  # written by scripts/math_font.py
 MATH = re.compile(r"<math\b.*?</math\s*>", re.S)
 TAG = re.compile(r"<[^>]+>")
 ONE_LETTER = re.compile(r"<mi>\s*([^<\s])\s*</mi>")
@@ -44,22 +45,21 @@ def subset(font: bytes, characters: Iterable[str]) -> bytes:
     from fontTools.ttLib.woff2 import WOFF2FlavorData
 
     loaded = TTFont(io.BytesIO(font), recalcTimestamp=False)
-    cutter = fonttools_subset.Subsetter(fonttools_subset.Options(flavor="woff2", layout_features=["*"]))
+    cutter = fonttools_subset.Subsetter(fonttools_subset.Options(layout_features=["*"]))
     cutter.populate(unicodes=sorted(ord(c) for c in characters))
     cutter.subset(loaded)
     out = io.BytesIO()
-    loaded.flavor = "woff2"
-    # the source keeps its glyphs untransformed, which spares reading them half the cut's time; the cut
-    # transforms them as WOFF2 usually does, which makes it smaller
+    # the source's glyphs are untransformed (half the time to read them); the cut's transformed, as is usual (smaller)
     loaded.flavorData = WOFF2FlavorData(data=loaded.flavorData, transformedTables=GLYPH_TABLES)
     loaded.save(out)
     return out.getvalue()
 
 
 def write(site: Path) -> None:
-    """Cut the built ``site``'s math font to the characters its pages' formulas use (no font, no change)."""
+    """Cut the built ``site``'s math font to what its pages' formulas draw (no font, no change): ``CUT`` if it can."""
     target = site / FONT
     if not target.is_file():
         return
     characters = formula_characters(path.read_text(encoding="utf-8") for path in sorted(site.rglob("*.html")))
-    target.write_bytes(subset(target.read_bytes(), characters))
+    committed = characters <= set(CUT.with_suffix(".txt").read_text(encoding="utf-8"))
+    target.write_bytes(CUT.read_bytes() if committed else subset(target.read_bytes(), characters))
