@@ -16,7 +16,8 @@ empty cache; generating adds one token at a time and recomputes nothing.
 The held-out measurements (``accuracy``, ``study``) run their texts as one
 stack of rows (``forward_all``): the same numbers, in far fewer steps; and
 ``accuracies`` under several ablations computes what they share once (the
-layers before the first removed head, a layer's weights).
+layers before the first removed head, a layer's weights), and after the
+last layer's heads only the positions it scores.
 
 GPT-2's block (Pre-LN): x + attention(LN₁(x)), then x + MLP(LN₂(x)), then
 a final LN and the logits against the token embeddings (tied).
@@ -259,10 +260,12 @@ class Decoder:
         return layer_norm(x, w["transformer.ln_f.weight"], w["transformer.ln_f.bias"], self.eps
                           ) @ w["transformer.wte.weight"].T
 
-    def _ablated_logits(self, ids: np.ndarray, ablations: Sequence[frozenset[Head]]) -> list[np.ndarray]:
-        """The logits of the texts ``ids`` (B × T, no cache) with each set of heads in ``ablations`` removed, as
-        ``_extend`` gives them, what sets share computed once: a layer's heads run once for all the sets that
-        remove the same heads before it, the stream after it once for all that remove the same up to it."""
+    def _ablated_logits(self, ids: np.ndarray, ablations: Sequence[frozenset[Head]],
+                        rows: np.ndarray) -> list[np.ndarray]:
+        """The logits at the positions ``rows`` (B × T, true where wanted) of the texts ``ids`` (B × T, no cache) with
+        each set of heads in ``ablations`` removed, as ``_extend`` gives them, what sets share computed once: a layer's
+        heads run once for all the sets that remove the same heads before it, the stream after it once for all that
+        remove the same up to it; after the last layer's heads, only the wanted rows go on (each row on its own)."""
         nothing = np.zeros((len(ids), self.heads, 0, self.head_width))
         streams: dict[frozenset[Head], np.ndarray] = {frozenset(): self._embedded(ids, 0)}
         for layer in range(self.layers):
@@ -273,7 +276,10 @@ class Decoder:
                 if upto not in after:
                     if before not in mixed:
                         mixed[before] = self._attend(layer, streams[before], nothing, nothing)[1]
-                    after[upto] = self._write_and_feed(layer, streams[before], mixed[before], upto)[0]
+                    x, heads_out = streams[before], mixed[before]                 # B·T × 64, B × heads × T × 16
+                    if layer == self.layers - 1:  # the wanted rows only, as if one text: 1 × heads × rows × 16
+                        x, heads_out = x[rows.ravel()], heads_out.swapaxes(1, 2)[rows].swapaxes(0, 1)[None]
+                    after[upto] = self._write_and_feed(layer, x, heads_out, upto)[0]
             streams = after
         return [self._logits(streams[ablate]) for ablate in ablations]
 
@@ -393,10 +399,10 @@ def accuracies(model: Decoder, sequences: Iterable[Repeat], ablations: Sequence[
     sequences, sets = tuple(sequences), [frozenset(ablate) for ablate in ablations]
     hits: list[list[bool]] = [[] for _ in sets]
     for chunk, ids in _chunks(model, [s.text for s in sequences]):
-        for found, logits in zip(hits, model._ablated_logits(ids, sets), strict=True):
-            right = (logits.argmax(axis=-1).reshape(ids.shape)[:, :-1] == ids[:, 1:]).tolist()  # [text][position]
-            found.extend(right[row][position] for row, place in enumerate(chunk)
-                         for position in sequences[place].predictable)
+        rows = np.array([np.isin(range(ids.shape[1]), sequences[place].predictable) for place in chunk])  # texts × T
+        following = np.roll(ids, -1, axis=1)[rows]                                     # the next token of each row
+        for found, logits in zip(hits, model._ablated_logits(ids, sets, rows), strict=True):
+            found.extend((logits.argmax(axis=-1) == following).tolist())
     return [sum(found) / len(found) for found in hits]
 
 
