@@ -629,7 +629,8 @@
       canvas.width = n;
       canvas.height = n;
       var counts = data[s.measure][index];  // whole steps of 1/scale
-      var most = counts.reduce(function (a, b) { return Math.max(a, b); }, 0);
+      var most = 0;  // a loop, not reduce: no function call per square
+      for (var i = 0; i < counts.length; i += 1) { if (counts[i] > most) { most = counts[i]; } }
       var top = darkest(s.measure, [most / scale]);
       var shades = new Uint8ClampedArray(3 * (most + 2));  // each step's shade (fewer than the squares), then grey
       for (var step = 0; step <= most; step += 1) { shades.set(thumbShade(step / scale / top), 3 * step); }
@@ -669,8 +670,9 @@
         layer.forEach(function (head) {
           var n = head.length;
           var flat = new Int32Array(n * n);
+          // Math.round in a third of its time in V8, the same for x ≥ 0 but a rounding error below one half
           head.forEach(function (row, i) {
-            for (var j = 0; j < n; j += 1) { flat[i * n + j] = Math.round(row[j] * scale); }
+            for (var j = 0; j < n; j += 1) { flat[i * n + j] = Math.floor(row[j] * scale + 0.5); }
           });
           out.push(flat);
         });
