@@ -52,6 +52,7 @@ def test_the_built_font_is_the_committed_cut_to_every_character_of_every_formula
     listed = CUT.with_suffix(".txt").read_text("utf-8")
     assert used == set(listed) and len(used) > 20, "a stale cut: make build, then python scripts/math_font.py"
     assert (built_site / FONT).read_bytes() == CUT.read_bytes() == subset(SOURCE.read_bytes(), listed)
+    assert CUT.stat().st_size < SOURCE.stat().st_size, "the cut is smaller than the font it is cut from"
     assert "SIL OPEN FONT LICENSE Version 1.1" in (built_site / "assets/fonts/OFL.txt").read_text()
     css = (built_site / "assets/attnlab.css").read_text(encoding="utf-8")
     assert 'url("fonts/noto-sans-math.woff2")' in css and re.search(r"math \{\s*font-family: \"Attention Lab", css)
