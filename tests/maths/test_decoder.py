@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safetensors.numpy import load_file
 
 from attnlab import decoder
 
@@ -92,14 +91,6 @@ def test_accuracies_under_several_ablations_are_each_ones_accuracy_over_forward_
                 for s, run in zip(sequences, runs, strict=True) for position in s.predictable]
         expected.append(sum(hits) / len(hits))
     assert decoder.accuracies(MODEL, sequences, ABLATIONS) == expected
-
-
-def test_the_reader_agrees_with_the_safetensors_package() -> None:
-    stored = load_file(str(decoder.DIRECTORY / "model.safetensors"))
-    ours = decoder.read_safetensors(decoder.DIRECTORY / "model.safetensors")
-    assert sorted(ours) == sorted(stored)
-    for name, array in stored.items():
-        np.testing.assert_array_equal(ours[name], array.astype(np.float64))
 
 
 def test_a_character_outside_the_vocabulary_or_more_tokens_than_the_context_are_refused() -> None:

