@@ -3,14 +3,13 @@ its pages, its size in ``assets/download-data.js``; :func:`dated_zip` makes the 
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import unicodedata
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from attnlab.cost import readable_bytes
 from attnlab.site.build import data_text
@@ -21,20 +20,18 @@ COMPRESSION = 2
 EARLIEST = (1980, 1, 1)  # the earliest date a zip entry can hold
 
 
-def dated_zip(entries: Iterable[tuple[str, bytes]], date: str, compress: bool = True) -> bytes:
-    """A zip of ``entries`` (name, bytes) in order, each dated ``date`` (``YYYY-MM-DD``, at least 1980-01-01),
-    rw-r--r--, deflated or stored (``compress=False``)."""
+def dated_zip(into: BinaryIO, entries: Iterable[tuple[str, bytes]], date: str, compress: bool = True) -> None:
+    """Write into ``into`` (a file, or ``io.BytesIO``) a zip of ``entries`` (name, bytes) in order, each dated ``date``
+    (``YYYY-MM-DD``, at least 1980-01-01), rw-r--r--, deflated or stored (``compress=False``)."""
     year, month, day = max(EARLIEST, tuple(int(part) for part in date.split("-")))
     moment = (year, month, day, 0, 0, 0)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive_file:
+    with zipfile.ZipFile(into, "w") as archive_file:
         for name, data in entries:
             entry = zipfile.ZipInfo(name, date_time=moment)
             entry.create_system = 3  # Unix, so the permissions below are read
             entry.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
             archive_file.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED,
                                   compresslevel=COMPRESSION if compress else None)
-    return buffer.getvalue()
 
 
 UNSAFE = re.compile(r"[\\\x00-\x1f\x7f]|(?:^|/)\.\.?(?:/|$)")
@@ -83,16 +80,15 @@ def packed(site: Path, name: str) -> dict[str, bytes]:
     return contents
 
 
-def zipped(contents: dict[str, bytes], name: str, date: str, compress: bool = True) -> bytes:
-    """The zip of ``contents``, sorted, under the folder ``name`` without ``.zip``, dated ``date`` (``YYYY-MM-DD``)."""
+def zipped(into: BinaryIO, contents: dict[str, bytes], name: str, date: str, compress: bool = True) -> None:
+    """Write into ``into`` the zip of ``contents``, sorted, in the folder ``name`` less ``.zip``, dated ``date``."""
     folder = name.removesuffix(".zip")
-    return dated_zip(((f"{folder}/{relative}", contents[relative]) for relative in sorted(contents)), date,
-                     compress)
+    dated_zip(into, ((f"{folder}/{relative}", contents[relative]) for relative in sorted(contents)), date, compress)
 
 
 def write(site: Path) -> None:
     """Write the archive of the built ``site`` into it, then the site's download data stating its size."""
     name = archive_name()
-    data = zipped(packed(site, name), name, build_date())
-    (site / name).write_bytes(data)
-    (site / DATA).write_text(download_data(name, len(data)), encoding="utf-8")
+    with (site / name).open("wb") as into:  # packed() leaves out this zip, as it does every archive
+        zipped(into, packed(site, name), name, build_date())
+    (site / DATA).write_text(download_data(name, (site / name).stat().st_size), encoding="utf-8")

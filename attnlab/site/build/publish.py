@@ -130,7 +130,8 @@ def publish(site: Path, docs: Path, nav: tuple[tuple[str, str], ...], offline_co
     if shows_explorer(site):
         write_files(site, {**explorer.published(), **model_files.files()})
         if offline_copy:
-            (site / model_files.archive_name()).write_bytes(model_files.archive(build_date()))
+            with (site / model_files.archive_name()).open("wb") as into:
+                model_files.archive(into, build_date())
     if offline_copy:
         mathfont.write(site)
         offline.write(site)

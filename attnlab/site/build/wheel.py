@@ -99,5 +99,6 @@ def write(site: Path) -> Path:
     """Write the wheel of the running ``attnlab`` into ``site``; return its path."""
     version = attnlab.__version__
     target = site / wheel_name(version)
-    target.write_bytes(dated_zip(contents(Path(attnlab.__file__).parent, installed(), version).items(), build_date()))
+    with target.open("wb") as into:
+        dated_zip(into, contents(Path(attnlab.__file__).parent, installed(), version).items(), build_date())
     return target

@@ -36,7 +36,8 @@ def small_site(root: Path) -> Path:
 
 def archive(site: Path, date: str = "2024-05-06") -> bytes:
     """The zip the build would write of ``site`` on ``date``."""
-    return offline.zipped(offline.packed(site, NAME), NAME, date)
+    offline.zipped(into := BytesIO(), offline.packed(site, NAME), NAME, date)
+    return into.getvalue()
 
 
 def entries(data: bytes) -> list[zipfile.ZipInfo]:
@@ -60,7 +61,8 @@ def test_every_file_but_archives_and_the_model_sits_in_one_folder_sorted_dated_n
     assert {(e.date_time, e.external_attr >> 16, e.create_system, e.compress_type) for e in found} == {
         ((2024, 5, 6, 0, 0, 0), 0o100644, 3, zipfile.ZIP_DEFLATED)}
     assert {e.date_time for e in entries(archive(site, "1970-01-01"))} == {(1980, 1, 1, 0, 0, 0)}
-    [stored] = entries(offline.zipped({"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False))
+    offline.zipped(into := BytesIO(), {"a.txt": b"aaaa" * 100}, NAME, "2024-05-06", compress=False)
+    [stored] = entries(into.getvalue())
     assert stored.compress_type == zipfile.ZIP_STORED and stored.compress_size == stored.file_size == 400
 
 

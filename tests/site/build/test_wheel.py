@@ -27,7 +27,8 @@ PACKAGE = Path(attnlab.__file__).parent
 
 def built(date: str = "2024-05-06", package: Path = PACKAGE) -> bytes:
     """The wheel of ``package`` on ``date``, with the installed attnlab's metadata."""
-    return dated_zip(wheel.contents(package, wheel.installed(), VERSION).items(), date)
+    dated_zip(into := io.BytesIO(), wheel.contents(package, wheel.installed(), VERSION).items(), date)
+    return into.getvalue()
 
 
 def entries(data: bytes) -> dict[str, bytes]:
