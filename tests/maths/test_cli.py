@@ -8,19 +8,13 @@ import subprocess
 import sys
 
 import pytest
-from sites import ROOT
+from sites import ROOT, run_command
 
 from attnlab.__main__ import main as companion_main
 from attnlab.bench import main as bench_main
 from attnlab.cli import run
 
 QUICK_BENCH = ("-m", "attnlab.bench", "--max-t", "256", "--repeats", "1")
-
-
-def run_command(*args: str, stdout: int = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
-    """Run ``python <args>`` from the repository root and return the finished process."""
-    return subprocess.run([sys.executable, *args], cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE, text=True,
-                          timeout=300, check=False)
 
 
 BAD_FLAGS = [

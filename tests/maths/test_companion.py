@@ -10,7 +10,7 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from test_cli import run_command
+from sites import companion, run_command
 
 from attnlab.examples import we002
 from attnlab.lab import compute
@@ -24,26 +24,16 @@ NOT_A_NUMBER = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
-def text() -> str:
-    """What ``python -m attnlab`` prints."""
-    done = run_command("-m", "attnlab")
-    assert (done.returncode, done.stderr) == (0, ""), done.stderr
-    return done.stdout
-
-
-@pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
     """What ``python -m attnlab --json`` prints, parsed; NaN or Infinity would fail the parse."""
-    done = run_command("-m", "attnlab", "--json")
-    assert (done.returncode, done.stderr) == (0, ""), done.stderr
-
     def refuse(constant: str) -> None:
         raise AssertionError(f"--json printed {constant}")
 
-    return json.loads(done.stdout, parse_constant=refuse)
+    return json.loads(companion("--json"), parse_constant=refuse)
 
 
-def test_companion_prints_five_contrasts_then_we002_each_with_its_weights_and_output(text: str) -> None:
+def test_companion_prints_five_contrasts_then_we002_each_with_its_weights_and_output() -> None:
+    text = companion()
     paragraphs = [b for b in text.strip().split("\n\n") if b]
     titles = [b.splitlines()[0] for b in paragraphs]
     assert len(titles) == 6 and titles[0].startswith("Baseline") and not NOT_A_NUMBER.search(text)

@@ -135,13 +135,6 @@ INTEGERS = [("causal", "n", 1), ("causal", "m", 1), ("causal", "offset", None), 
 """(function, integer argument, the least it allows or None)."""
 
 
-@pytest.mark.parametrize("bad", [True, 2.0, "2"], ids=["a boolean", "a float", "text"])
-def test_an_integer_argument_refuses_what_is_not_an_int_naming_it(bad: Any) -> None:
-    for function, argument, _ in INTEGERS:
-        info = refusal(function, argument, lambda _: bad)
-        assert info.type is TypeError and str(info.value).startswith(f"{argument} must be an integer, got "), info.value
-
-
 def test_an_integer_argument_refuses_a_value_below_its_least_naming_it() -> None:
     for function, argument, least in INTEGERS:
         if least is not None:
@@ -156,36 +149,31 @@ BAD_NUMBERS = {"text": ("0.5", TypeError, "must be a real number, got '0.5'"),
                "a boolean": (True, TypeError, "must be a real number, got True"),
                "NaN": (math.nan, ValueError, "must be finite, got nan"),
                "infinity": (math.inf, ValueError, "must be finite, got inf")}
-
-
-@pytest.mark.parametrize("kind", sorted(BAD_NUMBERS))
-def test_a_number_argument_refuses_non_numbers_and_non_finite_values_naming_it(kind: str) -> None:
-    bad, error, words = BAD_NUMBERS[kind]
-    for function, argument in NUMBERS:
-        info = refusal(function, argument, lambda _: bad)
-        assert info.type is error and str(info.value).startswith(f"{argument} {words}"), info.value
-
-
 MASKS = [("attention", "visible"), ("softmax", "visible"), ("multi_head", "visible")]
 BAD_MASKS = {"numbers": (lambda m: np.asarray(m, dtype=int), TypeError, "must be a boolean array, got dtype int"),
              "a wrong shape": (lambda m: np.asarray(m)[:, :1], ValueError, "must have shape"),
              "ragged": (lambda m: [*np.asarray(m).tolist(), [True]], ValueError, "is ragged"),
              "text": (lambda _: "all", TypeError, "must be a boolean array, got dtype <U3")}
+BUNDLES = [(function, "params") for function in ("feed_forward", "multi_head", "encoder_block")]
+REFUSED = {
+    **{f"an integer given {kind}": ([(f, a) for f, a, _ in INTEGERS], lambda _, bad=bad: bad, TypeError,
+                                    "must be an integer, got ")
+       for kind, bad in [("a boolean", True), ("a float", 2.0), ("text", "2")]},
+    **{f"a number given {kind}": (NUMBERS, lambda _, bad=bad: bad, error, words)
+       for kind, (bad, error, words) in BAD_NUMBERS.items()},
+    **{f"a mask given {kind}": (MASKS, change, error, words) for kind, (change, error, words) in BAD_MASKS.items()},
+    **{f"a bundle given {bad!r}": (BUNDLES, lambda _, bad=bad: bad, TypeError, "must be a ")
+       for bad in (None, [1.0, 2.0])},
+}
+"""What each kind of argument is given: (its places, the change to its valid value, the error, its words)."""
 
 
-@pytest.mark.parametrize("kind", sorted(BAD_MASKS))
-def test_a_mask_refuses_non_booleans_and_wrong_shapes_naming_it(kind: str) -> None:
-    change, error, words = BAD_MASKS[kind]
-    for function, argument in MASKS:
+@pytest.mark.parametrize("kind", sorted(REFUSED))
+def test_an_integer_number_mask_or_bundle_argument_refuses_what_it_cannot_take_naming_it(kind: str) -> None:
+    places, change, error, words = REFUSED[kind]
+    for function, argument in places:
         info = refusal(function, argument, change)
-        assert info.type is error and str(info.value).startswith(f"{argument} {words}"), info.value
-
-
-def test_a_bundle_argument_refuses_what_is_not_that_bundle_naming_it() -> None:
-    for function in ("feed_forward", "multi_head", "encoder_block"):
-        for bad in (None, [1.0, 2.0]):
-            info = refusal(function, "params", lambda _, bad=bad: bad)
-            assert info.type is TypeError and str(info.value).startswith("params must be a "), info.value
+        assert info.type is error and str(info.value).startswith(f"{argument} {words}"), (kind, info.value)
 
 
 def test_as_array_turns_integers_beyond_int64_into_float64() -> None:

@@ -120,8 +120,7 @@ loadModel().then(model => {
 
 def load_in_node(model_dir: Path, text: str = "The grid load rises.") -> dict[str, Any]:
     """What loading ``model_dir`` and encoding ``text`` gave: {loaded: true} or {error: "Name: message"}."""
-    answer: dict[str, Any] = json.loads(node_runner(LOAD, model_dir, stdin=json.dumps(text)))
-    return answer
+    return json.loads(node_runner(LOAD, model_dir, stdin=json.dumps(text)))
 
 
 def damaged_copy(model_dir: Path, tmp_path: Path, name: str, change: Any) -> Path:

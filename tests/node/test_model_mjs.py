@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -15,19 +14,11 @@ from typing import Any
 
 import pytest
 from browser.agreement import assert_agrees, camel, control_settings, in_javascript_terms
-from model_js import node
-from sites import DOCS, ROOT
+from model_js import node, node_output
+from sites import DOCS, companion
 
 from attnlab.__main__ import CONTRASTS
 from attnlab.lab import compute
-
-
-@functools.cache
-def companion(*args: str) -> str:
-    """What ``python -m attnlab`` prints."""
-    done = subprocess.run([sys.executable, "-m", "attnlab", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=True)
-    return done.stdout
 
 
 def printed(site: Path, *args: str, **options: Any) -> str:
@@ -45,9 +36,7 @@ def imported(site: Path, settings: list[dict[str, Any]], cwd: Path) -> list[Any]
               "const settings = JSON.parse(readFileSync(0, 'utf8'));\n"
               "const run = c => { try { return compute(c); } catch (e) { return e.message; } };\n"
               "process.stdout.write(JSON.stringify(settings.map(run)));\n")
-    done = node("--input-type=module", "-e", script, cwd=cwd, stdin=json.dumps(settings))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(node_output("--input-type=module", "-e", script, cwd=cwd, stdin=json.dumps(settings)))
 
 
 def test_node_model_mjs_beside_the_pages_prints_what_the_python_companion_prints_in_any_locale_and_as_json(
@@ -120,8 +109,7 @@ def test_the_toy_it_exports_cannot_be_changed_under_compute(built_site: Path, tm
     script = (f"import {{ toy, contrasts, compute }} from {json.dumps((built_site / 'model.mjs').as_uri())};\n"
               "try { toy.w_v[0][0] = NaN; contrasts[0].controls.token = 'grid'; } catch (e) {}\n"
               "process.stdout.write(JSON.stringify([compute({}).output, contrasts[0].controls]));\n")
-    done = node("--input-type=module", "-e", script, cwd=tmp_path)
-    assert json.loads(done.stdout) == [list(compute().output), {}], done.stderr
+    assert json.loads(node_output("--input-type=module", "-e", script, cwd=tmp_path)) == [list(compute().output), {}]
 
 
 def test_the_module_holds_no_maths_of_its_own() -> None:
@@ -154,16 +142,13 @@ def test_the_notes_require_and_import_snippets_run_as_shown(built_site: Path, tm
     command = re.search(r"^//\s+python (-c .*)$", snippet, re.M).group(1)  # how the snippet makes toy.json
     subprocess.run(f"{sys.executable} {command}", shell=True, cwd=tmp_path, check=True, timeout=120)
     (tmp_path / "snippet.cjs").write_text(snippet, encoding="utf-8")
-    done = node("snippet.cjs", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
     expected = [compute(value_y=4.0).output, compute("load").weights]
-    assert logged(done.stdout) == [pytest.approx(row, rel=1e-12) for row in expected]
+    assert logged(node_output("snippet.cjs", cwd=tmp_path)) == [pytest.approx(row, rel=1e-12) for row in expected]
     site = tmp_path / "copy"  # the import snippet runs beside the pages
     shutil.copytree(built_site, site)
     (site / "snippet.mjs").write_text(notes_snippet("import { compute }"), encoding="utf-8")
-    done = node("snippet.mjs", cwd=site)
-    assert done.returncode == 0, done.stderr
-    assert logged(done.stdout) == [pytest.approx(compute("grid", causal=False).weights, rel=1e-12)]
+    weights = compute("grid", causal=False).weights
+    assert logged(node_output("snippet.mjs", cwd=site)) == [pytest.approx(weights, rel=1e-12)]
 
 
 def test_the_notes_link_to_the_module_and_show_how_to_run_it_and_the_home_page_links_there(built_site: Path) -> None:

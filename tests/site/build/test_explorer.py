@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from model_js import node_output
 
 from attnlab import bert
 from attnlab.cost import readable_bytes
@@ -72,13 +71,9 @@ def test_a_layers_vectors_are_the_heads_queries_keys_scores_and_value_lengths() 
 
 
 def test_the_files_run_as_scripts_add_their_sentences_to_what_is_there() -> None:
-    executable = shutil.which("node")  # run as the browser does (classic scripts), in Node
-    assert executable, "Node.js is needed for this test (Debian: apt-get install nodejs)"
     runner = ("globalThis.ATTNLAB_EXPLORER = {other: 1};\n" + "".join(data_script(p.key) for p in PREPARED)
               + "\nprocess.stdout.write(JSON.stringify(globalThis.ATTNLAB_EXPLORER));")
-    finished = subprocess.run([executable, "-"], input=runner, capture_output=True, text=True, timeout=60, check=False)
-    assert finished.returncode == 0, finished.stderr
-    found = json.loads(finished.stdout)
+    found = json.loads(node_output("-", stdin=runner, timeout=60))  # run as the browser does (classic scripts)
     assert set(found) == {"other", *(p.key for p in PREPARED)}
     assert {p.key: found[p.key]["tokens"] for p in PREPARED} == {p.key: list(tokens(p.key)) for p in PREPARED}
 
