@@ -135,19 +135,24 @@ ENCODE = """
 loadModel().then(model => {
   const out = [];
   const chunks = [];
+  let spare = null;  // each sentence into the memory of the one before, where it fits (as the explorer's worker does)
   for (const text of stdin()) {
-    const e = minilm.run(model, text);
-    out.push({ tokens: e.tokens, ids: e.ids, n: e.tokens.length, simd: model.kernel.simd });
-    chunks.push(...[e.attentions, e.sizes, e.outputs, e.scores]);
+    const e = minilm.run(model, text, spare);
+    out.push({ tokens: e.tokens, ids: e.ids, n: e.tokens.length, simd: model.kernel.simd,
+               reused: spare !== null && e.attentions.buffer === spare[0] });
+    chunks.push(Buffer.concat([e.attentions, e.sizes, e.outputs, e.scores].map(
+      c => Buffer.from(c.buffer, c.byteOffset, c.byteLength))));  // a copy: the next sentence overwrites e
+    spare = minilm.buffers(e);
   }
-  fs.writeFileSync(process.env.ATTNLAB_OUT, Buffer.concat(chunks.map(c => Buffer.from(c.buffer))));
+  fs.writeFileSync(process.env.ATTNLAB_OUT, Buffer.concat(chunks));
   process.stdout.write(JSON.stringify(out));
 }, fail);
 """
 
 
 def encode_in_node(sentences: list[str], model_dir: Path, out: Path, kernel: str = "simd") -> list[dict[str, Any]]:
-    """Every sentence through minilm.js: its tokens, ids, whether the kernel ran SIMD, and ``Reference``'s arrays."""
+    """Every sentence through minilm.js, each into the memory of the one before: its tokens, ids, whether the kernel ran
+    SIMD, whether that memory was large enough to be reused, and ``Reference``'s arrays."""
     script = f"process.env.ATTNLAB_OUT = {json.dumps(str(out))};\n" + ENCODE
     listed = json.loads(node_runner(script, model_dir, stdin=json.dumps(sentences), kernel=kernel))
     assert not isinstance(listed, dict), listed
@@ -162,6 +167,6 @@ def encode_in_node(sentences: list[str], model_dir: Path, out: Path, kernel: str
             size = layers * heads * n * last
             arrays[name] = numbers[at:at + size].reshape(layers, heads, n, last)
             at += size
-        results.append({"tokens": tuple(entry["tokens"]), "ids": entry["ids"], "simd": entry["simd"], **arrays})
+        results.append({**entry, "tokens": tuple(entry["tokens"]), **arrays})
     assert at == numbers.size, "minilm.js wrote more numbers than its tokens account for"
     return results

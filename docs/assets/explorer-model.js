@@ -4,6 +4,8 @@
  *   load({onProgress}) -> a promise, resolved once every model file is in and checked;
  *   encode(text)       -> a promise of {tokens, attentions[layer][head][query][key], sizes, outputs,
  *                         scores, scaled, queries, keys, values, lengths} (minilm.js's encode);
+ *   release(result)    -> hands an encoded result the page no longer reads back to the worker, which
+ *                         writes the next sentence into its memory (fresh memory is slow to come by);
  *   cancel()           -> stops a load under way and forgets what it had.
  * Nothing of the model is fetched before load() is called. The page's main thread only inserts
  * one <script> element per model file (assets/model/, listed by its manifest.js; scripts load from
@@ -57,6 +59,7 @@
     var minilm = scope.attnlab.minilm;
     var checked = {};
     var model = null;
+    var spare = null;  // the buffers of a result the page gave back
     var chain = Promise.resolve();
     var failed = function (error) { scope.postMessage({ type: "failed", name: error.name, message: error.message }); };
     scope.onmessage = function (event) {
@@ -76,9 +79,12 @@
           minilm.run(model, "The model is ready.");  // compiles the arithmetic before the reader's first sentence
           scope.postMessage({ type: "ready" });
         }).catch(failed);
+      } else if (message.type === "spare") {
+        spare = message.buffers;
       } else if (message.type === "encode") {
         try {
-          var result = minilm.run(model, message.text);
+          var result = minilm.run(model, message.text, spare);
+          spare = null;
           scope.postMessage({ type: "encoded", id: message.id, result: result }, minilm.buffers(result));
         } catch (error) {
           scope.postMessage({ type: "refused", id: message.id, name: error.name, message: error.message });
@@ -254,12 +260,21 @@
     });
   }
 
+  /** Give the worker back the memory of a result from encode, once nothing reads it; a second time, nothing. */
+  function release(result) {
+    var spare = root.attnlab.minilm.buffers(result);
+    if (loaded() && spare.every(function (buffer) { return buffer.byteLength > 0; })) {  // not yet given back
+      current.worker.postMessage({ type: "spare", buffers: spare }, spare);
+    }
+  }
+
   function loaded() { return Boolean(current && current.done); }
 
   root.attnlab = root.attnlab || {};
   root.attnlab.model = {
     load: function (options) { return load(options).then(function () { return root.attnlab.model; }); },
     encode: encode,
+    release: release,
     cancel: cancel,
     loaded: loaded,
   };

@@ -220,12 +220,13 @@
     });
   };
 
-  /** Load a sentence (its file, the first time) and show it; a failure is said in the status line. */
+  /** Load a sentence (its file, the first time) and show it; a failure is said in the status line. A promise, settled
+   *  once that is done. */
   Explorer.prototype.choose = function (key) {
     var self = this;
     var request = ++this.request;
     this.status.textContent = "Loading the numbers of this sentence\u2026";
-    loadSentence(this.base, key).then(function (data) {
+    return loadSentence(this.base, key).then(function (data) {
       if (request !== self.request) { return; }  // the reader has chosen another sentence since
       self.data = data;
       var start = opening(data);
@@ -739,12 +740,15 @@
       status.textContent = "Computing every head of your sentence\u2026";
       globalThis.attnlab.model.encode(sentence).then(function (result) {
         self.computing = false;
+        var previous = registry().own;
         registry().own = ownData(sentence, result, self.scales);
         if (!self.sentence.querySelector('option[value="own"]')) {
           self.sentence.appendChild(element("option", { value: "own" }, "Your sentence"));
         }
         self.sentence.value = "own";
-        self.choose("own");
+        self.choose("own").then(function () {  // the sentence before is no longer shown: its memory goes back
+          if (previous) { globalThis.attnlab.model.release(previous.exact); }
+        });
         stage("shown");
         status.textContent = "Your sentence gives " + result.tokens.length + " word pieces; every head is shown. " +
           "Pick a word to see which heads look from it to another word.";

@@ -269,13 +269,22 @@
     }
   }
 
-  /** The shape and empty arrays of a sentence's result (n pieces): flat, [layer][head][query][key] in that order. */
-  function emptyResult(config, n) {
+  // a result's grids, in the order buffers() lists them: four of n numbers per row, four of d, then lengths (one)
+  var GRIDS = ["attentions", "sizes", "scores", "scaled", "outputs", "queries", "keys", "values", "lengths"];
+
+  /** The shape and arrays of a sentence's result (n pieces), each flat, [layer][head][query][key] in that order, to be
+   *  written whole. Grid i lies at the start of spare[i] where that ArrayBuffer is large enough, else in a new one:
+   *  a browser is slow to hand out fresh memory, and a sentence of 128 pieces has 48 MB of grids. */
+  function emptyResult(config, n, spare) {
     var layers = config.layers, heads = config.heads, d = config.hidden / config.heads;
-    var grid = function (last) { return new Float64Array(layers * heads * n * last); };
-    return { shape: { layers: layers, heads: heads, n: n, d: d },
-             attentions: grid(n), sizes: grid(n), scores: grid(n), scaled: grid(n),
-             outputs: grid(d), queries: grid(d), keys: grid(d), values: grid(d), lengths: grid(1) };
+    var result = { shape: { layers: layers, heads: heads, n: n, d: d } };
+    GRIDS.forEach(function (name, i) {
+      var count = layers * heads * n * (i < 4 ? n : i < 8 ? d : 1);
+      var buffer = spare && spare[i];
+      result[name] = buffer instanceof ArrayBuffer && buffer.byteLength >= 8 * count ?
+        new Float64Array(buffer, 0, count) : new Float64Array(count);
+    });
+    return result;
   }
 
   /** G = W_O^h W_O^hᵀ for head h of layer l (d × d, float64): computed once per model, kept in model.grams. */
@@ -355,8 +364,9 @@
               model.tensors[name("output.LayerNorm.bias")], config.eps);
   }
 
-  /** Token ids through the model: emptyResult's arrays filled, and hidden (the last layer's rows, n × width). */
-  function forward(model, ids) {
+  /** Token ids through the model: emptyResult's arrays filled (in spare's buffers where they fit), and hidden (the
+   *  last layer's rows, n × width). */
+  function forward(model, ids, spare) {
     var config = model.config;
     var t = model.tensors;
     var n = ids.length;
@@ -371,7 +381,7 @@
       }
     }
     layerNorm(x, n, width, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], config.eps);
-    var result = emptyResult(config, n);
+    var result = emptyResult(config, n, spare);
     var rows = function (width) { return new Float64Array(n * width); };
     var work = { rows: rows(width), concat: rows(width), mid: rows(width), inner: rows(config.intermediate) };
     for (var l = 0; l < config.layers; l += 1) { layer(model, l, x, n, result, work); }
@@ -394,23 +404,27 @@
     return split;
   }
 
-  var GRIDS = ["attentions", "sizes", "scores", "scaled", "outputs", "queries", "keys", "values", "lengths"];
-
   /** A sentence through the model, flat: {tokens, ids, shape {layers, heads, n, d}, attentions, sizes (‖α_ij f(x_j)‖),
    *  scores (q·k), scaled (q·k/√d_k), each a Float64Array [layer][head][query][key]; outputs (the heads' output rows),
    *  queries, keys and values, [layer][head][token][d]; lengths [layer][head][key] (‖f(x_j)‖); hidden (the last
-   *  layer's rows)}. buffers(result) lists what a worker can transfer. */
-  function run(model, text) {
+   *  layer's rows)}. buffers(result) lists what a worker can transfer. spare (optional): buffers(r) of an earlier
+   *  result r that nothing reads any more; the grids are written into its memory where they fit. */
+  function run(model, text, spare) {
     var split = pieces(model, text);
-    var result = forward(model, split.ids);
+    var result = forward(model, split.ids, spare);
     result.tokens = split.tokens;
     result.ids = split.ids;
     return result;
   }
 
-  /** The ArrayBuffers of run's result, for postMessage's transfer list. */
+  /** The ArrayBuffers of run's result, flat or nested, grid by grid in GRIDS' order, then hidden's: postMessage's
+   *  transfer list, and run's spare once the result is no longer read. */
   function buffers(result) {
-    return GRIDS.concat(["hidden"]).map(function (name) { return result[name].buffer; });
+    return GRIDS.concat(["hidden"]).map(function (name) {
+      var grid = result[name];
+      while (!ArrayBuffer.isView(grid)) { grid = grid[0]; }
+      return grid.buffer;
+    });
   }
 
   /** run's result indexed as nested lists: attentions[layer][head][query] is a view of the flat array's row (no copy),

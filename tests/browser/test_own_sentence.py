@@ -96,6 +96,8 @@ def test_the_model_loads_and_runs_by_keyboard_and_a_typed_sentence_gets_pythons_
                         ("weight", expected.weights[at]), ("size", expected.sizes[at])):
         assert f"{value:.3f}" in neuron.get_by_test_id(f"neuron-{part}").inner_text(), part
     assert neuron.get_by_test_id("neuron-row").locator("tbody tr").count() == n
+    given = "t => attnlab.model.encode(t + t).then(r => (attnlab.model.release(r), r.attentions[0][0][0].length))"
+    assert page.evaluate(given, SENTENCE) == 0  # the worker has its memory back, and writes the next sentence there
     result = page.evaluate("text => attnlab.model.load().then(() => attnlab.model.encode(text))", SENTENCE)
     assert tuple(result["tokens"]) == expected.tokens
     assert np.abs(np.array(result["attentions"]) - expected.weights).max() <= 1e-5

@@ -91,13 +91,15 @@ def test_a_lone_surrogate_counts_as_the_replacement_character_which_is_dropped(m
 PARITY_SENTENCES = [p.batch[0] for p in PREPARED] + generated_sentences()
 
 
-def test_minilm_js_gives_pythons_numbers_on_the_same_float16_weights_identically_on_both_kernel_paths(
+def test_minilm_js_gives_pythons_numbers_on_the_same_float16_weights_identically_on_both_kernel_paths_in_reused_memory(
         model_dir: Path, tmp_path: Path) -> None:
     simd, plain = (encode_in_node(PARITY_SENTENCES, model_dir, tmp_path / f"{kernel}.f64", kernel)
                    for kernel in ("simd", "plain"))
     assert [r["simd"] for r in simd + plain] == [True] * len(simd) + [False] * len(plain)  # the path asked for ran
     lengths = [len(r["tokens"]) for r in simd]
     assert len(set(PARITY_SENTENCES)) == len(lengths) and min(lengths) < 10 and 40 < max(lengths) <= 128
+    fits = [i > 0 and n <= max(lengths[:i]) for i, n in enumerate(lengths)]  # the memory of every sentence before
+    assert [r["reused"] for r in simd] == [r["reused"] for r in plain] == fits and 0 < sum(fits) < len(fits) - 1
     for sentence, ours, other in zip(PARITY_SENTENCES, simd, plain, strict=True):
         theirs = reference(sentence)
         assert ours["tokens"] == theirs.tokens, sentence
