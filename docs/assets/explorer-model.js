@@ -93,23 +93,6 @@
     };
   }
 
-  var frame = null;
-
-  /** The browser's own Worker. On file:// the theme's iframe-worker shim (for search) puts a stand-in in its
-   *  place that cannot run a Blob; there the constructor of an empty frame of this page is used, and the frame
-   *  is kept, since a worker lives as long as the document that started it. */
-  function workerConstructor() {
-    if (!root.IFrameWorker || root.Worker !== root.IFrameWorker) { return root.Worker; }
-    if (!frame) {
-      frame = document.createElement("iframe");
-      frame.hidden = true;
-      frame.title = "The model's worker";
-      frame.tabIndex = -1;
-      document.body.appendChild(frame);
-    }
-    return frame.contentWindow.Worker;
-  }
-
   /** A worker running wordpiece.js, kernel.js, minilm.js and workerMain, from a Blob of their source; the Blob's address
    *  is kept until the worker has answered (revoked at once, the worker might not have read it yet). */
   function startWorker(job) {
@@ -118,9 +101,10 @@
       return "(" + install.toString() + ")(self);\n";
     });
     var url = URL.createObjectURL(new Blob(parts, { type: "text/javascript" }));
-    var Constructor = workerConstructor();
     job.url = url;
-    return new Constructor(url);
+    // the browser's own Worker: on file:// the theme's search shim puts a stand-in that cannot run a Blob in its
+    // place, so the page template (overrides/main.html) keeps the original as attnlabWorker first
+    return new (root.attnlabWorker || root.Worker)(url);
   }
 
   var current = null;  // the load under way or done: {promise, worker, cancelled, manifest}
