@@ -274,7 +274,7 @@
 
   /** The shape and arrays of a sentence's result (n pieces), each flat, [layer][head][query][key] in that order, to be
    *  written whole. Grid i lies at the start of spare[i] where that ArrayBuffer is large enough, else in a new one:
-   *  a browser is slow to hand out fresh memory, and a sentence of 128 pieces has 48 MB of grids. */
+   *  a browser is slow to hand out fresh memory, and a long sentence's grids take tens of megabytes. */
   function emptyResult(config, n, spare) {
     var layers = config.layers, heads = config.heads, d = config.hidden / config.heads;
     var result = { shape: { layers: layers, heads: heads, n: n, d: d } };
