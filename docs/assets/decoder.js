@@ -1,6 +1,7 @@
 /* Attention Lab: the guide's small decoder run in the browser (and under Node), the same maths as attnlab.decoder.
  *
- * A classic script: it adds attnlab.decoder to globalThis.attnlab (never replacing it); Node requires it.
+ * A classic script: it adds attnlab.decoder to globalThis.attnlab (never replacing it); Node requires it. Its matrix
+ * products are kernel.js's (in float64), which a page loads first.
  * fromFiles(safetensorsBytes, vocabulary, config) builds the model from the committed files:
  *   model.forward(text)                   -> {tokens, ids, logits, attentions[layer][head][query][key], cache}
  *   model.step(cache, id)                 -> the same for one new token after the cached ones (nothing recomputed)
@@ -38,17 +39,11 @@
     };
   }
 
-  // rows (n × width, row-major) @ w (width × out) + b
-  function affine(rows, n, width, w, b, out) {
-    var result = new Float64Array(n * out);
-    for (var i = 0; i < n; i++) {
-      for (var j = 0; j < out; j++) {
-        var sum = b ? b[j] : 0;
-        for (var k = 0; k < width; k++) { sum += rows[i * width + k] * w[k * out + j]; }
-        result[i * out + j] = sum;
-      }
-    }
-    return result;
+  /** The page's matrix products (kernel.js: loaded before this script on a page, required under Node). */
+  function kernel() {
+    var api = (root.attnlab && root.attnlab.kernel) || (typeof require === "function" ? require("./kernel.js") : null);
+    if (!api) { throw new Error("decoder.js needs kernel.js, loaded before it"); }
+    return api.create(0);
   }
 
   function layerNorm(rows, n, width, gain, bias, eps) {
@@ -77,6 +72,14 @@
     var layers = config.n_layer, heads = config.n_head, width = config.n_embd, context = config.n_positions;
     var d = width / heads, eps = config.layer_norm_epsilon, size = vocabulary.length;
     var w = function (name) { return tensors[name].data; };
+    var products = kernel(), wte = w("transformer.wte.weight"), unembed = new Float64Array(width * size);
+    for (var t = 0; t < size * width; t++) { unembed[(t % width) * size + Math.floor(t / width)] = wte[t]; }
+    // rows (n × k) @ weight (k × out) + bias, in float64 (GPT-2 stores each weight input by output)
+    var affine = function (rows, n, k, weight, bias, out) {
+      var result = products.product({ x: rows, n: n, k: k, b: weight, out: out });
+      for (var i = 0; i < result.length; i++) { result[i] += bias[i % out]; }
+      return result;
+    };
 
     function encode(text) {
       return Array.from(text).map(function (c, place) {
@@ -96,7 +99,7 @@
       var start = cache.length, count = ids.length;
       if (count === 0 || start + count > context) { throw new Error(start + " cached and " + count + " new tokens: the decoder takes 1 to " + context + " in all"); }
       var off = function (l, h) { return (ablate || []).some(function (p) { return p[0] === l && p[1] === h; }); };
-      var x = new Float64Array(count * width), wte = w("transformer.wte.weight"), wpe = w("transformer.wpe.weight");
+      var x = new Float64Array(count * width), wpe = w("transformer.wpe.weight");
       for (var i = 0; i < count; i++) {
         for (var k = 0; k < width; k++) { x[i * width + k] = wte[ids[i] * width + k] + wpe[(start + i) * width + k]; }
       }
@@ -140,16 +143,8 @@
         maps.push(layerMaps);
       }
       var final = layerNorm(x, count, width, w("transformer.ln_f.weight"), w("transformer.ln_f.bias"), eps);
-      var logits = [];
-      for (i = 0; i < count; i++) {
-        var row = new Array(size);
-        for (var v = 0; v < size; v++) {
-          var s = 0;
-          for (k = 0; k < width; k++) { s += final[i * width + k] * wte[v * width + k]; }
-          row[v] = s;
-        }
-        logits.push(row);
-      }
+      var all = products.product({ x: final, n: count, k: width, b: unembed, out: size }), logits = [];  // tied to wte
+      for (i = 0; i < count; i++) { logits.push(Array.from(all.subarray(i * size, (i + 1) * size))); }
       return { tokens: ids.map(function (id) { return vocabulary[id]; }), ids: ids, logits: logits, attentions: maps,
                cache: { layers: kept, length: start + count } };
     }
