@@ -16,6 +16,7 @@ from .axe import serious_violations
 from .labpage import CEILING_MS, watch
 
 PROMPT = "qwertzqwe"
+FIELDS = ("[data-prompt]", "[data-seed]")  # what a reader types into
 
 
 def bars(page: Page) -> dict[str, float]:
@@ -34,9 +35,12 @@ def python_bars(text: str, ablate: frozenset[tuple[int, int]] = frozenset()) -> 
 def test_stepping_three_tokens_grows_the_cache_and_matches_python(page: Page, built_site: Path) -> None:
     url = (built_site / "small-decoder.html").resolve().as_uri()
     problems = watch(page, "file://")
+    page.set_viewport_size({"width": 390, "height": 800})  # a phone: the heads' boxes fit, the typed fields are framed
     page.goto(url)
     page.locator("[data-load]").click()
     expect(page.locator("[data-controls]")).to_be_visible(timeout=CEILING_MS)
+    assert page.eval_on_selector("[data-heads]", "f => f.getBoundingClientRect().right <= innerWidth")
+    assert {page.eval_on_selector(f, "e => getComputedStyle(e).borderStyle") for f in FIELDS} == {"solid"}
     expect(page.locator("[data-load]")).to_be_hidden()  # the theme's button style does not override hidden
     page.locator("[data-prompt]").fill(PROMPT)
     page.locator("[data-prompt]").dispatch_event("change")

@@ -30,15 +30,10 @@ def chapters(built_site: Path) -> list[str]:
     return json.loads(re.search(r"ATTNLAB_GUIDE = (\{.*\});", script, re.S).group(1))["chapters"]
 
 
-def ticked(page: Page) -> list[int]:
-    """The checklist's ticked steps, by number."""
-    return [i for i in range(1, len(CHECKLIST) + 1) if page.locator(f"#step-{i}").is_checked()]
-
-
 def expect_ticked(page: Page, steps: list[int]) -> None:
     """The checklist counts ``len(steps)`` checks complete, and ``steps`` are the ticked ones."""
     expect(page.get_by_test_id("checklist-count")).to_have_text(f"{len(steps)} of {len(CHECKLIST)} checks complete")
-    assert ticked(page) == steps
+    assert [i for i in range(1, len(CHECKLIST) + 1) if page.locator(f"#step-{i}").is_checked()] == steps
 
 
 def expect_read(page: Page, done: int, chapters: list[str]) -> None:
@@ -85,7 +80,7 @@ def test_the_checklist_counts_ticks_by_mouse_and_keyboard_keeps_them_per_version
     expect_ticked(page, [2, 5])
     assert ours(page) == sorted([OLD + "checklist", key])
     page.evaluate(store, ["2", "5", "7"])  # another tab's write whose storage event has not come: none fires here
-    assert ticked(page) == [2, 5]
+    expect_ticked(page, [2, 5])
     page.locator("#step-1").check()
     assert page.evaluate(stored) == ["1", "2", "5", "7"]
     expect(page.locator("#step-7")).to_be_checked()  # and the page now shows what it merged with
