@@ -4,8 +4,9 @@ step in Chromium at a context of 64.
 Run ``.venv/bin/python benchmarks/decoder.py --site DIR`` on a built site (``mkdocs build -d DIR``). The step is
 timed in the page opened from disk: the model loaded, a 63-character prompt run once, then the 64th token's
 ``step`` against the cache, repeated and the median taken. First load: the chapter's HTML and every script,
-stylesheet and font it loads before a click (the weights come on a click). Targets: weights ≤ 1 MB, step ≤ 5 ms,
-first load ≤ 500 KB, training ≤ 10 minutes. Prints figures, asserts nothing.
+stylesheet and font it loads before a click (the weights come on a click), until the network is idle; the search
+index, which Material fetches as every page loads, is printed apart. Targets: weights ≤ 1 MB, step ≤ 5 ms, first
+load ≤ 500 KB (the index apart, as in build.py), training ≤ 10 minutes. Prints figures, asserts nothing.
 """
 
 from __future__ import annotations
@@ -51,11 +52,12 @@ def main() -> None:
         executable = chromium_executable(playwright.chromium.executable_path)
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         page = browser.new_page()
-        loaded: list[int] = []
-        page.on("requestfinished", lambda r: loaded.append(r.sizes()["responseBodySize"]))
-        page.goto((site / "small-decoder.html").resolve().as_uri(), wait_until="load")
-        first = sum(loaded)
-        print(f"first load of the chapter: {first / 1e3:.0f} KB (target ≤ 500 KB)")
+        loaded: dict[str, int] = {}
+        page.on("requestfinished", lambda r: loaded.update({r.url: r.sizes()["responseBodySize"]}))
+        page.goto((site / "small-decoder.html").resolve().as_uri(), wait_until="networkidle")
+        index = sum(size for url, size in loaded.items() if "/search/search_index." in url)
+        print(f"first load of the chapter: {(sum(loaded.values()) - index) / 1e3:.0f} KB (target ≤ 500 KB), and the "
+              f"search index every page fetches as it loads: {index / 1e3:.0f} KB")
         print(f"one generation step at context 64 in Chromium: {page.evaluate(TIME_STEP, 200):.2f} ms (target ≤ 5 ms)")
         browser.close()
 
