@@ -22,17 +22,18 @@ time is close to what they would take on an idle machine whatever else the
 machine is doing; wall time is what a writer waits. Targets: clean build
 at most 8 times bare Material and a build after a clean one at most 5 times
 (by CPU time, which a loaded machine stretches less), save to reloaded page
-at most 1.5 s (by wall time: the wait itself). Then comes a page's first load: its HTML plus every same-site file
-it references (scripts, stylesheets, icons, images) and every file those
-stylesheets reference through ``url()``, counted once each, uncompressed.
-A browser fetches a web font only when text uses it, and the site's one web
-font is the math font, so fonts count only on pages with formulas. The
-search index is counted apart: Material fetches it as each page loads (it
-asks for it as soon as the page has the search form, from a server and
-from disk alike), not when the reader searches; a line after the table
-gives its size, plain and gzipped, and the heaviest page with it.
-Target: no page over 500 KB, the index left out. This prints figures and asserts nothing, so it
-is not a test.
+at most 1.5 s (by wall time: the wait itself). Then comes a page's first
+load: its HTML plus every same-site file it references (scripts,
+stylesheets, icons, images) and every file those stylesheets reference
+through ``url()``, counted once each, uncompressed. A browser fetches a
+web font only when text uses it, and the site's one web font is the math
+font, so fonts count only on pages with formulas. The search index is
+counted apart: Material fetches it as each page loads (it asks for it as
+soon as the page has the search form, from a server and from disk alike),
+not when the reader searches; a line after the table gives its size, plain
+and gzipped, and the heaviest page with it. Target: no page over 500 KB,
+the index left out. This prints figures and asserts nothing, so it is not
+a test.
 """
 
 from __future__ import annotations
